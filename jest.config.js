@@ -1,0 +1,9 @@
+/** Unit (*.spec.ts), integration (*.int-spec.ts) and e2e (test/e2e) tests in one run. */
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  transform: { '^.+\\.ts$': 'ts-jest' },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  setupFiles: ['reflect-metadata'],
+};

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError, EventStore, NewEvent, RecordedEvent } from './event-store';
+
+/**
+ * The store contract as a test suite: every adapter runs it (see sqlite-event-store.int-spec.ts).
+ * Streams get a unique prefix per test so the suite also runs against a shared, non-empty real server.
+ */
+export function describeEventStoreContract(adapter: string, open: () => Promise<EventStore>, close: (store: EventStore) => Promise<void>): void {
+  describe(`event store contract: ${adapter}`, () => {
+    let store: EventStore;
+    let prefix: string;
+
+    beforeEach(async () => {
+      store = await open();
+      prefix = `contract${randomUUID().replace(/-/g, '')}-`;
+    });
+    afterEach(() => close(store));
+
+    const event = (type = 'ThingHappened', data: Record<string, unknown> = {}): NewEvent => ({
+      id: randomUUID(),
+      type,
+      data,
+      metadata: { correlationId: 'corr-1', causationId: 'cause-1', schemaVersion: 1 },
+    });
+
+    it('appends to a new stream and reads the events back with their envelope', async () => {
+      const stream = `${prefix}a`;
+      const first = event('ThingHappened', { n: 1, nested: { ok: true } });
+      const result = await store.append(stream, [first, event()], { expected: 'no_stream' });
+      expect(result.nextRevision).toBe(1n);
+
+      const read = await store.readStream(stream);
+      expect(read.exists).toBe(true);
+      expect(read.events.map((e) => e.revision)).toEqual([0n, 1n]);
+      expect(read.events[0]).toMatchObject({
+        id: first.id,
+        type: 'ThingHappened',
+        stream,
+        data: { n: 1, nested: { ok: true } },
+        metadata: { correlationId: 'corr-1', causationId: 'cause-1', schemaVersion: 1 },
+      });
+      expect(read.events[0].recordedAt).toBeInstanceOf(Date);
+      expect(read.events[1].position).toBe(result.position);
+      expect(read.events[1].position > read.events[0].position).toBe(true);
+    });
+
+    it('reads a missing stream as empty', async () => {
+      await expect(store.readStream(`${prefix}missing`)).resolves.toEqual({ exists: false, events: [] });
+    });
+
+    it('reads a stream from a revision, at most maxCount events', async () => {
+      const stream = `${prefix}paged`;
+      await store.append(stream, [event(), event(), event(), event()], { expected: 'no_stream' });
+      const read = await store.readStream(stream, { fromRevision: 1n, maxCount: 2 });
+      expect(read.exists).toBe(true);
+      expect(read.events.map((e) => e.revision)).toEqual([1n, 2n]);
+      const pastEnd = await store.readStream(stream, { fromRevision: 9n });
+      expect(pastEnd).toEqual({ exists: true, events: [] });
+    });
+
+    it('checks the expected revision and changes nothing on a mismatch', async () => {
+      const stream = `${prefix}expect`;
+      await expect(store.append(stream, [event()], { expected: 'stream_exists' })).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(store.append(stream, [event()], { expected: 0n })).rejects.toBeInstanceOf(ConcurrencyError);
+      await store.append(stream, [event()], { expected: 'no_stream' });
+
+      const mismatch = await store.append(stream, [event(), event()], { expected: 5n }).catch((e: unknown) => e);
+      expect(mismatch).toBeInstanceOf(ConcurrencyError);
+      expect(mismatch).toMatchObject({ stream, expected: 5n, actual: 0n });
+      await expect(store.append(stream, [event()], { expected: 'no_stream' })).rejects.toBeInstanceOf(ConcurrencyError);
+
+      expect((await store.append(stream, [event()], { expected: 0n })).nextRevision).toBe(1n);
+      expect((await store.append(stream, [event()], { expected: 'stream_exists' })).nextRevision).toBe(2n);
+      expect((await store.append(stream, [event()], { expected: 'any' })).nextRevision).toBe(3n);
+      expect((await store.readStream(stream)).events).toHaveLength(4);
+    });
+
+    it('treats appending the same event ids again as a no-op', async () => {
+      const stream = `${prefix}idem`;
+      const events = [event(), event()];
+      const first = await store.append(stream, events, { expected: 'no_stream' });
+      const again = await store.append(stream, events, { expected: 'no_stream' });
+      expect(again).toEqual(first);
+      expect((await store.readStream(stream)).events.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    });
+
+    it('lets exactly one of several concurrent appends with the same expectation win', async () => {
+      const stream = `${prefix}race`;
+      await store.append(stream, [event()], { expected: 'no_stream' });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 5 }, () => store.append(stream, [event()], { expected: 0n })),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(rejected.every((o) => o.reason instanceof ConcurrencyError)).toBe(true);
+      expect((await store.readStream(stream)).events).toHaveLength(2);
+    });
+
+    it('gives concurrent appends to different streams distinct, increasing positions', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.append(`${prefix}s${i}`, [event()], { expected: 'no_stream' })),
+      );
+      const positions = results.map((r) => r.position);
+      expect(new Set(positions).size).toBe(20);
+      const all = await store.readAll({ after: 0n, maxCount: 100_000, filter: { streamPrefixes: [prefix] } });
+      expect(all.map((e) => e.position)).toEqual([...positions].sort((a, b) => (a < b ? -1 : 1)));
+    });
+
+    it('reads the global log after a position, filtered, in position order', async () => {
+      const before = await store.append(`${prefix}x`, [event('Kept')], { expected: 'no_stream' });
+      await store.append(`${prefix}y`, [event('Dropped'), event('Kept')], { expected: 'no_stream' });
+      await store.append(`other${prefix}`, [event('Kept')], { expected: 'no_stream' });
+      await store.append(`${prefix}x`, [event('Kept')], { expected: 0n });
+
+      const all = await store.readAll({ after: 0n, maxCount: 100_000, filter: { streamPrefixes: [prefix] } });
+      expect(all.map((e) => [e.stream, e.type])).toEqual([
+        [`${prefix}x`, 'Kept'],
+        [`${prefix}y`, 'Dropped'],
+        [`${prefix}y`, 'Kept'],
+        [`${prefix}x`, 'Kept'],
+      ]);
+      assertIncreasing(all);
+
+      const after = await store.readAll({ after: before.position, maxCount: 2, filter: { streamPrefixes: [prefix], eventTypes: ['Kept'] } });
+      expect(after.map((e) => [e.stream, e.type])).toEqual([
+        [`${prefix}y`, 'Kept'],
+        [`${prefix}x`, 'Kept'],
+      ]);
+    });
+
+    it('subscribes: catches up from a position, signals it, then delivers live events in order', async () => {
+      const stream = `${prefix}sub`;
+      const first = await store.append(stream, [event('One')], { expected: 'no_stream' });
+      await store.append(stream, [event('Two'), event('Three')], { expected: 0n });
+
+      const seen: RecordedEvent[] = [];
+      let caughtUp = 0;
+      const caughtUpOnce = deferred();
+      const gotFour = deferred();
+      const subscription = store.subscribe(
+        { after: first.position, filter: { streamPrefixes: [prefix] } },
+        {
+          onEvents: (events) => {
+            seen.push(...events);
+            if (seen.some((e) => e.type === 'Four')) gotFour.resolve();
+          },
+          onCaughtUp: () => {
+            caughtUp++;
+            caughtUpOnce.resolve();
+          },
+        },
+      );
+      await within(caughtUpOnce.promise, 'catch-up');
+      expect(seen.map((e) => e.type)).toEqual(['Two', 'Three']);
+      expect(caughtUp).toBeGreaterThan(0);
+
+      await store.append(`other${prefix}`, [event('Ignored')], { expected: 'no_stream' });
+      await store.append(stream, [event('Four')], { expected: 2n });
+      await within(gotFour.promise, 'live event');
+      await subscription.stop();
+      expect(seen.map((e) => e.type)).toEqual(['Two', 'Three', 'Four']);
+      assertIncreasing(seen);
+    });
+
+    it('delivers nothing after a subscription is stopped', async () => {
+      const seen: RecordedEvent[] = [];
+      const caughtUp = deferred();
+      const subscription = store.subscribe(
+        { after: 0n, filter: { streamPrefixes: [prefix] } },
+        { onEvents: (events) => void seen.push(...events), onCaughtUp: () => caughtUp.resolve() },
+      );
+      await within(caughtUp.promise, 'catch-up');
+      await subscription.stop();
+      await store.append(`${prefix}late`, [event()], { expected: 'no_stream' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen).toEqual([]);
+    });
+  });
+}
+
+function assertIncreasing(events: RecordedEvent[]): void {
+  for (let i = 1; i < events.length; i++) expect(events[i].position > events[i - 1].position).toBe(true);
+}
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,96 @@
+/** The event store contract shared by every adapter (see DESIGN.md, "The event store contract"). */
+
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  schemaVersion: number;
+}
+
+/** An event to append: the store gives it a stream, revision, position and time. */
+export interface NewEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent extends NewEvent {
+  stream: string;
+  /** 0-based, contiguous within the stream. */
+  revision: bigint;
+  /** Global position: strictly increasing over the whole log, opaque. */
+  position: bigint;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream (0 after the first event). */
+  nextRevision: bigint;
+  /** Global position of the last appended event. */
+  position: bigint;
+}
+
+export interface StreamRead {
+  exists: boolean;
+  events: RecordedEvent[];
+}
+
+/** Selects events of the global log; system events (type starting with `$`) are always excluded. */
+export interface EventFilter {
+  streamPrefixes?: string[];
+  eventTypes?: string[];
+}
+
+export interface SubscriptionHandler {
+  /** Called with events in position order; the next batch waits until the returned promise settles. */
+  onEvents(events: RecordedEvent[]): void | Promise<void>;
+  /** Called each time the subscription has delivered every event that existed when it looked. */
+  onCaughtUp?(): void;
+  /** Called when the subscription stops because of an error it could not recover from. */
+  onError?(error: unknown): void;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  /** Human-readable, credential-free description for logs and health. */
+  readonly description: string;
+  append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult>;
+  readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
+  readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
+  /** At-least-once, in order, never skipping: catches up from `after` (exclusive), then goes live. */
+  subscribe(options: { after?: bigint; filter?: EventFilter; batchSize?: number }, handler: SubscriptionHandler): Subscription;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EventStore');
+
+export class ConcurrencyError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'ConcurrencyError';
+  }
+}
+
+/** The store cannot be reached or failed; the request may be retried. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+export function matchesFilter(event: { type: string; stream: string }, filter?: EventFilter): boolean {
+  if (event.type.startsWith('$')) return false;
+  if (filter?.eventTypes && !filter.eventTypes.includes(event.type)) return false;
+  if (filter?.streamPrefixes && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix))) return false;
+  return true;
+}

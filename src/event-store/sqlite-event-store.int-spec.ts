@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { describeEventStoreContract } from './event-store.contract';
+import { SqliteEventStore } from './sqlite-event-store';
+import { EventStore } from './event-store';
+
+const folders = new Map<EventStore, string>();
+
+describeEventStoreContract(
+  'sqlite',
+  async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'es-contract-'));
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite'), pollIntervalMs: 20 });
+    folders.set(store, folder);
+    return store;
+  },
+  async (store) => {
+    await store.close();
+    rmSync(folders.get(store)!, { recursive: true, force: true });
+    folders.delete(store);
+  },
+);
+
+describe('sqlite event store', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'es-sqlite-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  const event = (type: string) => ({ id: randomUUID(), type, data: {}, metadata: { schemaVersion: 1 } });
+
+  it('keeps events across reopening the file', async () => {
+    const file = join(folder, 'events.sqlite');
+    const first = new SqliteEventStore({ file });
+    await first.append('s-1', [event('A')], { expected: 'no_stream' });
+    await first.close();
+    const second = new SqliteEventStore({ file });
+    expect((await second.readStream('s-1')).events.map((e) => e.type)).toEqual(['A']);
+    await second.close();
+  });
+
+  it('never returns system events from the global log', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    await store.append('s-1', [event('$metadata'), event('A')], { expected: 'no_stream' });
+    expect((await store.readAll()).map((e) => e.type)).toEqual(['A']);
+    await store.close();
+  });
+
+  it('sees events another process appended to the same file, by polling', async () => {
+    const file = join(folder, 'events.sqlite');
+    const reader = new SqliteEventStore({ file, pollIntervalMs: 10 });
+    const writer = new SqliteEventStore({ file });
+    const seen: string[] = [];
+    const got = new Promise<void>((resolve) => {
+      reader.subscribe({}, { onEvents: (events) => { seen.push(...events.map((e) => e.type)); resolve(); } });
+    });
+    await writer.append('s-1', [event('FromElsewhere')], { expected: 'no_stream' });
+    await got;
+    expect(seen).toEqual(['FromElsewhere']);
+    await writer.close();
+    await reader.close();
+  });
+});

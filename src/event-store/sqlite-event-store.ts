@@ -1,0 +1,292 @@
+import Database from 'better-sqlite3';
+import {
+  AppendResult,
+  ConcurrencyError,
+  EventFilter,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  StoreUnavailableError,
+  StreamRead,
+  Subscription,
+  SubscriptionHandler,
+} from './event-store';
+
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+export interface SqliteEventStoreOptions {
+  /** File path, or ':memory:'. */
+  file: string;
+  /** FULL (default): a resolved append survives power loss. NORMAL: it survives a process crash only. */
+  synchronous?: SqliteSynchronous;
+  /** How often subscriptions look for events written by other processes on the same file. */
+  pollIntervalMs?: number;
+  now?: () => Date;
+}
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: number;
+}
+
+interface PendingAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          TEXT    NOT NULL UNIQUE,
+    stream      TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    type        TEXT    NOT NULL,
+    data        TEXT    NOT NULL,
+    metadata    TEXT    NOT NULL,
+    recorded_at INTEGER NOT NULL,
+    UNIQUE (stream, revision)
+  );
+`;
+
+/**
+ * The embedded event store: one SQLite file in WAL mode. Appends that arrive while a commit is being
+ * prepared are grouped into one transaction (each in its own savepoint), so concurrent requests share a sync.
+ */
+export class SqliteEventStore implements EventStore {
+  readonly description: string;
+  private readonly db: Database.Database;
+  private readonly now: () => Date;
+  private readonly pollIntervalMs: number;
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private commits = 0;
+  private readonly waiters = new Set<() => void>();
+  private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
+  private readonly readAllStatements = new Map<string, Database.Statement>();
+  private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
+  private readonly findByIdStmt: Database.Statement<[string], EventRow>;
+  private readonly insertStmt: Database.Statement;
+  private readonly readStreamStmt: Database.Statement<[string, number, number], EventRow>;
+  private readonly commitBatch: (batch: PendingAppend[]) => Array<{ ok: AppendResult } | { error: unknown }>;
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.db = new Database(options.file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.lastRevisionStmt = this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
+    this.findByIdStmt = this.db.prepare('SELECT * FROM events WHERE id = ?');
+    this.insertStmt = this.db.prepare(
+      'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.readStreamStmt = this.db.prepare(
+      'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
+    );
+    // Each append runs in a savepoint, so one failed expectation does not undo the others in the batch.
+    const appendOne = this.db.transaction((request: PendingAppend) => this.appendNow(request));
+    this.commitBatch = this.db.transaction((batch: PendingAppend[]) =>
+      batch.map((request) => {
+        try {
+          return { ok: appendOne(request) };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+    this.description = `sqlite (${options.file}, synchronous=${options.synchronous ?? 'FULL'})`;
+  }
+
+  append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ stream, events, expected: options.expected, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    let outcomes: Array<{ ok: AppendResult } | { error: unknown }>;
+    try {
+      outcomes = this.commitBatch(batch);
+    } catch (error) {
+      const failure = new StoreUnavailableError('The event store could not commit', { cause: error });
+      for (const request of batch) request.reject(failure);
+      return;
+    }
+    this.commits++;
+    batch.forEach((request, i) => {
+      const outcome = outcomes[i];
+      if ('ok' in outcome) request.resolve(outcome.ok);
+      else request.reject(outcome.error);
+    });
+    for (const wake of this.waiters) wake();
+  }
+
+  private appendNow(request: PendingAppend): AppendResult {
+    const { stream, events, expected } = request;
+    const last = this.lastRevisionStmt.get(stream)?.revision ?? null;
+    const duplicate = this.findByIdStmt.get(events[0].id);
+    if (duplicate) return this.replayedAppend(request, duplicate, last);
+    checkExpected(stream, expected, last);
+    const recordedAt = this.now().getTime();
+    let revision = last === null ? 0 : last + 1;
+    let position = 0n;
+    for (const event of events) {
+      const info = this.insertStmt.run(
+        event.id,
+        stream,
+        revision++,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+        recordedAt,
+      );
+      position = BigInt(info.lastInsertRowid);
+    }
+    return { nextRevision: BigInt(revision - 1), position };
+  }
+
+  /** Appending ids that are already stored, with an expectation they satisfied, is a no-op. */
+  private replayedAppend(request: PendingAppend, first: EventRow, last: number | null): AppendResult {
+    const { stream, events, expected } = request;
+    const stored = events.map((event) => this.findByIdStmt.get(event.id));
+    const sameWrite = stored.every(
+      (row, i) => row !== undefined && row.stream === stream && row.revision === first.revision + i,
+    );
+    const expectationHeld =
+      expected === 'any' ||
+      expected === 'stream_exists' ||
+      (expected === 'no_stream' && first.revision === 0) ||
+      (typeof expected === 'bigint' && expected === BigInt(first.revision - 1));
+    if (!sameWrite || !expectationHeld) {
+      throw new ConcurrencyError(stream, expected, last === null ? 'no_stream' : BigInt(last));
+    }
+    const lastRow = stored[stored.length - 1] as EventRow;
+    return { nextRevision: BigInt(lastRow.revision), position: BigInt(lastRow.position) };
+  }
+
+  async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
+    const from = Number(options.fromRevision ?? 0n);
+    const rows = this.readStreamStmt.all(stream, from, options.maxCount ?? Number.MAX_SAFE_INTEGER);
+    const exists = rows.length > 0 || (from > 0 && this.lastRevisionStmt.get(stream)?.revision != null);
+    return { exists, events: rows.map(toRecorded) };
+  }
+
+  async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
+    return this.readAllNow(options.after, options.maxCount ?? 1000, options.filter);
+  }
+
+  private readAllNow(after: bigint | undefined, maxCount: number, filter?: EventFilter): RecordedEvent[] {
+    const prefixes = filter?.streamPrefixes ?? [];
+    const types = filter?.eventTypes ?? [];
+    const clauses = ['position > ?', "substr(type, 1, 1) <> '$'"];
+    if (prefixes.length) clauses.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
+    if (types.length) clauses.push(`type IN (${types.map(() => '?').join(', ')})`);
+    const sql = `SELECT * FROM events WHERE ${clauses.join(' AND ')} ORDER BY position LIMIT ?`;
+    let statement = this.readAllStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.readAllStatements.set(sql, statement);
+    }
+    const params = [
+      Number(after ?? 0n),
+      ...prefixes.flatMap((prefix) => [prefix.length, prefix]),
+      ...types,
+      maxCount,
+    ];
+    return (statement.all(...params) as EventRow[]).map(toRecorded);
+  }
+
+  subscribe(
+    options: { after?: bigint; filter?: EventFilter; batchSize?: number },
+    handler: SubscriptionHandler,
+  ): Subscription {
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    const batchSize = options.batchSize ?? 1000;
+    const loop = async () => {
+      let after = options.after ?? 0n;
+      while (!stopped) {
+        const seenCommits = this.commits;
+        const events = this.readAllNow(after, batchSize, options.filter);
+        if (events.length > 0) {
+          await handler.onEvents(events);
+          after = events[events.length - 1].position;
+          continue;
+        }
+        handler.onCaughtUp?.();
+        if (seenCommits !== this.commits) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, this.pollIntervalMs);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          wake = done;
+          this.waiters.add(done);
+        });
+        if (wake) this.waiters.delete(wake);
+      }
+    };
+    const running = loop().catch((error) => {
+      if (!stopped) handler.onError?.(error);
+    });
+    const subscription = {
+      stop: async () => {
+        stopped = true;
+        wake?.();
+        await running;
+        this.subscriptions.delete(subscription);
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    if (this.pending.length) this.flush();
+    this.db.close();
+  }
+}
+
+function checkExpected(stream: string, expected: ExpectedRevision, last: number | null): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && last === null) ||
+    (expected === 'stream_exists' && last !== null) ||
+    (typeof expected === 'bigint' && last !== null && BigInt(last) === expected);
+  if (!ok) throw new ConcurrencyError(stream, expected, last === null ? 'no_stream' : BigInt(last));
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    stream: row.stream,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    recordedAt: new Date(row.recorded_at),
+  };
+}
