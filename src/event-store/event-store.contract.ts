@@ -5,7 +5,11 @@ import { ConcurrencyError, EventStore, NewEvent, RecordedEvent } from './event-s
  * The store contract as a test suite: every adapter runs it (see sqlite-event-store.int-spec.ts).
  * Streams get a unique prefix per test so the suite also runs against a shared, non-empty real server.
  */
-export function describeEventStoreContract(adapter: string, open: () => Promise<EventStore>, close: (store: EventStore) => Promise<void>): void {
+export function describeEventStoreContract(
+  adapter: string,
+  open: () => Promise<EventStore>,
+  close: (store: EventStore) => Promise<void>,
+): void {
   describe(`event store contract: ${adapter}`, () => {
     let store: EventStore;
     let prefix: string;
@@ -60,7 +64,9 @@ export function describeEventStoreContract(adapter: string, open: () => Promise<
 
     it('checks the expected revision and changes nothing on a mismatch', async () => {
       const stream = `${prefix}expect`;
-      await expect(store.append(stream, [event()], { expected: 'stream_exists' })).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(store.append(stream, [event()], { expected: 'stream_exists' })).rejects.toBeInstanceOf(
+        ConcurrencyError,
+      );
       await expect(store.append(stream, [event()], { expected: 0n })).rejects.toBeInstanceOf(ConcurrencyError);
       await store.append(stream, [event()], { expected: 'no_stream' });
 
@@ -121,7 +127,11 @@ export function describeEventStoreContract(adapter: string, open: () => Promise<
       ]);
       assertIncreasing(all);
 
-      const after = await store.readAll({ after: before.position, maxCount: 2, filter: { streamPrefixes: [prefix], eventTypes: ['Kept'] } });
+      const after = await store.readAll({
+        after: before.position,
+        maxCount: 2,
+        filter: { streamPrefixes: [prefix], eventTypes: ['Kept'] },
+      });
       expect(after.map((e) => [e.stream, e.type])).toEqual([
         [`${prefix}y`, 'Kept'],
         [`${prefix}x`, 'Kept'],

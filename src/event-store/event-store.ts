@@ -63,7 +63,10 @@ export interface EventStore {
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
   /** At-least-once, in order, never skipping: catches up from `after` (exclusive), then goes live. */
-  subscribe(options: { after?: bigint; filter?: EventFilter; batchSize?: number }, handler: SubscriptionHandler): Subscription;
+  subscribe(
+    options: { after?: bigint; filter?: EventFilter; batchSize?: number },
+    handler: SubscriptionHandler,
+  ): Subscription;
   close(): Promise<void>;
 }
 

@@ -53,7 +53,15 @@ describe('sqlite event store', () => {
     const writer = new SqliteEventStore({ file });
     const seen: string[] = [];
     const got = new Promise<void>((resolve) => {
-      reader.subscribe({}, { onEvents: (events) => { seen.push(...events.map((e) => e.type)); resolve(); } });
+      reader.subscribe(
+        {},
+        {
+          onEvents: (events) => {
+            seen.push(...events.map((e) => e.type));
+            resolve();
+          },
+        },
+      );
     });
     await writer.append('s-1', [event('FromElsewhere')], { expected: 'no_stream' });
     await got;

@@ -207,12 +207,7 @@ export class SqliteEventStore implements EventStore {
       statement = this.db.prepare(sql);
       this.readAllStatements.set(sql, statement);
     }
-    const params = [
-      Number(after ?? 0n),
-      ...prefixes.flatMap((prefix) => [prefix.length, prefix]),
-      ...types,
-      maxCount,
-    ];
+    const params = [Number(after ?? 0n), ...prefixes.flatMap((prefix) => [prefix.length, prefix]), ...types, maxCount];
     return (statement.all(...params) as EventRow[]).map(toRecorded);
   }
 

@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Decider, DomainEvent } from '../domain/decider';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { Clock } from '../shared/clock';
+import { IdGenerator } from '../shared/ids';
+import { Actor, CommandContext, CommandResult } from './actor';
+
+export const ACTOR_OPTIONS = Symbol('ActorOptions');
+
+export interface ActorOptions {
+  /** How many idle actors keep their state in memory; the least recently used are dropped first. */
+  cacheSize: number;
+  /** Attempts per command when other writers change the stream concurrently. */
+  maxAttempts: number;
+}
+
+/** One actor per stream in this process, created on first use and dropped when idle and least recently used. */
+@Injectable()
+export class ActorRegistry {
+  private readonly actors = new Map<string, Actor<unknown, unknown, DomainEvent>>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(ACTOR_OPTIONS) private readonly options: ActorOptions,
+  ) {}
+
+  send<S, C, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<S, C, E>,
+    command: C,
+    context: CommandContext,
+  ): Promise<CommandResult<S, E>> {
+    return this.actorFor(stream, decider).send(command, context);
+  }
+
+  read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {
+    return this.actorFor(stream, decider).read();
+  }
+
+  get size(): number {
+    return this.actors.size;
+  }
+
+  private actorFor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
+    let actor = this.actors.get(stream) as Actor<S, C, E> | undefined;
+    if (actor) {
+      this.actors.delete(stream); // re-insert: Map order doubles as recency order
+    } else {
+      actor = new Actor(stream, decider, {
+        store: this.store,
+        clock: this.clock,
+        ids: this.ids,
+        maxAttempts: this.options.maxAttempts,
+      });
+    }
+    this.evictIdle();
+    this.actors.set(stream, actor as Actor<unknown, unknown, DomainEvent>);
+    return actor;
+  }
+
+  private evictIdle(): void {
+    let excess = this.actors.size - this.options.cacheSize + 1;
+    for (const [stream, actor] of this.actors) {
+      if (excess <= 0) break;
+      if (actor.idle) {
+        this.actors.delete(stream);
+        excess--;
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { ConcurrencyError, EventStore, ExpectedRevision } from '../event-store/event-store';
+import { Clock } from '../shared/clock';
+import { IdGenerator } from '../shared/ids';
+
+export interface CommandContext {
+  correlationId: string;
+  causationId: string;
+}
+
+export interface CommandResult<State, Event> {
+  state: State;
+  events: Event[];
+  /** Global position of the last appended event; undefined when the command changed nothing. */
+  position?: bigint;
+}
+
+export interface ActorDeps {
+  store: EventStore;
+  clock: Clock;
+  ids: IdGenerator;
+  maxAttempts: number;
+}
+
+/**
+ * Owns one stream: runs its commands one at a time, keeps the state in memory, and appends with the
+ * expected revision. When another writer got there first it reloads and decides again, a bounded number of times.
+ */
+export class Actor<State, Command, Event extends DomainEvent> {
+  private state: State;
+  private revision: ExpectedRevision = 'no_stream';
+  private loaded = false;
+  private mailbox: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+
+  constructor(
+    readonly stream: string,
+    private readonly decider: Decider<State, Command, Event>,
+    private readonly deps: ActorDeps,
+  ) {
+    this.state = decider.initialState;
+  }
+
+  get idle(): boolean {
+    return this.queued === 0;
+  }
+
+  send(command: Command, context: CommandContext): Promise<CommandResult<State, Event>> {
+    return this.enqueue(() => this.handle(command, context));
+  }
+
+  read(): Promise<State> {
+    return this.enqueue(async () => {
+      if (!this.loaded) await this.load();
+      return this.state;
+    });
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const result = this.mailbox.then(work).finally(() => this.queued--);
+    this.mailbox = result.catch(() => undefined);
+    return result;
+  }
+
+  private async handle(command: Command, context: CommandContext): Promise<CommandResult<State, Event>> {
+    for (let attempt = 1; ; attempt++) {
+      if (!this.loaded) await this.load();
+      const events = this.decider.decide(this.state, command, this.deps.clock.now());
+      if (events.length === 0) return { state: this.state, events };
+      try {
+        const appended = await this.deps.store.append(
+          this.stream,
+          events.map((event) => ({
+            id: this.deps.ids.newEventId(),
+            type: event.type,
+            data: event.data as Record<string, unknown>,
+            metadata: { ...context, schemaVersion: 1 },
+          })),
+          { expected: this.revision },
+        );
+        this.state = events.reduce(this.decider.evolve, this.state);
+        this.revision = appended.nextRevision;
+        return { state: this.state, events, position: appended.position };
+      } catch (error) {
+        // After a conflict or an unknown outcome the cached state may be stale: read the stream again.
+        this.loaded = false;
+        if (!(error instanceof ConcurrencyError)) throw error;
+        if (attempt >= this.deps.maxAttempts) {
+          throw new DomainError('conflict', `${this.stream} is being changed by other requests; try again`);
+        }
+      }
+    }
+  }
+
+  private async load(): Promise<void> {
+    let state = this.decider.initialState;
+    let revision: ExpectedRevision = 'no_stream';
+    const pageSize = 500;
+    for (let from = 0n; ; from += BigInt(pageSize)) {
+      const page = await this.deps.store.readStream(this.stream, { fromRevision: from, maxCount: pageSize });
+      for (const event of page.events) {
+        state = this.decider.evolve(state, { type: event.type, data: event.data } as Event);
+        revision = event.revision;
+      }
+      if (page.events.length < pageSize) break;
+    }
+    this.state = state;
+    this.revision = revision;
+    this.loaded = true;
+  }
+}

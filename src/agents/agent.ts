@@ -1,0 +1,48 @@
+import { Decider, DomainError, DomainEvent } from '../domain/decider';
+
+export type AgentStatus = 'active';
+
+export interface Agent {
+  id: string;
+  name: string;
+  status: AgentStatus;
+  model: string;
+  instructions: string;
+  tools: string[];
+  createdAt: string;
+}
+
+export type AgentState = Agent | null;
+
+export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt'>;
+export type AgentCommand = CreateAgent;
+
+export type AgentCreated = DomainEvent<'AgentCreated', Omit<Agent, 'status'>>;
+export type AgentEvent = AgentCreated;
+
+export const agentStream = (agentId: string) => `agent-${agentId}`;
+
+export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
+  initialState: null,
+
+  decide(state, command, now) {
+    switch (command.type) {
+      case 'CreateAgent': {
+        if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
+        const { type: _type, ...agent } = command;
+        return [{ type: 'AgentCreated', data: { ...agent, createdAt: now.toISOString() } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'AgentCreated': {
+        const { id, name, model, instructions, tools, createdAt } = event.data;
+        return { id, name, status: 'active', model, instructions, tools, createdAt };
+      }
+      default:
+        return state;
+    }
+  },
+};

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { CreateAgentController } from './create-agent/create-agent.controller';
+import { CreateAgentHandler } from './create-agent/create-agent.handler';
+import { AgentQueriesController } from './queries/agent-queries.controller';
+import { GetAgentHandler, GetAgentRunHandler, ListAgentRunsHandler, ListAgentsHandler } from './queries/agent.queries';
+import { AgentsProjection } from './queries/agents.projection';
+import { AgentsReadModel } from './queries/agents.read-model';
+import { RunAgentController } from './run-agent/run-agent.controller';
+import { RunAgentHandler } from './run-agent/run-agent.handler';
+
+@Module({
+  controllers: [CreateAgentController, RunAgentController, AgentQueriesController],
+  providers: [
+    CreateAgentHandler,
+    RunAgentHandler,
+    ListAgentsHandler,
+    GetAgentHandler,
+    ListAgentRunsHandler,
+    GetAgentRunHandler,
+    AgentsReadModel,
+    AgentsProjection,
+  ],
+  exports: [AgentsReadModel],
+})
+export class AgentsModule {}

@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import { Agent } from '../agent';
+
+export class CreateAgentCommand extends Command<Agent> {
+  constructor(
+    readonly name: string,
+    readonly model: string,
+    readonly instructions: string,
+    readonly tools: string[],
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,21 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { Agent } from '../agent';
+import { CreateAgentCommand } from './create-agent.command';
+import { CreateAgentDto } from './create-agent.dto';
+
+@Controller('v1/agents')
+export class CreateAgentController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {
+    const agent = await this.commands.execute(
+      new CreateAgentCommand(body.name, body.model, body.instructions, body.tools),
+    );
+    void reply.header('Location', `/v1/agents/${agent.id}`);
+    return agent;
+  }
+}

@@ -1,0 +1,89 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { DomainError } from '../../domain/decider';
+import { Page, decodeCursor } from '../../http/paging';
+import { isId } from '../../shared/ids';
+import { Agent } from '../agent';
+import { AgentRun } from '../agent-run';
+import { AgentSummary, AgentsReadModel } from './agents.read-model';
+
+export class ListAgentsQuery extends Query<Page<AgentSummary>> {
+  constructor(
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+export class GetAgentQuery extends Query<Agent> {
+  constructor(readonly agentId: string) {
+    super();
+  }
+}
+
+export class ListAgentRunsQuery extends Query<Page<AgentRun>> {
+  constructor(
+    readonly agentId: string,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+export class GetAgentRunQuery extends Query<AgentRun> {
+  constructor(
+    readonly agentId: string,
+    readonly runId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAgentsQuery)
+export class ListAgentsHandler implements IQueryHandler<ListAgentsQuery> {
+  constructor(private readonly readModel: AgentsReadModel) {}
+
+  async execute({ limit, cursor }: ListAgentsQuery) {
+    return this.readModel.list(
+      decodeCursor(cursor, (id) => isId('agent', id)),
+      limit,
+    );
+  }
+}
+
+@QueryHandler(GetAgentQuery)
+export class GetAgentHandler implements IQueryHandler<GetAgentQuery> {
+  constructor(private readonly readModel: AgentsReadModel) {}
+
+  async execute({ agentId }: GetAgentQuery) {
+    return this.readModel.get(agentId) ?? notFound(`Agent ${agentId} does not exist`);
+  }
+}
+
+@QueryHandler(ListAgentRunsQuery)
+export class ListAgentRunsHandler implements IQueryHandler<ListAgentRunsQuery> {
+  constructor(private readonly readModel: AgentsReadModel) {}
+
+  async execute({ agentId, limit, cursor }: ListAgentRunsQuery) {
+    if (!this.readModel.get(agentId)) notFound(`Agent ${agentId} does not exist`);
+    return this.readModel.listRuns(
+      agentId,
+      decodeCursor(cursor, (id) => isId('agentrun', id)),
+      limit,
+    );
+  }
+}
+
+@QueryHandler(GetAgentRunQuery)
+export class GetAgentRunHandler implements IQueryHandler<GetAgentRunQuery> {
+  constructor(private readonly readModel: AgentsReadModel) {}
+
+  async execute({ agentId, runId }: GetAgentRunQuery) {
+    return this.readModel.getRun(agentId, runId) ?? notFound(`Agent run ${runId} of agent ${agentId} does not exist`);
+  }
+}
+
+function notFound(message: string): never {
+  throw new DomainError('not_found', message);
+}

@@ -1,0 +1,12 @@
+import { Command } from '@nestjs/cqrs';
+import { AgentRun } from '../agent-run';
+
+export class RunAgentCommand extends Command<AgentRun> {
+  constructor(
+    readonly agentId: string,
+    readonly task: string,
+    readonly context: Record<string, unknown>,
+  ) {
+    super();
+  }
+}

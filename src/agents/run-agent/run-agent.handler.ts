@@ -1,0 +1,31 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { DomainError } from '../../domain/decider';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { IdGenerator } from '../../shared/ids';
+import { agentDecider, agentStream } from '../agent';
+import { AgentRun, agentRunDecider, agentRunStream } from '../agent-run';
+import { RunAgentCommand } from './run-agent.command';
+
+@CommandHandler(RunAgentCommand)
+export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRun> {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly ids: IdGenerator,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
+    const agent = await this.actors.read(agentStream(agentId), agentDecider);
+    if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
+    const id = this.ids.newId('agentrun');
+    const queued = await this.actors.send(
+      agentRunStream(id),
+      agentRunDecider,
+      { type: 'QueueAgentRun', id, agentId, task, context },
+      { correlationId: id, causationId: agentId },
+    );
+    await this.projections.waitFor(queued.position);
+    return queued.state!;
+  }
+}

@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AgentsModule } from './agents/agents.module';
+import { AppConfig } from './config';
+import { CoreModule, CoreOverrides } from './core.module';
+import { HealthController } from './health.controller';
+import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { WorkflowsModule } from './workflows/workflows.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config, overrides), AgentsModule, WorkflowsModule],
+      controllers: [HealthController],
+      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { SqliteSynchronous } from './event-store/sqlite-event-store';
+
+export const APP_CONFIG = Symbol('AppConfig');
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  sqliteSynchronous: SqliteSynchronous;
+  /** How long a write waits for the read models to show it before answering anyway. */
+  readYourWritesTimeoutMs: number;
+  actorCacheSize: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+/** Reads the environment; a bad value stops the start with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: env.DATA_DIR ?? join(process.cwd(), 'data'),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
+    actorCacheSize: integer(env, 'ACTOR_CACHE_SIZE', 10_000, 1, 10_000_000),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(', ')}, not "${raw}"`);
+  return raw as T;
+}

@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Provider,
+} from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { ACTOR_OPTIONS, ActorRegistry } from './actors/actor-registry';
+import { APP_CONFIG, AppConfig } from './config';
+import { EVENT_STORE, EventStore } from './event-store/event-store';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { ProjectionRunner } from './read-models/projection-runner';
+import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
+import { Clock, SystemClock } from './shared/clock';
+import { IdGenerator, UlidIdGenerator } from './shared/ids';
+
+export interface CoreOverrides {
+  clock?: Clock;
+  ids?: IdGenerator;
+  store?: EventStore;
+}
+
+/** What every feature shares: configuration, time, ids, the event store, the read database, actors, projections. */
+@Global()
+@Module({})
+export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Core');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_DATABASE) private readonly readDatabase: Database.Database,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
+    const providers: Provider[] = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
+      { provide: IdGenerator, useValue: overrides.ids ?? new UlidIdGenerator() },
+      {
+        provide: EVENT_STORE,
+        useFactory: () => overrides.store ?? openDefaultStore(config),
+      },
+      {
+        provide: READ_DATABASE,
+        useFactory: () => {
+          mkdirSync(config.dataDir, { recursive: true });
+          return openReadDatabase(join(config.dataDir, 'read-models.sqlite'));
+        },
+      },
+      { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: 5 } },
+      ActorRegistry,
+      ProjectionRunner,
+    ];
+    return { module: CoreModule, providers, exports: providers };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.logger.log(`Event store: ${this.store.description}`);
+    const started = Date.now();
+    await this.projections.start();
+    this.logger.log(`Read models caught up at position ${this.projections.position} in ${Date.now() - started} ms`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projections.stop();
+    await this.store.close();
+    this.readDatabase.close();
+  }
+}
+
+function openDefaultStore(config: AppConfig): EventStore {
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteEventStore({ file: join(config.dataDir, 'events.sqlite'), synchronous: config.sqliteSynchronous });
+}

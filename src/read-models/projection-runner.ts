@@ -1,0 +1,122 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { APP_CONFIG, AppConfig } from '../config';
+import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { Projection } from './projection';
+import { READ_DATABASE } from './read-database';
+
+interface Waiter {
+  position: bigint;
+  resolve(reached: boolean): void;
+}
+
+/**
+ * Feeds the store's global subscription to every projection. Each batch of events and the projections'
+ * checkpoints commit in one transaction, so a crash never half-applies a batch and replay is idempotent.
+ */
+@Injectable()
+export class ProjectionRunner {
+  private readonly logger = new Logger(ProjectionRunner.name);
+  private readonly projections: Projection[] = [];
+  private readonly checkpoints = new Map<string, bigint>();
+  private subscription?: Subscription;
+  private waiters: Waiter[] = [];
+  private applyBatch!: (events: RecordedEvent[]) => void;
+  private failure?: unknown;
+  /** Every event up to here is in the read models. */
+  position = 0n;
+  /** Listeners told about each applied batch, after it committed (the scheduler uses this). */
+  private readonly listeners: Array<(events: RecordedEvent[]) => void> = [];
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_DATABASE) private readonly db: Database.Database,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'readYourWritesTimeoutMs'>,
+  ) {}
+
+  /** Projections register while the modules initialise, before `start`. */
+  register(projection: Projection): void {
+    this.projections.push(projection);
+  }
+
+  /** Resolves once the read models have caught up with the log. */
+  start(): Promise<void> {
+    const saveCheckpoint = this.db.prepare(
+      'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+    );
+    const loadCheckpoint = this.db.prepare<[string], { position: number }>(
+      'SELECT position FROM projection_checkpoints WHERE name = ?',
+    );
+    for (const projection of this.projections) {
+      this.checkpoints.set(projection.name, BigInt(loadCheckpoint.get(projection.name)?.position ?? 0));
+    }
+    this.applyBatch = this.db.transaction((events: RecordedEvent[]) => {
+      const last = events[events.length - 1].position;
+      for (const projection of this.projections) {
+        const checkpoint = this.checkpoints.get(projection.name)!;
+        for (const event of events) if (event.position > checkpoint) projection.apply(event);
+        saveCheckpoint.run(projection.name, Number(last));
+      }
+    });
+    const positions = [...this.checkpoints.values()];
+    this.position = positions.length ? positions.reduce((a, b) => (a < b ? a : b)) : 0n;
+
+    return new Promise((resolve, reject) => {
+      this.subscription = this.store.subscribe(
+        { after: this.position },
+        {
+          onEvents: (events) => this.onEvents(events),
+          onCaughtUp: () => resolve(),
+          onError: (error) => {
+            this.failure = error;
+            this.logger.error(`Projections stopped: ${String(error)}`);
+            reject(error);
+          },
+        },
+      );
+    });
+  }
+
+  /** Waits until the read models include `position` (read-your-writes); false if that took too long. */
+  waitFor(position: bigint | undefined, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
+    if (position === undefined) return Promise.resolve(true);
+    if (this.position >= position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        position,
+        resolve: (reached) => {
+          clearTimeout(timer);
+          resolve(reached);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        this.logger.warn(`Read models did not reach position ${position} within ${timeoutMs} ms`);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  onBatchApplied(listener: (events: RecordedEvent[]) => void): void {
+    this.listeners.push(listener);
+  }
+
+  get healthy(): boolean {
+    return this.failure === undefined;
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+  }
+
+  private onEvents(events: RecordedEvent[]): void {
+    this.applyBatch(events);
+    this.position = events[events.length - 1].position;
+    for (const name of this.checkpoints.keys()) this.checkpoints.set(name, this.position);
+    const reached = this.waiters.filter((w) => w.position <= this.position);
+    this.waiters = this.waiters.filter((w) => w.position > this.position);
+    for (const waiter of reached) waiter.resolve(true);
+    for (const listener of this.listeners) listener(events);
+  }
+}

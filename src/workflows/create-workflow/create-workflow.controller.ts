@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { Workflow, WorkflowTrigger } from '../workflow';
+import { CreateWorkflowCommand } from './create-workflow.command';
+import { CreateWorkflowDto, TriggerDto } from './create-workflow.dto';
+
+@Controller('v1/workflows')
+export class CreateWorkflowController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: CreateWorkflowDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Workflow> {
+    const steps = body.steps.map(({ agent, action }) => ({ agent, action }));
+    const workflow = await this.commands.execute(new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps));
+    void reply.header('Location', `/v1/workflows/${workflow.id}`);
+    return workflow;
+  }
+}
+
+function toTrigger(trigger: TriggerDto): WorkflowTrigger {
+  return trigger.type === 'schedule'
+    ? { type: 'schedule', cron: trigger.cron!.trim().split(/\s+/).join(' '), timezone: trigger.timezone ?? 'UTC' }
+    : { type: 'manual' };
+}

@@ -1,0 +1,92 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { DomainError } from '../../domain/decider';
+import { Page, decodeCursor } from '../../http/paging';
+import { isId } from '../../shared/ids';
+import { Workflow } from '../workflow';
+import { WorkflowRun } from '../workflow-run';
+import { WorkflowSummary, WorkflowsReadModel } from './workflows.read-model';
+
+export class ListWorkflowsQuery extends Query<Page<WorkflowSummary>> {
+  constructor(
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+export class GetWorkflowQuery extends Query<Workflow> {
+  constructor(readonly workflowId: string) {
+    super();
+  }
+}
+
+export class ListWorkflowRunsQuery extends Query<Page<WorkflowRun>> {
+  constructor(
+    readonly workflowId: string,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+export class GetWorkflowRunQuery extends Query<WorkflowRun> {
+  constructor(
+    readonly workflowId: string,
+    readonly runId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListWorkflowsQuery)
+export class ListWorkflowsHandler implements IQueryHandler<ListWorkflowsQuery> {
+  constructor(private readonly readModel: WorkflowsReadModel) {}
+
+  async execute({ limit, cursor }: ListWorkflowsQuery) {
+    return this.readModel.list(
+      decodeCursor(cursor, (id) => isId('wf', id)),
+      limit,
+    );
+  }
+}
+
+@QueryHandler(GetWorkflowQuery)
+export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
+  constructor(private readonly readModel: WorkflowsReadModel) {}
+
+  async execute({ workflowId }: GetWorkflowQuery) {
+    return this.readModel.get(workflowId) ?? notFound(`Workflow ${workflowId} does not exist`);
+  }
+}
+
+@QueryHandler(ListWorkflowRunsQuery)
+export class ListWorkflowRunsHandler implements IQueryHandler<ListWorkflowRunsQuery> {
+  constructor(private readonly readModel: WorkflowsReadModel) {}
+
+  async execute({ workflowId, limit, cursor }: ListWorkflowRunsQuery) {
+    if (!this.readModel.get(workflowId)) notFound(`Workflow ${workflowId} does not exist`);
+    return this.readModel.listRuns(
+      workflowId,
+      decodeCursor(cursor, (id) => isId('wfrun', id)),
+      limit,
+    );
+  }
+}
+
+@QueryHandler(GetWorkflowRunQuery)
+export class GetWorkflowRunHandler implements IQueryHandler<GetWorkflowRunQuery> {
+  constructor(private readonly readModel: WorkflowsReadModel) {}
+
+  async execute({ workflowId, runId }: GetWorkflowRunQuery) {
+    return (
+      this.readModel.getRun(workflowId, runId) ??
+      notFound(`Workflow run ${runId} of workflow ${workflowId} does not exist`)
+    );
+  }
+}
+
+function notFound(message: string): never {
+  throw new DomainError('not_found', message);
+}

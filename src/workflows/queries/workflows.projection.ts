@@ -1,0 +1,42 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { RecordedEvent } from '../../event-store/event-store';
+import { Projection } from '../../read-models/projection';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { WorkflowEvent, WorkflowTriggered, workflowDecider } from '../workflow';
+import { WorkflowRunEvent, workflowRunDecider } from '../workflow-run';
+import { WorkflowsReadModel } from './workflows.read-model';
+
+/** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
+@Injectable()
+export class WorkflowsProjection implements Projection, OnModuleInit {
+  readonly name = 'workflows';
+
+  constructor(
+    private readonly readModel: WorkflowsReadModel,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  onModuleInit(): void {
+    this.runner.register(this);
+  }
+
+  apply(event: RecordedEvent): void {
+    switch (event.type) {
+      case 'WorkflowCreated': {
+        const workflow = workflowDecider.evolve(null, event as unknown as WorkflowEvent);
+        if (workflow) this.readModel.saveWorkflow(workflow);
+        break;
+      }
+      case 'WorkflowTriggered': {
+        const { workflowId, triggeredAt } = event.data as WorkflowTriggered['data'];
+        this.readModel.setLastRun(workflowId, triggeredAt);
+        break;
+      }
+      case 'WorkflowRunQueued': {
+        const run = workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent);
+        if (run) this.readModel.saveRun(run);
+        break;
+      }
+    }
+  }
+}
