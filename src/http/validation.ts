@@ -1,5 +1,5 @@
 import { ValidationPipe } from '@nestjs/common';
-import { ValidationError } from 'class-validator';
+import { ValidateIf, ValidationError } from 'class-validator';
 import { FieldError, ValidationFailed } from './problem';
 
 /** DTO validation: unknown fields and wrong types are 400s listing every offending path. */
@@ -29,4 +29,9 @@ export function flatten(errors: ValidationError[], parent = ''): FieldError[] {
     }));
     return [...own, ...flatten(error.children ?? [], path)];
   });
+}
+
+/** Like IsOptional, but only a missing field is skipped: an explicit null is still checked (and refused). */
+export function Optional(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined);
 }

@@ -8,6 +8,7 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
+import { Optional } from '../../http/validation';
 
 // Validation stops at a property's first failure, and class-validator runs the lowest decorator first:
 // so presence and type come last in each list, then the finer checks above them.
@@ -31,7 +32,7 @@ export class CreateAgentDto {
 
   @MaxLength(100_000)
   @IsString()
-  @IsOptional()
+  @Optional()
   instructions: string = '';
 
   @MaxLength(200, { each: true })
@@ -43,6 +44,6 @@ export class CreateAgentDto {
   @ArrayUnique({ message: 'tools must not repeat a tool' })
   @ArrayMaxSize(100)
   @IsArray()
-  @IsOptional()
+  @Optional()
   tools: string[] = [];
 }

@@ -1,4 +1,5 @@
-import { IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsObject, IsString, Matches, MaxLength } from 'class-validator';
+import { Optional } from '../../http/validation';
 import { NOT_BLANK } from '../create-agent/create-agent.dto';
 
 export class RunAgentDto {
@@ -9,6 +10,6 @@ export class RunAgentDto {
   task: string;
 
   @IsObject({ message: 'context must be an object' })
-  @IsOptional()
+  @Optional()
   context: Record<string, unknown> = {};
 }

@@ -6,64 +6,48 @@ import {
   IsDefined,
   IsObject,
   IsIn,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
-  ValidateIf,
   ValidateNested,
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
 import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
+import { Optional } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../cron';
 
-function IsCron(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isCron',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value: unknown, args: ValidationArguments) => {
-          const timezone = (args.object as TriggerDto).timezone;
-          return (
-            typeof value === 'string' &&
-            cronProblem(value, isTimeZone(timezone ?? 'UTC') ? timezone : 'UTC') === undefined
-          );
-        },
-        defaultMessage: (args: ValidationArguments) =>
-          typeof args.value === 'string' ? `cron ${cronProblem(args.value)}` : 'cron must be a string',
-      },
-    });
-}
+type TriggerField = 'cron' | 'timezone';
 
-function IsIanaTimeZone(): PropertyDecorator {
+/** `cron` and `timezone` belong to schedule triggers; a schedule needs a valid cron in its time zone. */
+function ScheduleField(field: TriggerField): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
-      name: 'isIanaTimeZone',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && isTimeZone(value),
-        defaultMessage: () => 'timezone must be an IANA time zone name, e.g. "Europe/Berlin"',
-      },
-    });
-}
-
-/** `cron` and `timezone` belong to schedule triggers only. */
-function OnlyForSchedule(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'onlyForSchedule',
+      name: `schedule-${field}`,
       target: target.constructor,
       propertyName: propertyName as string,
       validator: {
         validate: (value: unknown, args: ValidationArguments) =>
-          value === undefined || (args.object as TriggerDto).type === 'schedule',
-        defaultMessage: (args: ValidationArguments) => `${args.property} is only allowed when type is "schedule"`,
+          problemWith(field, value, args.object as TriggerDto) === undefined,
+        defaultMessage: (args: ValidationArguments) => problemWith(field, args.value, args.object as TriggerDto)!,
       },
     });
+}
+
+function problemWith(field: TriggerField, value: unknown, trigger: TriggerDto): string | undefined {
+  if (trigger.type !== 'schedule')
+    return value === undefined ? undefined : `${field} is only allowed when type is "schedule"`;
+  if (field === 'timezone') {
+    if (value === undefined) return undefined;
+    return typeof value === 'string' && isTimeZone(value)
+      ? undefined
+      : 'timezone must be an IANA time zone name, e.g. "Europe/Berlin"';
+  }
+  if (value === undefined) return 'cron is required when type is "schedule", e.g. "0 9 * * 1-5"';
+  if (typeof value !== 'string') return 'cron must be a string';
+  const timezone = trigger.timezone !== undefined && isTimeZone(trigger.timezone) ? trigger.timezone : 'UTC';
+  const problem = cronProblem(value, timezone);
+  return problem && `cron ${problem}`;
 }
 
 export class TriggerDto {
@@ -71,14 +55,10 @@ export class TriggerDto {
   @IsDefined({ message: 'type is required' })
   type: 'schedule' | 'manual';
 
-  @OnlyForSchedule()
-  @ValidateIf((trigger: TriggerDto) => trigger.type === 'schedule')
-  @IsCron()
+  @ScheduleField('cron')
   cron?: string;
 
-  @OnlyForSchedule()
-  @ValidateIf((trigger: TriggerDto) => trigger.timezone !== undefined)
-  @IsIanaTimeZone()
+  @ScheduleField('timezone')
   timezone?: string;
 }
 
@@ -105,7 +85,7 @@ export class CreateWorkflowDto {
 
   @ValidateNested()
   @IsObject({ message: 'trigger must be an object' })
-  @IsOptional()
+  @Optional()
   @Type(() => TriggerDto)
   trigger: TriggerDto = Object.assign(new TriggerDto(), { type: 'manual' });
 

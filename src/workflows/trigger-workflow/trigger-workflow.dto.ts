@@ -1,7 +1,8 @@
-import { IsObject, IsOptional } from 'class-validator';
+import { IsObject } from 'class-validator';
+import { Optional } from '../../http/validation';
 
 export class TriggerWorkflowDto {
-  @IsOptional()
+  @Optional()
   @IsObject({ message: 'input must be an object' })
   input: Record<string, unknown> = {};
 }

@@ -1,0 +1,29 @@
+import { IdGenerator, IdPrefix } from '../../src/shared/ids';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Deterministic ids for tests: valid ULID-shaped ids counting up, and UUID-shaped event ids. */
+export class SequentialIds extends IdGenerator {
+  private counter = 0;
+  private events = 0;
+
+  constructor(private readonly start = 1_000) {
+    super();
+    this.counter = start;
+  }
+
+  newId(prefix: IdPrefix): string {
+    let n = this.counter++;
+    let body = '';
+    for (let i = 0; i < 26; i++) {
+      body = CROCKFORD[n % 32] + body;
+      n = Math.floor(n / 32);
+    }
+    return `${prefix}_${body}`;
+  }
+
+  newEventId(): string {
+    const hex = (this.events++).toString(16).padStart(12, '0');
+    return `00000000-0000-4000-8000-${hex}`;
+  }
+}

@@ -1,0 +1,75 @@
+import { mkdtempSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { CoreOverrides } from '../../src/core.module';
+import { SequentialIds } from './sequential-ids';
+import { TestClock } from './test-clock';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  url: string;
+  dataDir: string;
+  clock: TestClock;
+  ids: SequentialIds;
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export function temporaryDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'workflows-e2e-'));
+}
+
+/** The real service on a random loopback port, over real HTTP, with its data in `dataDir`. */
+export async function startTestApp(
+  options: { dataDir?: string; clock?: TestClock; ids?: SequentialIds; store?: CoreOverrides['store'] } = {},
+): Promise<TestApp> {
+  const dataDir = options.dataDir ?? temporaryDataDir();
+  const clock = options.clock ?? new TestClock();
+  const ids = options.ids ?? new SequentialIds();
+  const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', logLevel: 'error' as const };
+  const app = await createApp(config, { clock, ids, store: options.store });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    dataDir,
+    clock,
+    ids,
+    request: (method, path, body, headers) => request(url, method, path, body, headers),
+    close: () => app.close(),
+  };
+}
+
+export async function request(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${url}${path}`, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
