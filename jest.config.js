@@ -6,4 +6,5 @@ module.exports = {
   transform: { '^.+\\.ts$': 'ts-jest' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -54,7 +54,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       case 415:
         return problem(415, 'unsupported-media-type', 'Send the body as application/json');
       default:
-        if (/JSON/.test(error.message)) return problem(status, 'malformed-json', error.message);
+        if (/json/i.test(error.message)) return problem(status, 'malformed-json', error.message);
         return problem(status, slugFor(STATUS_CODES[status] ?? 'error'), error.message);
     }
   }

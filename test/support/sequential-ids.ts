@@ -2,7 +2,10 @@ import { IdGenerator, IdPrefix } from '../../src/shared/ids';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** Deterministic ids for tests: valid ULID-shaped ids counting up, and UUID-shaped event ids. */
+/**
+ * Deterministic ids for tests: valid ULID-shaped ids counting up from `start`, and UUID-shaped event ids.
+ * Give each simulated instance its own `start` so their event ids differ.
+ */
 export class SequentialIds extends IdGenerator {
   private counter = 0;
   private events = 0;
@@ -23,7 +26,7 @@ export class SequentialIds extends IdGenerator {
   }
 
   newEventId(): string {
-    const hex = (this.events++).toString(16).padStart(12, '0');
+    const hex = `${this.start.toString(16).padStart(4, '0')}${(this.events++).toString(16).padStart(8, '0')}`;
     return `00000000-0000-4000-8000-${hex}`;
   }
 }
