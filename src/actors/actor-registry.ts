@@ -31,8 +31,9 @@ export class ActorRegistry {
     decider: Decider<S, C, E>,
     command: C,
     context: CommandContext,
+    options: { newStream?: boolean } = {},
   ): Promise<CommandResult<S, E>> {
-    return this.actorFor(stream, decider).send(command, context);
+    return this.actorFor(stream, decider).send(command, context, options.newStream);
   }
 
   read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {

@@ -45,7 +45,12 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.queued === 0;
   }
 
-  send(command: Command, context: CommandContext): Promise<CommandResult<State, Event>> {
+  /**
+   * `newStream`: the caller has just made the stream's id, so the actor skips reading it and appends
+   * expecting no stream; should the stream exist after all, the conflict makes it read and decide again.
+   */
+  send(command: Command, context: CommandContext, newStream = false): Promise<CommandResult<State, Event>> {
+    if (newStream && !this.loaded && this.idle) this.loaded = true;
     return this.enqueue(() => this.handle(command, context));
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 export const ID_PREFIXES = ['agent', 'agentrun', 'wf', 'wfrun'] as const;
@@ -17,7 +17,7 @@ export abstract class IdGenerator {
 }
 
 export class UlidIdGenerator extends IdGenerator {
-  private readonly ulid = monotonicFactory();
+  private readonly ulid = monotonicFactory(pooledRandom());
 
   newId(prefix: IdPrefix): string {
     return `${prefix}_${this.ulid()}`;
@@ -26,4 +26,17 @@ export class UlidIdGenerator extends IdGenerator {
   newEventId(): string {
     return randomUUID();
   }
+}
+
+/** ulid's default generator draws one byte from the OS per character; this draws them 4 KiB at a time. */
+function pooledRandom(): () => number {
+  const pool = Buffer.alloc(4096);
+  let next = pool.length;
+  return () => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    return pool[next++] / 256;
+  };
 }

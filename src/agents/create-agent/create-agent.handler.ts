@@ -25,6 +25,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
       agentDecider,
       { type: 'CreateAgent', id, name, model, instructions, tools },
       context,
+      { newStream: true },
     );
     await this.projections.waitFor(created.position);
     return created.state!;

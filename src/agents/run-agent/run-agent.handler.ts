@@ -24,6 +24,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       agentRunDecider,
       { type: 'QueueAgentRun', id, agentId, task, context },
       { correlationId: id, causationId: agentId },
+      { newStream: true },
     );
     await this.projections.waitFor(queued.position);
     return queued.state!;

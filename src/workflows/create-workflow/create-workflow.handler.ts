@@ -31,6 +31,7 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
       workflowDecider,
       { type: 'CreateWorkflow', id, name, trigger, steps },
       { correlationId: id, causationId: id },
+      { newStream: true },
     );
     await this.projections.waitFor(created.position);
     return created.state!;

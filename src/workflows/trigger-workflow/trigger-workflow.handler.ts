@@ -33,6 +33,7 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       workflowRunDecider,
       { type: 'QueueWorkflowRun', id: runId, workflowId, input, trigger, createdAt: triggered.data.triggeredAt },
       context,
+      { newStream: true },
     );
     await this.projections.waitFor(queued.position);
     return queued.state!;

@@ -1,0 +1,40 @@
+'use strict';
+// POST /v1/agents throughput of the service against the bare Fastify + SQLite baseline, same machine, same run.
+// Usage: npm run build && node bench/command-throughput.js [seconds=15] [connections=10]
+const autocannon = require('autocannon');
+const { join } = require('node:path');
+const { startServer, temporaryDir, createAgentRequests } = require('./lib');
+
+const seconds = Number(process.argv[2] ?? 15);
+const connections = Number(process.argv[3] ?? 10);
+
+async function measure(label, script, env) {
+  const server = await startServer(script, { DATA_DIR: temporaryDir(`bench-${label}-`), ...env });
+  try {
+    await autocannon({ url: server.url, connections, duration: 2, requests: createAgentRequests(`warmup-${label}`) });
+    const result = await autocannon({ url: server.url, connections, duration: seconds, requests: createAgentRequests(label) });
+    const figures = {
+      requestsPerSecond: Math.round(result.requests.average),
+      latencyP50Ms: result.latency.p50,
+      latencyP99Ms: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
+    console.log(label.padEnd(9), JSON.stringify(figures));
+    return figures;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  console.log(`POST /v1/agents, ${connections} connections, ${seconds} s each`);
+  const baseline = await measure('baseline', join(__dirname, 'baseline-server.js'));
+  const service = await measure('service', join(__dirname, '..', 'dist', 'main.js'));
+  console.log(`ratio service/baseline: ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal >= 0.80)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
