@@ -1,0 +1,169 @@
+import { EventStoreDBClient, START, StreamNotFoundError, StreamingRead } from '@eventstore/db-client';
+import {
+  AppendResult,
+  EventFilter,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  StoreUnavailableError,
+  StreamRead,
+  Subscription,
+  SubscriptionHandler,
+} from './event-store';
+import { describeConnection, isVisible, toEventData, toExpectedRevision, toRecorded, toStoreError } from './eventstoredb-mapping';
+import { EventStoreDbSubscription } from './eventstoredb-subscription';
+
+export interface EventStoreDbEventStoreOptions {
+  /** An `esdb://` connection string; credentials in it are never printed. */
+  url: string;
+  /** Upper bound on each call to the server, so an unreachable server fails fast. Default 5000. */
+  deadlineMs?: number;
+  /** Subscription reconnect backoff: first delay, doubling up to the maximum. Defaults 100 and 5000. */
+  retryInitialMs?: number;
+  retryMaxMs?: number;
+}
+
+const READ_ALL_PAGE = 1000;
+
+/** The event store on EventStoreDB through `@eventstore/db-client` (gRPC). Positions are commit positions. */
+export class EventStoreDbEventStore implements EventStore {
+  readonly description: string;
+  private readonly client: EventStoreDBClient;
+  private readonly deadlineMs: number;
+  private readonly retryInitialMs: number;
+  private readonly retryMaxMs: number;
+  private readonly subscriptions = new Set<EventStoreDbSubscription>();
+
+  constructor(options: EventStoreDbEventStoreOptions) {
+    this.client = EventStoreDBClient.connectionString(options.url);
+    this.description = describeConnection(options.url);
+    this.deadlineMs = options.deadlineMs ?? 5000;
+    this.retryInitialMs = options.retryInitialMs ?? 100;
+    this.retryMaxMs = options.retryMaxMs ?? 5000;
+  }
+
+  async append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    try {
+      const result = await this.withDeadline(
+        'append',
+        this.client.appendToStream(stream, events.map(toEventData), {
+          expectedRevision: toExpectedRevision(options.expected),
+          deadline: this.deadlineMs,
+        }),
+      );
+      // A server acknowledging a repeated (idempotent) append may leave the position out.
+      const position = result.position?.commit ?? (await this.positionOf(stream, result.nextExpectedRevision));
+      return { nextRevision: result.nextExpectedRevision, position };
+    } catch (error) {
+      throw toStoreError(error, 'append', { stream, expected: options.expected });
+    }
+  }
+
+  async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
+    try {
+      const read = this.client.readStream(stream, {
+        fromRevision: options.fromRevision ?? START,
+        maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
+      });
+      const events = (await this.collect('readStream', read)).map(toRecorded);
+      return { exists: true, events: events.filter((event): event is RecordedEvent => event !== undefined) };
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return { exists: false, events: [] };
+      throw toStoreError(error, 'readStream');
+    }
+  }
+
+  /** The client's readAll takes no filter, so pages of `$all` are filtered here. */
+  async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
+    const maxCount = options.maxCount ?? 1000;
+    const found: RecordedEvent[] = [];
+    let after = options.after ?? 0n;
+    try {
+      while (found.length < maxCount) {
+        const read = this.client.readAll({
+          fromPosition: after > 0n ? { commit: after, prepare: after } : START,
+          maxCount: READ_ALL_PAGE,
+        });
+        const page = await this.collect('readAll', read);
+        let last = after;
+        for (const resolved of page) {
+          const event = toRecorded(resolved);
+          // A read from a position includes the event at that position; ours is exclusive.
+          if (!event || event.position <= last) continue;
+          last = event.position;
+          if (isVisible(event, options.filter)) found.push(event);
+          if (found.length === maxCount) return found;
+        }
+        if (page.length < READ_ALL_PAGE || last === after) return found;
+        after = last;
+      }
+      return found;
+    } catch (error) {
+      throw toStoreError(error, 'readAll');
+    }
+  }
+
+  subscribe(options: { after?: bigint; filter?: EventFilter; batchSize?: number }, handler: SubscriptionHandler): Subscription {
+    const subscription = new EventStoreDbSubscription(
+      this.client,
+      {
+        after: options.after,
+        filter: options.filter,
+        batchSize: options.batchSize ?? 100,
+        deadlineMs: this.deadlineMs,
+        retryInitialMs: this.retryInitialMs,
+        retryMaxMs: this.retryMaxMs,
+      },
+      handler,
+    );
+    this.subscriptions.add(subscription);
+    return {
+      stop: async () => {
+        await subscription.stop();
+        this.subscriptions.delete(subscription);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    this.subscriptions.clear();
+    await this.client.dispose();
+  }
+
+  private async positionOf(stream: string, revision: bigint): Promise<bigint> {
+    const read = await this.readStream(stream, { fromRevision: revision, maxCount: 1 });
+    const event = read.events[0];
+    if (!event) throw new StoreUnavailableError(`EventStoreDB did not return ${stream}@${revision} just appended`);
+    return event.position;
+  }
+
+  /** Reads are streamed without a client deadline, so a read that outlives ours is torn down. */
+  private async collect<T>(what: string, read: StreamingRead<T>): Promise<T[]> {
+    const timer = setTimeout(() => {
+      read.cancel().catch(() => undefined);
+      read.destroy(new StoreUnavailableError(`EventStoreDB ${what} took longer than ${this.deadlineMs} ms`));
+    }, this.deadlineMs);
+    try {
+      const items: T[] = [];
+      for await (const item of read) items.push(item);
+      return items;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Batch appends and the server-features lookup carry no client deadline; this bounds them all. */
+  private withDeadline<T>(what: string, call: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(`EventStoreDB ${what} took longer than ${this.deadlineMs} ms`)),
+        this.deadlineMs,
+      );
+    });
+    return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+  }
+}
