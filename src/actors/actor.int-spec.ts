@@ -34,8 +34,12 @@ describe('actors', () => {
 
   it('runs the commands of one stream one at a time, each deciding on the state the last one left', async () => {
     const actors = registry();
-    const results = await Promise.all(Array.from({ length: 30 }, () => actors.send('count-1', counter, { amount: 1 }, context)));
-    expect(results.map((r) => r.events[0].data.total).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => actors.send('count-1', counter, { amount: 1 }, context)),
+    );
+    expect(results.map((r) => r.events[0].data.total).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     const stored = await store.readStream('count-1');
     expect(stored.events.map((e) => e.revision)).toEqual(Array.from({ length: 30 }, (_, i) => BigInt(i)));
   });
@@ -43,11 +47,15 @@ describe('actors', () => {
   it('loses no update when two instances write the same stream: conflicts reload and decide again', async () => {
     const first = registry();
     const second = registry();
-    const sends = Array.from({ length: 40 }, (_, i) => (i % 2 ? first : second).send('count-2', counter, { amount: 1 }, context));
+    const sends = Array.from({ length: 40 }, (_, i) =>
+      (i % 2 ? first : second).send('count-2', counter, { amount: 1 }, context),
+    );
     await Promise.all(sends);
     const stored = await store.readStream('count-2');
     expect(stored.events).toHaveLength(40);
-    expect(stored.events.map((e) => (e.data as Added['data']).total)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(stored.events.map((e) => (e.data as Added['data']).total)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
     expect(await first.read('count-2', counter)).toBe(40);
   });
 
@@ -60,7 +68,9 @@ describe('actors', () => {
         throw new ConcurrencyError(stream, 'no_stream', 0n);
       },
     });
-    const error = await registry(alwaysConflicting, 100, 3).send('count-3', counter, { amount: 1 }, context).catch((e) => e);
+    const error = await registry(alwaysConflicting, 100, 3)
+      .send('count-3', counter, { amount: 1 }, context)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error.kind).toBe('conflict');
     expect(appends).toBe(3);

@@ -93,7 +93,9 @@ export class StoreUnavailableError extends Error {
 
 export function matchesFilter(event: { type: string; stream: string }, filter?: EventFilter): boolean {
   if (event.type.startsWith('$')) return false;
-  if (filter?.eventTypes && !filter.eventTypes.includes(event.type)) return false;
-  if (filter?.streamPrefixes && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix))) return false;
+  // An empty list filters nothing, as in the SQLite adapter's query.
+  if (filter?.eventTypes?.length && !filter.eventTypes.includes(event.type)) return false;
+  if (filter?.streamPrefixes?.length && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix)))
+    return false;
   return true;
 }

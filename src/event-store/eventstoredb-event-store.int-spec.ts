@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, Server, Socket } from 'node:net';
-import { AllStreamResolvedEvent, EventStoreDBClient, ResolvedEvent, START, streamNameFilter } from '@eventstore/db-client';
+import {
+  AllStreamResolvedEvent,
+  EventStoreDBClient,
+  ResolvedEvent,
+  START,
+  streamNameFilter,
+} from '@eventstore/db-client';
 import { EventStoreDbTestDouble } from '../../test/support/eventstoredb-test-double';
 import { describeEventStoreContract } from './event-store.contract';
 import { EventStore, NewEvent, RecordedEvent, StoreUnavailableError } from './event-store';
@@ -78,7 +84,11 @@ describe('eventstoredb adapter', () => {
 
   it('pages readAll past the first page and honours maxCount', async () => {
     for (let i = 0; i < 3; i++) {
-      await store.append(`bulk-${i}`, Array.from({ length: 500 }, () => event('Bulk')), { expected: 'no_stream' });
+      await store.append(
+        `bulk-${i}`,
+        Array.from({ length: 500 }, () => event('Bulk')),
+        { expected: 'no_stream' },
+      );
       double.inject(`$system-${i}`, '$noise');
     }
     const all = await store.readAll({ maxCount: 10_000 });
@@ -91,7 +101,11 @@ describe('eventstoredb adapter', () => {
     // More events than the adapter buffers before it pauses the stream, so some wait in the stream when
     // the server's caught-up message is parsed.
     const count = 70;
-    await store.append('slow-1', Array.from({ length: count }, () => event('Slow')), { expected: 'no_stream' });
+    await store.append(
+      'slow-1',
+      Array.from({ length: count }, () => event('Slow')),
+      { expected: 'no_stream' },
+    );
     const batches: number[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
@@ -168,7 +182,9 @@ describe('eventstoredb adapter', () => {
 
   it('never prints the credentials of the connection string', async () => {
     const withPassword = new EventStoreDbEventStore({ url: 'esdb://admin:secret@db.example:2113?tls=false' });
-    const tricky = new EventStoreDbEventStore({ url: 'esdb://admin:s3cr/t@x@db.example:2113,db2.example:2113?tls=true' });
+    const tricky = new EventStoreDbEventStore({
+      url: 'esdb://admin:s3cr/t@x@db.example:2113,db2.example:2113?tls=true',
+    });
     expect(withPassword.description).toBe('eventstoredb (db.example:2113)');
     expect(tricky.description).toBe('eventstoredb (db.example:2113,db2.example:2113)');
     for (const described of [withPassword, tricky]) {
@@ -187,7 +203,11 @@ describe('EventStoreDB test double (not EventStoreDB), through the raw client', 
 
     const checkpoints: bigint[] = [];
     const all = client.subscribeToAll({
-      filter: streamNameFilter({ prefixes: ['wanted-'], maxSearchWindow: 10, checkpointReached: (_, p) => void checkpoints.push(p.commit) }),
+      filter: streamNameFilter({
+        prefixes: ['wanted-'],
+        maxSearchWindow: 10,
+        checkpointReached: (_, p) => void checkpoints.push(p.commit),
+      }),
     });
     const fromAll = await new Promise<AllStreamResolvedEvent>((resolve) => all.once('data', resolve));
     expect(fromAll.event?.streamId).toBe('wanted-1');

@@ -11,7 +11,14 @@ import {
   Subscription,
   SubscriptionHandler,
 } from './event-store';
-import { describeConnection, isVisible, toEventData, toExpectedRevision, toRecorded, toStoreError } from './eventstoredb-mapping';
+import {
+  describeConnection,
+  isVisible,
+  toEventData,
+  toExpectedRevision,
+  toRecorded,
+  toStoreError,
+} from './eventstoredb-mapping';
 import { EventStoreDbSubscription } from './eventstoredb-subscription';
 
 export interface EventStoreDbEventStoreOptions {
@@ -105,7 +112,10 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  subscribe(options: { after?: bigint; filter?: EventFilter; batchSize?: number }, handler: SubscriptionHandler): Subscription {
+  subscribe(
+    options: { after?: bigint; filter?: EventFilter; batchSize?: number },
+    handler: SubscriptionHandler,
+  ): Subscription {
     const subscription = new EventStoreDbSubscription(
       this.client,
       {

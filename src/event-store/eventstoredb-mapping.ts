@@ -61,7 +61,11 @@ export function isVisible(event: RecordedEvent, filter?: EventFilter): boolean {
   return !event.stream.startsWith('$') && matchesFilter(event, filter);
 }
 
-export function toStoreError(error: unknown, what: string, append?: { stream: string; expected: ExpectedRevision }): Error {
+export function toStoreError(
+  error: unknown,
+  what: string,
+  append?: { stream: string; expected: ExpectedRevision },
+): Error {
   if (error instanceof ConcurrencyError || error instanceof StoreUnavailableError) return error;
   if (error instanceof WrongExpectedVersionError && append) {
     return new ConcurrencyError(append.stream, append.expected, error.actualVersion);

@@ -88,7 +88,9 @@ export class EventStoreDbSubscription implements Subscription {
     let signal: () => void = () => undefined;
     this.wake = () => signal();
     const unconfirmed = setTimeout(() => {
-      error = new StoreUnavailableError(`EventStoreDB did not confirm the subscription within ${this.settings.deadlineMs} ms`);
+      error = new StoreUnavailableError(
+        `EventStoreDB did not confirm the subscription within ${this.settings.deadlineMs} ms`,
+      );
       ended = true;
       signal();
     }, this.settings.deadlineMs);

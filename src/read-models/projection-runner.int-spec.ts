@@ -26,7 +26,10 @@ class CountingProjection implements Projection {
   }
 
   counts(): Record<string, number> {
-    const rows = this.db.prepare('SELECT stream, n FROM counts ORDER BY stream').all() as Array<{ stream: string; n: number }>;
+    const rows = this.db.prepare('SELECT stream, n FROM counts ORDER BY stream').all() as Array<{
+      stream: string;
+      n: number;
+    }>;
     return Object.fromEntries(rows.map((r) => [r.stream, r.n]));
   }
 }

@@ -20,17 +20,26 @@ describe('durability and concurrency over HTTP', () => {
 
   async function seed(): Promise<void> {
     for (let i = 0; i < 3; i++) {
-      expect((await api.request('POST', '/v1/agents', { name: `agent ${i}`, model: 'openai/gpt-4o-mini' })).status).toBe(201);
+      expect(
+        (await api.request('POST', '/v1/agents', { name: `agent ${i}`, model: 'openai/gpt-4o-mini' })).status,
+      ).toBe(201);
     }
-    const workflow = await api.request('POST', '/v1/workflows', { name: 'wf', steps: [{ agent: 'agent 0', action: 'go' }] });
+    const workflow = await api.request('POST', '/v1/workflows', {
+      name: 'wf',
+      steps: [{ agent: 'agent 0', action: 'go' }],
+    });
     api.clock.advance(5000);
-    expect((await api.request('POST', `/v1/workflows/${workflow.body.id}/trigger`, { input: { n: 1 } })).status).toBe(202);
+    expect((await api.request('POST', `/v1/workflows/${workflow.body.id}/trigger`, { input: { n: 1 } })).status).toBe(
+      202,
+    );
   }
 
   async function snapshot() {
     const agents = (await api.request('GET', '/v1/agents')).body;
     const workflows = (await api.request('GET', '/v1/workflows')).body;
-    const details = await Promise.all(workflows.workflows.map((w: { id: string }) => api.request('GET', `/v1/workflows/${w.id}/runs`)));
+    const details = await Promise.all(
+      workflows.workflows.map((w: { id: string }) => api.request('GET', `/v1/workflows/${w.id}/runs`)),
+    );
     return { agents, workflows, runs: details.map((d) => d.body) };
   }
 
@@ -58,7 +67,9 @@ describe('durability and concurrency over HTTP', () => {
 
   it('creates every agent of many concurrent requests, each listed once', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => api.request('POST', '/v1/agents', { name: `parallel ${i}`, model: 'openai/gpt-4o-mini' })),
+      Array.from({ length: 60 }, (_, i) =>
+        api.request('POST', '/v1/agents', { name: `parallel ${i}`, model: 'openai/gpt-4o-mini' }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(60).fill(201));
     const listed = (await api.request('GET', '/v1/agents?limit=200')).body.agents.map((a: { id: string }) => a.id);
@@ -67,7 +78,9 @@ describe('durability and concurrency over HTTP', () => {
 
   it('lets exactly one of many concurrent creates with the same name win', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => api.request('POST', '/v1/agents', { name: 'contested', model: 'openai/gpt-4o-mini' })),
+      Array.from({ length: 20 }, () =>
+        api.request('POST', '/v1/agents', { name: 'contested', model: 'openai/gpt-4o-mini' }),
+      ),
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(19);
@@ -76,9 +89,13 @@ describe('durability and concurrency over HTTP', () => {
 
   it('keeps every run of many concurrent triggers of one workflow', async () => {
     await api.request('POST', '/v1/agents', { name: 'a', model: 'openai/gpt-4o-mini' });
-    const workflow = (await api.request('POST', '/v1/workflows', { name: 'busy', steps: [{ agent: 'a', action: 'go' }] })).body;
+    const workflow = (
+      await api.request('POST', '/v1/workflows', { name: 'busy', steps: [{ agent: 'a', action: 'go' }] })
+    ).body;
     const runs = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api.request('POST', `/v1/workflows/${workflow.id}/trigger`, { input: { i } })),
+      Array.from({ length: 40 }, (_, i) =>
+        api.request('POST', `/v1/workflows/${workflow.id}/trigger`, { input: { i } }),
+      ),
     );
     expect(runs.map((r) => r.status)).toEqual(Array(40).fill(202));
     const listed = (await api.request('GET', `/v1/workflows/${workflow.id}/runs?limit=200`)).body.runs;

@@ -8,11 +8,20 @@ describe('errors over HTTP', () => {
 
   const agent = { name: 'researcher', model: 'openai/gpt-4o-mini', instructions: 'x', tools: [] };
 
-  async function expectProblem(response: { status: number; headers: Headers; body: any }, status: number, type: string) {
+  async function expectProblem(
+    response: { status: number; headers: Headers; body: any },
+    status: number,
+    type: string,
+  ) {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(response.body).toEqual(
-      expect.objectContaining({ type: `/problems/${type}`, title: expect.any(String), status, detail: expect.any(String) }),
+      expect.objectContaining({
+        type: `/problems/${type}`,
+        title: expect.any(String),
+        status,
+        detail: expect.any(String),
+      }),
     );
     expect(JSON.stringify(response.body)).not.toMatch(/\bat .+\.(js|ts):\d+/);
     expect((await api.request('GET', '/v1/agents')).body.agents).toEqual([]);
@@ -23,9 +32,21 @@ describe('errors over HTTP', () => {
     ['a wrong type', { ...agent, name: 42 }, [{ path: 'name', message: 'name must be a string' }]],
     ['an empty name', { ...agent, name: '   ' }, [{ path: 'name', message: 'name must not be empty' }]],
     ['a missing model', { name: 'x' }, [{ path: 'model', message: 'model is required' }]],
-    ['a model without a provider', { ...agent, model: 'gpt-4o' }, [{ path: 'model', message: expect.stringMatching(/provider\/model/) }]],
-    ['tools that are not strings', { ...agent, tools: ['ok', 3] }, [{ path: 'tools', message: expect.stringMatching(/string/) }]],
-    ['null instructions', { ...agent, instructions: null }, [{ path: 'instructions', message: 'instructions must be a string' }]],
+    [
+      'a model without a provider',
+      { ...agent, model: 'gpt-4o' },
+      [{ path: 'model', message: expect.stringMatching(/provider\/model/) }],
+    ],
+    [
+      'tools that are not strings',
+      { ...agent, tools: ['ok', 3] },
+      [{ path: 'tools', message: expect.stringMatching(/string/) }],
+    ],
+    [
+      'null instructions',
+      { ...agent, instructions: null },
+      [{ path: 'instructions', message: 'instructions must be a string' }],
+    ],
   ])('refuses %s with a 400 listing the field', async (_what, body, errors) => {
     const response = await api.request('POST', '/v1/agents', body);
     await expectProblem(response, 400, 'validation-error');
@@ -73,7 +94,9 @@ describe('errors over HTTP', () => {
   ])('refuses %s %s (an id with the wrong prefix or shape) with a 400 naming %s', async (method, path, param) => {
     const response = await api.request(method, path, method === 'POST' ? { task: 'x', input: {} } : undefined);
     await expectProblem(response, 400, 'validation-error');
-    expect(response.body.errors).toEqual([{ path: param, message: expect.stringMatching(/followed by a 26-character ULID/) }]);
+    expect(response.body.errors).toEqual([
+      { path: param, message: expect.stringMatching(/followed by a 26-character ULID/) },
+    ]);
   });
 
   it.each([

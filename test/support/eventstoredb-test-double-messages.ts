@@ -6,11 +6,18 @@ import * as grpc from '@grpc/grpc-js';
 import { Any } from 'google-protobuf/google/protobuf/any_pb';
 import { Empty as ProtoEmpty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Code } from '@eventstore/db-client/generated/code_pb';
-import { BadRequest, Empty, StreamIdentifier, UUID, WrongExpectedVersion } from '@eventstore/db-client/generated/shared_pb';
+import {
+  BadRequest,
+  Empty,
+  StreamIdentifier,
+  UUID,
+  WrongExpectedVersion,
+} from '@eventstore/db-client/generated/shared_pb';
 import { Status } from '@eventstore/db-client/generated/status_pb';
 import { AppendReq, AppendResp, BatchAppendReq, ReadReq, ReadResp } from '@eventstore/db-client/generated/streams_pb';
 
-export type Expected = { kind: 'any' } | { kind: 'no_stream' } | { kind: 'stream_exists' } | { kind: 'revision'; revision: bigint };
+export type Expected =
+  { kind: 'any' } | { kind: 'no_stream' } | { kind: 'stream_exists' } | { kind: 'revision'; revision: bigint };
 
 export interface Proposed {
   id: string;
@@ -37,7 +44,11 @@ export function readEvent(event: StoredEvent, structuredId: boolean): ReadResp {
     .setPreparePosition(String(event.position))
     .setData(event.data)
     .setCustomMetadata(event.customMetadata);
-  recorded.getMetadataMap().set('type', event.type).set('content-type', event.contentType).set('created', String(event.created));
+  recorded
+    .getMetadataMap()
+    .set('type', event.type)
+    .set('content-type', event.contentType)
+    .set('created', String(event.created));
   const read = new ReadResp.ReadEvent().setEvent(recorded).setCommitPosition(String(event.position));
   return new ReadResp().setEvent(read);
 }
@@ -71,7 +82,10 @@ export function batchExpectation(options: BatchAppendReq.Options): Expected {
 }
 
 /** As the server fills it: the current fields and the deprecated 20.6.0 ones alongside. */
-export function appendWrongExpectedVersion(expected: Expected, current: bigint | undefined): AppendResp.WrongExpectedVersion {
+export function appendWrongExpectedVersion(
+  expected: Expected,
+  current: bigint | undefined,
+): AppendResp.WrongExpectedVersion {
   const wrong = new AppendResp.WrongExpectedVersion();
   if (expected.kind === 'any') wrong.setExpectedAny(new Empty()).setAny2060(new Empty());
   if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new Empty()).setStreamExists2060(new Empty());

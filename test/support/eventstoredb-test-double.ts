@@ -14,7 +14,14 @@ import { IServerFeaturesServer, ServerFeaturesService } from '@eventstore/db-cli
 import { SupportedMethod, SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
 import { AllStreamPosition, UUID } from '@eventstore/db-client/generated/shared_pb';
 import { IStreamsServer, StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb';
-import { AppendReq, AppendResp, BatchAppendReq, BatchAppendResp, ReadReq, ReadResp } from '@eventstore/db-client/generated/streams_pb';
+import {
+  AppendReq,
+  AppendResp,
+  BatchAppendReq,
+  BatchAppendResp,
+  ReadReq,
+  ReadResp,
+} from '@eventstore/db-client/generated/streams_pb';
 import {
   Expected,
   Proposed,
@@ -96,7 +103,13 @@ export class EventStoreDbTestDouble {
 
   /** Writes straight into the store, bypassing gRPC and expectations: e.g. the `$`-system events a real server holds. */
   inject(stream: string, type: string, data: unknown = {}): StoredEvent {
-    const proposed = { id: randomUUID(), type, contentType: 'application/json', data: json(data), customMetadata: new Uint8Array() };
+    const proposed = {
+      id: randomUUID(),
+      type,
+      contentType: 'application/json',
+      data: json(data),
+      customMetadata: new Uint8Array(),
+    };
     return this.write(stream, [proposed])[0];
   }
 
@@ -106,7 +119,8 @@ export class EventStoreDbTestDouble {
       append: (call, callback) => this.append(call, callback),
       batchAppend: (call) => this.batchAppend(call),
       delete: (_call, callback) => callback(rpcError(grpc.status.UNIMPLEMENTED, 'Delete is not in the test double')),
-      tombstone: (_call, callback) => callback(rpcError(grpc.status.UNIMPLEMENTED, 'Tombstone is not in the test double')),
+      tombstone: (_call, callback) =>
+        callback(rpcError(grpc.status.UNIMPLEMENTED, 'Tombstone is not in the test double')),
     };
   }
 
@@ -115,8 +129,13 @@ export class EventStoreDbTestDouble {
       getSupportedMethods: (_call, callback) => {
         this.calls.getSupportedMethods++;
         const names = ['read', 'append', ...(this.options.batchAppend ? ['batchappend'] : [])];
-        const methods = names.map((name) => new SupportedMethod().setServiceName(STREAMS.toLowerCase()).setMethodName(name));
-        callback(null, new SupportedMethods().setMethodsList(methods).setEventStoreServerVersion('24.10.0-test-double'));
+        const methods = names.map((name) =>
+          new SupportedMethod().setServiceName(STREAMS.toLowerCase()).setMethodName(name),
+        );
+        callback(
+          null,
+          new SupportedMethods().setMethodsList(methods).setEventStoreServerVersion('24.10.0-test-double'),
+        );
       },
     };
   }
@@ -148,7 +167,11 @@ export class EventStoreDbTestDouble {
     } else {
       const all = options.getAll()!;
       // A read of `$all` from a position includes the event at that position.
-      const from = all.hasPosition() ? this.firstIndexFrom(BigInt(all.getPosition()!.getCommitPosition())) : all.hasEnd() ? this.log.length : 0;
+      const from = all.hasPosition()
+        ? this.firstIndexFrom(BigInt(all.getPosition()!.getCommitPosition()))
+        : all.hasEnd()
+          ? this.log.length
+          : 0;
       const matches = eventMatcher(options.hasFilter() ? options.getFilter() : undefined);
       events = this.log.slice(from).filter(matches).slice(0, count);
     }
@@ -172,7 +195,11 @@ export class EventStoreDbTestDouble {
     } else {
       const all = options.getAll()!;
       source = () => this.log;
-      from = all.hasPosition() ? this.firstIndexFrom(BigInt(all.getPosition()!.getCommitPosition()) + 1n) : all.hasEnd() ? this.log.length : 0;
+      from = all.hasPosition()
+        ? this.firstIndexFrom(BigInt(all.getPosition()!.getCommitPosition()) + 1n)
+        : all.hasEnd()
+          ? this.log.length
+          : 0;
       const filter = options.hasFilter() ? options.getFilter() : undefined;
       if (filter) {
         matches = eventMatcher(filter);
@@ -191,7 +218,10 @@ export class EventStoreDbTestDouble {
   }
 
   // Streams.Append: client streaming, the options first, then one proposed message per event.
-  private append(call: grpc.ServerReadableStream<AppendReq, AppendResp>, callback: grpc.sendUnaryData<AppendResp>): void {
+  private append(
+    call: grpc.ServerReadableStream<AppendReq, AppendResp>,
+    callback: grpc.sendUnaryData<AppendResp>,
+  ): void {
     this.calls.append++;
     const requests: AppendReq[] = [];
     call.on('error', () => undefined);
@@ -215,8 +245,11 @@ export class EventStoreDbTestDouble {
       expected,
       rest.map((request) => toProposed(request.getProposedMessage())),
     );
-    if (!outcome.ok) return new AppendResp().setWrongExpectedVersion(appendWrongExpectedVersion(expected, outcome.current));
-    const position = new AppendResp.Position().setCommitPosition(String(outcome.position)).setPreparePosition(String(outcome.position));
+    if (!outcome.ok)
+      return new AppendResp().setWrongExpectedVersion(appendWrongExpectedVersion(expected, outcome.current));
+    const position = new AppendResp.Position()
+      .setCommitPosition(String(outcome.position))
+      .setPreparePosition(String(outcome.position));
     const success = new AppendResp.Success().setCurrentRevision(String(outcome.revision)).setPosition(position);
     return new AppendResp().setSuccess(success);
   }
@@ -262,14 +295,19 @@ export class EventStoreDbTestDouble {
       return response.setError(badRequest((error as Error).message));
     }
     if (!outcome.ok) return response.setError(wrongExpectedVersionStatus(expected, outcome.current));
-    const position = new AllStreamPosition().setCommitPosition(String(outcome.position)).setPreparePosition(String(outcome.position));
-    return response.setSuccess(new BatchAppendResp.Success().setCurrentRevision(String(outcome.revision)).setPosition(position));
+    const position = new AllStreamPosition()
+      .setCommitPosition(String(outcome.position))
+      .setPreparePosition(String(outcome.position));
+    return response.setSuccess(
+      new BatchAppendResp.Success().setCurrentRevision(String(outcome.revision)).setPosition(position),
+    );
   }
 
   private appendEvents(stream: string, expected: Expected, proposed: Proposed[]): AppendOutcome {
     const existing = this.streams.get(stream) ?? [];
     const current = existing.length > 0 ? BigInt(existing.length - 1) : undefined;
-    if (proposed.length === 0) throw rpcError(grpc.status.INVALID_ARGUMENT, 'The test double needs at least one event per append');
+    if (proposed.length === 0)
+      throw rpcError(grpc.status.INVALID_ARGUMENT, 'The test double needs at least one event per append');
     const replay = replayedAppend(existing, expected, proposed);
     if (replay) return replay;
     if (!holds(expected, current)) return { ok: false, current };
@@ -283,7 +321,13 @@ export class EventStoreDbTestDouble {
     if (!events) this.streams.set(stream, (events = []));
     const created = BigInt(Date.now()) * TICKS_PER_MS;
     const written = proposed.map((event) => {
-      const stored = { ...event, stream, revision: BigInt(events.length), position: BigInt(this.log.length + 1) * POSITION_STRIDE, created };
+      const stored = {
+        ...event,
+        stream,
+        revision: BigInt(events.length),
+        position: BigInt(this.log.length + 1) * POSITION_STRIDE,
+        created,
+      };
       events.push(stored);
       this.log.push(stored);
       return stored;
@@ -330,7 +374,9 @@ class LiveSubscription {
           if (this.matches(event)) await send(this.call, this.toMessage(event));
           if (this.checkpointEvery && ++this.sinceCheckpoint >= this.checkpointEvery) {
             this.sinceCheckpoint = 0;
-            const checkpoint = new ReadResp.Checkpoint().setCommitPosition(String(event.position)).setPreparePosition(String(event.position));
+            const checkpoint = new ReadResp.Checkpoint()
+              .setCommitPosition(String(event.position))
+              .setPreparePosition(String(event.position));
             await send(this.call, new ReadResp().setCheckpoint(checkpoint));
           }
         }
