@@ -7,6 +7,12 @@ export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** `esdb://…`: use EventStoreDB; unset: the embedded SQLite store in `dataDir`. */
+  eventStoreUrl?: string;
+  /** Upper bound on each EventStoreDB call, so an unreachable store fails fast with a 503. */
+  eventStoreDeadlineMs: number;
+  /** Prefixes every stream name, so several deployments can share one EventStoreDB. */
+  streamPrefix: string;
   sqliteSynchronous: SqliteSynchronous;
   /** How long a write waits for the read models to show it before answering anyway. */
   readYourWritesTimeoutMs: number;
@@ -20,6 +26,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST ?? '0.0.0.0',
     dataDir: env.DATA_DIR ?? join(process.cwd(), 'data'),
+    eventStoreUrl: eventStoreUrl(env.EVENTSTORE_URL),
+    eventStoreDeadlineMs: integer(env, 'EVENTSTORE_DEADLINE_MS', 5000, 100, 600_000),
+    streamPrefix: streamPrefix(env.STREAM_PREFIX),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     actorCacheSize: integer(env, 'ACTOR_CACHE_SIZE', 10_000, 1, 10_000_000),
@@ -42,4 +51,19 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
   if (raw === undefined || raw === '') return fallback;
   if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(', ')}, not "${raw}"`);
   return raw as T;
+}
+
+function eventStoreUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^esdb(\+discover)?:\/\//.test(raw))
+    throw new Error('EVENTSTORE_URL must be an esdb:// or esdb+discover:// connection string');
+  return raw;
+}
+
+function streamPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return '';
+  if (!/^[A-Za-z0-9_.-]+$/.test(raw) || raw.startsWith('$')) {
+    throw new Error('STREAM_PREFIX may hold only letters, digits, "_", "." and "-"');
+  }
+  return raw;
 }

@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { ACTOR_OPTIONS, ActorRegistry } from './actors/actor-registry';
 import { APP_CONFIG, AppConfig } from './config';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
-import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { openEventStore } from './event-store/open-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
 import { Clock, SystemClock } from './shared/clock';
@@ -43,10 +43,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       { provide: APP_CONFIG, useValue: config },
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
       { provide: IdGenerator, useValue: overrides.ids ?? new UlidIdGenerator() },
-      {
-        provide: EVENT_STORE,
-        useFactory: () => overrides.store ?? openDefaultStore(config),
-      },
+      { provide: EVENT_STORE, useFactory: () => overrides.store ?? openEventStore(config) },
       {
         provide: READ_DATABASE,
         useFactory: () => {
@@ -54,7 +51,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
           return openReadDatabase(join(config.dataDir, 'read-models.sqlite'));
         },
       },
-      { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: 5 } },
+      { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: 10 } },
       ActorRegistry,
       ProjectionRunner,
     ];
@@ -73,9 +70,4 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     await this.store.close();
     this.readDatabase.close();
   }
-}
-
-function openDefaultStore(config: AppConfig): EventStore {
-  mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteEventStore({ file: join(config.dataDir, 'events.sqlite'), synchronous: config.sqliteSynchronous });
 }

@@ -1,4 +1,5 @@
-import { Controller, Get, HttpException, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 
@@ -9,15 +10,21 @@ export class HealthController {
     private readonly projections: ProjectionRunner,
   ) {}
 
-  /** 200 when the service can take writes and its read models are being kept up to date; 503 otherwise. */
+  /** 200 when the store answers and the read models follow it; 503 (same body) otherwise. */
   @Get('health')
-  health() {
-    const body = {
-      status: this.projections.healthy ? 'ok' : 'degraded',
+  async health(@Res({ passthrough: true }) reply: FastifyReply) {
+    const storeReachable = await this.store.readStream('health-check', { maxCount: 1 }).then(
+      () => true,
+      () => false,
+    );
+    const ok = storeReachable && this.projections.healthy;
+    void reply.status(ok ? 200 : 503);
+    return {
+      status: ok ? 'ok' : 'unavailable',
       store: this.store.description,
+      storeReachable,
+      readModels: this.projections.healthy ? 'following' : 'stopped',
       readModelPosition: this.projections.position.toString(),
     };
-    if (!this.projections.healthy) throw new HttpException(body, 503);
-    return body;
   }
 }

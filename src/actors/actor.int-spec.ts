@@ -19,9 +19,8 @@ const context = { correlationId: 'c', causationId: 'c' };
 describe('actors', () => {
   let folder: string;
   let store: SqliteEventStore;
-  let instances = 0;
   const registry = (s: EventStore = store, cacheSize = 100, maxAttempts = 5) =>
-    new ActorRegistry(s, new TestClock(), new SequentialIds(++instances * 1000), { cacheSize, maxAttempts });
+    new ActorRegistry(s, new TestClock(), new SequentialIds(), { cacheSize, maxAttempts });
 
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'actors-'));

@@ -88,30 +88,35 @@ export class Actor<State, Command, Event extends DomainEvent> {
         this.revision = appended.nextRevision;
         return { state: this.state, events, position: appended.position };
       } catch (error) {
-        // After a conflict or an unknown outcome the cached state may be stale: read the stream again.
+        // After a conflict, or an append whose outcome is unknown, read what the stream gained meanwhile.
         this.loaded = false;
         if (!(error instanceof ConcurrencyError)) throw error;
         if (attempt >= this.deps.maxAttempts) {
           throw new DomainError('conflict', `${this.stream} is being changed by other requests; try again`);
         }
+        await backOff(attempt);
       }
     }
   }
 
+  /** Reads the events after the cached revision (all of them the first time) and folds them into the state. */
   private async load(): Promise<void> {
-    let state = this.decider.initialState;
-    let revision: ExpectedRevision = 'no_stream';
     const pageSize = 500;
-    for (let from = 0n; ; from += BigInt(pageSize)) {
+    for (;;) {
+      const from = this.revision === 'no_stream' ? 0n : (this.revision as bigint) + 1n;
       const page = await this.deps.store.readStream(this.stream, { fromRevision: from, maxCount: pageSize });
       for (const event of page.events) {
-        state = this.decider.evolve(state, { type: event.type, data: event.data } as Event);
-        revision = event.revision;
+        this.state = this.decider.evolve(this.state, { type: event.type, data: event.data } as Event);
+        this.revision = event.revision;
       }
       if (page.events.length < pageSize) break;
     }
-    this.state = state;
-    this.revision = revision;
     this.loaded = true;
   }
+}
+
+/** A short random pause, growing with the attempt, so competing writers stop colliding in lockstep. */
+function backOff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(2 ** attempt, 50);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

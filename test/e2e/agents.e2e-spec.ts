@@ -1,3 +1,4 @@
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
 const researcher = {
@@ -7,10 +8,17 @@ const researcher = {
   tools: ['web_search', 'github.issues'],
 };
 
-describe('agents over HTTP', () => {
+describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture) => {
+  let fixture: StoreFixture;
   let api: TestApp;
-  beforeEach(async () => (api = await startTestApp()));
-  afterEach(() => api.close());
+  beforeEach(async () => {
+    fixture = await createFixture();
+    api = await startTestApp({ fixture });
+  });
+  afterEach(async () => {
+    await api.close();
+    await fixture.stop();
+  });
 
   it('creates an agent: 201, the whole agent, a Location, and the list shows it at once', async () => {
     const created = await api.request('POST', '/v1/agents', researcher);

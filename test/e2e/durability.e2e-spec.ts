@@ -1,20 +1,24 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SequentialIds } from '../support/sequential-ids';
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
-describe('durability and concurrency over HTTP', () => {
+describe.each(storeFixtures())('durability and concurrency over HTTP on %s', (store, createFixture) => {
+  let fixture: StoreFixture;
   let dataDir: string;
   let ids: SequentialIds;
   let api: TestApp;
 
   beforeEach(async () => {
+    fixture = await createFixture();
     dataDir = temporaryDataDir();
     ids = new SequentialIds();
-    api = await startTestApp({ dataDir, ids });
+    api = await startTestApp({ dataDir, ids, fixture });
   });
   afterEach(async () => {
     await api.close();
+    await fixture.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -45,7 +49,7 @@ describe('durability and concurrency over HTTP', () => {
 
   async function restart(): Promise<void> {
     await api.close();
-    api = await startTestApp({ dataDir, ids });
+    api = await startTestApp({ dataDir, ids, fixture });
   }
 
   it('keeps everything across a restart, and still refuses a taken name', async () => {
@@ -61,7 +65,7 @@ describe('durability and concurrency over HTTP', () => {
     const before = await snapshot();
     await api.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, `read-models.sqlite${suffix}`), { force: true });
-    api = await startTestApp({ dataDir, ids });
+    api = await startTestApp({ dataDir, ids, fixture });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -109,6 +113,7 @@ describe('durability and concurrency over HTTP', () => {
   it('reports health with the store it uses', async () => {
     const health = await api.request('GET', '/health');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'ok', store: expect.stringMatching(/^sqlite/) });
+    expect(health.body).toMatchObject({ status: 'ok', storeReachable: true, readModels: 'following' });
+    expect(health.body.store).toMatch(store === 'sqlite' ? /^sqlite/ : /^eventstoredb/);
   });
 });

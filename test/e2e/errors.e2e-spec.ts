@@ -1,10 +1,18 @@
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** Every error is problem+json, a 4xx for bad input, and changes nothing. */
-describe('errors over HTTP', () => {
+describe.each(storeFixtures())('errors over HTTP on %s', (_store, createFixture) => {
+  let fixture: StoreFixture;
   let api: TestApp;
-  beforeAll(async () => (api = await startTestApp()));
-  afterAll(() => api.close());
+  beforeAll(async () => {
+    fixture = await createFixture();
+    api = await startTestApp({ fixture });
+  });
+  afterAll(async () => {
+    await api.close();
+    await fixture.stop();
+  });
 
   const agent = { name: 'researcher', model: 'openai/gpt-4o-mini', instructions: 'x', tools: [] };
 

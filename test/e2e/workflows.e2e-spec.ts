@@ -1,13 +1,19 @@
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
-describe('workflows over HTTP', () => {
+describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixture) => {
+  let fixture: StoreFixture;
   let api: TestApp;
   beforeEach(async () => {
-    api = await startTestApp();
+    fixture = await createFixture();
+    api = await startTestApp({ fixture });
     await api.request('POST', '/v1/agents', { name: 'researcher', model: 'openai/gpt-4o-mini' });
     await api.request('POST', '/v1/agents', { name: 'writer', model: 'anthropic/claude-3-5-haiku' });
   });
-  afterEach(() => api.close());
+  afterEach(async () => {
+    await api.close();
+    await fixture.stop();
+  });
 
   const digest = {
     name: 'daily digest',

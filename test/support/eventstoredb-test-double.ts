@@ -101,6 +101,11 @@ export class EventStoreDbTestDouble {
     return this.stop();
   }
 
+  /** The events of one stream as stored, for assertions. */
+  streamEvents(stream: string): StoredEvent[] {
+    return [...(this.streams.get(stream) ?? [])];
+  }
+
   /** Writes straight into the store, bypassing gRPC and expectations: e.g. the `$`-system events a real server holds. */
   inject(stream: string, type: string, data: unknown = {}): StoredEvent {
     const proposed = {

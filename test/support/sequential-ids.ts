@@ -1,22 +1,22 @@
 import { IdGenerator, IdPrefix } from '../../src/shared/ids';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+let instances = 0;
 
 /**
- * Deterministic ids for tests: valid ULID-shaped ids counting up from `start`, and UUID-shaped event ids.
- * Give each simulated instance its own `start` so their event ids differ.
+ * Deterministic ids for tests: ULID-shaped ids counting up, and UUID-shaped event ids. Each generator is a
+ * separate "instance" whose ids never collide with another's, as with two service instances on one store.
  */
 export class SequentialIds extends IdGenerator {
-  private counter = 0;
-  private events = 0;
+  private next = 0;
+  private nextEvent = 0;
 
-  constructor(private readonly start = 1_000) {
+  constructor(private readonly instance = ++instances) {
     super();
-    this.counter = start;
   }
 
   newId(prefix: IdPrefix): string {
-    let n = this.counter++;
+    let n = this.instance * 1_000_000 + this.next++;
     let body = '';
     for (let i = 0; i < 26; i++) {
       body = CROCKFORD[n % 32] + body;
@@ -26,7 +26,7 @@ export class SequentialIds extends IdGenerator {
   }
 
   newEventId(): string {
-    const hex = `${this.start.toString(16).padStart(4, '0')}${(this.events++).toString(16).padStart(8, '0')}`;
+    const hex = (this.instance * 2 ** 32 + this.nextEvent++).toString(16).padStart(12, '0');
     return `00000000-0000-4000-8000-${hex}`;
   }
 }

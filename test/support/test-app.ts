@@ -7,6 +7,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { CoreOverrides } from '../../src/core.module';
 import { SequentialIds } from './sequential-ids';
+import { StoreFixture } from './store-fixtures';
 import { TestClock } from './test-clock';
 
 export interface ApiResponse<T = any> {
@@ -35,14 +36,24 @@ export function temporaryDataDir(): string {
 }
 
 /** The real service on a random loopback port, over real HTTP, with its data in `dataDir`. */
-export async function startTestApp(
-  options: { dataDir?: string; clock?: TestClock; ids?: SequentialIds; store?: CoreOverrides['store'] } = {},
-): Promise<TestApp> {
+export interface TestAppOptions {
+  dataDir?: string;
+  clock?: TestClock;
+  ids?: SequentialIds;
+  /** The store to connect to (default: SQLite in `dataDir`). */
+  fixture?: StoreFixture;
+  store?: CoreOverrides['store'];
+  /** Upper bound on each EventStoreDB call. */
+  deadlineMs?: number;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? temporaryDataDir();
   const clock = options.clock ?? new TestClock();
   const ids = options.ids ?? new SequentialIds();
   const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', logLevel: 'error' as const };
-  const app = await createApp(config, { clock, ids, store: options.store });
+  const store = options.store ?? options.fixture?.connect({ deadlineMs: options.deadlineMs });
+  const app = await createApp(config, { clock, ids, store });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

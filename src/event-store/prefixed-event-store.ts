@@ -1,0 +1,65 @@
+import {
+  AppendResult,
+  EventFilter,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  StreamRead,
+  Subscription,
+  SubscriptionHandler,
+} from './event-store';
+
+/**
+ * Keeps a deployment's streams apart on a shared store: writes `<prefix>-<stream>`, reads and subscribes to
+ * those streams only, and hands events back under their unprefixed names.
+ */
+export class PrefixedEventStore implements EventStore {
+  readonly description: string;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly inner: EventStore,
+    prefix: string,
+  ) {
+    this.prefix = `${prefix}-`;
+    this.description = `${inner.description}, streams prefixed "${this.prefix}"`;
+  }
+
+  append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
+    return this.inner.append(this.prefix + stream, events, options);
+  }
+
+  async readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead> {
+    const read = await this.inner.readStream(this.prefix + stream, options);
+    return { exists: read.exists, events: read.events.map((event) => this.unprefixed(event)) };
+  }
+
+  async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
+    const events = await this.inner.readAll({ ...options, filter: this.prefixed(options.filter) });
+    return events.map((event) => this.unprefixed(event));
+  }
+
+  subscribe(
+    options: { after?: bigint; filter?: EventFilter; batchSize?: number },
+    handler: SubscriptionHandler,
+  ): Subscription {
+    return this.inner.subscribe(
+      { ...options, filter: this.prefixed(options.filter) },
+      { ...handler, onEvents: (events) => handler.onEvents(events.map((event) => this.unprefixed(event))) },
+    );
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private prefixed(filter: EventFilter = {}): EventFilter {
+    const prefixes = filter.streamPrefixes?.length ? filter.streamPrefixes : [''];
+    return { ...filter, streamPrefixes: prefixes.map((prefix) => this.prefix + prefix) };
+  }
+
+  private unprefixed(event: RecordedEvent): RecordedEvent {
+    return { ...event, stream: event.stream.slice(this.prefix.length) };
+  }
+}
