@@ -1,14 +1,14 @@
 'use strict';
 // POST /v1/agents throughput of the service against the bare Fastify + SQLite baseline, same machine, same run.
-// Usage: npm run build && node bench/command-throughput.js [seconds=15] [connections=10]
+// Usage: npm run build:bench && node bench/command-throughput.js [seconds=15] [connections=10] [--store=sqlite|esdb-test-double]
 const autocannon = require('autocannon');
 const { join } = require('node:path');
-const { startServer, temporaryDir, createAgentRequests } = require('./lib');
+const { startServer, temporaryDir, createAgentRequests, storeArgument, positional, startStore } = require('./lib');
 
-const seconds = Number(process.argv[2] ?? 15);
-const connections = Number(process.argv[3] ?? 10);
+const [seconds = 15, connections = 10] = positional().map(Number);
+const storeName = storeArgument();
 
-async function measure(label, script, env) {
+async function measure(label, script, env = {}) {
   const server = await startServer(script, { DATA_DIR: temporaryDir(`bench-${label}-`), ...env });
   try {
     await autocannon({ url: server.url, connections, duration: 2, requests: createAgentRequests(`warmup-${label}`) });
@@ -28,10 +28,15 @@ async function measure(label, script, env) {
 }
 
 async function main() {
-  console.log(`POST /v1/agents, ${connections} connections, ${seconds} s each`);
+  console.log(`POST /v1/agents, ${connections} connections, ${seconds} s each, service on ${storeName}`);
   const baseline = await measure('baseline', join(__dirname, 'baseline-server.js'));
-  const service = await measure('service', join(__dirname, '..', 'dist', 'main.js'));
-  console.log(`ratio service/baseline: ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal >= 0.80)`);
+  const store = await startStore(storeName);
+  try {
+    const service = await measure('service', join(__dirname, '..', 'dist', 'main.js'), store.env);
+    console.log(`ratio service/baseline: ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal >= 0.80)`);
+  } finally {
+    await store.stop();
+  }
 }
 
 main().catch((error) => {

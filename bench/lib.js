@@ -75,4 +75,39 @@ function createAgentRequests(prefix) {
   ];
 }
 
-module.exports = { freePort, temporaryDir, startServer, memoryOf, createAgentRequests };
+const STORES = ['sqlite', 'esdb-test-double'];
+
+/** `--store=sqlite|esdb-test-double` from the command line (default sqlite). */
+function storeArgument(argv = process.argv) {
+  const store = (argv.find((arg) => arg.startsWith('--store=')) ?? '--store=sqlite').slice('--store='.length);
+  if (!STORES.includes(store)) throw new Error(`--store must be one of ${STORES.join(', ')}`);
+  return store;
+}
+
+/** The positional arguments, without `--store=…`. */
+function positional(argv = process.argv) {
+  return argv.slice(2).filter((arg) => !arg.startsWith('--'));
+}
+
+/**
+ * Starts the event store a benchmark runs on. sqlite: nothing to start (the service opens its own file).
+ * esdb-test-double: the EventStoreDB test double in a process of its own; `env` points the service at it.
+ */
+async function startStore(store) {
+  if (store === 'sqlite') return { env: {}, url: undefined, stop: async () => undefined };
+  const child = spawn(process.execPath, [join(__dirname, 'test-double-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
+    child.once('exit', (code) => reject(new Error(`test double exited with ${code}`)));
+  });
+  return {
+    env: { EVENTSTORE_URL: url },
+    url,
+    stop: () => new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+module.exports = { freePort, temporaryDir, startServer, memoryOf, createAgentRequests, storeArgument, positional, startStore };

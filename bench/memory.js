@@ -1,14 +1,15 @@
 'use strict';
 // Memory: the service's resident memory after 100,000 agents were created through the API.
-// Usage: npm run build && node bench/memory.js [agents=100000]
+// Usage: npm run build:bench && node bench/memory.js [agents=100000] [--store=sqlite|esdb-test-double]
 const autocannon = require('autocannon');
 const { join } = require('node:path');
-const { startServer, temporaryDir, memoryOf, createAgentRequests } = require('./lib');
+const { startServer, temporaryDir, memoryOf, createAgentRequests, storeArgument, positional, startStore } = require('./lib');
 
-const agents = Number(process.argv[2] ?? 100_000);
+const [agents = 100_000] = positional().map(Number);
 
 async function main() {
-  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), { DATA_DIR: temporaryDir('bench-memory-') });
+  const store = await startStore(storeArgument());
+  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), { DATA_DIR: temporaryDir('bench-memory-'), ...store.env });
   try {
     const idle = memoryOf(server.pid);
     const started = Date.now();
@@ -21,6 +22,7 @@ async function main() {
     console.log(`RSS after ${agents} agents: ${after.rssMb.toFixed(0)} MB, peak ${after.peakRssMb.toFixed(0)} MB (goal < 300 MB)`);
   } finally {
     await server.stop();
+    await store.stop();
   }
 }
 

@@ -1,18 +1,20 @@
 'use strict';
 // Rebuild speed: how fast the projections rebuild the read models from 100,000 events of a realistic mix.
-// Usage: npm run build && node bench/rebuild.js [events=100000]
+// Usage: npm run build:bench && node bench/rebuild.js [events=100000] [--store=sqlite|esdb-test-double]
 const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/event-store/sqlite-event-store');
+const { EventStoreDbEventStore } = require('../dist/event-store/eventstoredb-event-store');
 const { ProjectionRunner } = require('../dist/read-models/projection-runner');
 const { openReadDatabase } = require('../dist/read-models/read-database');
 const { AgentsReadModel } = require('../dist/agents/queries/agents.read-model');
 const { AgentsProjection } = require('../dist/agents/queries/agents.projection');
 const { WorkflowsReadModel } = require('../dist/workflows/queries/workflows.read-model');
 const { WorkflowsProjection } = require('../dist/workflows/queries/workflows.projection');
-const { temporaryDir } = require('./lib');
+const { temporaryDir, storeArgument, positional, startStore } = require('./lib');
 
-const total = Number(process.argv[2] ?? 100_000);
+const [total = 100_000] = positional().map(Number);
+const storeName = storeArgument();
 const at = new Date('2026-01-01T00:00:00.000Z').toISOString();
 const event = (type, data) => ({ id: randomUUID(), type, data, metadata: { schemaVersion: 1 } });
 
@@ -39,19 +41,23 @@ function* history(count) {
 
 async function main() {
   const dir = temporaryDir('bench-rebuild-');
-  const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL' });
+  const server = await startStore(storeName);
+  const store = server.url
+    ? new EventStoreDbEventStore({ url: server.url, deadlineMs: 60_000 })
+    : new SqliteEventStore({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL' });
   let pending = [];
   for (const [stream, events] of history(total)) {
     pending.push(store.append(stream, events, { expected: 'any' }));
     if (pending.length === 1000) await Promise.all(pending.splice(0));
   }
   await Promise.all(pending);
-  const count = (await store.readAll({ maxCount: 10 * total })).length;
+  let count = 0;
 
   const scanStarted = process.hrtime.bigint();
   for (let after = 0n; ; ) {
     const page = await store.readAll({ after, maxCount: 1000 });
     if (page.length === 0) break;
+    count += page.length;
     after = page[page.length - 1].position;
   }
   const scanSeconds = Number(process.hrtime.bigint() - scanStarted) / 1e9;
@@ -65,12 +71,13 @@ async function main() {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const rows = db.prepare('SELECT (SELECT count(*) FROM agents) + (SELECT count(*) FROM workflows) + (SELECT count(*) FROM workflow_runs) + (SELECT count(*) FROM agent_runs) AS n').get().n;
 
-  console.log(`events: ${count}, read-model rows: ${rows}`);
+  console.log(`store: ${storeName}; events: ${count}, read-model rows: ${rows}`);
   console.log(`scan only (read + decode, no projection): ${Math.round(count / scanSeconds)} events/s`);
   console.log(`rebuild: ${Math.round(count / seconds)} events/s in ${seconds.toFixed(2)} s (goal >= 50000 events/s)`);
   await runner.stop();
   await store.close();
   db.close();
+  await server.stop();
 }
 
 main().catch((error) => {
