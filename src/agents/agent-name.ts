@@ -14,7 +14,7 @@ export interface AgentNameState {
  * A claim whose agent was never created (the process died between the two appends) is an orphan. After this
  * long, far beyond any request's lifetime, a new claim that names the orphan's agent id may take the name over.
  */
-export const ORPHANED_CLAIM_AFTER_MS = 60_000;
+export const ORPHANED_CLAIM_AFTER_MS = 30_000;
 
 export type ClaimAgentName = {
   type: 'ClaimAgentName';
