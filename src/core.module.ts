@@ -11,7 +11,7 @@ import {
   Provider,
 } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { ACTOR_OPTIONS, ActorRegistry } from './actors/actor-registry';
+import { ACTOR_OPTIONS, ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actors/actor-registry';
 import { APP_CONFIG, AppConfig } from './config';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
@@ -51,7 +51,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
           return openReadDatabase(join(config.dataDir, 'read-models.sqlite'));
         },
       },
-      { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: 10 } },
+      { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: DEFAULT_MAX_ATTEMPTS } },
       ActorRegistry,
       ProjectionRunner,
     ];

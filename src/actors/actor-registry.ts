@@ -7,6 +7,9 @@ import { Actor, CommandContext, CommandResult } from './actor';
 
 export const ACTOR_OPTIONS = Symbol('ActorOptions');
 
+/** Enough for two instances racing on one busy stream; each retry first waits a random, growing moment. */
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
 export interface ActorOptions {
   /** How many idle actors keep their state in memory; the least recently used are dropped first. */
   cacheSize: number;

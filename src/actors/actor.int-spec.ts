@@ -6,7 +6,7 @@ import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import { ConcurrencyError, EventStore } from '../event-store/event-store';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { ActorRegistry } from './actor-registry';
+import { ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actor-registry';
 
 type Added = DomainEvent<'Added', { amount: number; total: number }>;
 const counter: Decider<number, { amount: number }, Added> = {
@@ -19,7 +19,7 @@ const context = { correlationId: 'c', causationId: 'c' };
 describe('actors', () => {
   let folder: string;
   let store: SqliteEventStore;
-  const registry = (s: EventStore = store, cacheSize = 100, maxAttempts = 5) =>
+  const registry = (s: EventStore = store, cacheSize = 100, maxAttempts = DEFAULT_MAX_ATTEMPTS) =>
     new ActorRegistry(s, new TestClock(), new SequentialIds(), { cacheSize, maxAttempts });
 
   beforeEach(() => {

@@ -117,6 +117,6 @@ export class Actor<State, Command, Event extends DomainEvent> {
 
 /** A short random pause, growing with the attempt, so competing writers stop colliding in lockstep. */
 function backOff(attempt: number): Promise<void> {
-  const ms = Math.random() * Math.min(2 ** attempt, 50);
+  const ms = Math.random() * Math.min(2 ** attempt, 100);
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
