@@ -46,8 +46,8 @@ export class Actor<State, Command, Event extends DomainEvent> {
   }
 
   /**
-   * `newStream`: the caller has just made the stream's id, so the actor skips reading it and appends
-   * expecting no stream; should the stream exist after all, the conflict makes it read and decide again.
+   * `newStream`: the caller expects the stream not to exist yet (it has just made its id), so the actor skips
+   * reading it and appends expecting no stream; should it exist after all, the conflict makes it read and decide again.
    */
   send(command: Command, context: CommandContext, newStream = false): Promise<CommandResult<State, Event>> {
     if (newStream && !this.loaded && this.idle) this.loaded = true;

@@ -35,7 +35,10 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
   private async claimName(name: string, agentId: string, context: CommandContext): Promise<void> {
     const stream = agentNameStream(name);
     try {
-      await this.actors.send(stream, agentNameDecider, { type: 'ClaimAgentName', name, agentId }, context);
+      // Most names are new: skip reading the stream; a taken name shows up as a conflict and is read then.
+      await this.actors.send(stream, agentNameDecider, { type: 'ClaimAgentName', name, agentId }, context, {
+        newStream: true,
+      });
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
       const { claimedBy } = await this.actors.read(stream, agentNameDecider);
