@@ -102,7 +102,9 @@ export class SqliteEventStore implements EventStore {
         try {
           return { ok: appendOne(request) };
         } catch (error) {
-          return { error };
+          // A refused append may be a repeat of one already stored: that is a no-op, not a conflict.
+          const repeated = isConflict(error) ? this.repeatedAppend(request) : undefined;
+          return repeated ? { ok: repeated } : { error: isConflict(error) ? this.conflict(request) : error };
         }
       }),
     );
@@ -143,10 +145,9 @@ export class SqliteEventStore implements EventStore {
 
   private appendNow(request: PendingAppend): AppendResult {
     const { stream, events, expected } = request;
-    const last = this.lastRevisionStmt.get(stream)?.revision ?? null;
-    const duplicate = this.findByIdStmt.get(events[0].id);
-    if (duplicate) return this.replayedAppend(request, duplicate, last);
-    checkExpected(stream, expected, last);
+    // Expecting no stream needs no look-up: should the stream exist, revision 0 is taken and the insert fails.
+    const last = expected === 'no_stream' ? null : (this.lastRevisionStmt.get(stream)?.revision ?? null);
+    if (!expectationHolds(expected, last)) throw new ConcurrencyError(stream, expected, toActual(last));
     const recordedAt = this.now().getTime();
     let revision = last === null ? 0 : last + 1;
     let position = 0n;
@@ -165,23 +166,19 @@ export class SqliteEventStore implements EventStore {
     return { nextRevision: BigInt(revision - 1), position };
   }
 
-  /** Appending ids that are already stored, with an expectation they satisfied, is a no-op. */
-  private replayedAppend(request: PendingAppend, first: EventRow, last: number | null): AppendResult {
-    const { stream, events, expected } = request;
+  /** The result of the earlier append, if `request` repeats it: the same ids, in order, under the same expectation. */
+  private repeatedAppend({ stream, events, expected }: PendingAppend): AppendResult | undefined {
     const stored = events.map((event) => this.findByIdStmt.get(event.id));
-    const sameWrite = stored.every(
-      (row, i) => row !== undefined && row.stream === stream && row.revision === first.revision + i,
-    );
-    const expectationHeld =
-      expected === 'any' ||
-      expected === 'stream_exists' ||
-      (expected === 'no_stream' && first.revision === 0) ||
-      (typeof expected === 'bigint' && expected === BigInt(first.revision - 1));
-    if (!sameWrite || !expectationHeld) {
-      throw new ConcurrencyError(stream, expected, last === null ? 'no_stream' : BigInt(last));
-    }
-    const lastRow = stored[stored.length - 1] as EventRow;
-    return { nextRevision: BigInt(lastRow.revision), position: BigInt(lastRow.position) };
+    const first = stored[0];
+    if (!first || !stored.every((row, i) => row?.stream === stream && row.revision === first.revision + i))
+      return undefined;
+    if (!expectationHolds(expected, first.revision === 0 ? null : first.revision - 1)) return undefined;
+    const last = stored[stored.length - 1] as EventRow;
+    return { nextRevision: BigInt(last.revision), position: BigInt(last.position) };
+  }
+
+  private conflict({ stream, expected }: PendingAppend): ConcurrencyError {
+    return new ConcurrencyError(stream, expected, toActual(this.lastRevisionStmt.get(stream)?.revision ?? null));
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
@@ -264,13 +261,21 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-function checkExpected(stream: string, expected: ExpectedRevision, last: number | null): void {
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && last === null) ||
-    (expected === 'stream_exists' && last !== null) ||
-    (typeof expected === 'bigint' && last !== null && BigInt(last) === expected);
-  if (!ok) throw new ConcurrencyError(stream, expected, last === null ? 'no_stream' : BigInt(last));
+/** `last`: the stream's last revision, null when it has none. */
+function expectationHolds(expected: ExpectedRevision, last: number | null): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return last === null;
+  if (expected === 'stream_exists') return last !== null;
+  return last !== null && BigInt(last) === expected;
+}
+
+function toActual(last: number | null): bigint | 'no_stream' {
+  return last === null ? 'no_stream' : BigInt(last);
+}
+
+/** A failed expectation, an event id that is already stored, or a revision that is already taken. */
+function isConflict(error: unknown): boolean {
+  return error instanceof ConcurrencyError || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
