@@ -6,15 +6,16 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
 export class ListQuery {
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value))
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
+  // Checks run bottom-up and stop at the first failure: the type first.
   @Max(MAX_LIMIT)
+  @Min(1)
+  @IsInt({ message: 'limit must be an integer' })
+  @Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value))
+  @IsOptional()
   limit: number = DEFAULT_LIMIT;
 
+  @IsString({ message: 'cursor must be given once' })
   @IsOptional()
-  @IsString()
   cursor?: string;
 }
 

@@ -114,10 +114,16 @@ describe.each(storeFixtures())('errors over HTTP on %s', (_store, createFixture)
     ['/v1/agents?cursor=bm9wZQ', 'cursor'],
     ['/v1/workflows?cursor=%%%', 'cursor'],
     ['/v1/agents?sort=name', 'sort'],
+    ['/v1/agents?limit=1&limit=2', 'limit'],
   ])('refuses the list query %s with a 400 naming %s', async (path, field) => {
     const response = await api.request('GET', path);
     await expectProblem(response, 400, 'validation-error');
     expect(response.body.errors).toEqual([{ path: field, message: expect.any(String) }]);
+  });
+
+  it('says what is wrong with a limit given twice', async () => {
+    const response = await api.request('GET', '/v1/agents?limit=1&limit=2');
+    expect(response.body.errors).toEqual([{ path: 'limit', message: 'limit must be an integer' }]);
   });
 
   it('sets instance to the request path', async () => {
