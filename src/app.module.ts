@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AgentsModule } from './agents/agents.module';
 import { AppConfig } from './config';
 import { CoreModule, CoreOverrides } from './core.module';
@@ -13,7 +14,13 @@ export class AppModule {
   static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config, overrides), AgentsModule, WorkflowsModule],
+      imports: [
+        CqrsModule.forRoot(),
+        ScheduleModule.forRoot(),
+        CoreModule.forRoot(config, overrides),
+        AgentsModule,
+        WorkflowsModule,
+      ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
     };

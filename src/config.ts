@@ -18,6 +18,10 @@ export interface AppConfig {
   readYourWritesTimeoutMs: number;
   actorCacheSize: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** Whether this instance runs the cron schedules (any number of instances may; each tick runs once). */
+  schedulerEnabled: boolean;
+  /** At start, the latest tick missed while the service was down still runs if at most this old; 0: never. */
+  scheduleCatchUpWindowMs: number;
 }
 
 /** Reads the environment; a bad value stops the start with a message naming the variable. */
@@ -33,6 +37,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     actorCacheSize: integer(env, 'ACTOR_CACHE_SIZE', 10_000, 1, 10_000_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
+    schedulerEnabled: oneOf(env, 'SCHEDULER_ENABLED', ['true', 'false'] as const, 'true') === 'true',
+    scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),
   };
 }
 

@@ -23,6 +23,7 @@ export class ProjectionRunner {
   private waiters: Waiter[] = [];
   private applyBatch!: (events: RecordedEvent[]) => void;
   private failure?: unknown;
+  private started?: Promise<void>;
   /** Every event up to here is in the read models. */
   position = 0n;
   /** Listeners told about each applied batch, after it committed (the scheduler uses this). */
@@ -41,6 +42,16 @@ export class ProjectionRunner {
 
   /** Resolves once the read models have caught up with the log. */
   start(): Promise<void> {
+    this.started = this.follow();
+    return this.started;
+  }
+
+  /** The promise `start` returned; fails at once when `start` was not called yet, rather than waiting forever. */
+  whenCaughtUp(): Promise<void> {
+    return this.started ?? Promise.reject(new Error('The read models are not being kept up to date yet'));
+  }
+
+  private follow(): Promise<void> {
     const saveCheckpoint = this.db.prepare(
       'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
     );

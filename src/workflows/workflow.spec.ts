@@ -1,5 +1,14 @@
 import { given } from '../../test/support/decider-specification';
-import { WorkflowCreated, WorkflowTriggered, workflowDecider } from './workflow';
+import {
+  ScheduledRunsSkipped,
+  WorkflowCreated,
+  WorkflowPaused,
+  WorkflowResumed,
+  WorkflowTriggered,
+  WorkflowAggregate,
+  WorkflowTrigger,
+  workflowDecider,
+} from './workflow';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const created: WorkflowCreated = {
@@ -12,10 +21,35 @@ const created: WorkflowCreated = {
     createdAt: now.toISOString(),
   },
 };
+const manual: WorkflowTrigger = { type: 'manual' };
+const createdManual: WorkflowCreated = { type: 'WorkflowCreated', data: { ...created.data, trigger: manual } };
 const triggered = (runId: string, at: string): WorkflowTriggered => ({
   type: 'WorkflowTriggered',
   data: { workflowId: 'wf_1', runId, input: { topic: 'ai' }, trigger: { type: 'manual' }, triggeredAt: at },
 });
+const ticked = (runId: string, scheduledFor: string, at = scheduledFor): WorkflowTriggered => ({
+  type: 'WorkflowTriggered',
+  data: { workflowId: 'wf_1', runId, input: {}, trigger: { type: 'schedule', scheduledFor }, triggeredAt: at },
+});
+const paused = (at: string): WorkflowPaused => ({ type: 'WorkflowPaused', data: { workflowId: 'wf_1', pausedAt: at } });
+const resumed = (at: string): WorkflowResumed => ({
+  type: 'WorkflowResumed',
+  data: { workflowId: 'wf_1', resumedAt: at },
+});
+const skipped = (first: string, last: string, count: number | null, at: string): ScheduledRunsSkipped => ({
+  type: 'ScheduledRunsSkipped',
+  data: { workflowId: 'wf_1', first, last, count, skippedAt: at },
+});
+const tick = (runId: string, scheduledFor: string) =>
+  ({
+    type: 'TriggerWorkflow',
+    workflowId: 'wf_1',
+    runId,
+    input: {},
+    trigger: { type: 'schedule', scheduledFor },
+  }) as const;
+const skip = (first: string, last: string, count: number | null = 1) =>
+  ({ type: 'SkipScheduledRuns', workflowId: 'wf_1', first, last, count }) as const;
 
 describe('workflow decider', () => {
   it('creates a workflow', () => {
@@ -53,15 +87,168 @@ describe('workflow decider', () => {
   });
 
   it('starts active with no last run, and moves lastRun to the latest trigger', () => {
-    given(workflowDecider, [created]).thenState({ ...created.data, status: 'active', lastRun: null });
+    const fresh: WorkflowAggregate = {
+      ...created.data,
+      status: 'active',
+      lastRun: null,
+      lastScheduledFor: null,
+      activeSince: now.toISOString(),
+    };
+    given(workflowDecider, [created]).thenState(fresh);
     given(workflowDecider, [
       created,
       triggered('wfrun_1', '2026-01-02T10:00:00.000Z'),
       triggered('wfrun_2', '2026-01-03T10:00:00.000Z'),
-    ]).thenState({
-      ...created.data,
-      status: 'active',
-      lastRun: '2026-01-03T10:00:00.000Z',
+    ]).thenState({ ...fresh, lastRun: '2026-01-03T10:00:00.000Z' });
+  });
+
+  describe('schedule ticks', () => {
+    const monday = '2026-01-05T08:00:00.000Z';
+    const tuesday = '2026-01-06T08:00:00.000Z';
+
+    it('records a tick as a run with its scheduledFor, and remembers it', () => {
+      const at = new Date('2026-01-05T08:00:00.120Z');
+      given(workflowDecider, [created])
+        .when(tick('wfrun_1', monday), at)
+        .then([ticked('wfrun_1', monday, at.toISOString())]);
+      given(workflowDecider, [created, ticked('wfrun_1', monday)]).thenState({
+        ...created.data,
+        status: 'active',
+        lastRun: monday,
+        lastScheduledFor: monday,
+        activeSince: now.toISOString(),
+      });
+    });
+
+    it('refuses a tick it has already recorded, whichever instance sends it', () => {
+      given(workflowDecider, [created, ticked('wfrun_1', monday)])
+        .when(tick('wfrun_2', monday))
+        .thenRefuses('conflict', /already recorded/);
+    });
+
+    it('refuses a tick older than the last one recorded, and accepts the next', () => {
+      given(workflowDecider, [created, ticked('wfrun_2', tuesday)])
+        .when(tick('wfrun_3', monday))
+        .thenRefuses('conflict', /already recorded/);
+      given(workflowDecider, [created, ticked('wfrun_1', monday)])
+        .when(tick('wfrun_2', tuesday), new Date(tuesday))
+        .then([ticked('wfrun_2', tuesday)]);
+    });
+
+    it('keeps counting ticks after manual runs', () => {
+      given(workflowDecider, [created, ticked('wfrun_1', monday), triggered('wfrun_2', '2026-01-05T12:00:00.000Z')])
+        .when(tick('wfrun_3', monday))
+        .thenRefuses('conflict', /already recorded/);
+    });
+
+    it('refuses a tick from before the workflow existed', () => {
+      given(workflowDecider, [created])
+        .when(tick('wfrun_1', '2025-12-31T08:00:00.000Z'))
+        .thenRefuses('conflict', /not active/);
+    });
+
+    it('refuses ticks for a workflow without a schedule', () => {
+      given(workflowDecider, [createdManual])
+        .when(tick('wfrun_1', monday))
+        .thenRefuses('conflict', /no schedule/);
+      given(workflowDecider, [createdManual])
+        .when(skip(monday, monday))
+        .thenRefuses('conflict', /no schedule/);
+    });
+
+    it('refuses a tick for a workflow that does not exist', () => {
+      given(workflowDecider, []).when(tick('wfrun_1', monday)).thenRefuses('not_found');
+    });
+  });
+
+  describe('pause and resume', () => {
+    const pausedAt = '2026-01-02T00:00:00.000Z';
+    const resumedAt = '2026-01-07T00:00:00.000Z';
+
+    it('pauses an active workflow, and pausing again decides nothing', () => {
+      given(workflowDecider, [created])
+        .when({ type: 'PauseWorkflow', workflowId: 'wf_1' }, new Date(pausedAt))
+        .then([paused(pausedAt)]);
+      given(workflowDecider, [created, paused(pausedAt)])
+        .when({ type: 'PauseWorkflow', workflowId: 'wf_1' })
+        .then([]);
+    });
+
+    it('resumes a paused workflow, and resuming an active one decides nothing', () => {
+      given(workflowDecider, [created, paused(pausedAt)])
+        .when({ type: 'ResumeWorkflow', workflowId: 'wf_1' }, new Date(resumedAt))
+        .then([resumed(resumedAt)]);
+      given(workflowDecider, [created]).when({ type: 'ResumeWorkflow', workflowId: 'wf_1' }).then([]);
+    });
+
+    it('refuses to pause or resume a workflow that does not exist', () => {
+      given(workflowDecider, []).when({ type: 'PauseWorkflow', workflowId: 'wf_1' }).thenRefuses('not_found');
+      given(workflowDecider, []).when({ type: 'ResumeWorkflow', workflowId: 'wf_1' }).thenRefuses('not_found');
+    });
+
+    it('is paused, then active since its resumption', () => {
+      given(workflowDecider, [created, paused(pausedAt)]).thenState(
+        expect.objectContaining({ status: 'paused', activeSince: now.toISOString() }),
+      );
+      given(workflowDecider, [created, paused(pausedAt), resumed(resumedAt)]).thenState(
+        expect.objectContaining({ status: 'active', activeSince: resumedAt }),
+      );
+    });
+
+    it('refuses schedule ticks while paused, but not manual triggers', () => {
+      given(workflowDecider, [created, paused(pausedAt)])
+        .when(tick('wfrun_1', '2026-01-05T08:00:00.000Z'))
+        .thenRefuses('conflict', /paused/);
+      given(workflowDecider, [created, paused(pausedAt)])
+        .when(
+          { type: 'TriggerWorkflow', workflowId: 'wf_1', runId: 'wfrun_1', input: { topic: 'ai' }, trigger: manual },
+          new Date('2026-01-05T10:00:00.000Z'),
+        )
+        .then([triggered('wfrun_1', '2026-01-05T10:00:00.000Z')]);
+    });
+
+    it('after resuming, refuses the ticks that fell while paused and runs the next', () => {
+      const history = [created, paused(pausedAt), resumed(resumedAt)];
+      given(workflowDecider, history)
+        .when(tick('wfrun_1', '2026-01-05T08:00:00.000Z'))
+        .thenRefuses('conflict', /not active/);
+      given(workflowDecider, history)
+        .when(tick('wfrun_1', '2026-01-07T08:00:00.000Z'), new Date('2026-01-07T08:00:00.000Z'))
+        .then([ticked('wfrun_1', '2026-01-07T08:00:00.000Z')]);
+    });
+  });
+
+  describe('skipped ticks', () => {
+    const first = '2026-01-05T08:00:00.000Z';
+    const last = '2026-01-08T08:00:00.000Z';
+    const at = '2026-01-09T09:00:00.000Z';
+
+    it('records a range of missed ticks in one event and counts them as handled', () => {
+      given(workflowDecider, [created])
+        .when(skip(first, last, 4), new Date(at))
+        .then([skipped(first, last, 4, at)]);
+      given(workflowDecider, [created, skipped(first, last, 4, at)])
+        .when(tick('wfrun_1', last))
+        .thenRefuses('conflict', /already recorded/);
+      given(workflowDecider, [created, skipped(first, last, 4, at)])
+        .when(tick('wfrun_1', '2026-01-09T08:00:00.000Z'), new Date(at))
+        .then([ticked('wfrun_1', '2026-01-09T08:00:00.000Z', at)]);
+    });
+
+    it('moves lastScheduledFor but not lastRun', () => {
+      given(workflowDecider, [created, skipped(first, last, null, at)]).thenState(
+        expect.objectContaining({ lastRun: null, lastScheduledFor: last }),
+      );
+    });
+
+    it('refuses a range already recorded (another instance caught up first), or backwards, or while paused', () => {
+      given(workflowDecider, [created, skipped(first, last, 4, at)])
+        .when(skip(first, last, 4))
+        .thenRefuses('conflict');
+      given(workflowDecider, [created]).when(skip(last, first)).thenRefuses('unprocessable');
+      given(workflowDecider, [created, paused('2026-01-02T00:00:00.000Z')])
+        .when(skip(first, last))
+        .thenRefuses('conflict', /paused/);
     });
   });
 });

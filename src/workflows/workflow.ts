@@ -1,6 +1,6 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 
-export type WorkflowStatus = 'active';
+export type WorkflowStatus = 'active' | 'paused';
 
 export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: string; timezone: string };
 /** What started a run. */
@@ -21,7 +21,16 @@ export interface Workflow {
   createdAt: string;
 }
 
-export type WorkflowState = Workflow | null;
+/**
+ * What the decider also needs to refuse a schedule tick twice: the latest tick recorded (run or skipped), and
+ * since when the workflow has been active (ticks at or before it belong to a time it did not exist or was paused).
+ */
+export interface WorkflowAggregate extends Workflow {
+  lastScheduledFor: string | null;
+  activeSince: string;
+}
+
+export type WorkflowState = WorkflowAggregate | null;
 
 export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<Workflow, 'id' | 'name' | 'trigger' | 'steps'>;
 export type TriggerWorkflow = {
@@ -31,14 +40,32 @@ export type TriggerWorkflow = {
   input: Record<string, unknown>;
   trigger: RunTrigger;
 };
-export type WorkflowCommand = CreateWorkflow | TriggerWorkflow;
+export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
+export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };
+/** Records schedule ticks that were not run (missed while the service was down): every tick from first to last. */
+export type SkipScheduledRuns = {
+  type: 'SkipScheduledRuns';
+  workflowId: string;
+  first: string;
+  last: string;
+  count: number | null;
+};
+export type WorkflowCommand = CreateWorkflow | TriggerWorkflow | PauseWorkflow | ResumeWorkflow | SkipScheduledRuns;
 
 export type WorkflowCreated = DomainEvent<'WorkflowCreated', Omit<Workflow, 'status' | 'lastRun'>>;
 export type WorkflowTriggered = DomainEvent<
   'WorkflowTriggered',
   { workflowId: string; runId: string; input: Record<string, unknown>; trigger: RunTrigger; triggeredAt: string }
 >;
-export type WorkflowEvent = WorkflowCreated | WorkflowTriggered;
+export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;
+export type WorkflowResumed = DomainEvent<'WorkflowResumed', { workflowId: string; resumedAt: string }>;
+/** `count` is null when there were too many ticks to count at start-up (see scheduling/due-ticks.ts). */
+export type ScheduledRunsSkipped = DomainEvent<
+  'ScheduledRunsSkipped',
+  { workflowId: string; first: string; last: string; count: number | null; skippedAt: string }
+>;
+export type WorkflowEvent =
+  WorkflowCreated | WorkflowTriggered | WorkflowPaused | WorkflowResumed | ScheduledRunsSkipped;
 
 export const workflowStream = (workflowId: string) => `workflow-${workflowId}`;
 
@@ -46,32 +73,85 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
   initialState: null,
 
   decide(state, command, now) {
+    if (command.type === 'CreateWorkflow') {
+      if (state) throw new DomainError('conflict', `Workflow ${command.id} already exists`);
+      const { type: _type, ...workflow } = command;
+      return [{ type: 'WorkflowCreated', data: { ...workflow, createdAt: now.toISOString() } }];
+    }
+    if (!state) throw new DomainError('not_found', `Workflow ${command.workflowId} does not exist`);
+    const { workflowId } = command;
     switch (command.type) {
-      case 'CreateWorkflow': {
-        if (state) throw new DomainError('conflict', `Workflow ${command.id} already exists`);
-        const { type: _type, ...workflow } = command;
-        return [{ type: 'WorkflowCreated', data: { ...workflow, createdAt: now.toISOString() } }];
-      }
       case 'TriggerWorkflow': {
-        if (!state) throw new DomainError('not_found', `Workflow ${command.workflowId} does not exist`);
-        const { workflowId, runId, input, trigger } = command;
+        const { runId, input, trigger } = command;
+        if (trigger.type === 'schedule') checkTick(state, trigger.scheduledFor);
         return [
           { type: 'WorkflowTriggered', data: { workflowId, runId, input, trigger, triggeredAt: now.toISOString() } },
         ];
       }
+      case 'SkipScheduledRuns': {
+        const { first, last, count } = command;
+        if (Date.parse(last) < Date.parse(first)) throw new DomainError('unprocessable', 'last is before first');
+        checkTick(state, first);
+        return [
+          { type: 'ScheduledRunsSkipped', data: { workflowId, first, last, count, skippedAt: now.toISOString() } },
+        ];
+      }
+      case 'PauseWorkflow':
+        if (state.status === 'paused') return [];
+        return [{ type: 'WorkflowPaused', data: { workflowId, pausedAt: now.toISOString() } }];
+      case 'ResumeWorkflow':
+        if (state.status === 'active') return [];
+        return [{ type: 'WorkflowResumed', data: { workflowId, resumedAt: now.toISOString() } }];
     }
   },
 
   evolve(state, event) {
+    if (event.type === 'WorkflowCreated') {
+      const { id, name, trigger, steps, createdAt } = event.data;
+      return {
+        id,
+        name,
+        status: 'active',
+        trigger,
+        steps,
+        lastRun: null,
+        createdAt,
+        lastScheduledFor: null,
+        activeSince: createdAt,
+      };
+    }
+    if (!state) return state;
     switch (event.type) {
-      case 'WorkflowCreated': {
-        const { id, name, trigger, steps, createdAt } = event.data;
-        return { id, name, status: 'active', trigger, steps, lastRun: null, createdAt };
+      case 'WorkflowTriggered': {
+        const { trigger, triggeredAt } = event.data;
+        const lastScheduledFor = trigger.type === 'schedule' ? trigger.scheduledFor : state.lastScheduledFor;
+        return { ...state, lastRun: triggeredAt, lastScheduledFor };
       }
-      case 'WorkflowTriggered':
-        return state && { ...state, lastRun: event.data.triggeredAt };
+      case 'ScheduledRunsSkipped':
+        return { ...state, lastScheduledFor: event.data.last };
+      case 'WorkflowPaused':
+        return { ...state, status: 'paused' };
+      case 'WorkflowResumed':
+        return { ...state, status: 'active', activeSince: event.data.resumedAt };
       default:
         return state;
     }
   },
 };
+
+/**
+ * A schedule tick is accepted once: ticks only move forward, so remembering the latest one is enough, and
+ * any number of schedulers sending the same tick produce one run.
+ */
+function checkTick(state: WorkflowAggregate, scheduledFor: string): void {
+  const id = state.id;
+  if (state.trigger.type !== 'schedule') throw new DomainError('conflict', `Workflow ${id} has no schedule`);
+  if (state.status === 'paused') throw new DomainError('conflict', `Workflow ${id} is paused`);
+  const at = Date.parse(scheduledFor);
+  if (state.lastScheduledFor !== null && at <= Date.parse(state.lastScheduledFor)) {
+    throw new DomainError('conflict', `Workflow ${id} has already recorded its tick of ${state.lastScheduledFor}`);
+  }
+  if (at <= Date.parse(state.activeSince)) {
+    throw new DomainError('conflict', `Workflow ${id} was not active at ${scheduledFor}`);
+  }
+}

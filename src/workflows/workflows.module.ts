@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { CreateWorkflowController } from './create-workflow/create-workflow.controller';
 import { CreateWorkflowHandler } from './create-workflow/create-workflow.handler';
+import { PauseWorkflowController } from './pause-workflow/pause-workflow.controller';
+import { PauseWorkflowHandler } from './pause-workflow/pause-workflow.handler';
 import { WorkflowQueriesController } from './queries/workflow-queries.controller';
 import {
   GetWorkflowHandler,
@@ -11,15 +13,29 @@ import {
 } from './queries/workflow.queries';
 import { WorkflowsProjection } from './queries/workflows.projection';
 import { WorkflowsReadModel } from './queries/workflows.read-model';
+import { ResumeWorkflowController } from './resume-workflow/resume-workflow.controller';
+import { ResumeWorkflowHandler } from './resume-workflow/resume-workflow.handler';
+import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handler';
+import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 
 @Module({
   imports: [AgentsModule],
-  controllers: [CreateWorkflowController, TriggerWorkflowController, WorkflowQueriesController],
+  controllers: [
+    CreateWorkflowController,
+    TriggerWorkflowController,
+    PauseWorkflowController,
+    ResumeWorkflowController,
+    WorkflowQueriesController,
+  ],
   providers: [
     CreateWorkflowHandler,
     TriggerWorkflowHandler,
+    PauseWorkflowHandler,
+    ResumeWorkflowHandler,
+    SkipScheduledRunsHandler,
+    WorkflowScheduler,
     ListWorkflowsHandler,
     GetWorkflowHandler,
     ListWorkflowRunsHandler,

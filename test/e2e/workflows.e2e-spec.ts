@@ -34,6 +34,7 @@ describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixtu
       trigger: { type: 'schedule', cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' },
       steps: digest.steps,
       lastRun: null,
+      nextRunAt: '2026-03-02T08:00:00.000Z',
       createdAt: api.clock.now().toISOString(),
     });
     expect(created.headers.get('location')).toBe(`/v1/workflows/${created.body.id}`);
@@ -47,6 +48,7 @@ describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixtu
           name: 'daily digest',
           status: 'active',
           lastRun: null,
+          nextRunAt: '2026-03-02T08:00:00.000Z',
           trigger: created.body.trigger,
           createdAt: created.body.createdAt,
         },

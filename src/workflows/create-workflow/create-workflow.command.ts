@@ -1,7 +1,8 @@
 import { Command } from '@nestjs/cqrs';
-import { Workflow, WorkflowStep, WorkflowTrigger } from '../workflow';
+import { WorkflowStep, WorkflowTrigger } from '../workflow';
+import { WorkflowView } from '../workflow-view';
 
-export class CreateWorkflowCommand extends Command<Workflow> {
+export class CreateWorkflowCommand extends Command<WorkflowView> {
   constructor(
     readonly name: string,
     readonly trigger: WorkflowTrigger,

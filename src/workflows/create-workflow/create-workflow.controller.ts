@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { Workflow, WorkflowTrigger } from '../workflow';
+import { WorkflowTrigger } from '../workflow';
+import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
 import { CreateWorkflowDto, TriggerDto } from './create-workflow.dto';
 
@@ -11,7 +12,10 @@ export class CreateWorkflowController {
 
   @Post()
   @HttpCode(201)
-  async create(@Body() body: CreateWorkflowDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Workflow> {
+  async create(
+    @Body() body: CreateWorkflowDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowView> {
     const steps = body.steps.map(({ agent, action }) => ({ agent, action }));
     const workflow = await this.commands.execute(new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps));
     void reply.header('Location', `/v1/workflows/${workflow.id}`);

@@ -3,20 +3,23 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { DomainError } from '../../domain/decider';
 import { ProjectionRunner } from '../../read-models/projection-runner';
+import { Clock } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
-import { Workflow, workflowDecider, workflowStream } from '../workflow';
+import { workflowDecider, workflowStream } from '../workflow';
+import { WorkflowView, workflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
 
 @CommandHandler(CreateWorkflowCommand)
-export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowCommand, Workflow> {
+export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowCommand, WorkflowView> {
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly projections: ProjectionRunner,
     private readonly agents: AgentsReadModel,
+    private readonly clock: Clock,
   ) {}
 
-  async execute({ name, trigger, steps }: CreateWorkflowCommand): Promise<Workflow> {
+  async execute({ name, trigger, steps }: CreateWorkflowCommand): Promise<WorkflowView> {
     const unknownAgents = steps.flatMap((step, i) =>
       this.agents.hasAgentNamed(step.agent)
         ? []
@@ -34,6 +37,6 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
       { newStream: true },
     );
     await this.projections.waitFor(created.position);
-    return created.state!;
+    return workflowView(created.state!, this.clock.now());
   }
 }

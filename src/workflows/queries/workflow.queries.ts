@@ -1,10 +1,11 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
 import { Page, decodeCursor } from '../../http/paging';
+import { Clock } from '../../shared/clock';
 import { isId } from '../../shared/ids';
-import { Workflow } from '../workflow';
 import { WorkflowRun } from '../workflow-run';
-import { WorkflowSummary, WorkflowsReadModel } from './workflows.read-model';
+import { WorkflowSummary, WorkflowView, workflowSummary, workflowView } from '../workflow-view';
+import { WorkflowsReadModel } from './workflows.read-model';
 
 export class ListWorkflowsQuery extends Query<Page<WorkflowSummary>> {
   constructor(
@@ -15,7 +16,7 @@ export class ListWorkflowsQuery extends Query<Page<WorkflowSummary>> {
   }
 }
 
-export class GetWorkflowQuery extends Query<Workflow> {
+export class GetWorkflowQuery extends Query<WorkflowView> {
   constructor(readonly workflowId: string) {
     super();
   }
@@ -42,22 +43,31 @@ export class GetWorkflowRunQuery extends Query<WorkflowRun> {
 
 @QueryHandler(ListWorkflowsQuery)
 export class ListWorkflowsHandler implements IQueryHandler<ListWorkflowsQuery> {
-  constructor(private readonly readModel: WorkflowsReadModel) {}
+  constructor(
+    private readonly readModel: WorkflowsReadModel,
+    private readonly clock: Clock,
+  ) {}
 
-  async execute({ limit, cursor }: ListWorkflowsQuery) {
-    return this.readModel.list(
+  async execute({ limit, cursor }: ListWorkflowsQuery): Promise<Page<WorkflowSummary>> {
+    const page = this.readModel.list(
       decodeCursor(cursor, (id) => isId('wf', id)),
       limit,
     );
+    const now = this.clock.now();
+    return { ...page, items: page.items.map((workflow) => workflowSummary(workflow, now)) };
   }
 }
 
 @QueryHandler(GetWorkflowQuery)
 export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
-  constructor(private readonly readModel: WorkflowsReadModel) {}
+  constructor(
+    private readonly readModel: WorkflowsReadModel,
+    private readonly clock: Clock,
+  ) {}
 
-  async execute({ workflowId }: GetWorkflowQuery) {
-    return this.readModel.get(workflowId) ?? notFound(`Workflow ${workflowId} does not exist`);
+  async execute({ workflowId }: GetWorkflowQuery): Promise<WorkflowView> {
+    const workflow = this.readModel.get(workflowId) ?? notFound(`Workflow ${workflowId} does not exist`);
+    return workflowView(workflow, this.clock.now());
   }
 }
 

@@ -2,7 +2,14 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RecordedEvent } from '../../event-store/event-store';
 import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
-import { WorkflowEvent, WorkflowTriggered, workflowDecider } from '../workflow';
+import {
+  ScheduledRunsSkipped,
+  WorkflowEvent,
+  WorkflowPaused,
+  WorkflowResumed,
+  WorkflowTriggered,
+  workflowDecider,
+} from '../workflow';
 import { WorkflowRunEvent, workflowRunDecider } from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
 
@@ -28,8 +35,21 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         break;
       }
       case 'WorkflowTriggered': {
-        const { workflowId, triggeredAt } = event.data as WorkflowTriggered['data'];
-        this.readModel.setLastRun(workflowId, triggeredAt);
+        const { workflowId, triggeredAt, trigger } = event.data as WorkflowTriggered['data'];
+        this.readModel.setLastRun(workflowId, triggeredAt, trigger.type === 'schedule' ? trigger.scheduledFor : null);
+        break;
+      }
+      case 'ScheduledRunsSkipped': {
+        const { workflowId, last } = event.data as ScheduledRunsSkipped['data'];
+        this.readModel.setLastScheduledFor(workflowId, last);
+        break;
+      }
+      case 'WorkflowPaused':
+        this.readModel.pause((event.data as WorkflowPaused['data']).workflowId);
+        break;
+      case 'WorkflowResumed': {
+        const { workflowId, resumedAt } = event.data as WorkflowResumed['data'];
+        this.readModel.resume(workflowId, resumedAt);
         break;
       }
       case 'WorkflowRunQueued': {

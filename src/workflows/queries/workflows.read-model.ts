@@ -2,10 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../http/paging';
 import { READ_DATABASE } from '../../read-models/read-database';
-import { Workflow } from '../workflow';
+import { Workflow, WorkflowAggregate, WorkflowTrigger } from '../workflow';
 import { WorkflowRun } from '../workflow-run';
 
-export type WorkflowSummary = Pick<Workflow, 'id' | 'name' | 'status' | 'lastRun' | 'trigger' | 'createdAt'>;
+/** What the scheduler needs of a workflow: its schedule, and the instant after which its ticks are still due. */
+export interface ScheduledWorkflow {
+  id: string;
+  status: Workflow['status'];
+  trigger: WorkflowTrigger;
+  /** The latest tick recorded, or when the workflow was created or resumed, whichever is later. */
+  dueAfter: string;
+}
 
 interface WorkflowRow {
   id: string;
@@ -15,6 +22,20 @@ interface WorkflowRow {
   steps: string;
   last_run: string | null;
   created_at: string;
+  last_scheduled_for: string | null;
+  active_since: string;
+}
+
+type ScheduleRow = Pick<WorkflowRow, 'id' | 'status' | 'trigger' | 'last_scheduled_for' | 'active_since'>;
+
+/** A read model from before the schedule columns is dropped and rebuilt from the log. */
+function migrate(db: Database.Database): void {
+  const columns = db.prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)').all('workflows');
+  if (columns.length === 0 || columns.some((column) => column.name === 'active_since')) return;
+  db.exec(`
+    DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
+    DELETE FROM projection_checkpoints WHERE name = 'workflows';
+  `);
 }
 
 interface WorkflowRunRow {
@@ -27,10 +48,12 @@ interface WorkflowRunRow {
 }
 
 function prepareStatements(db: Database.Database) {
+  migrate(db);
   db.exec(`
     CREATE TABLE IF NOT EXISTS workflows (
       id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
-      steps TEXT NOT NULL, last_run TEXT, created_at TEXT NOT NULL
+      steps TEXT NOT NULL, last_run TEXT, created_at TEXT NOT NULL,
+      last_scheduled_for TEXT, active_since TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
       id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, input TEXT NOT NULL,
@@ -38,12 +61,23 @@ function prepareStatements(db: Database.Database) {
     );
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
   `);
+  const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
   return {
     upsertWorkflow: db.prepare(
-      `INSERT OR REPLACE INTO workflows (id, name, status, trigger, steps, last_run, created_at)
-       VALUES (@id, @name, @status, @trigger, @steps, @lastRun, @createdAt)`,
+      `INSERT OR REPLACE INTO workflows
+       (id, name, status, trigger, steps, last_run, created_at, last_scheduled_for, active_since)
+       VALUES (@id, @name, @status, @trigger, @steps, @lastRun, @createdAt, @lastScheduledFor, @activeSince)`,
     ),
-    setLastRun: db.prepare<[string, string]>('UPDATE workflows SET last_run = ? WHERE id = ?'),
+    setLastRun: db.prepare<[string, string | null, string]>(
+      'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
+    ),
+    setLastScheduledFor: db.prepare<[string, string]>('UPDATE workflows SET last_scheduled_for = ? WHERE id = ?'),
+    pause: db.prepare<[string]>(`UPDATE workflows SET status = 'paused' WHERE id = ?`),
+    resume: db.prepare<[string, string]>(`UPDATE workflows SET status = 'active', active_since = ? WHERE id = ?`),
+    activeSchedules: db.prepare<[], ScheduleRow>(
+      `SELECT ${scheduleColumns} FROM workflows WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule'`,
+    ),
+    schedule: db.prepare<[string], ScheduleRow>(`SELECT ${scheduleColumns} FROM workflows WHERE id = ?`),
     upsertRun: db.prepare(
       `INSERT OR REPLACE INTO workflow_runs (id, workflow_id, status, input, trigger, created_at)
        VALUES (@id, @workflowId, @status, @input, @trigger, @createdAt)`,
@@ -68,7 +102,7 @@ export class WorkflowsReadModel {
     this.statements = prepareStatements(db);
   }
 
-  saveWorkflow(workflow: Workflow): void {
+  saveWorkflow(workflow: WorkflowAggregate): void {
     this.statements.upsertWorkflow.run({
       ...workflow,
       trigger: JSON.stringify(workflow.trigger),
@@ -76,22 +110,39 @@ export class WorkflowsReadModel {
     });
   }
 
-  setLastRun(workflowId: string, at: string): void {
-    this.statements.setLastRun.run(at, workflowId);
+  /** A run started: `lastRun` moves, and a schedule tick is remembered as handled. */
+  setLastRun(workflowId: string, at: string, scheduledFor: string | null = null): void {
+    this.statements.setLastRun.run(at, scheduledFor, workflowId);
+  }
+
+  setLastScheduledFor(workflowId: string, scheduledFor: string): void {
+    this.statements.setLastScheduledFor.run(scheduledFor, workflowId);
+  }
+
+  pause(workflowId: string): void {
+    this.statements.pause.run(workflowId);
+  }
+
+  resume(workflowId: string, at: string): void {
+    this.statements.resume.run(at, workflowId);
+  }
+
+  /** Every active workflow with a schedule (the scheduler's start). */
+  activeSchedules(): ScheduledWorkflow[] {
+    return this.statements.activeSchedules.all().map(toScheduled);
+  }
+
+  schedule(workflowId: string): ScheduledWorkflow | undefined {
+    const row = this.statements.schedule.get(workflowId);
+    return row && toScheduled(row);
   }
 
   saveRun(run: WorkflowRun): void {
     this.statements.upsertRun.run({ ...run, input: JSON.stringify(run.input), trigger: JSON.stringify(run.trigger) });
   }
 
-  list(after: string, limit: number): Page<WorkflowSummary> {
-    return toPage(
-      this.statements.list.all(after, limit + 1).map((row) => {
-        const { steps: _steps, ...summary } = toWorkflow(row);
-        return summary;
-      }),
-      limit,
-    );
+  list(after: string, limit: number): Page<Workflow> {
+    return toPage(this.statements.list.all(after, limit + 1).map(toWorkflow), limit);
   }
 
   get(id: string): Workflow | undefined {
@@ -119,6 +170,12 @@ function toWorkflow(row: WorkflowRow): Workflow {
     lastRun: row.last_run,
     createdAt: row.created_at,
   };
+}
+
+function toScheduled(row: ScheduleRow): ScheduledWorkflow {
+  const { last_scheduled_for: last, active_since: since } = row;
+  const dueAfter = last !== null && Date.parse(last) > Date.parse(since) ? last : since;
+  return { id: row.id, status: row.status, trigger: JSON.parse(row.trigger), dueAfter };
 }
 
 function toRun(row: WorkflowRunRow): WorkflowRun {

@@ -35,7 +35,8 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       context,
       { newStream: true },
     );
-    await this.projections.waitFor(queued.position);
+    // A schedule tick has no client waiting to read the run back; only requests wait for the lists.
+    if (trigger.type === 'manual') await this.projections.waitFor(queued.position);
     return queued.state!;
   }
 }

@@ -1,0 +1,85 @@
+import { CronTime } from 'cron';
+
+const MINUTE = 60_000;
+const MEMO_SIZE = 2048;
+
+/**
+ * The occurrences of a five-field cron in a time zone, as the `cron` package computes them (daylight-saving
+ * rules included). Computing one takes the package about a millisecond, so results are memoized: thousands of
+ * workflows on the same schedule share one computation per tick.
+ */
+export class CronSchedule {
+  private readonly time: CronTime;
+  private readonly memo = new Map<number, number>();
+  private jobTime?: CronTime;
+
+  constructor(
+    readonly cron: string,
+    readonly timezone: string,
+  ) {
+    this.time = new CronTime(cron, timezone);
+  }
+
+  /** The first occurrence strictly after `instant`. */
+  nextAfter(instant: Date | number): Date {
+    // Occurrences fall on whole minutes, so the next one after any instant of a minute is the next after its
+    // last second; starting there also spares the package stepping through the minute second by second.
+    const minute = Math.floor(+instant / MINUTE) * MINUTE;
+    let next = this.memo.get(minute);
+    if (next === undefined) {
+      next = this.time.getNextDateFrom(new Date(minute + 59_000), this.timezone).toMillis();
+      if (this.memo.size >= MEMO_SIZE) this.memo.delete(this.memo.keys().next().value!);
+      this.memo.set(minute, next);
+    }
+    return new Date(next);
+  }
+
+  /** The latest occurrence in (after, until], or null; a binary search, so long spans cost little. */
+  latestIn(after: Date, until: Date): Date | null {
+    const first = this.nextAfter(after);
+    if (first > until) return null;
+    // Invariant: nextAfter(low) <= until < nextAfter(high); minute resolution is exact for five fields.
+    let low = Math.floor(+first / MINUTE) * MINUTE - MINUTE;
+    let high = Math.floor(+until / MINUTE) * MINUTE;
+    while (high - low > MINUTE) {
+      const mid = low + Math.floor((high - low) / MINUTE / 2) * MINUTE;
+      if (+this.nextAfter(mid) <= +until) low = mid;
+      else high = mid;
+    }
+    return this.nextAfter(low);
+  }
+
+  /** How many occurrences fall in [first, last], counting at most `limit` (null beyond). */
+  countFrom(first: Date, last: Date, limit: number): number | null {
+    let count = 0;
+    for (let at = first; at <= last; at = this.nextAfter(at)) {
+      if (++count > limit) return null;
+    }
+    return count;
+  }
+
+  /** The `CronTime` this schedule's `CronJob`s share: it answers their timeouts from the memo. */
+  cronTime(): CronTime {
+    const nextAfter = (instant: number) => this.nextAfter(instant);
+    this.jobTime ??= new (class extends CronTime {
+      override getTimeout(): number {
+        const now = Date.now();
+        return +nextAfter(now) - now;
+      }
+    })(this.cron, this.timezone);
+    return this.jobTime;
+  }
+}
+
+const schedules = new Map<string, CronSchedule>();
+
+/** One shared schedule per cron and time zone. */
+export function cronSchedule(cron: string, timezone: string): CronSchedule {
+  const key = `${timezone} ${cron}`;
+  let schedule = schedules.get(key);
+  if (!schedule) {
+    schedule = new CronSchedule(cron, timezone);
+    schedules.set(key, schedule);
+  }
+  return schedule;
+}

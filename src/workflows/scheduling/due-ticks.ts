@@ -1,0 +1,34 @@
+import { CronSchedule } from './cron-schedule';
+
+/** Counting skipped ticks one by one stops here (a minute schedule down for 17 hours); first and last stay exact. */
+export const SKIPPED_COUNT_LIMIT = 1000;
+
+/**
+ * While the service runs, a tick handled late (a busy or suspended machine) still runs if at most this late,
+ * even when the catch-up window is shorter: the window is about downtime, not about timers firing late.
+ */
+export const LATE_TICK_GRACE_MS = 60_000;
+
+export interface DueTicks {
+  /** Ticks that will not run: every occurrence from `first` to `last`. */
+  skip?: { first: Date; last: Date; count: number | null };
+  /** The one tick to run now. */
+  run?: Date;
+  /** The latest tick now handled (run or skipped): the next call starts after it. */
+  handledUntil: Date;
+}
+
+/**
+ * The missed-tick policy, in one place: of the ticks after `after` up to `now`, the latest runs once if it is at
+ * most `windowMs` old; every other one is skipped, recorded as one range. Never a burst of runs.
+ */
+export function dueTicks(schedule: CronSchedule, after: Date, now: Date, windowMs: number): DueTicks {
+  const latest = schedule.latestIn(after, now);
+  if (!latest) return { handledUntil: after };
+  const run = +now - +latest <= windowMs ? latest : undefined;
+  const lastSkipped = run ? schedule.latestIn(after, new Date(+latest - 1)) : latest;
+  if (!lastSkipped) return { run, handledUntil: latest };
+  const first = schedule.nextAfter(after);
+  const skip = { first, last: lastSkipped, count: schedule.countFrom(first, lastSkipped, SKIPPED_COUNT_LIMIT) };
+  return { skip, run, handledUntil: latest };
+}

@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import {
+  SchedulerInstance,
+  eventsOfType,
+  scheduledRuns,
+  startSchedulerInstance,
+  useFakeTimers,
+} from '../../../test/support/scheduler-instance';
+import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
+import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
+import { GetWorkflowQuery } from '../queries/workflow.queries';
+import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** ISO times `count` minutes apart, the first `first`. */
+function minutes(first: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => new Date(Date.parse(first) + i * MINUTE).toISOString());
+}
+
+describe('workflow scheduler (fake timers, real SQLite store)', () => {
+  let folder: string;
+  let eventsFile: string;
+  const instances: SchedulerInstance[] = [];
+
+  async function start(name = 'a', options: Parameters<typeof startSchedulerInstance>[2] = {}) {
+    const instance = await startSchedulerInstance(mkdtempSync(join(folder, `${name}-`)), eventsFile, options);
+    instances.push(instance);
+    return instance;
+  }
+
+  async function stop(instance: SchedulerInstance) {
+    instances.splice(instances.indexOf(instance), 1);
+    await instance.close();
+  }
+
+  /** Moves time on in steps, letting every instance finish each step's ticks. */
+  async function advance(ms: number, step = MINUTE) {
+    for (let left = ms; left > 0; left -= step) {
+      await jest.advanceTimersByTimeAsync(Math.min(step, left));
+      for (const instance of instances) await instance.settle();
+    }
+  }
+
+  beforeEach(() => {
+    useFakeTimers(new Date('2026-03-02T09:00:10.000Z'));
+    folder = mkdtempSync(join(tmpdir(), 'scheduler-'));
+    eventsFile = join(folder, 'events.sqlite');
+  });
+  afterEach(async () => {
+    for (const instance of instances.splice(0)) await instance.close();
+    jest.useRealTimers();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('runs a workflow every minute, once per minute, named by its tick; lastRun and nextRunAt move', async () => {
+    const a = await start();
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await advance(5 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 5));
+    const workflow = await a.queries.execute(new GetWorkflowQuery(id));
+    expect(workflow.lastRun).toBe('2026-03-02T09:05:00.000Z');
+    expect(workflow.nextRunAt).toBe('2026-03-02T09:06:00.000Z');
+  });
+
+  it('produces exactly one run per tick from two instances on one store, over 20 ticks', async () => {
+    const a = await start('a', { pollIntervalMs: 1000 });
+    const b = await start('b', { pollIntervalMs: 1000 });
+    const sent = [a, b].map((instance) => jest.spyOn(instance.commands, 'execute'));
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await advance(5000, 1000); // b's subscription polls the shared file and schedules the workflow too
+    expect([a.scheduler.size, b.scheduler.size]).toEqual([1, 1]);
+
+    await advance(20 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 20));
+    const ticksSent = sent.map((spy) => spy.mock.calls.filter(([c]) => c instanceof TriggerWorkflowCommand).length);
+    expect(ticksSent).toEqual([20, 20]);
+  });
+
+  it('stops running a paused workflow and starts again from the resumption', async () => {
+    const a = await start();
+    const registry = a.app.get(SchedulerRegistry);
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await advance(MINUTE);
+    await a.commands.execute(new PauseWorkflowCommand(id));
+    await a.settle();
+    expect(registry.getCronJobs().size).toBe(0);
+    await advance(3 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:01:00.000Z']);
+
+    const manual = await a.commands.execute(new TriggerWorkflowCommand(id, { by: 'hand' }));
+    expect(manual.trigger).toEqual({ type: 'manual' });
+
+    await a.commands.execute(new ResumeWorkflowCommand(id));
+    await a.settle();
+    expect(registry.getCronJobs().size).toBe(1);
+    await advance(2 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual([
+      '2026-03-02T09:01:00.000Z',
+      '2026-03-02T09:05:00.000Z',
+      '2026-03-02T09:06:00.000Z',
+    ]);
+    expect(eventsOfType(eventsFile, 'ScheduledRunsSkipped')).toEqual([]);
+  });
+
+  it('after downtime runs the latest missed tick once if within the window, and records the others as skipped', async () => {
+    let a = await start('a', { catchUpWindowMs: 5 * MINUTE });
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await advance(2 * MINUTE);
+    await stop(a);
+
+    jest.setSystemTime(new Date('2026-03-02T09:12:30.000Z'));
+    a = await start('a', { catchUpWindowMs: 5 * MINUTE });
+    await a.settle();
+    expect(scheduledRuns(eventsFile, id)).toEqual([
+      '2026-03-02T09:01:00.000Z',
+      '2026-03-02T09:02:00.000Z',
+      '2026-03-02T09:12:00.000Z',
+    ]);
+    expect(eventsOfType(eventsFile, 'ScheduledRunsSkipped')).toEqual([
+      {
+        workflowId: id,
+        first: '2026-03-02T09:03:00.000Z',
+        last: '2026-03-02T09:11:00.000Z',
+        count: 9,
+        skippedAt: '2026-03-02T09:12:30.000Z',
+      },
+    ]);
+    await advance(MINUTE);
+    expect(scheduledRuns(eventsFile, id).slice(-2)).toEqual(['2026-03-02T09:12:00.000Z', '2026-03-02T09:13:00.000Z']);
+  });
+
+  it('after downtime skips every missed tick when the latest is outside the window (0: no catch-up)', async () => {
+    let a = await start('a', { catchUpWindowMs: 0 });
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await advance(MINUTE);
+    await stop(a);
+
+    jest.setSystemTime(new Date('2026-03-02T09:04:30.000Z'));
+    a = await start('a', { catchUpWindowMs: 0 });
+    await a.settle();
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:01:00.000Z']);
+    expect(eventsOfType(eventsFile, 'ScheduledRunsSkipped')).toMatchObject([
+      { first: '2026-03-02T09:02:00.000Z', last: '2026-03-02T09:04:00.000Z', count: 3 },
+    ]);
+    await advance(MINUTE); // ticks of a running service still run with a window of 0
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:01:00.000Z', '2026-03-02T09:05:00.000Z']);
+  });
+
+  it('two instances starting after downtime catch up once between them', async () => {
+    let a = await start('a', { pollIntervalMs: 1000 });
+    const id = await a.createScheduledWorkflow('*/10 * * * *');
+    await stop(a);
+    jest.setSystemTime(new Date('2026-03-02T09:31:00.000Z'));
+    a = await start('a', { pollIntervalMs: 1000 });
+    const b = await start('b', { pollIntervalMs: 1000 });
+    await advance(5000, 1000);
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:30:00.000Z']);
+    expect(eventsOfType(eventsFile, 'ScheduledRunsSkipped')).toMatchObject([
+      { first: '2026-03-02T09:10:00.000Z', last: '2026-03-02T09:20:00.000Z', count: 2 },
+    ]);
+    expect(b.scheduler.size).toBe(1);
+  });
+
+  it('follows daylight-saving changes in its time zone', async () => {
+    jest.setSystemTime(new Date('2026-03-27T00:00:00.000Z'));
+    const a = await start();
+    // 02:30 does not exist in Berlin on 29 March: that day it runs at 03:00 CEST.
+    const daily = await a.createScheduledWorkflow('30 2 * * *', 'Europe/Berlin');
+    await advance(4 * DAY, HOUR);
+    expect(scheduledRuns(eventsFile, daily)).toEqual([
+      '2026-03-27T01:30:00.000Z',
+      '2026-03-28T01:30:00.000Z',
+      '2026-03-29T01:00:00.000Z',
+      '2026-03-30T00:30:00.000Z',
+    ]);
+  });
+
+  it('runs an hourly schedule every real hour across the autumn change, twice at 02:00 local', async () => {
+    jest.setSystemTime(new Date('2026-10-24T22:30:00.000Z'));
+    const a = await start();
+    const hourly = await a.createScheduledWorkflow('0 * * * *', 'Europe/Berlin');
+    await advance(5 * HOUR, 15 * MINUTE);
+    expect(scheduledRuns(eventsFile, hourly)).toEqual([
+      '2026-10-24T23:00:00.000Z', // 01:00 CEST
+      '2026-10-25T00:00:00.000Z', // 02:00 CEST
+      '2026-10-25T01:00:00.000Z', // 02:00 CET
+      '2026-10-25T02:00:00.000Z', // 03:00 CET
+      '2026-10-25T03:00:00.000Z', // 04:00 CET
+    ]);
+  });
+});

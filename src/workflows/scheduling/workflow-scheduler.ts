@@ -1,0 +1,156 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Command, CommandBus } from '@nestjs/cqrs';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CronJob } from 'cron';
+import { APP_CONFIG, AppConfig } from '../../config';
+import { DomainError } from '../../domain/decider';
+import { RecordedEvent } from '../../event-store/event-store';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { Clock } from '../../shared/clock';
+import { ScheduledWorkflow, WorkflowsReadModel } from '../queries/workflows.read-model';
+import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
+import { workflowStream } from '../workflow';
+import { CronSchedule, cronSchedule } from './cron-schedule';
+import { DueTicks, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
+import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
+
+interface ScheduledJob {
+  schedule: CronSchedule;
+  /** The latest tick this instance has handled; the next due one comes after it. */
+  handledUntil: Date;
+  cronJob: CronJob;
+}
+
+const STREAM_PREFIX = workflowStream('');
+/** Events that record ticks: they never change which workflows are scheduled. */
+const TICK_EVENTS = new Set(['WorkflowTriggered', 'ScheduledRunsSkipped']);
+
+/**
+ * One `CronJob` per active scheduled workflow, built from the read model once it has caught up with the log and
+ * kept in step with it. Each due tick becomes a command; the workflow's decider accepts a tick once, so any
+ * number of instances may schedule the same workflows.
+ */
+@Injectable()
+export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Scheduler');
+  private readonly jobs = new Map<string, ScheduledJob>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+
+  constructor(
+    private readonly registry: SchedulerRegistry,
+    private readonly commands: CommandBus,
+    private readonly readModel: WorkflowsReadModel,
+    private readonly projections: ProjectionRunner,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
+  ) {}
+
+  /** Runs after the core module's bootstrap (global modules go first), which catches the read models up. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.schedulerEnabled) return;
+    await this.projections.whenCaughtUp();
+    // Listening and reading the read model in one synchronous step: no batch can fall between the two.
+    this.running = true;
+    this.projections.onBatchApplied((events) => this.onBatchApplied(events));
+    for (const workflow of this.readModel.activeSchedules()) this.add(workflow, this.config.scheduleCatchUpWindowMs);
+    this.logger.log(`Scheduling ${this.jobs.size} workflows`);
+    await this.settled();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.running = false;
+    for (const workflowId of [...this.jobs.keys()]) this.remove(workflowId);
+    await this.settled();
+  }
+
+  get size(): number {
+    return this.jobs.size;
+  }
+
+  /** Resolves once every command sent for a tick so far has been answered. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight);
+  }
+
+  private onBatchApplied(events: RecordedEvent[]): void {
+    if (!this.running) return;
+    const touched = new Set<string>();
+    for (const { stream, type } of events) {
+      if (stream.startsWith(STREAM_PREFIX) && !TICK_EVENTS.has(type)) touched.add(stream.slice(STREAM_PREFIX.length));
+    }
+    for (const workflowId of touched) this.reconcile(workflowId);
+  }
+
+  /** Brings one workflow's job in line with the read model: created, paused, resumed, or later changed. */
+  private reconcile(workflowId: string): void {
+    const workflow = this.readModel.schedule(workflowId);
+    const wanted = workflow?.status === 'active' && workflow.trigger.type === 'schedule' ? workflow : undefined;
+    const job = this.jobs.get(workflowId);
+    if (job && wanted?.trigger.type === 'schedule') {
+      if (job.schedule === cronSchedule(wanted.trigger.cron, wanted.trigger.timezone)) return;
+    }
+    if (job) this.remove(workflowId);
+    if (wanted) this.add(wanted, Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS));
+  }
+
+  private add({ id, trigger, dueAfter }: ScheduledWorkflow, windowMs: number): void {
+    if (trigger.type !== 'schedule') return;
+    const schedule = cronSchedule(trigger.cron, trigger.timezone);
+    const cronJob = new CronJob(trigger.cron, () => this.tick(id), null, false, trigger.timezone);
+    cronJob.cronTime = schedule.cronTime();
+    this.registry.addCronJob(jobName(id), cronJob);
+    const job = { schedule, handledUntil: new Date(dueAfter), cronJob };
+    this.jobs.set(id, job);
+    this.handleDue(id, job, windowMs);
+    cronJob.start();
+  }
+
+  private remove(workflowId: string): void {
+    this.jobs.delete(workflowId);
+    const name = jobName(workflowId);
+    if (this.registry.doesExist('cron', name)) this.registry.deleteCronJob(name);
+  }
+
+  private tick(workflowId: string): void {
+    const job = this.jobs.get(workflowId);
+    if (!job || !this.running) return;
+    this.handleDue(workflowId, job, Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS));
+  }
+
+  /**
+   * `scheduledFor` is the cron occurrence itself, worked out from the last tick handled and the clock, never
+   * the moment the timer fired: a late timer still names its tick, and ticks it overslept are skipped.
+   */
+  private handleDue(workflowId: string, job: ScheduledJob, windowMs: number): void {
+    const due = dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs);
+    job.handledUntil = due.handledUntil;
+    if (!due.skip && !due.run) return;
+    const sent = this.record(workflowId, due);
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent));
+  }
+
+  private async record(workflowId: string, { skip, run }: DueTicks): Promise<void> {
+    // Skipped ticks first: the decider accepts ticks in time order only.
+    if (skip) await this.send(new SkipScheduledRunsCommand(workflowId, skip.first, skip.last, skip.count));
+    if (run) {
+      const scheduledFor = run.toISOString();
+      await this.send(new TriggerWorkflowCommand(workflowId, {}, { type: 'schedule', scheduledFor }));
+    }
+  }
+
+  private async send(command: Command<unknown>): Promise<void> {
+    try {
+      await this.commands.execute(command);
+    } catch (error) {
+      // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.
+      if (error instanceof DomainError) this.logger.debug(`${command.constructor.name}: ${error.message}`);
+      else this.logger.warn(`${command.constructor.name} failed: ${String(error)}`);
+    }
+  }
+}
+
+function jobName(workflowId: string): string {
+  return `schedule:${workflowId}`;
+}

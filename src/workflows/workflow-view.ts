@@ -1,0 +1,28 @@
+import { cronSchedule } from './scheduling/cron-schedule';
+import { Workflow } from './workflow';
+
+/** A workflow as the API shows it: `nextRunAt` is computed when it is read, from the schedule and the clock. */
+export interface WorkflowView extends Workflow {
+  nextRunAt: string | null;
+}
+
+export type WorkflowSummary = Pick<
+  WorkflowView,
+  'id' | 'name' | 'status' | 'lastRun' | 'nextRunAt' | 'trigger' | 'createdAt'
+>;
+
+/** When the schedule fires next; null for manual or paused workflows. */
+export function nextRunAt({ status, trigger }: Pick<Workflow, 'status' | 'trigger'>, now: Date): string | null {
+  if (status !== 'active' || trigger.type !== 'schedule') return null;
+  return cronSchedule(trigger.cron, trigger.timezone).nextAfter(now).toISOString();
+}
+
+export function workflowView(workflow: Workflow, now: Date): WorkflowView {
+  const { id, name, status, trigger, steps, lastRun, createdAt } = workflow;
+  return { id, name, status, trigger, steps, lastRun, nextRunAt: nextRunAt(workflow, now), createdAt };
+}
+
+export function workflowSummary(workflow: Workflow, now: Date): WorkflowSummary {
+  const { id, name, status, lastRun, trigger, createdAt } = workflow;
+  return { id, name, status, lastRun, nextRunAt: nextRunAt(workflow, now), trigger, createdAt };
+}

@@ -1,0 +1,110 @@
+import Database from 'better-sqlite3';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { CreateAgentCommand } from '../../src/agents/create-agent/create-agent.command';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { ProjectionRunner } from '../../src/read-models/projection-runner';
+import { CreateWorkflowCommand } from '../../src/workflows/create-workflow/create-workflow.command';
+import { WorkflowScheduler } from '../../src/workflows/scheduling/workflow-scheduler';
+import { RunTrigger } from '../../src/workflows/workflow';
+
+/**
+ * One instance of the service without HTTP, for scheduler tests under Jest fake timers: its own read models in
+ * `dataDir`, its own connection to the shared `eventsFile` (as a second process would have), the system clock.
+ */
+export interface SchedulerInstance {
+  app: NestFastifyApplication;
+  commands: CommandBus;
+  queries: QueryBus;
+  scheduler: WorkflowScheduler;
+  projections: ProjectionRunner;
+  createScheduledWorkflow(cron: string, timezone?: string): Promise<string>;
+  /** Waits for the commands of the ticks so far, then for this instance's read models to show them. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Fakes timers and Date from `now`; the store's grouped commits (setImmediate) and promises stay real. */
+export function useFakeTimers(now: Date): void {
+  jest.useFakeTimers({ now, doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask'] });
+}
+
+let agents = 0;
+
+export async function startSchedulerInstance(
+  dataDir: string,
+  eventsFile: string,
+  options: { catchUpWindowMs?: number; pollIntervalMs?: number } = {},
+): Promise<SchedulerInstance> {
+  // In-process commits wake the subscription at once; polling only finds the other instance's commits.
+  const store = new SqliteEventStore({
+    file: eventsFile,
+    synchronous: 'NORMAL',
+    pollIntervalMs: options.pollIntervalMs ?? 3_600_000,
+  });
+  const config = { ...loadConfig({}), dataDir, logLevel: 'error' as const };
+  if (options.catchUpWindowMs !== undefined) config.scheduleCatchUpWindowMs = options.catchUpWindowMs;
+  const app = await createApp(config, { store });
+  const commands = app.get(CommandBus);
+  const projections = app.get(ProjectionRunner);
+  const scheduler = app.get(WorkflowScheduler);
+  return {
+    app,
+    commands,
+    queries: app.get(QueryBus),
+    scheduler,
+    projections,
+    async createScheduledWorkflow(cron, timezone = 'UTC') {
+      const agent = `agent ${++agents}`;
+      await commands.execute(new CreateAgentCommand(agent, 'openai/gpt-4o-mini', '', []));
+      const workflow = await commands.execute(
+        new CreateWorkflowCommand('scheduled', { type: 'schedule', cron, timezone }, [{ agent, action: 'go' }]),
+      );
+      return workflow.id;
+    },
+    async settle() {
+      await scheduler.settled();
+      await projections.waitFor(headOf(eventsFile));
+    },
+    close: () => app.close(),
+  };
+}
+
+function headOf(eventsFile: string): bigint {
+  return withEvents(eventsFile, (db) =>
+    BigInt((db.prepare('SELECT max(position) AS p FROM events').get() as { p: number | null }).p ?? 0),
+  );
+}
+
+function withEvents<T>(eventsFile: string, read: (db: Database.Database) => T): T {
+  const db = new Database(eventsFile, { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The scheduled runs in the event log, in order: the truth that every instance shares. */
+export function scheduledRuns(eventsFile: string, workflowId?: string): string[] {
+  return withEvents(eventsFile, (db) =>
+    (
+      db.prepare(`SELECT data FROM events WHERE type = 'WorkflowRunQueued' ORDER BY position`).all() as Array<{
+        data: string;
+      }>
+    )
+      .map((row) => JSON.parse(row.data) as { workflowId: string; trigger: RunTrigger })
+      .filter((run) => run.trigger.type === 'schedule' && (workflowId === undefined || run.workflowId === workflowId))
+      .map((run) => (run.trigger as { scheduledFor: string }).scheduledFor),
+  );
+}
+
+export function eventsOfType(eventsFile: string, type: string): Array<Record<string, unknown>> {
+  return withEvents(eventsFile, (db) =>
+    (db.prepare('SELECT data FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ data: string }>).map(
+      (row) => JSON.parse(row.data),
+    ),
+  );
+}
