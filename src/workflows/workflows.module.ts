@@ -19,6 +19,7 @@ import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handl
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
+import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
 
 @Module({
   imports: [AgentsModule],
@@ -32,6 +33,7 @@ import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.hand
   providers: [
     CreateWorkflowHandler,
     TriggerWorkflowHandler,
+    WorkflowRunOpener,
     PauseWorkflowHandler,
     ResumeWorkflowHandler,
     SkipScheduledRunsHandler,

@@ -35,8 +35,11 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         break;
       }
       case 'WorkflowTriggered': {
-        const { workflowId, triggeredAt, trigger } = event.data as WorkflowTriggered['data'];
+        const { workflowId, runId, input, triggeredAt, trigger } = event.data as WorkflowTriggered['data'];
         this.readModel.setLastRun(workflowId, triggeredAt, trigger.type === 'schedule' ? trigger.scheduledFor : null);
+        // The trigger alone makes the run: it is listed even before (or if never) its own stream is opened.
+        const run = { id: runId, workflowId, status: 'queued' as const, input, trigger, createdAt: triggeredAt };
+        this.readModel.saveRun(run, false);
         break;
       }
       case 'ScheduledRunsSkipped': {
@@ -54,7 +57,7 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
       }
       case 'WorkflowRunQueued': {
         const run = workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent);
-        if (run) this.readModel.saveRun(run);
+        if (run) this.readModel.saveRun(run, true);
         break;
       }
     }

@@ -28,10 +28,16 @@ interface WorkflowRow {
 
 type ScheduleRow = Pick<WorkflowRow, 'id' | 'status' | 'trigger' | 'last_scheduled_for' | 'active_since'>;
 
-/** A read model from before the schedule columns is dropped and rebuilt from the log. */
+/** A read model from before the schedule columns or the run-stream flag is dropped and rebuilt from the log. */
 function migrate(db: Database.Database): void {
-  const columns = db.prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)').all('workflows');
-  if (columns.length === 0 || columns.some((column) => column.name === 'active_since')) return;
+  const columns = (table: string) =>
+    db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all(table)
+      .map((c) => c.name);
+  const workflows = columns('workflows');
+  const runs = columns('workflow_runs');
+  if (workflows.length === 0 || (workflows.includes('active_since') && runs.includes('stream_opened'))) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
     DELETE FROM projection_checkpoints WHERE name = 'workflows';
@@ -57,9 +63,10 @@ function prepareStatements(db: Database.Database) {
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
       id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, input TEXT NOT NULL,
-      trigger TEXT NOT NULL, created_at TEXT NOT NULL
+      trigger TEXT NOT NULL, created_at TEXT NOT NULL, stream_opened INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
+    CREATE INDEX IF NOT EXISTS workflow_runs_unopened ON workflow_runs (created_at) WHERE stream_opened = 0;
   `);
   const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
   return {
@@ -79,8 +86,12 @@ function prepareStatements(db: Database.Database) {
     ),
     schedule: db.prepare<[string], ScheduleRow>(`SELECT ${scheduleColumns} FROM workflows WHERE id = ?`),
     upsertRun: db.prepare(
-      `INSERT OR REPLACE INTO workflow_runs (id, workflow_id, status, input, trigger, created_at)
-       VALUES (@id, @workflowId, @status, @input, @trigger, @createdAt)`,
+      `INSERT INTO workflow_runs (id, workflow_id, status, input, trigger, created_at, stream_opened)
+       VALUES (@id, @workflowId, @status, @input, @trigger, @createdAt, @streamOpened)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, stream_opened = max(stream_opened, excluded.stream_opened)`,
+    ),
+    unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
+      'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
     list: db.prepare<[string, number], WorkflowRow>('SELECT * FROM workflows WHERE id > ? ORDER BY id LIMIT ?'),
     get: db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?'),
@@ -137,8 +148,19 @@ export class WorkflowsReadModel {
     return row && toScheduled(row);
   }
 
-  saveRun(run: WorkflowRun): void {
-    this.statements.upsertRun.run({ ...run, input: JSON.stringify(run.input), trigger: JSON.stringify(run.trigger) });
+  /** `streamOpened`: the run's own stream exists (false while only the workflow has recorded the trigger). */
+  saveRun(run: WorkflowRun, streamOpened: boolean): void {
+    this.statements.upsertRun.run({
+      ...run,
+      input: JSON.stringify(run.input),
+      trigger: JSON.stringify(run.trigger),
+      streamOpened: streamOpened ? 1 : 0,
+    });
+  }
+
+  /** Runs triggered no later than `before` whose own stream was never opened (see WorkflowRunOpener). */
+  unopenedRuns(before: string, limit: number): WorkflowRun[] {
+    return this.statements.unopenedRuns.all(before, limit).map(toRun);
   }
 
   list(after: string, limit: number): Page<Workflow> {

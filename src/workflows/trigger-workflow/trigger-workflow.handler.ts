@@ -1,14 +1,16 @@
+import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { IdGenerator } from '../../shared/ids';
 import { WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import { WorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run';
+import { WorkflowRunOpener } from './workflow-run-opener';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice),
- * then opens the run's own stream.
+ * then opens the run's own stream (see WorkflowRunOpener).
  */
 @CommandHandler(TriggerWorkflowCommand)
 export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCommand, WorkflowRun> {
@@ -16,27 +18,37 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly projections: ProjectionRunner,
+    private readonly runs: WorkflowRunOpener,
   ) {}
+
+  private readonly logger = new Logger('TriggerWorkflow');
 
   async execute({ workflowId, input, trigger }: TriggerWorkflowCommand): Promise<WorkflowRun> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
-    const { events } = await this.actors.send(
+    const { events, position } = await this.actors.send(
       workflowStream(workflowId),
       workflowDecider,
       { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
       context,
     );
     const triggered = events[0] as WorkflowTriggered;
-    const queued = await this.actors.send(
-      workflowRunStream(runId),
-      workflowRunDecider,
-      { type: 'QueueWorkflowRun', id: runId, workflowId, input, trigger, createdAt: triggered.data.triggeredAt },
-      context,
-      { newStream: true },
-    );
+    const run: WorkflowRun = {
+      id: runId,
+      workflowId,
+      status: 'queued',
+      input,
+      trigger,
+      createdAt: triggered.data.triggeredAt,
+    };
+    // The trigger is durable now, and with it the run; should opening the run's stream fail, the opener's sweep
+    // does it later, so the answer stays a 202 (a retry would only start a second run).
+    const opened = await this.runs.open(run, context).catch((error: unknown) => {
+      this.logger.warn(`Run ${runId} is recorded; its stream will be opened later: ${String(error)}`);
+      return undefined;
+    });
     // A schedule tick has no client waiting to read the run back; only requests wait for the lists.
-    if (trigger.type === 'manual') await this.projections.waitFor(queued.position);
-    return queued.state!;
+    if (trigger.type === 'manual') await this.projections.waitFor(opened?.position ?? position);
+    return opened?.state ?? run;
   }
 }

@@ -1,0 +1,68 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { CommandContext } from '../../actors/actor';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { Clock } from '../../shared/clock';
+import { WorkflowsReadModel } from '../queries/workflows.read-model';
+import { WorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+
+/** Runs younger than this may still be being opened by the request that triggered them. */
+const GRACE_MS = 30_000;
+const SWEEP_EVERY_MS = 15_000;
+const SWEEP_BATCH = 500;
+
+/**
+ * Opens a run's own stream once its workflow has recorded the trigger. The request that triggered the run does
+ * this at once; should it fail between the two appends (the store went away, the process died), the sweep
+ * opens the stream later, so no recorded trigger is left without its run. Opening is idempotent.
+ */
+@Injectable()
+export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WorkflowRuns');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly readModel: WorkflowsReadModel,
+    private readonly projections: ProjectionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  open({ id, workflowId, input, trigger, createdAt }: WorkflowRun, context: CommandContext) {
+    return this.actors.send(
+      workflowRunStream(id),
+      workflowRunDecider,
+      { type: 'QueueWorkflowRun', id, workflowId, input, trigger, createdAt },
+      context,
+      { newStream: true },
+    );
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.projections.whenCaughtUp();
+    await this.sweep();
+    this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+    this.timer.unref();
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Opens the streams of runs triggered more than GRACE_MS ago that still have none. */
+  async sweep(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - GRACE_MS).toISOString();
+    const runs = this.readModel.unopenedRuns(before, SWEEP_BATCH);
+    for (const run of runs) {
+      try {
+        const { position } = await this.open(run, { correlationId: run.id, causationId: run.workflowId });
+        await this.projections.waitFor(position);
+        this.logger.log(`Opened the stream of run ${run.id}, whose trigger was recorded without it`);
+      } catch (error) {
+        this.logger.warn(`Could not open the stream of run ${run.id} yet: ${String(error)}`);
+        break;
+      }
+    }
+    return runs.length;
+  }
+}

@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { EventStore, StoreUnavailableError } from '../../src/event-store/event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { WorkflowRunOpener } from '../../src/workflows/trigger-workflow/workflow-run-opener';
+import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+
+/** A store that refuses the next append to a run stream, as if it went away between a trigger's two appends. */
+function failingOnce(store: EventStore): EventStore & { failNextRunAppend: boolean } {
+  const wrapper = Object.create(store) as EventStore & { failNextRunAppend: boolean };
+  wrapper.failNextRunAppend = false;
+  wrapper.append = (stream, events, options) => {
+    if (wrapper.failNextRunAppend && stream.startsWith('workflowrun-')) {
+      wrapper.failNextRunAppend = false;
+      return Promise.reject(new StoreUnavailableError('connection lost'));
+    }
+    return store.append(stream, events, options);
+  };
+  return wrapper;
+}
+
+describe('a trigger recorded without its run stream', () => {
+  let api: TestApp;
+  let inner: SqliteEventStore;
+  let store: ReturnType<typeof failingOnce>;
+
+  beforeEach(async () => {
+    const dataDir = temporaryDataDir();
+    inner = new SqliteEventStore({ file: join(dataDir, 'events.sqlite') });
+    store = failingOnce(inner);
+    api = await startTestApp({ dataDir, store });
+    await api.request('POST', '/v1/agents', { name: 'worker', model: 'openai/gpt-4o-mini' });
+  });
+  afterEach(() => api.close());
+
+  it('still answers 202 with the run, lists it, and the sweep opens its stream later', async () => {
+    const workflow = (await api.request('POST', '/v1/workflows', { name: 'w', steps: [{ agent: 'worker', action: 'go' }] })).body;
+    store.failNextRunAppend = true;
+    const run = await api.request('POST', `/v1/workflows/${workflow.id}/trigger`, { input: { n: 1 } });
+    expect(run.status).toBe(202);
+    expect(run.body).toMatchObject({ workflowId: workflow.id, status: 'queued', input: { n: 1 } });
+    expect((await api.request('GET', `/v1/workflows/${workflow.id}/runs`)).body.runs).toEqual([run.body]);
+    expect((await inner.readStream(`workflowrun-${run.body.id}`)).exists).toBe(false);
+
+    const opener = api.app.get(WorkflowRunOpener);
+    expect(await opener.sweep()).toBe(0); // too recent: the request may still be opening it
+    api.clock.advance(31_000);
+    expect(await opener.sweep()).toBe(1);
+    const opened = await inner.readStream(`workflowrun-${run.body.id}`);
+    expect(opened.events.map((e) => e.type)).toEqual(['WorkflowRunQueued']);
+    expect(opened.events[0].data).toMatchObject({ id: run.body.id, workflowId: workflow.id, createdAt: run.body.createdAt });
+
+    expect(await opener.sweep()).toBe(0);
+    expect((await api.request('GET', `/v1/workflows/${workflow.id}/runs`)).body.runs).toEqual([run.body]);
+  });
+});
