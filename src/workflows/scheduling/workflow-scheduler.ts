@@ -126,28 +126,30 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const due = dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs);
     job.handledUntil = due.handledUntil;
     if (!due.skip && !due.run) return;
-    const sent = this.record(workflowId, due);
+    const sent = due.skip ? this.skipThenRun(workflowId, due) : this.send(this.runCommand(workflowId, due.run!));
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
   }
 
-  private async record(workflowId: string, { skip, run }: DueTicks): Promise<void> {
-    // Skipped ticks first: the decider accepts ticks in time order only.
-    if (skip) await this.send(new SkipScheduledRunsCommand(workflowId, skip.first, skip.last, skip.count));
-    if (run) {
-      const scheduledFor = run.toISOString();
-      await this.send(new TriggerWorkflowCommand(workflowId, {}, { type: 'schedule', scheduledFor }));
-    }
+  /** Skipped ticks first: the decider accepts ticks in time order only. */
+  private async skipThenRun(workflowId: string, { skip, run }: DueTicks): Promise<void> {
+    await this.send(new SkipScheduledRunsCommand(workflowId, skip!.first, skip!.last, skip!.count));
+    if (run) await this.send(this.runCommand(workflowId, run));
   }
 
-  private async send(command: Command<unknown>): Promise<void> {
-    try {
-      await this.commands.execute(command);
-    } catch (error) {
-      // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.
-      if (error instanceof DomainError) this.logger.debug(`${command.constructor.name}: ${error.message}`);
-      else this.logger.warn(`${command.constructor.name} failed: ${String(error)}`);
-    }
+  private runCommand(workflowId: string, scheduledFor: Date): TriggerWorkflowCommand {
+    return new TriggerWorkflowCommand(workflowId, {}, { type: 'schedule', scheduledFor: scheduledFor.toISOString() });
+  }
+
+  private send(command: Command<unknown>): Promise<void> {
+    return this.commands.execute(command).then(
+      () => undefined,
+      (error: unknown) => {
+        // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.
+        if (error instanceof DomainError) this.logger.debug(`${command.constructor.name}: ${error.message}`);
+        else this.logger.warn(`${command.constructor.name} failed: ${String(error)}`);
+      },
+    );
   }
 }
 

@@ -33,7 +33,7 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       workflowRunDecider,
       { type: 'QueueWorkflowRun', id: runId, workflowId, input, trigger, createdAt: triggered.data.triggeredAt },
       context,
-      { newStream: true },
+      { newStream: true, cache: false },
     );
     // A schedule tick has no client waiting to read the run back; only requests wait for the lists.
     if (trigger.type === 'manual') await this.projections.waitFor(queued.position);
