@@ -32,7 +32,6 @@ export function dueTicks(schedule: CronSchedule, after: Date, now: Date, windowM
   const run = +now - +latest <= windowMs ? latest : undefined;
   const lastSkipped = run ? schedule.latestIn(after, new Date(+latest - 1)) : latest;
   if (!lastSkipped) return { run, handledUntil: latest };
-  const first = schedule.nextAfter(after);
-  const skip = { first, last: lastSkipped, count: schedule.countFrom(first, lastSkipped, SKIPPED_COUNT_LIMIT) };
+  const skip = { first: next, last: lastSkipped, count: schedule.countFrom(next, lastSkipped, SKIPPED_COUNT_LIMIT) };
   return { skip, run, handledUntil: latest };
 }

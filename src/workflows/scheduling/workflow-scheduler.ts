@@ -18,7 +18,6 @@ interface ScheduledJob {
   schedule: CronSchedule;
   /** The latest tick this instance has handled; the next due one comes after it. */
   handledUntil: Date;
-  cronJob: CronJob;
 }
 
 const STREAM_PREFIX = workflowStream('');
@@ -53,7 +52,9 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     // Listening and reading the read model in one synchronous step: no batch can fall between the two.
     this.running = true;
     this.projections.onBatchApplied((events) => this.onBatchApplied(events));
-    for (const workflow of this.readModel.activeSchedules()) this.add(workflow, this.config.scheduleCatchUpWindowMs);
+    for (const workflow of this.readModel.activeSchedules()) {
+      this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs));
+    }
     this.logger.log(`Scheduling ${this.jobs.size} workflows`);
     await this.settled();
   }
@@ -79,7 +80,16 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     for (const { stream, type } of events) {
       if (stream.startsWith(STREAM_PREFIX) && !TICK_EVENTS.has(type)) touched.add(stream.slice(STREAM_PREFIX.length));
     }
-    for (const workflowId of touched) this.reconcile(workflowId);
+    for (const workflowId of touched) this.guarded(workflowId, () => this.reconcile(workflowId));
+  }
+
+  /** One workflow's schedule failing must stop neither the others nor the projections that call us. */
+  private guarded(workflowId: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.logger.error(`Cannot schedule workflow ${workflowId}: ${String(error)}`);
+    }
   }
 
   /** Brings one workflow's job in line with the read model: created, paused, resumed, or later changed. */
@@ -100,7 +110,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const cronJob = new CronJob(trigger.cron, () => this.tick(id), null, false, trigger.timezone);
     cronJob.cronTime = schedule.cronTime();
     this.registry.addCronJob(jobName(id), cronJob);
-    const job = { schedule, handledUntil: new Date(dueAfter), cronJob };
+    const job = { schedule, handledUntil: new Date(dueAfter) };
     this.jobs.set(id, job);
     this.handleDue(id, job, windowMs);
     cronJob.start();
