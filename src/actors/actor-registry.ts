@@ -34,9 +34,14 @@ export class ActorRegistry {
     decider: Decider<S, C, E>,
     command: C,
     context: CommandContext,
-    options: { newStream?: boolean } = {},
+    options: { newStream?: boolean; cache?: boolean } = {},
   ): Promise<CommandResult<S, E>> {
-    return this.actorFor(stream, decider).send(command, context, options.newStream);
+    // `cache: false` (a stream written once, such as a new run): its actor would only push busy ones out of the cache.
+    const actor =
+      options.cache === false && !this.actors.has(stream)
+        ? this.newActor(stream, decider)
+        : this.actorFor(stream, decider);
+    return actor.send(command, context, options.newStream);
   }
 
   read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {
@@ -52,16 +57,20 @@ export class ActorRegistry {
     if (actor) {
       this.actors.delete(stream); // re-insert: Map order doubles as recency order
     } else {
-      actor = new Actor(stream, decider, {
-        store: this.store,
-        clock: this.clock,
-        ids: this.ids,
-        maxAttempts: this.options.maxAttempts,
-      });
+      actor = this.newActor(stream, decider);
     }
     this.evictIdle();
     this.actors.set(stream, actor as Actor<unknown, unknown, DomainEvent>);
     return actor;
+  }
+
+  private newActor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
+    return new Actor(stream, decider, {
+      store: this.store,
+      clock: this.clock,
+      ids: this.ids,
+      maxAttempts: this.options.maxAttempts,
+    });
   }
 
   private evictIdle(): void {

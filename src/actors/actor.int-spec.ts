@@ -104,6 +104,13 @@ describe('actors', () => {
     expect((await actors.send('count-a', counter, { amount: 3 }, context)).state).toBe(5);
   });
 
+  it('keeps no actor for a stream sent to with cache: false', async () => {
+    const actors = registry();
+    await actors.send('count-6', counter, { amount: 1 }, context, { newStream: true, cache: false });
+    expect(actors.size).toBe(0);
+    expect((await actors.send('count-6', counter, { amount: 1 }, context)).state).toBe(2);
+  });
+
   it('appends nothing when the decider decides nothing', async () => {
     const result = await registry().send('count-5', counter, { amount: 0 }, context);
     expect(result.position).toBeUndefined();

@@ -47,6 +47,20 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('commits appends grouped together independently: one failing half-way leaves no trace, the others land', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const taken = event('A');
+    await store.append('s-0', [taken], { expected: 'no_stream' });
+    const outcomes = await Promise.allSettled([
+      store.append('s-1', [event('B')], { expected: 'no_stream' }),
+      store.append('s-2', [event('C'), taken], { expected: 'no_stream' }), // its second id is already stored
+      store.append('s-3', [event('D')], { expected: 'no_stream' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.readAll()).map((e) => `${e.stream}:${e.type}`)).toEqual(['s-0:A', 's-1:B', 's-3:D']);
+    await store.close();
+  });
+
   it('sees events another process appended to the same file, by polling', async () => {
     const file = join(folder, 'events.sqlite');
     const reader = new SqliteEventStore({ file, pollIntervalMs: 10 });

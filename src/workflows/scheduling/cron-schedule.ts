@@ -1,7 +1,9 @@
 import { CronTime } from 'cron';
 
 const MINUTE = 60_000;
-const MEMO_SIZE = 2048;
+/** Shared by every schedule, oldest entries dropped first: a few MB, whatever the number of schedules. */
+const MEMO_SIZE = 50_000;
+const memo = new Map<string, number>();
 
 /**
  * The occurrences of a five-field cron in a time zone, as the `cron` package computes them (daylight-saving
@@ -10,7 +12,7 @@ const MEMO_SIZE = 2048;
  */
 export class CronSchedule {
   private readonly time: CronTime;
-  private readonly memo = new Map<number, number>();
+  private readonly key: string;
   private jobTime?: CronTime;
 
   constructor(
@@ -18,6 +20,7 @@ export class CronSchedule {
     readonly timezone: string,
   ) {
     this.time = new CronTime(cron, timezone);
+    this.key = `${timezone} ${cron} `;
   }
 
   /** The first occurrence strictly after `instant`. */
@@ -25,11 +28,12 @@ export class CronSchedule {
     // Occurrences fall on whole minutes, so the next one after any instant of a minute is the next after its
     // last second; starting there also spares the package stepping through the minute second by second.
     const minute = Math.floor(+instant / MINUTE) * MINUTE;
-    let next = this.memo.get(minute);
+    const key = this.key + minute;
+    let next = memo.get(key);
     if (next === undefined) {
       next = this.time.getNextDateFrom(new Date(minute + 59_000), this.timezone).toMillis();
-      if (this.memo.size >= MEMO_SIZE) this.memo.delete(this.memo.keys().next().value!);
-      this.memo.set(minute, next);
+      if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+      memo.set(key, next);
     }
     return new Date(next);
   }

@@ -23,12 +23,15 @@ export interface DueTicks {
  * most `windowMs` old; every other one is skipped, recorded as one range. Never a burst of runs.
  */
 export function dueTicks(schedule: CronSchedule, after: Date, now: Date, windowMs: number): DueTicks {
+  const next = schedule.nextAfter(after);
+  if (next > now) return { handledUntil: after };
+  // The usual case, a timer firing for its tick: exactly one is due, and it is on time.
+  if (+now - +next <= windowMs && schedule.nextAfter(next) > now) return { run: next, handledUntil: next };
   const latest = schedule.latestIn(after, now);
   if (!latest) return { handledUntil: after };
   const run = +now - +latest <= windowMs ? latest : undefined;
   const lastSkipped = run ? schedule.latestIn(after, new Date(+latest - 1)) : latest;
   if (!lastSkipped) return { run, handledUntil: latest };
-  const first = schedule.nextAfter(after);
-  const skip = { first, last: lastSkipped, count: schedule.countFrom(first, lastSkipped, SKIPPED_COUNT_LIMIT) };
+  const skip = { first: next, last: lastSkipped, count: schedule.countFrom(next, lastSkipped, SKIPPED_COUNT_LIMIT) };
   return { skip, run, handledUntil: latest };
 }

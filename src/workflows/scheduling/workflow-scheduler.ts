@@ -18,7 +18,6 @@ interface ScheduledJob {
   schedule: CronSchedule;
   /** The latest tick this instance has handled; the next due one comes after it. */
   handledUntil: Date;
-  cronJob: CronJob;
 }
 
 const STREAM_PREFIX = workflowStream('');
@@ -53,7 +52,9 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     // Listening and reading the read model in one synchronous step: no batch can fall between the two.
     this.running = true;
     this.projections.onBatchApplied((events) => this.onBatchApplied(events));
-    for (const workflow of this.readModel.activeSchedules()) this.add(workflow, this.config.scheduleCatchUpWindowMs);
+    for (const workflow of this.readModel.activeSchedules()) {
+      this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs));
+    }
     this.logger.log(`Scheduling ${this.jobs.size} workflows`);
     await this.settled();
   }
@@ -79,7 +80,16 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     for (const { stream, type } of events) {
       if (stream.startsWith(STREAM_PREFIX) && !TICK_EVENTS.has(type)) touched.add(stream.slice(STREAM_PREFIX.length));
     }
-    for (const workflowId of touched) this.reconcile(workflowId);
+    for (const workflowId of touched) this.guarded(workflowId, () => this.reconcile(workflowId));
+  }
+
+  /** One workflow's schedule failing must stop neither the others nor the projections that call us. */
+  private guarded(workflowId: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.logger.error(`Cannot schedule workflow ${workflowId}: ${String(error)}`);
+    }
   }
 
   /** Brings one workflow's job in line with the read model: created, paused, resumed, or later changed. */
@@ -100,7 +110,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const cronJob = new CronJob(trigger.cron, () => this.tick(id), null, false, trigger.timezone);
     cronJob.cronTime = schedule.cronTime();
     this.registry.addCronJob(jobName(id), cronJob);
-    const job = { schedule, handledUntil: new Date(dueAfter), cronJob };
+    const job = { schedule, handledUntil: new Date(dueAfter) };
     this.jobs.set(id, job);
     this.handleDue(id, job, windowMs);
     cronJob.start();
@@ -126,28 +136,30 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const due = dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs);
     job.handledUntil = due.handledUntil;
     if (!due.skip && !due.run) return;
-    const sent = this.record(workflowId, due);
+    const sent = due.skip ? this.skipThenRun(workflowId, due) : this.send(this.runCommand(workflowId, due.run!));
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
   }
 
-  private async record(workflowId: string, { skip, run }: DueTicks): Promise<void> {
-    // Skipped ticks first: the decider accepts ticks in time order only.
-    if (skip) await this.send(new SkipScheduledRunsCommand(workflowId, skip.first, skip.last, skip.count));
-    if (run) {
-      const scheduledFor = run.toISOString();
-      await this.send(new TriggerWorkflowCommand(workflowId, {}, { type: 'schedule', scheduledFor }));
-    }
+  /** Skipped ticks first: the decider accepts ticks in time order only. */
+  private async skipThenRun(workflowId: string, { skip, run }: DueTicks): Promise<void> {
+    await this.send(new SkipScheduledRunsCommand(workflowId, skip!.first, skip!.last, skip!.count));
+    if (run) await this.send(this.runCommand(workflowId, run));
   }
 
-  private async send(command: Command<unknown>): Promise<void> {
-    try {
-      await this.commands.execute(command);
-    } catch (error) {
-      // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.
-      if (error instanceof DomainError) this.logger.debug(`${command.constructor.name}: ${error.message}`);
-      else this.logger.warn(`${command.constructor.name} failed: ${String(error)}`);
-    }
+  private runCommand(workflowId: string, scheduledFor: Date): TriggerWorkflowCommand {
+    return new TriggerWorkflowCommand(workflowId, {}, { type: 'schedule', scheduledFor: scheduledFor.toISOString() });
+  }
+
+  private send(command: Command<unknown>): Promise<void> {
+    return this.commands.execute(command).then(
+      () => undefined,
+      (error: unknown) => {
+        // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.
+        if (error instanceof DomainError) this.logger.debug(`${command.constructor.name}: ${error.message}`);
+        else this.logger.warn(`${command.constructor.name} failed: ${String(error)}`);
+      },
+    );
   }
 }
 

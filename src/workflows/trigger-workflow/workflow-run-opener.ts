@@ -34,7 +34,8 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
       workflowRunDecider,
       { type: 'QueueWorkflowRun', id, workflowId, input, trigger, createdAt },
       context,
-      { newStream: true },
+      // A run stream is written once: caching its actor would only push busy ones out of the cache.
+      { newStream: true, cache: false },
     );
   }
 

@@ -1,0 +1,118 @@
+'use strict';
+// Scheduler: workflows scheduled every minute on one instance. For each measured tick: the lag from scheduledFor
+// to the run's WorkflowRunQueued event being durable (its recorded time), runs missed or doubled, resident memory.
+// Usage: npm run build && node bench/scheduler.js [workflows=10000] [ticks=3]
+const autocannon = require('autocannon');
+const Database = require('better-sqlite3');
+const { join } = require('node:path');
+const { startServer, temporaryDir, memoryOf } = require('./lib');
+
+const workflows = Number(process.argv[2] ?? 10_000);
+const ticks = Number(process.argv[3] ?? 3);
+const MINUTE = 60_000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function createWorkflows(url) {
+  const post = (path, body) =>
+    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!(await post('/v1/agents', { name: 'bench', model: 'openai/gpt-4o-mini' })).ok) throw new Error('no agent');
+  const body = JSON.stringify({
+    name: 'every minute',
+    trigger: { type: 'schedule', cron: '* * * * *' },
+    steps: [{ agent: 'bench', action: 'go' }],
+  });
+  const result = await autocannon({
+    url,
+    connections: 10,
+    amount: workflows,
+    requests: [{ method: 'POST', path: '/v1/workflows', headers: { 'content-type': 'application/json' }, body }],
+  });
+  if (result['2xx'] !== workflows) throw new Error(`created ${result['2xx']} of ${workflows} workflows`);
+}
+
+/** Per measured tick: lags of its runs, and how many workflows ran it 0 times or more than once. */
+function analyse(eventsFile, tickTimes) {
+  const db = new Database(eventsFile, { readonly: true });
+  const ids = db.prepare(`SELECT json_extract(data, '$.id') AS id FROM events WHERE type = 'WorkflowCreated'`).all();
+  const runs = db
+    .prepare(
+      `SELECT json_extract(data, '$.workflowId') AS workflowId, json_extract(data, '$.trigger.scheduledFor') AS tick,
+              recorded_at AS recordedAt
+       FROM events WHERE type = 'WorkflowRunQueued' AND json_extract(data, '$.trigger.type') = 'schedule'`,
+    )
+    .all();
+  const skipped = db.prepare(`SELECT count(*) AS n FROM events WHERE type = 'ScheduledRunsSkipped'`).get().n;
+  db.close();
+  return tickTimes.map((tick) => {
+    const iso = new Date(tick).toISOString();
+    const perWorkflow = new Map(ids.map(({ id }) => [id, 0]));
+    const lags = [];
+    for (const run of runs) {
+      if (run.tick !== iso) continue;
+      perWorkflow.set(run.workflowId, (perWorkflow.get(run.workflowId) ?? 0) + 1);
+      lags.push(run.recordedAt - tick);
+    }
+    lags.sort((a, b) => a - b);
+    const counts = [...perWorkflow.values()];
+    return {
+      tick: iso,
+      runs: lags.length,
+      missed: counts.filter((n) => n === 0).length,
+      doubled: counts.filter((n) => n > 1).length,
+      lagMedianMs: percentile(lags, 50),
+      lagP99Ms: percentile(lags, 99),
+      lagMaxMs: lags[lags.length - 1],
+      skippedEvents: skipped,
+    };
+  });
+}
+
+async function main() {
+  const dataDir = temporaryDir('bench-scheduler-');
+  // Every scheduled workflow's actor must stay cached, or each tick reloads every workflow's stream.
+  const actorCacheSize = process.env.ACTOR_CACHE_SIZE ?? String(2 * workflows);
+  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), {
+    DATA_DIR: dataDir,
+    ACTOR_CACHE_SIZE: actorCacheSize,
+  });
+  let peakRssMb = 0;
+  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, memoryOf(server.pid).rssMb)), 200);
+  let tickTimes;
+  let end;
+  try {
+    const started = Date.now();
+    await createWorkflows(server.url);
+    const created = Date.now();
+    console.log(
+      `created ${workflows} workflows (cron "* * * * *", UTC) in ${((created - started) / 1000).toFixed(1)} s; ACTOR_CACHE_SIZE=${actorCacheSize}`,
+    );
+    const first = Math.ceil((created + 1000) / MINUTE) * MINUTE;
+    tickTimes = Array.from({ length: ticks }, (_, i) => first + i * MINUTE);
+    console.log(`measuring ${ticks} ticks from ${new Date(first).toISOString()}`);
+    await sleep(tickTimes[ticks - 1] + 20_000 - Date.now());
+  } finally {
+    clearInterval(sampler);
+    end = memoryOf(server.pid);
+    await server.stop();
+  }
+  const results = analyse(join(dataDir, 'events.sqlite'), tickTimes);
+  for (const result of results) console.log(JSON.stringify(result));
+  const worstP99 = Math.max(...results.map((r) => r.lagP99Ms));
+  const missed = results.reduce((sum, r) => sum + r.missed, 0);
+  const doubled = results.reduce((sum, r) => sum + r.doubled, 0);
+  console.log(
+    `lag p99 (worst tick): ${worstP99} ms (goal < 1000 ms); missed: ${missed}, doubled: ${doubled} (goal 0 and 0)`,
+  );
+  console.log(
+    `RSS: ${end.rssMb.toFixed(0)} MB at the end, peak ${Math.max(peakRssMb, end.peakRssMb).toFixed(0)} MB (goal < 400 MB)`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
