@@ -1,6 +1,7 @@
 'use strict';
 // Scheduler: workflows scheduled every minute on one instance. For each measured tick: the lag from scheduledFor
-// to the run's WorkflowRunQueued event being durable (its recorded time), runs missed or doubled, resident memory.
+// to the run being recorded (its WorkflowTriggered event, which lists the run, written to the store) and to its
+// own stream being opened (WorkflowRunQueued), runs missed or doubled, and resident memory.
 // Usage: npm run build && node bench/scheduler.js [workflows=10000] [ticks=3]
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
@@ -38,25 +39,30 @@ async function createWorkflows(url) {
 function analyse(eventsFile, tickTimes) {
   const db = new Database(eventsFile, { readonly: true });
   const ids = db.prepare(`SELECT json_extract(data, '$.id') AS id FROM events WHERE type = 'WorkflowCreated'`).all();
-  const runs = db
-    .prepare(
-      `SELECT json_extract(data, '$.workflowId') AS workflowId, json_extract(data, '$.trigger.scheduledFor') AS tick,
-              recorded_at AS recordedAt
-       FROM events WHERE type = 'WorkflowRunQueued' AND json_extract(data, '$.trigger.type') = 'schedule'`,
-    )
-    .all();
+  const scheduled = (type, workflowIdField) =>
+    db
+      .prepare(
+        `SELECT json_extract(data, '$.${workflowIdField}') AS workflowId,
+                json_extract(data, '$.trigger.scheduledFor') AS tick, recorded_at AS recordedAt
+         FROM events WHERE type = ? AND json_extract(data, '$.trigger.type') = 'schedule'`,
+      )
+      .all(type);
+  const recorded = scheduled('WorkflowTriggered', 'workflowId');
+  const opened = scheduled('WorkflowRunQueued', 'workflowId');
   const skipped = db.prepare(`SELECT count(*) AS n FROM events WHERE type = 'ScheduledRunsSkipped'`).get().n;
   db.close();
+  const lagsOf = (runs, tick) =>
+    runs
+      .filter((run) => run.tick === new Date(tick).toISOString())
+      .map((run) => run.recordedAt - tick)
+      .sort((a, b) => a - b);
   return tickTimes.map((tick) => {
     const iso = new Date(tick).toISOString();
     const perWorkflow = new Map(ids.map(({ id }) => [id, 0]));
-    const lags = [];
-    for (const run of runs) {
-      if (run.tick !== iso) continue;
-      perWorkflow.set(run.workflowId, (perWorkflow.get(run.workflowId) ?? 0) + 1);
-      lags.push(run.recordedAt - tick);
-    }
-    lags.sort((a, b) => a - b);
+    for (const run of recorded)
+      if (run.tick === iso) perWorkflow.set(run.workflowId, perWorkflow.get(run.workflowId) + 1);
+    const lags = lagsOf(recorded, tick);
+    const openLags = lagsOf(opened, tick);
     const counts = [...perWorkflow.values()];
     return {
       tick: iso,
@@ -66,6 +72,8 @@ function analyse(eventsFile, tickTimes) {
       lagMedianMs: percentile(lags, 50),
       lagP99Ms: percentile(lags, 99),
       lagMaxMs: lags[lags.length - 1],
+      streamsOpened: openLags.length,
+      openLagP99Ms: percentile(openLags, 99),
       skippedEvents: skipped,
     };
   });
@@ -102,11 +110,13 @@ async function main() {
   const results = analyse(join(dataDir, 'events.sqlite'), tickTimes);
   for (const result of results) console.log(JSON.stringify(result));
   const worstP99 = Math.max(...results.map((r) => r.lagP99Ms));
+  const worstOpenP99 = Math.max(...results.map((r) => r.openLagP99Ms));
   const missed = results.reduce((sum, r) => sum + r.missed, 0);
   const doubled = results.reduce((sum, r) => sum + r.doubled, 0);
   console.log(
-    `lag p99 (worst tick): ${worstP99} ms (goal < 1000 ms); missed: ${missed}, doubled: ${doubled} (goal 0 and 0)`,
+    `lag p99 (worst tick): ${worstP99} ms to the run recorded (goal < 1000 ms), ${worstOpenP99} ms to its stream opened`,
   );
+  console.log(`missed: ${missed}, doubled: ${doubled} (goal 0 and 0)`);
   console.log(
     `RSS: ${end.rssMb.toFixed(0)} MB at the end, peak ${Math.max(peakRssMb, end.peakRssMb).toFixed(0)} MB (goal < 400 MB)`,
   );

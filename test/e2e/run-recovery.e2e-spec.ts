@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { EventStore, StoreUnavailableError } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { CommandBus } from '@nestjs/cqrs';
+import { TriggerWorkflowCommand } from '../../src/workflows/trigger-workflow/trigger-workflow.command';
 import { WorkflowRunOpener } from '../../src/workflows/trigger-workflow/workflow-run-opener';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
@@ -33,7 +35,9 @@ describe('a trigger recorded without its run stream', () => {
   afterEach(() => api.close());
 
   it('still answers 202 with the run, lists it, and the sweep opens its stream later', async () => {
-    const workflow = (await api.request('POST', '/v1/workflows', { name: 'w', steps: [{ agent: 'worker', action: 'go' }] })).body;
+    const workflow = (
+      await api.request('POST', '/v1/workflows', { name: 'w', steps: [{ agent: 'worker', action: 'go' }] })
+    ).body;
     store.failNextRunAppend = true;
     const run = await api.request('POST', `/v1/workflows/${workflow.id}/trigger`, { input: { n: 1 } });
     expect(run.status).toBe(202);
@@ -47,9 +51,37 @@ describe('a trigger recorded without its run stream', () => {
     expect(await opener.sweep()).toBe(1);
     const opened = await inner.readStream(`workflowrun-${run.body.id}`);
     expect(opened.events.map((e) => e.type)).toEqual(['WorkflowRunQueued']);
-    expect(opened.events[0].data).toMatchObject({ id: run.body.id, workflowId: workflow.id, createdAt: run.body.createdAt });
+    expect(opened.events[0].data).toMatchObject({
+      id: run.body.id,
+      workflowId: workflow.id,
+      createdAt: run.body.createdAt,
+    });
 
     expect(await opener.sweep()).toBe(0);
     expect((await api.request('GET', `/v1/workflows/${workflow.id}/runs`)).body.runs).toEqual([run.body]);
+  });
+
+  it('records a schedule tick whose deferred stream opening fails, and the sweep opens it later', async () => {
+    const created = await api.request('POST', '/v1/workflows', {
+      name: 'hourly',
+      trigger: { type: 'schedule', cron: '0 * * * *' },
+      steps: [{ agent: 'worker', action: 'go' }],
+    });
+    const workflowId = created.body.id;
+    api.clock.set(new Date(created.body.nextRunAt));
+    store.failNextRunAppend = true;
+    const tick = { type: 'schedule' as const, scheduledFor: created.body.nextRunAt };
+    const run = await api.app.get(CommandBus).execute(new TriggerWorkflowCommand(workflowId, {}, tick));
+    const opener = api.app.get(WorkflowRunOpener);
+    await opener.settled();
+    expect((await inner.readStream(`workflowrun-${run.id}`)).exists).toBe(false);
+    expect(store.failNextRunAppend).toBe(false); // the deferred opening was tried, and failed
+
+    api.clock.advance(31_000);
+    expect(await opener.sweep()).toBe(1);
+    const opened = await inner.readStream(`workflowrun-${run.id}`);
+    expect(opened.events[0].data).toMatchObject({ id: run.id, workflowId, trigger: tick });
+    const runs = (await api.request('GET', `/v1/workflows/${workflowId}/runs`)).body.runs;
+    expect(runs).toEqual([expect.objectContaining({ id: run.id, trigger: tick })]);
   });
 });

@@ -14,6 +14,8 @@ export class CronSchedule {
   private readonly time: CronTime;
   private readonly key: string;
   private jobTime?: CronTime;
+  private lastMinute = NaN;
+  private lastNext = NaN;
 
   constructor(
     readonly cron: string,
@@ -25,9 +27,15 @@ export class CronSchedule {
 
   /** The first occurrence strictly after `instant`. */
   nextAfter(instant: Date | number): Date {
+    return new Date(this.nextMs(+instant));
+  }
+
+  private nextMs(instant: number): number {
     // Occurrences fall on whole minutes, so the next one after any instant of a minute is the next after its
     // last second; starting there also spares the package stepping through the minute second by second.
-    const minute = Math.floor(+instant / MINUTE) * MINUTE;
+    const minute = Math.floor(instant / MINUTE) * MINUTE;
+    // Every job of a schedule asks about the same minute when it fires: the last answer serves them all.
+    if (minute === this.lastMinute) return this.lastNext;
     const key = this.key + minute;
     let next = memo.get(key);
     if (next === undefined) {
@@ -35,7 +43,9 @@ export class CronSchedule {
       if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
       memo.set(key, next);
     }
-    return new Date(next);
+    this.lastMinute = minute;
+    this.lastNext = next;
+    return next;
   }
 
   /** The latest occurrence in (after, until], or null; a binary search, so long spans cost little. */
@@ -64,11 +74,11 @@ export class CronSchedule {
 
   /** The `CronTime` this schedule's `CronJob`s share: it answers their timeouts from the memo. */
   cronTime(): CronTime {
-    const nextAfter = (instant: number) => this.nextAfter(instant);
+    const nextMs = (instant: number) => this.nextMs(instant);
     this.jobTime ??= new (class extends CronTime {
       override getTimeout(): number {
         const now = Date.now();
-        return +nextAfter(now) - now;
+        return nextMs(now) - now;
       }
     })(this.cron, this.timezone);
     return this.jobTime;

@@ -10,6 +10,7 @@ import {
   useFakeTimers,
 } from '../../../test/support/scheduler-instance';
 import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
+import { GATHER_MS } from './workflow-scheduler';
 import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
 import { GetWorkflowQuery } from '../queries/workflow.queries';
 import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
@@ -64,8 +65,25 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     await advance(5 * MINUTE);
     expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 5));
     const workflow = await a.queries.execute(new GetWorkflowQuery(id));
-    expect(workflow.lastRun).toBe('2026-03-02T09:05:00.000Z');
+    // Triggered once the jobs firing with it are gathered: GATHER_MS after the tick.
+    expect(workflow.lastRun).toBe(new Date(Date.parse('2026-03-02T09:05:00.000Z') + GATHER_MS).toISOString());
     expect(workflow.nextRunAt).toBe('2026-03-02T09:06:00.000Z');
+  });
+
+  it('sends the ticks of jobs firing a few milliseconds apart together, so they share a commit', async () => {
+    const a = await start();
+    const ids = [await a.createScheduledWorkflow('* * * * *'), await a.createScheduledWorkflow('* * * * *')];
+    const sentAt: number[] = [];
+    jest.spyOn(a.commands, 'execute').mockImplementation(async () => void sentAt.push(Date.now()));
+    const jobs = ids.map((id) => a.app.get(SchedulerRegistry).getCronJob(`schedule:${id}`));
+    await jest.advanceTimersByTimeAsync(50_000 - 1); // 09:00:59.999, a millisecond before the tick
+    jobs[1].stop(); // fired by hand below, as if its timer were 3 ms late
+    await jest.advanceTimersByTimeAsync(1 + 3);
+    await jobs[1].fireOnTick();
+    expect(sentAt).toEqual([]);
+    await jest.advanceTimersByTimeAsync(GATHER_MS - 3);
+    const gatheredAt = Date.parse('2026-03-02T09:01:00.000Z') + GATHER_MS;
+    expect(sentAt).toEqual([gatheredAt, gatheredAt]);
   });
 
   it('produces exactly one run per tick from two instances on one store, over 20 ticks', async () => {

@@ -9,6 +9,7 @@ import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { ScheduledWorkflow, WorkflowsReadModel } from '../queries/workflows.read-model';
 import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
+import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow';
 import { CronSchedule, cronSchedule } from './cron-schedule';
 import { DueTicks, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
@@ -23,6 +24,12 @@ interface ScheduledJob {
 const STREAM_PREFIX = workflowStream('');
 /** Events that record ticks: they never change which workflows are scheduled. */
 const TICK_EVENTS = new Set(['WorkflowTriggered', 'ScheduledRunsSkipped']);
+/**
+ * Jobs due at one instant fire over a few milliseconds (their timers are armed at slightly different times). Those
+ * firing within this delay of the first are handled together, so their triggers are decided and committed together
+ * rather than in waves, each waiting behind the previous wave's commit.
+ */
+export const GATHER_MS = 5;
 
 /**
  * One `CronJob` per active scheduled workflow, built from the read model once it has caught up with the log and
@@ -35,12 +42,16 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   private readonly jobs = new Map<string, ScheduledJob>();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
+  /** Workflows whose job has fired and whose tick is about to be handled. */
+  private fired: string[] = [];
+  private gathering?: NodeJS.Timeout;
 
   constructor(
     private readonly registry: SchedulerRegistry,
     private readonly commands: CommandBus,
     private readonly readModel: WorkflowsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly runs: WorkflowRunOpener,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
   ) {}
@@ -61,6 +72,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
 
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
+    clearTimeout(this.gathering);
     for (const workflowId of [...this.jobs.keys()]) this.remove(workflowId);
     await this.settled();
   }
@@ -69,9 +81,10 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     return this.jobs.size;
   }
 
-  /** Resolves once every command sent for a tick so far has been answered. */
+  /** Resolves once every command sent for a tick so far has been answered and its run's stream opened. */
   async settled(): Promise<void> {
     while (this.inFlight.size) await Promise.all(this.inFlight);
+    await this.runs.settled();
   }
 
   private onBatchApplied(events: RecordedEvent[]): void {
@@ -123,9 +136,20 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private tick(workflowId: string): void {
-    const job = this.jobs.get(workflowId);
-    if (!job || !this.running) return;
-    this.handleDue(workflowId, job, Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS));
+    if (!this.running) return;
+    this.fired.push(workflowId);
+    this.gathering ??= setTimeout(() => this.handleFired(), GATHER_MS);
+  }
+
+  private handleFired(): void {
+    const fired = this.fired;
+    this.fired = [];
+    this.gathering = undefined;
+    const windowMs = Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS);
+    for (const workflowId of fired) {
+      const job = this.jobs.get(workflowId);
+      if (job) this.handleDue(workflowId, job, windowMs);
+    }
   }
 
   /**

@@ -9,8 +9,8 @@ import { WorkflowRunOpener } from './workflow-run-opener';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 
 /**
- * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice),
- * then opens the run's own stream (see WorkflowRunOpener).
+ * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
+ * trigger alone makes the run. Then the run's own stream is opened (see WorkflowRunOpener).
  */
 @CommandHandler(TriggerWorkflowCommand)
 export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCommand, WorkflowRun> {
@@ -41,14 +41,19 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       trigger,
       createdAt: triggered.data.triggeredAt,
     };
-    // The trigger is durable now, and with it the run; should opening the run's stream fail, the opener's sweep
-    // does it later, so the answer stays a 202 (a retry would only start a second run).
+    // The trigger is durable now, and with it the run. A schedule tick has no client waiting for the run: its
+    // stream is opened after the tick's other triggers. A request opens it at once and waits for the lists.
+    if (trigger.type === 'schedule') {
+      this.runs.openSoon(run, context);
+      return run;
+    }
+    // Should opening the stream fail, the opener's sweep does it later, so the answer stays a 202 (a retry
+    // would only start a second run).
     const opened = await this.runs.open(run, context).catch((error: unknown) => {
       this.logger.warn(`Run ${runId} is recorded; its stream will be opened later: ${String(error)}`);
       return undefined;
     });
-    // A schedule tick has no client waiting to read the run back; only requests wait for the lists.
-    if (trigger.type === 'manual') await this.projections.waitFor(opened?.position ?? position);
+    await this.projections.waitFor(opened?.position ?? position);
     return opened?.state ?? run;
   }
 }

@@ -11,15 +11,23 @@ const GRACE_MS = 30_000;
 const SWEEP_EVERY_MS = 15_000;
 const SWEEP_BATCH = 500;
 
+interface DeferredRun {
+  run: WorkflowRun;
+  context: CommandContext;
+}
+
 /**
- * Opens a run's own stream once its workflow has recorded the trigger. The request that triggered the run does
- * this at once; should it fail between the two appends (the store went away, the process died), the sweep
- * opens the stream later, so no recorded trigger is left without its run. Opening is idempotent.
+ * Opens a run's own stream once its workflow has recorded the trigger. A request that triggered the run does
+ * this at once; a schedule tick defers it (`openSoon`), so the tick's triggers, which record the runs, come first.
+ * Should opening fail (the store went away, the process died), the sweep opens the stream later, so no recorded
+ * trigger is left without its run. Opening is idempotent.
  */
 @Injectable()
 export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WorkflowRuns');
   private timer?: NodeJS.Timeout;
+  private deferred: DeferredRun[] = [];
+  private draining?: Promise<void>;
 
   constructor(
     private readonly actors: ActorRegistry,
@@ -39,6 +47,32 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     );
   }
 
+  /** Opens the run's stream on the next turn of the event loop, with every other run deferred by then. */
+  openSoon(run: WorkflowRun, context: CommandContext): void {
+    this.deferred.push({ run, context });
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+  }
+
+  /** Resolves once every run deferred so far has been opened (or left to the sweep). */
+  async settled(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.deferred.length) {
+      const runs = this.deferred;
+      this.deferred = [];
+      const failures = (await Promise.allSettled(runs.map(({ run, context }) => this.open(run, context)))).filter(
+        (outcome) => outcome.status === 'rejected',
+      );
+      if (failures.length) {
+        const reason = String((failures[0] as PromiseRejectedResult).reason);
+        this.logger.warn(`${failures.length} runs are recorded; their streams will be opened later: ${reason}`);
+      }
+    }
+    this.draining = undefined;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     await this.projections.whenCaughtUp();
     await this.sweep();
@@ -46,8 +80,9 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     this.timer.unref();
   }
 
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    await this.settled();
   }
 
   /** Opens the streams of runs triggered more than GRACE_MS ago that still have none. */
