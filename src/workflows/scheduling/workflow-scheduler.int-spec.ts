@@ -10,10 +10,10 @@ import {
   useFakeTimers,
 } from '../../../test/support/scheduler-instance';
 import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
-import { GATHER_MS } from './workflow-scheduler';
 import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
 import { GetWorkflowQuery } from '../queries/workflow.queries';
 import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
+import { GATHER_MS } from './workflow-scheduler';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
