@@ -86,6 +86,20 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     expect(sentAt).toEqual([gatheredAt, gatheredAt]);
   });
 
+  it('still sends the other ticks gathered with one that fails', async () => {
+    const a = await start();
+    await a.createScheduledWorkflow('* * * * *');
+    await a.createScheduledWorkflow('* * * * *');
+    const sent: string[] = [];
+    jest.spyOn(a.commands, 'execute').mockImplementation((command) => {
+      if (sent.push((command as TriggerWorkflowCommand).workflowId) === 1) throw new Error('refused at once');
+      return Promise.resolve();
+    });
+    await jest.advanceTimersByTimeAsync(50_000 + GATHER_MS);
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent).size).toBe(2);
+  });
+
   it('produces exactly one run per tick from two instances on one store, over 20 ticks', async () => {
     const a = await start('a', { pollIntervalMs: 1000 });
     const b = await start('b', { pollIntervalMs: 1000 });

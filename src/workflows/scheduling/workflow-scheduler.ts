@@ -148,7 +148,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const windowMs = Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS);
     for (const workflowId of fired) {
       const job = this.jobs.get(workflowId);
-      if (job) this.handleDue(workflowId, job, windowMs);
+      if (job) this.guarded(workflowId, () => this.handleDue(workflowId, job, windowMs));
     }
   }
 
