@@ -39,16 +39,16 @@ async function createWorkflows(url) {
 function analyse(eventsFile, tickTimes) {
   const db = new Database(eventsFile, { readonly: true });
   const ids = db.prepare(`SELECT json_extract(data, '$.id') AS id FROM events WHERE type = 'WorkflowCreated'`).all();
-  const scheduled = (type, workflowIdField) =>
+  const scheduled = (type) =>
     db
       .prepare(
-        `SELECT json_extract(data, '$.${workflowIdField}') AS workflowId,
+        `SELECT json_extract(data, '$.workflowId') AS workflowId,
                 json_extract(data, '$.trigger.scheduledFor') AS tick, recorded_at AS recordedAt
          FROM events WHERE type = ? AND json_extract(data, '$.trigger.type') = 'schedule'`,
       )
       .all(type);
-  const recorded = scheduled('WorkflowTriggered', 'workflowId');
-  const opened = scheduled('WorkflowRunQueued', 'workflowId');
+  const recorded = scheduled('WorkflowTriggered');
+  const opened = scheduled('WorkflowRunQueued');
   const skipped = db.prepare(`SELECT count(*) AS n FROM events WHERE type = 'ScheduledRunsSkipped'`).get().n;
   db.close();
   const lagsOf = (runs, tick) =>
@@ -59,8 +59,9 @@ function analyse(eventsFile, tickTimes) {
   return tickTimes.map((tick) => {
     const iso = new Date(tick).toISOString();
     const perWorkflow = new Map(ids.map(({ id }) => [id, 0]));
-    for (const run of recorded)
+    for (const run of recorded) {
       if (run.tick === iso) perWorkflow.set(run.workflowId, perWorkflow.get(run.workflowId) + 1);
+    }
     const lags = lagsOf(recorded, tick);
     const openLags = lagsOf(opened, tick);
     const counts = [...perWorkflow.values()];
