@@ -77,6 +77,11 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     await this.settled();
   }
 
+  /** How late a tick may run while the service is up: the catch-up window, but never less than the grace. */
+  private get runningWindowMs(): number {
+    return Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS);
+  }
+
   get size(): number {
     return this.jobs.size;
   }
@@ -114,7 +119,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
       if (job.schedule === cronSchedule(wanted.trigger.cron, wanted.trigger.timezone)) return;
     }
     if (job) this.remove(workflowId);
-    if (wanted) this.add(wanted, Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS));
+    if (wanted) this.add(wanted, this.runningWindowMs);
   }
 
   private add({ id, trigger, dueAfter }: ScheduledWorkflow, windowMs: number): void {
@@ -145,7 +150,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const fired = this.fired;
     this.fired = [];
     this.gathering = undefined;
-    const windowMs = Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS);
+    const windowMs = this.runningWindowMs;
     for (const workflowId of fired) {
       const job = this.jobs.get(workflowId);
       if (job) this.guarded(workflowId, () => this.handleDue(workflowId, job, windowMs));
