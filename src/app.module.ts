@@ -5,8 +5,10 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AgentsModule } from './agents/agents.module';
 import { AppConfig } from './config';
 import { CoreModule, CoreOverrides } from './core.module';
+import { ExecutionModule } from './execution/execution.module';
 import { HealthController } from './health.controller';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
 @Module({})
@@ -18,8 +20,10 @@ export class AppModule {
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),
         CoreModule.forRoot(config, overrides),
+        ToolsModule.forRoot(config.tools),
         AgentsModule,
         WorkflowsModule,
+        ExecutionModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { SqliteSynchronous } from './event-store/sqlite-event-store';
+import { ProviderConfig, loadProviderConfig } from './models/provider-config';
+import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
 
 export const APP_CONFIG = Symbol('AppConfig');
 
@@ -22,6 +24,23 @@ export interface AppConfig {
   schedulerEnabled: boolean;
   /** At start, the latest tick missed while the service was down still runs if at most this old; 0: never. */
   scheduleCatchUpWindowMs: number;
+  providers: ProviderConfig;
+  tools: ToolsConfig;
+  runs: RunsConfig;
+}
+
+/** How this instance executes runs. */
+export interface RunsConfig {
+  /** Whether this instance executes runs (any number of instances may: each run executes once). */
+  executorEnabled: boolean;
+  /** Agent runs executing at once in this instance; the others wait, first in, first out. */
+  concurrency: number;
+  /** A run still going after this long fails with `timeout`. */
+  timeoutMs: number;
+  /** Upper bound on `Prefer: wait=<seconds>`. */
+  waitMaxSeconds: number;
+  /** A run whose executor has not renewed its lease for this long is ended as `interrupted`. */
+  leaseMs: number;
 }
 
 /** Reads the environment; a bad value stops the start with a message naming the variable. */
@@ -39,6 +58,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     schedulerEnabled: oneOf(env, 'SCHEDULER_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),
+    providers: loadProviderConfig(env),
+    tools: loadToolsConfig(env),
+    runs: {
+      executorEnabled: oneOf(env, 'RUN_EXECUTOR_ENABLED', ['true', 'false'] as const, 'true') === 'true',
+      concurrency: integer(env, 'RUN_CONCURRENCY', 10, 1, 10_000),
+      timeoutMs: integer(env, 'RUN_TIMEOUT_MS', 600_000, 100, 24 * 3_600_000),
+      waitMaxSeconds: integer(env, 'RUN_WAIT_MAX_SECONDS', 60, 0, 3600),
+      leaseMs: integer(env, 'RUN_LEASE_MS', 30_000, 300, 3_600_000),
+    },
   };
 }
 

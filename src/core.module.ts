@@ -17,6 +17,7 @@ import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
+import { StreamWatch } from './read-models/stream-watch';
 import { Clock, SystemClock } from './shared/clock';
 import { IdGenerator, UlidIdGenerator } from './shared/ids';
 
@@ -54,6 +55,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: DEFAULT_MAX_ATTEMPTS } },
       ActorRegistry,
       ProjectionRunner,
+      StreamWatch,
     ];
     return { module: CoreModule, providers, exports: providers };
   }

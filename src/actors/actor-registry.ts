@@ -44,6 +44,11 @@ export class ActorRegistry {
     return actor.send(command, context, options.newStream);
   }
 
+  /** An actor of its own for a caller that keeps it while it works on one stream (a run being executed). */
+  detached<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
+    return this.newActor(stream, decider);
+  }
+
   read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {
     return this.actorFor(stream, decider).read();
   }

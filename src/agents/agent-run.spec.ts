@@ -1,41 +1,201 @@
 import { given } from '../../test/support/decider-specification';
-import { AgentRunQueued, agentRunDecider } from './agent-run';
+import {
+  AgentRunCancelRequested,
+  AgentRunEvent,
+  AgentRunQueued,
+  AgentRunStarted,
+  AgentRunToolCalled,
+  agentRunDecider,
+} from './agent-run';
 
-const now = new Date('2026-01-01T00:00:00.000Z');
+const now = new Date('2026-01-01T00:01:00.000Z');
+const at = now.toISOString();
 const queued: AgentRunQueued = {
   type: 'AgentRunQueued',
   data: {
     id: 'agentrun_1',
     agentId: 'agent_1',
+    model: 'openai-compatible/m',
     task: 'Summarise',
     context: { url: 'https://example.com' },
-    createdAt: now.toISOString(),
+    createdAt: '2026-01-01T00:00:00.000Z',
   },
 };
+const started: AgentRunStarted = {
+  type: 'AgentRunStarted',
+  data: { runId: 'agentrun_1', executorId: 'x1', warnings: [], startedAt: '2026-01-01T00:00:01.000Z' },
+};
+const toolCalled: AgentRunToolCalled = {
+  type: 'AgentRunToolCalled',
+  data: { runId: 'agentrun_1', callId: 'c1', tool: 'current_time', input: {}, at: '2026-01-01T00:00:02.000Z' },
+};
+const cancelRequested: AgentRunCancelRequested = {
+  type: 'AgentRunCancelRequested',
+  data: { runId: 'agentrun_1', requestedAt: '2026-01-01T00:00:03.000Z' },
+};
+const usage = { inputTokens: 3, outputTokens: 5 };
+const end = (outcome: { output: string } | { error: { code: string; message: string } } | { cancelled: true }) =>
+  ({ type: 'EndAgentRun', executorId: 'x1', outcome, usage, attempts: 1 }) as const;
 
 describe('agent run decider', () => {
   it('queues a run', () => {
+    const { id, agentId, task, context } = queued.data;
+    const model = 'openai-compatible/m';
     given(agentRunDecider, [])
-      .when(
-        {
-          type: 'QueueAgentRun',
-          id: 'agentrun_1',
-          agentId: 'agent_1',
-          task: 'Summarise',
-          context: { url: 'https://example.com' },
-        },
-        now,
-      )
+      .when({ type: 'QueueAgentRun', id, agentId, model, task, context }, new Date(queued.data.createdAt))
       .then([queued]);
   });
 
-  it('refuses to queue the same run twice', () => {
+  it('refuses to queue the same run twice, but a workflow step queueing its run again is a no-op', () => {
+    const { id, agentId, task, context } = queued.data;
+    const model = 'openai-compatible/m';
     given(agentRunDecider, [queued])
-      .when({ type: 'QueueAgentRun', id: 'agentrun_1', agentId: 'agent_1', task: 'x', context: {} })
+      .when({ type: 'QueueAgentRun', id, agentId, model, task, context })
+      .thenRefuses('conflict');
+    const stepRun = { ...queued, data: { ...queued.data, workflowRunId: 'wfrun_1', stepIndex: 0 } };
+    given(agentRunDecider, [stepRun])
+      .when({ type: 'QueueAgentRun', id, agentId, model, task, context, workflowRunId: 'wfrun_1', stepIndex: 0 })
+      .then([]);
+  });
+
+  it('is claimed once: a second start is refused', () => {
+    given(agentRunDecider, [queued])
+      .when({ type: 'StartAgentRun', executorId: 'x1', warnings: [] }, new Date(started.data.startedAt))
+      .then([started]);
+    given(agentRunDecider, [queued, started])
+      .when({ type: 'StartAgentRun', executorId: 'x2', warnings: [] })
       .thenRefuses('conflict');
   });
 
-  it('evolves into a queued run', () => {
-    given(agentRunDecider, [queued]).thenState({ ...queued.data, status: 'queued' });
+  it('records tool calls only from the instance executing the run', () => {
+    given(agentRunDecider, [queued, started])
+      .when(
+        { type: 'RecordToolCall', executorId: 'x1', callId: 'c1', tool: 'current_time', input: {} },
+        new Date(toolCalled.data.at),
+      )
+      .then([toolCalled]);
+    given(agentRunDecider, [queued, started])
+      .when({ type: 'RecordToolCall', executorId: 'x2', callId: 'c1', tool: 'current_time', input: {} })
+      .thenRefuses('conflict');
+  });
+
+  it('ends succeeded, failed or cancelled, naming the workflow step that made it', () => {
+    given(agentRunDecider, [queued, started])
+      .when(end({ output: 'done' }), now)
+      .then([
+        { type: 'AgentRunSucceeded', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, output: 'done' } },
+      ]);
+    const error = { code: 'provider_error', message: 'boom' };
+    given(agentRunDecider, [queued, started])
+      .when(end({ error }), now)
+      .then([{ type: 'AgentRunFailed', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, error } }]);
+    const stepRun = { ...queued, data: { ...queued.data, workflowRunId: 'wfrun_1', stepIndex: 2 } };
+    given(agentRunDecider, [stepRun, started])
+      .when(end({ cancelled: true }), now)
+      .then([
+        {
+          type: 'AgentRunCancelled',
+          data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, workflowRunId: 'wfrun_1', stepIndex: 2 },
+        },
+      ]);
+  });
+
+  it('a cancel asked for while the run was finishing wins over its success', () => {
+    given(agentRunDecider, [queued, started, cancelRequested])
+      .when(end({ output: 'done' }), now)
+      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at } }]);
+  });
+
+  it('cancels a queued run at once, asks a running one to stop, and answers a cancelled one again', () => {
+    given(agentRunDecider, [queued])
+      .when({ type: 'CancelAgentRun' }, now)
+      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', usage: null, attempts: 0, endedAt: at } }]);
+    given(agentRunDecider, [queued, started])
+      .when({ type: 'CancelAgentRun' }, now)
+      .then([{ type: 'AgentRunCancelRequested', data: { runId: 'agentrun_1', requestedAt: at } }]);
+    given(agentRunDecider, [queued, started, cancelRequested]).when({ type: 'CancelAgentRun' }).then([]);
+    const cancelled: AgentRunEvent = {
+      type: 'AgentRunCancelled',
+      data: { runId: 'agentrun_1', usage: null, attempts: 0, endedAt: at },
+    };
+    given(agentRunDecider, [queued, cancelled]).when({ type: 'CancelAgentRun' }).then([]);
+  });
+
+  it('refuses to cancel a run that succeeded or failed', () => {
+    const succeeded: AgentRunEvent = {
+      type: 'AgentRunSucceeded',
+      data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, output: 'x' },
+    };
+    given(agentRunDecider, [queued, started, succeeded]).when({ type: 'CancelAgentRun' }).thenRefuses('conflict');
+  });
+
+  it('ends a run as interrupted only when its lease is stale', () => {
+    given(agentRunDecider, [queued, started])
+      .when({ type: 'InterruptAgentRun', staleBefore: '2026-01-01T00:00:00.500Z' })
+      .then([]);
+    given(agentRunDecider, [queued, started])
+      .when({ type: 'InterruptAgentRun', staleBefore: '2026-01-01T00:00:30.000Z' }, now)
+      .then([
+        {
+          type: 'AgentRunFailed',
+          data: {
+            runId: 'agentrun_1',
+            usage: null,
+            attempts: 0,
+            endedAt: at,
+            error: { code: 'interrupted', message: 'The instance executing the run stopped before it ended' },
+          },
+        },
+      ]);
+    const renewed: AgentRunEvent = {
+      type: 'AgentRunLeaseRenewed',
+      data: { runId: 'agentrun_1', executorId: 'x1', at: '2026-01-01T00:00:40.000Z' },
+    };
+    given(agentRunDecider, [queued, started, renewed])
+      .when({ type: 'InterruptAgentRun', staleBefore: '2026-01-01T00:00:30.000Z' })
+      .then([]);
+  });
+
+  it('evolves into the run with its tool calls, usage and end', () => {
+    const returned: AgentRunEvent = {
+      type: 'AgentRunToolReturned',
+      data: {
+        runId: 'agentrun_1',
+        callId: 'c1',
+        tool: 'current_time',
+        output: { utc: 'x' },
+        at: '2026-01-01T00:00:02.500Z',
+      },
+    };
+    const succeeded: AgentRunEvent = {
+      type: 'AgentRunSucceeded',
+      data: { runId: 'agentrun_1', usage, attempts: 2, endedAt: at, output: 'It is x' },
+    };
+    given(agentRunDecider, [queued, started, toolCalled, returned, succeeded]).thenState({
+      ...queued.data,
+      status: 'succeeded',
+      output: 'It is x',
+      toolCalls: [
+        {
+          id: 'c1',
+          tool: 'current_time',
+          input: {},
+          output: { utc: 'x' },
+          startedAt: toolCalled.data.at,
+          endedAt: '2026-01-01T00:00:02.500Z',
+        },
+      ],
+      usage,
+      attempts: 2,
+      error: null,
+      warnings: [],
+      workflowRunId: null,
+      stepIndex: null,
+      cancelRequested: false,
+      startedAt: started.data.startedAt,
+      endedAt: at,
+      executorId: 'x1',
+      heartbeatAt: started.data.startedAt,
+    } as never);
   });
 });

@@ -1,23 +1,138 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { RunError, RunStatus, Usage, isEnded } from '../domain/run';
 
-export type AgentRunStatus = 'queued';
+export interface ToolCall {
+  id: string;
+  /** The tool's id, e.g. `current_time` or `mcp:files/read`. */
+  tool: string;
+  input: unknown;
+  output?: unknown;
+  error?: string;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/** Set when a workflow step made the run. */
+export interface WorkflowStepRef {
+  workflowRunId: string;
+  stepIndex: number;
+}
 
 export interface AgentRun {
   id: string;
   agentId: string;
+  model: string;
   task: string;
   context: Record<string, unknown>;
-  status: AgentRunStatus;
+  status: RunStatus;
+  output: string | null;
+  toolCalls: ToolCall[];
+  usage: Usage | null;
+  /** Model requests made, retries included. */
+  attempts: number;
+  error: RunError | null;
+  /** E.g. tools the agent names that are unknown now, left out of the run. */
+  warnings: string[];
+  workflowRunId: string | null;
+  stepIndex: number | null;
+  cancelRequested: boolean;
   createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
 }
 
-export type AgentRunState = AgentRun | null;
+/** The run and who executes it: the executor renews its lease with heartbeats while it runs. */
+export interface AgentRunAggregate extends AgentRun {
+  executorId: string | null;
+  heartbeatAt: string | null;
+}
 
-export type QueueAgentRun = { type: 'QueueAgentRun' } & Omit<AgentRun, 'status' | 'createdAt'>;
-export type AgentRunCommand = QueueAgentRun;
+export type AgentRunState = AgentRunAggregate | null;
 
-export type AgentRunQueued = DomainEvent<'AgentRunQueued', Omit<AgentRun, 'status'>>;
-export type AgentRunEvent = AgentRunQueued;
+export type QueueAgentRun = {
+  type: 'QueueAgentRun';
+  id: string;
+  agentId: string;
+  model: string;
+  task: string;
+  context: Record<string, unknown>;
+} & Partial<WorkflowStepRef>;
+export type StartAgentRun = { type: 'StartAgentRun'; executorId: string; warnings: string[] };
+export type RecordToolCall = {
+  type: 'RecordToolCall';
+  executorId: string;
+  callId: string;
+  tool: string;
+  input: unknown;
+};
+export type RecordToolResult = {
+  type: 'RecordToolResult';
+  executorId: string;
+  callId: string;
+  tool: string;
+  output?: unknown;
+  error?: string;
+};
+export type RenewRunLease = { type: 'RenewRunLease'; executorId: string };
+export type EndAgentRun = {
+  type: 'EndAgentRun';
+  executorId: string;
+  outcome: { output: string } | { error: RunError } | { cancelled: true };
+  usage: Usage | null;
+  attempts: number;
+};
+export type CancelAgentRun = { type: 'CancelAgentRun' };
+/** Ends a run whose executor stopped renewing its lease before `staleBefore`. */
+export type InterruptAgentRun = { type: 'InterruptAgentRun'; staleBefore: string };
+export type AgentRunCommand =
+  | QueueAgentRun
+  | StartAgentRun
+  | RecordToolCall
+  | RecordToolResult
+  | RenewRunLease
+  | EndAgentRun
+  | CancelAgentRun
+  | InterruptAgentRun;
+
+/** An ending names the workflow step that made the run, if any, so the workflow's process manager needs no look-up. */
+type Ended = { runId: string; usage: Usage | null; attempts: number; endedAt: string } & Partial<WorkflowStepRef>;
+export type AgentRunQueued = DomainEvent<
+  'AgentRunQueued',
+  Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & { model?: string } & Partial<WorkflowStepRef>
+>;
+export type AgentRunStarted = DomainEvent<
+  'AgentRunStarted',
+  { runId: string; executorId: string; warnings: string[]; startedAt: string }
+>;
+export type AgentRunToolCalled = DomainEvent<
+  'AgentRunToolCalled',
+  { runId: string; callId: string; tool: string; input: unknown; at: string }
+>;
+export type AgentRunToolReturned = DomainEvent<
+  'AgentRunToolReturned',
+  { runId: string; callId: string; tool: string; output?: unknown; error?: string; at: string }
+>;
+export type AgentRunLeaseRenewed = DomainEvent<
+  'AgentRunLeaseRenewed',
+  { runId: string; executorId: string; at: string }
+>;
+export type AgentRunSucceeded = DomainEvent<'AgentRunSucceeded', Ended & { output: string }>;
+export type AgentRunFailed = DomainEvent<'AgentRunFailed', Ended & { error: RunError }>;
+export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
+export type AgentRunCancelled = DomainEvent<'AgentRunCancelled', Ended>;
+export type AgentRunEvent =
+  | AgentRunQueued
+  | AgentRunStarted
+  | AgentRunToolCalled
+  | AgentRunToolReturned
+  | AgentRunLeaseRenewed
+  | AgentRunSucceeded
+  | AgentRunFailed
+  | AgentRunCancelRequested
+  | AgentRunCancelled;
+
+/** The events that end an agent run. */
+export const AGENT_RUN_ENDINGS = ['AgentRunSucceeded', 'AgentRunFailed', 'AgentRunCancelled'] as const;
 
 export const agentRunStream = (runId: string) => `agentrun-${runId}`;
 
@@ -25,23 +140,160 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
   initialState: null,
 
   decide(state, command, now) {
+    const at = now.toISOString();
+    if (command.type === 'QueueAgentRun') return queue(state, command, at);
+    if (!state) throw new DomainError('not_found', 'The agent run does not exist');
+    const runId = state.id;
     switch (command.type) {
-      case 'QueueAgentRun': {
-        if (state) throw new DomainError('conflict', `Agent run ${command.id} already exists`);
-        const { type: _type, ...run } = command;
-        return [{ type: 'AgentRunQueued', data: { ...run, createdAt: now.toISOString() } }];
+      case 'StartAgentRun':
+        if (state.status !== 'queued') throw new DomainError('conflict', `Agent run ${runId} is ${state.status}`);
+        return [
+          {
+            type: 'AgentRunStarted',
+            data: { runId, executorId: command.executorId, warnings: command.warnings, startedAt: at },
+          },
+        ];
+      case 'RecordToolCall': {
+        checkExecutor(state, command.executorId);
+        const { callId, tool, input } = command;
+        return [{ type: 'AgentRunToolCalled', data: { runId, callId, tool, input, at } }];
+      }
+      case 'RecordToolResult': {
+        checkExecutor(state, command.executorId);
+        const { callId, tool, output, error } = command;
+        const result = error === undefined ? { output: output ?? null } : { error };
+        return [{ type: 'AgentRunToolReturned', data: { runId, callId, tool, ...result, at } }];
+      }
+      case 'RenewRunLease':
+        checkExecutor(state, command.executorId);
+        return [{ type: 'AgentRunLeaseRenewed', data: { runId, executorId: command.executorId, at } }];
+      case 'EndAgentRun': {
+        checkExecutor(state, command.executorId);
+        const ended = endedData(state, command.usage, command.attempts, at);
+        const { outcome } = command;
+        // A cancel asked for while the run was finishing wins: the client was told it would end cancelled.
+        if ('cancelled' in outcome || state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
+        if ('error' in outcome) return [{ type: 'AgentRunFailed', data: { ...ended, error: outcome.error } }];
+        return [{ type: 'AgentRunSucceeded', data: { ...ended, output: outcome.output } }];
+      }
+      case 'CancelAgentRun':
+        if (state.status === 'cancelled' || state.cancelRequested) return [];
+        if (isEnded(state.status)) throw new DomainError('conflict', `Agent run ${runId} has already ${state.status}`);
+        if (state.status === 'queued') {
+          return [{ type: 'AgentRunCancelled', data: endedData(state, null, 0, at) }];
+        }
+        return [{ type: 'AgentRunCancelRequested', data: { runId, requestedAt: at } }];
+      case 'InterruptAgentRun': {
+        const lastSign = state.heartbeatAt ?? state.startedAt;
+        if (state.status !== 'running' || (lastSign && Date.parse(lastSign) >= Date.parse(command.staleBefore)))
+          return [];
+        const ended = endedData(state, state.usage, state.attempts, at);
+        if (state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
+        const error = { code: 'interrupted', message: 'The instance executing the run stopped before it ended' };
+        return [{ type: 'AgentRunFailed', data: { ...ended, error } }];
       }
     }
   },
 
   evolve(state, event) {
+    if (event.type === 'AgentRunQueued') {
+      const { id, agentId, task, context, createdAt, model, workflowRunId, stepIndex } = event.data;
+      return {
+        id,
+        agentId,
+        model: model ?? '',
+        task,
+        context,
+        status: 'queued',
+        output: null,
+        toolCalls: [],
+        usage: null,
+        attempts: 0,
+        error: null,
+        warnings: [],
+        workflowRunId: workflowRunId ?? null,
+        stepIndex: stepIndex ?? null,
+        cancelRequested: false,
+        createdAt,
+        startedAt: null,
+        endedAt: null,
+        executorId: null,
+        heartbeatAt: null,
+      };
+    }
+    if (!state) return state;
     switch (event.type) {
-      case 'AgentRunQueued': {
-        const { id, agentId, task, context, createdAt } = event.data;
-        return { id, agentId, task, context, status: 'queued', createdAt };
+      case 'AgentRunStarted': {
+        const { executorId, warnings, startedAt } = event.data;
+        return { ...state, status: 'running', executorId, warnings, startedAt, heartbeatAt: startedAt };
       }
+      case 'AgentRunToolCalled': {
+        const { callId, tool, input, at } = event.data;
+        const call: ToolCall = { id: callId, tool, input, startedAt: at, endedAt: null };
+        return { ...state, toolCalls: [...state.toolCalls, call] };
+      }
+      case 'AgentRunToolReturned': {
+        const { callId, output, error, at } = event.data;
+        const toolCalls = state.toolCalls.map((call) =>
+          call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), endedAt: at } : call,
+        );
+        return { ...state, toolCalls };
+      }
+      case 'AgentRunLeaseRenewed':
+        return { ...state, heartbeatAt: event.data.at };
+      case 'AgentRunCancelRequested':
+        return { ...state, cancelRequested: true };
+      case 'AgentRunSucceeded':
+        return { ...ended(state, 'succeeded', event.data), output: event.data.output };
+      case 'AgentRunFailed':
+        return { ...ended(state, 'failed', event.data), error: event.data.error };
+      case 'AgentRunCancelled':
+        return ended(state, 'cancelled', event.data);
       default:
         return state;
     }
   },
 };
+
+function queue(state: AgentRunState, command: QueueAgentRun, createdAt: string): AgentRunEvent[] {
+  if (state) {
+    // A workflow step queues its run again after a restart: the same step, once.
+    if (command.workflowRunId && state.workflowRunId === command.workflowRunId) return [];
+    throw new DomainError('conflict', `Agent run ${command.id} already exists`);
+  }
+  const { type: _type, ...run } = command;
+  return [{ type: 'AgentRunQueued', data: { ...run, createdAt } }];
+}
+
+function checkExecutor(state: AgentRunAggregate, executorId: string): void {
+  if (state.status !== 'running' || state.executorId !== executorId) {
+    throw new DomainError('conflict', `Agent run ${state.id} is no longer executed here (${state.status})`);
+  }
+}
+
+function endedData(state: AgentRunAggregate, usage: Usage | null, attempts: number, endedAt: string): Ended {
+  const { id: runId, workflowRunId, stepIndex } = state;
+  return {
+    runId,
+    usage,
+    attempts,
+    endedAt,
+    ...(workflowRunId !== null ? { workflowRunId, stepIndex: stepIndex! } : {}),
+  };
+}
+
+function ended(state: AgentRunAggregate, status: RunStatus, data: Ended): AgentRunAggregate {
+  return {
+    ...state,
+    status,
+    usage: data.usage,
+    attempts: data.attempts,
+    endedAt: data.endedAt,
+    cancelRequested: false,
+  };
+}
+
+/** The public view of a run: without who executes it. */
+export function toAgentRun({ executorId: _e, heartbeatAt: _h, ...run }: AgentRunAggregate): AgentRun {
+  return run;
+}

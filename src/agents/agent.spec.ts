@@ -10,6 +10,7 @@ const created: AgentCreated = {
     model: 'openai/gpt-4o-mini',
     instructions: 'Find',
     tools: ['web'],
+    maxSteps: 4,
     createdAt: now.toISOString(),
   },
 };
@@ -25,6 +26,7 @@ describe('agent decider', () => {
           model: 'openai/gpt-4o-mini',
           instructions: 'Find',
           tools: ['web'],
+          maxSteps: 4,
         },
         now,
       )
@@ -33,7 +35,15 @@ describe('agent decider', () => {
 
   it('refuses to create an agent twice', () => {
     given(agentDecider, [created])
-      .when({ type: 'CreateAgent', id: 'agent_1', name: 'other', model: 'a/b', instructions: '', tools: [] })
+      .when({
+        type: 'CreateAgent',
+        id: 'agent_1',
+        name: 'other',
+        model: 'a/b',
+        instructions: '',
+        tools: [],
+        maxSteps: 10,
+      })
       .thenRefuses('conflict');
   });
 
@@ -45,7 +55,17 @@ describe('agent decider', () => {
       model: 'openai/gpt-4o-mini',
       instructions: 'Find',
       tools: ['web'],
+      maxSteps: 4,
       createdAt: now.toISOString(),
+    });
+  });
+
+  it('gives agents recorded before maxSteps existed the default', () => {
+    const { maxSteps: _maxSteps, ...older } = created.data;
+    given(agentDecider, [{ type: 'AgentCreated', data: older }]).thenState({
+      ...older,
+      status: 'active',
+      maxSteps: 10,
     });
   });
 });

@@ -9,15 +9,20 @@ export interface Agent {
   model: string;
   instructions: string;
   tools: string[];
+  /** Upper bound on the model's steps (calls) in one run. */
+  maxSteps: number;
   createdAt: string;
 }
+
+export const DEFAULT_MAX_STEPS = 10;
 
 export type AgentState = Agent | null;
 
 export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt'>;
 export type AgentCommand = CreateAgent;
 
-export type AgentCreated = DomainEvent<'AgentCreated', Omit<Agent, 'status'>>;
+/** Agents created before runs were executed have no `maxSteps`: they get the default. */
+export type AgentCreated = DomainEvent<'AgentCreated', Omit<Agent, 'status' | 'maxSteps'> & { maxSteps?: number }>;
 export type AgentEvent = AgentCreated;
 
 export const agentStream = (agentId: string) => `agent-${agentId}`;
@@ -38,8 +43,17 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, createdAt } = event.data;
-        return { id, name, status: 'active', model, instructions, tools, createdAt };
+        const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
+        return {
+          id,
+          name,
+          status: 'active',
+          model,
+          instructions,
+          tools,
+          maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+          createdAt,
+        };
       }
       default:
         return state;

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CancelAgentRunController } from './cancel-agent-run/cancel-agent-run.controller';
+import { CancelAgentRunHandler } from './cancel-agent-run/cancel-agent-run.handler';
+import { StreamAgentRunController } from './stream-agent-run/stream-agent-run.controller';
 import { CreateAgentController } from './create-agent/create-agent.controller';
 import { CreateAgentHandler } from './create-agent/create-agent.handler';
 import { AgentQueriesController } from './queries/agent-queries.controller';
@@ -9,10 +12,17 @@ import { RunAgentController } from './run-agent/run-agent.controller';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
 
 @Module({
-  controllers: [CreateAgentController, RunAgentController, AgentQueriesController],
+  controllers: [
+    CreateAgentController,
+    RunAgentController,
+    CancelAgentRunController,
+    StreamAgentRunController,
+    AgentQueriesController,
+  ],
   providers: [
     CreateAgentHandler,
     RunAgentHandler,
+    CancelAgentRunHandler,
     ListAgentsHandler,
     GetAgentHandler,
     ListAgentRunsHandler,

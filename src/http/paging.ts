@@ -1,5 +1,6 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
+import { RUN_STATUSES, RunStatus } from '../domain/run';
 import { ValidationFailed } from './problem';
 
 export const DEFAULT_LIMIT = 50;
@@ -17,6 +18,13 @@ export class ListQuery {
   @IsString({ message: 'cursor must be given once' })
   @IsOptional()
   cursor?: string;
+}
+
+/** A list of runs also filters by status. */
+export class RunListQuery extends ListQuery {
+  @IsIn(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` })
+  @IsOptional()
+  status?: RunStatus;
 }
 
 export interface Page<T> {

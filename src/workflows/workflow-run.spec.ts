@@ -1,38 +1,184 @@
 import { given } from '../../test/support/decider-specification';
-import { WorkflowRunQueued, workflowRunDecider } from './workflow-run';
+import {
+  WorkflowRunEvent,
+  WorkflowRunQueued,
+  WorkflowRunStarted,
+  WorkflowStepStarted,
+  stepContext,
+  workflowRunDecider,
+} from './workflow-run';
 
+const at = '2026-01-01T00:00:05.000Z';
+const now = new Date(at);
 const queued: WorkflowRunQueued = {
   type: 'WorkflowRunQueued',
   data: {
     id: 'wfrun_1',
     workflowId: 'wf_1',
-    input: { a: 1 },
+    input: { topic: 'cron' },
     trigger: { type: 'manual' },
     createdAt: '2026-01-01T00:00:00.000Z',
   },
 };
 const { id, workflowId, input, trigger, createdAt } = queued.data;
+const steps = [
+  { agent: 'researcher', action: 'Research {{input.topic}}' },
+  { agent: 'writer', action: 'Write up: {{steps.0.output}}' },
+];
+const started: WorkflowRunStarted = {
+  type: 'WorkflowRunStarted',
+  data: { runId: 'wfrun_1', workflowName: 'digest', steps, startedAt: at },
+};
+const step0: WorkflowStepStarted = {
+  type: 'WorkflowStepStarted',
+  data: {
+    runId: 'wfrun_1',
+    index: 0,
+    agent: 'researcher',
+    task: 'Research cron',
+    agentRunId: 'agentrun_a',
+    startedAt: at,
+  },
+};
+const step0Succeeded: WorkflowRunEvent = {
+  type: 'WorkflowStepEnded',
+  data: { runId: 'wfrun_1', index: 0, status: 'succeeded', output: 'notes', endedAt: at },
+};
 
 describe('workflow run decider', () => {
-  it('queues a run', () => {
+  it('queues a run, and a repeat of it is a no-op', () => {
     given(workflowRunDecider, [])
       .when({ type: 'QueueWorkflowRun', id, workflowId, input, trigger, createdAt })
       .then([queued]);
-  });
-
-  it('treats queueing the same run of the same workflow again as a no-op', () => {
     given(workflowRunDecider, [queued])
       .when({ type: 'QueueWorkflowRun', id, workflowId, input, trigger, createdAt })
       .then([]);
   });
 
-  it('refuses the run id for another workflow', () => {
+  it('starts with its first step, its task filled in from the input', () => {
     given(workflowRunDecider, [queued])
-      .when({ type: 'QueueWorkflowRun', id, workflowId: 'wf_2', input, trigger, createdAt })
-      .thenRefuses('conflict');
+      .when({ type: 'StartWorkflowRun', workflowName: 'digest', steps, firstAgentRunId: 'agentrun_a' }, now)
+      .then([started, step0]);
+    given(workflowRunDecider, [queued, started, step0])
+      .when({ type: 'StartWorkflowRun', workflowName: 'digest', steps, firstAgentRunId: 'agentrun_b' })
+      .then([]);
   });
 
-  it('evolves into a queued run', () => {
-    given(workflowRunDecider, [queued]).thenState({ ...queued.data, status: 'queued' });
+  it('passes a step output on to the next step', () => {
+    given(workflowRunDecider, [queued, started, step0])
+      .when(
+        {
+          type: 'EndWorkflowStep',
+          index: 0,
+          agentRunId: 'agentrun_a',
+          outcome: { output: 'notes' },
+          nextAgentRunId: 'agentrun_b',
+        },
+        now,
+      )
+      .then([
+        step0Succeeded,
+        {
+          type: 'WorkflowStepStarted',
+          data: {
+            runId: 'wfrun_1',
+            index: 1,
+            agent: 'writer',
+            task: 'Write up: notes',
+            agentRunId: 'agentrun_b',
+            startedAt: at,
+          },
+        },
+      ]);
+  });
+
+  it('succeeds with the last step output', () => {
+    const step1: WorkflowRunEvent = {
+      ...step0,
+      data: { ...step0.data, index: 1, agent: 'writer', agentRunId: 'agentrun_b' },
+    };
+    given(workflowRunDecider, [queued, started, step0, step0Succeeded, step1])
+      .when(
+        {
+          type: 'EndWorkflowStep',
+          index: 1,
+          agentRunId: 'agentrun_b',
+          outcome: { output: 'report' },
+          nextAgentRunId: 'x',
+        },
+        now,
+      )
+      .then([
+        {
+          type: 'WorkflowStepEnded',
+          data: { runId: 'wfrun_1', index: 1, status: 'succeeded', output: 'report', endedAt: at },
+        },
+        { type: 'WorkflowRunSucceeded', data: { runId: 'wfrun_1', output: 'report', endedAt: at } },
+      ]);
+  });
+
+  it('fails when a step fails, and skips the later steps', () => {
+    const error = { code: 'provider_error', message: 'boom', status: 500 };
+    const history = [queued, started, step0];
+    given(workflowRunDecider, history)
+      .when(
+        { type: 'EndWorkflowStep', index: 0, agentRunId: 'agentrun_a', outcome: { error }, nextAgentRunId: 'x' },
+        now,
+      )
+      .then([
+        { type: 'WorkflowStepEnded', data: { runId: 'wfrun_1', index: 0, status: 'failed', error, endedAt: at } },
+        {
+          type: 'WorkflowRunFailed',
+          data: {
+            runId: 'wfrun_1',
+            error: { code: 'step_failed', message: 'Step 0 (agent "researcher") failed: boom' },
+            endedAt: at,
+          },
+        },
+      ]);
+    const failed: WorkflowRunEvent[] = [
+      { type: 'WorkflowStepEnded', data: { runId: 'wfrun_1', index: 0, status: 'failed', error, endedAt: at } },
+      {
+        type: 'WorkflowRunFailed',
+        data: { runId: 'wfrun_1', error: { code: 'step_failed', message: 'x' }, endedAt: at },
+      },
+    ];
+    const state = [...history, ...failed].reduce(workflowRunDecider.evolve, null);
+    expect(state?.status).toBe('failed');
+    expect(state?.steps.map((s) => s.status)).toEqual(['failed', 'skipped']);
+  });
+
+  it('ignores the end of an agent run that is not its current step', () => {
+    given(workflowRunDecider, [queued, started, step0])
+      .when({
+        type: 'EndWorkflowStep',
+        index: 0,
+        agentRunId: 'agentrun_other',
+        outcome: { output: 'x' },
+        nextAgentRunId: 'y',
+      })
+      .then([]);
+  });
+
+  it('is cancelled at once with its step in progress; cancelling again changes nothing; an ended run is a conflict', () => {
+    const cancelled: WorkflowRunEvent = { type: 'WorkflowRunCancelled', data: { runId: 'wfrun_1', endedAt: at } };
+    given(workflowRunDecider, [queued, started, step0]).when({ type: 'CancelWorkflowRun' }, now).then([cancelled]);
+    given(workflowRunDecider, [queued, started, step0, cancelled]).when({ type: 'CancelWorkflowRun' }).then([]);
+    const state = [queued, started, step0, cancelled].reduce(workflowRunDecider.evolve, null);
+    expect(state?.steps.map((s) => s.status)).toEqual(['cancelled', 'skipped']);
+    const succeeded: WorkflowRunEvent = {
+      type: 'WorkflowRunSucceeded',
+      data: { runId: 'wfrun_1', output: 'x', endedAt: at },
+    };
+    given(workflowRunDecider, [queued, succeeded]).when({ type: 'CancelWorkflowRun' }).thenRefuses('conflict');
+  });
+
+  it('gives a step the workflow, the input and the steps before it as context', () => {
+    const state = [queued, started, step0, step0Succeeded].reduce(workflowRunDecider.evolve, null)!;
+    expect(stepContext(state, 1)).toEqual({
+      workflow: { id: 'wf_1', name: 'digest', runId: 'wfrun_1' },
+      input: { topic: 'cron' },
+      steps: [{ agent: 'researcher', action: 'Research {{input.topic}}', output: 'notes' }],
+    });
   });
 });

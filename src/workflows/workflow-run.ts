@@ -1,52 +1,275 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
-import { RunTrigger } from './workflow';
+import { RunError, RunStatus, isEnded } from '../domain/run';
+import { renderStepTask } from './step-task';
+import { RunTrigger, WorkflowStep } from './workflow';
 
-export type WorkflowRunStatus = 'queued';
+export type StepStatus = 'pending' | RunStatus | 'skipped';
+
+export interface WorkflowRunStep {
+  index: number;
+  agent: string;
+  action: string;
+  status: StepStatus;
+  agentRunId: string | null;
+  output: string | null;
+  error: RunError | null;
+  startedAt: string | null;
+  endedAt: string | null;
+}
 
 export interface WorkflowRun {
   id: string;
   workflowId: string;
-  status: WorkflowRunStatus;
+  status: RunStatus;
   input: Record<string, unknown>;
   trigger: RunTrigger;
+  /** The workflow's steps as they were when the run started; empty while it is queued. */
+  steps: WorkflowRunStep[];
+  /** The last step's output. */
+  output: string | null;
+  error: RunError | null;
   createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
 }
 
-export type WorkflowRunState = WorkflowRun | null;
+export interface WorkflowRunAggregate extends WorkflowRun {
+  workflowName: string;
+}
 
-export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Omit<WorkflowRun, 'status'>;
-export type WorkflowRunCommand = QueueWorkflowRun;
+export type WorkflowRunState = WorkflowRunAggregate | null;
 
-export type WorkflowRunQueued = DomainEvent<'WorkflowRunQueued', Omit<WorkflowRun, 'status'>>;
-export type WorkflowRunEvent = WorkflowRunQueued;
+/** How a step's agent run ended. */
+export type StepOutcome = { output: string } | { error: RunError } | { cancelled: true };
+
+export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
+  WorkflowRun,
+  'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'
+>;
+export type StartWorkflowRun = {
+  type: 'StartWorkflowRun';
+  workflowName: string;
+  steps: WorkflowStep[];
+  firstAgentRunId: string;
+};
+export type EndWorkflowStep = {
+  type: 'EndWorkflowStep';
+  index: number;
+  agentRunId: string;
+  outcome: StepOutcome;
+  /** The id the next step's agent run gets, if there is a next step. */
+  nextAgentRunId: string;
+};
+export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
+export type WorkflowRunCommand = QueueWorkflowRun | StartWorkflowRun | EndWorkflowStep | CancelWorkflowRun;
+
+type RunEnded = { runId: string; endedAt: string };
+export type WorkflowRunQueued = DomainEvent<
+  'WorkflowRunQueued',
+  Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'>
+>;
+export type WorkflowRunStarted = DomainEvent<
+  'WorkflowRunStarted',
+  { runId: string; workflowName: string; steps: WorkflowStep[]; startedAt: string }
+>;
+export type WorkflowStepStarted = DomainEvent<
+  'WorkflowStepStarted',
+  { runId: string; index: number; agent: string; task: string; agentRunId: string; startedAt: string }
+>;
+export type WorkflowStepEnded = DomainEvent<
+  'WorkflowStepEnded',
+  {
+    runId: string;
+    index: number;
+    status: 'succeeded' | 'failed' | 'cancelled';
+    output?: string;
+    error?: RunError;
+    endedAt: string;
+  }
+>;
+export type WorkflowRunSucceeded = DomainEvent<'WorkflowRunSucceeded', RunEnded & { output: string | null }>;
+export type WorkflowRunFailed = DomainEvent<'WorkflowRunFailed', RunEnded & { error: RunError }>;
+export type WorkflowRunCancelled = DomainEvent<'WorkflowRunCancelled', RunEnded>;
+export type WorkflowRunEvent =
+  | WorkflowRunQueued
+  | WorkflowRunStarted
+  | WorkflowStepStarted
+  | WorkflowStepEnded
+  | WorkflowRunSucceeded
+  | WorkflowRunFailed
+  | WorkflowRunCancelled;
+
+export const WORKFLOW_RUN_ENDINGS = ['WorkflowRunSucceeded', 'WorkflowRunFailed', 'WorkflowRunCancelled'] as const;
 
 export const workflowRunStream = (runId: string) => `workflowrun-${runId}`;
 
 export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> = {
   initialState: null,
 
-  decide(state, command) {
-    switch (command.type) {
-      case 'QueueWorkflowRun': {
-        // The run is created from the workflow's WorkflowTriggered event; a repeat of the same run is a no-op.
-        if (state) {
-          if (state.workflowId === command.workflowId) return [];
-          throw new DomainError('conflict', `Workflow run ${command.id} already exists`);
-        }
-        const { type: _type, ...run } = command;
-        return [{ type: 'WorkflowRunQueued', data: run }];
+  decide(state, command, now) {
+    const at = now.toISOString();
+    if (command.type === 'QueueWorkflowRun') {
+      // The run is created from the workflow's WorkflowTriggered event; a repeat of the same run is a no-op.
+      if (state) {
+        if (state.workflowId === command.workflowId) return [];
+        throw new DomainError('conflict', `Workflow run ${command.id} already exists`);
       }
+      const { type: _type, ...run } = command;
+      return [{ type: 'WorkflowRunQueued', data: run }];
+    }
+    if (!state) throw new DomainError('not_found', 'The workflow run does not exist');
+    const runId = state.id;
+    switch (command.type) {
+      case 'StartWorkflowRun': {
+        if (state.status !== 'queued') return [];
+        const { workflowName, steps } = command;
+        const started: WorkflowRunStarted = {
+          type: 'WorkflowRunStarted',
+          data: { runId, workflowName, steps, startedAt: at },
+        };
+        const run = workflowRunDecider.evolve(state, started)!;
+        return [started, startStep(run, 0, command.firstAgentRunId, at)];
+      }
+      case 'EndWorkflowStep': {
+        const step = state.steps[command.index];
+        // Repeats, and agent runs that end after their workflow run did, change nothing.
+        if (state.status !== 'running' || step?.status !== 'running' || step.agentRunId !== command.agentRunId)
+          return [];
+        return endStep(state, command, at);
+      }
+      case 'CancelWorkflowRun':
+        if (state.status === 'cancelled') return [];
+        if (isEnded(state.status))
+          throw new DomainError('conflict', `Workflow run ${runId} has already ${state.status}`);
+        return [{ type: 'WorkflowRunCancelled', data: { runId, endedAt: at } }];
     }
   },
 
   evolve(state, event) {
+    if (event.type === 'WorkflowRunQueued') {
+      const { id, workflowId, input, trigger, createdAt } = event.data;
+      return {
+        id,
+        workflowId,
+        workflowName: '',
+        status: 'queued',
+        input,
+        trigger,
+        steps: [],
+        output: null,
+        error: null,
+        createdAt,
+        startedAt: null,
+        endedAt: null,
+      };
+    }
+    if (!state) return state;
     switch (event.type) {
-      case 'WorkflowRunQueued': {
-        const { id, workflowId, input, trigger, createdAt } = event.data;
-        return { id, workflowId, status: 'queued', input, trigger, createdAt };
+      case 'WorkflowRunStarted': {
+        const { workflowName, steps, startedAt } = event.data;
+        return { ...state, status: 'running', workflowName, startedAt, steps: steps.map(pendingStep) };
       }
+      case 'WorkflowStepStarted': {
+        const { index, agentRunId, startedAt } = event.data;
+        return updateStep(state, index, { status: 'running', agentRunId, startedAt });
+      }
+      case 'WorkflowStepEnded': {
+        const { index, status, output, error, endedAt } = event.data;
+        return updateStep(state, index, { status, output: output ?? null, error: error ?? null, endedAt });
+      }
+      case 'WorkflowRunSucceeded':
+        return { ...finish(state, 'succeeded', event.data.endedAt), output: event.data.output };
+      case 'WorkflowRunFailed':
+        return { ...finish(state, 'failed', event.data.endedAt), error: event.data.error };
+      case 'WorkflowRunCancelled':
+        return finish(state, 'cancelled', event.data.endedAt);
       default:
         return state;
     }
   },
 };
+
+function startStep(run: WorkflowRunAggregate, index: number, agentRunId: string, at: string): WorkflowStepStarted {
+  const step = run.steps[index];
+  const task = renderStepTask(step.action, { input: run.input, outputs: run.steps.map((s) => s.output) });
+  return {
+    type: 'WorkflowStepStarted',
+    data: { runId: run.id, index, agent: step.agent, task, agentRunId, startedAt: at },
+  };
+}
+
+function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: string): WorkflowRunEvent[] {
+  const { index, outcome } = command;
+  const runId = state.id;
+  const step = state.steps[index];
+  if ('output' in outcome) {
+    const ended: WorkflowStepEnded = {
+      type: 'WorkflowStepEnded',
+      data: { runId, index, status: 'succeeded', output: outcome.output, endedAt: at },
+    };
+    const next = index + 1;
+    if (next === state.steps.length) {
+      return [ended, { type: 'WorkflowRunSucceeded', data: { runId, output: outcome.output, endedAt: at } }];
+    }
+    return [ended, startStep(workflowRunDecider.evolve(state, ended)!, next, command.nextAgentRunId, at)];
+  }
+  if ('cancelled' in outcome) {
+    return [
+      { type: 'WorkflowStepEnded', data: { runId, index, status: 'cancelled', endedAt: at } },
+      { type: 'WorkflowRunCancelled', data: { runId, endedAt: at } },
+    ];
+  }
+  const error = {
+    code: 'step_failed',
+    message: `Step ${index} (agent "${step.agent}") failed: ${outcome.error.message}`,
+  };
+  return [
+    { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error: outcome.error, endedAt: at } },
+    { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+  ];
+}
+
+function pendingStep({ agent, action }: WorkflowStep, index: number): WorkflowRunStep {
+  return {
+    index,
+    agent,
+    action,
+    status: 'pending',
+    agentRunId: null,
+    output: null,
+    error: null,
+    startedAt: null,
+    endedAt: null,
+  };
+}
+
+function updateStep(
+  state: WorkflowRunAggregate,
+  index: number,
+  change: Partial<WorkflowRunStep>,
+): WorkflowRunAggregate {
+  return { ...state, steps: state.steps.map((step) => (step.index === index ? { ...step, ...change } : step)) };
+}
+
+/** The run ends: a step still running is cancelled with it, and the steps never reached are skipped. */
+function finish(state: WorkflowRunAggregate, status: RunStatus, endedAt: string): WorkflowRunAggregate {
+  const steps = state.steps.map((step): WorkflowRunStep => {
+    if (step.status === 'pending') return { ...step, status: 'skipped' };
+    if (step.status === 'running') return { ...step, status: 'cancelled', endedAt };
+    return step;
+  });
+  return { ...state, status, steps, endedAt };
+}
+
+/** The context a step's agent run gets: the workflow, the run's input, and the steps before it with their outputs. */
+export function stepContext(run: WorkflowRunAggregate, index: number): Record<string, unknown> {
+  return {
+    workflow: { id: run.workflowId, name: run.workflowName, runId: run.id },
+    input: run.input,
+    steps: run.steps.slice(0, index).map(({ agent, action, output }) => ({ agent, action, output })),
+  };
+}
+
+export function toWorkflowRun({ workflowName: _name, ...run }: WorkflowRunAggregate): WorkflowRun {
+  return run;
+}

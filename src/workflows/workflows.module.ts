@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { CancelWorkflowRunController } from './cancel-workflow-run/cancel-workflow-run.controller';
+import { CancelWorkflowRunHandler } from './cancel-workflow-run/cancel-workflow-run.handler';
 import { CreateWorkflowController } from './create-workflow/create-workflow.controller';
 import { CreateWorkflowHandler } from './create-workflow/create-workflow.handler';
 import { PauseWorkflowController } from './pause-workflow/pause-workflow.controller';
@@ -26,6 +28,7 @@ import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
   controllers: [
     CreateWorkflowController,
     TriggerWorkflowController,
+    CancelWorkflowRunController,
     PauseWorkflowController,
     ResumeWorkflowController,
     WorkflowQueriesController,
@@ -33,6 +36,7 @@ import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
   providers: [
     CreateWorkflowHandler,
     TriggerWorkflowHandler,
+    CancelWorkflowRunHandler,
     WorkflowRunOpener,
     PauseWorkflowHandler,
     ResumeWorkflowHandler,
@@ -45,5 +49,6 @@ import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
     WorkflowsReadModel,
     WorkflowsProjection,
   ],
+  exports: [WorkflowsReadModel],
 })
 export class WorkflowsModule {}

@@ -58,7 +58,7 @@ export async function startSchedulerInstance(
     projections,
     async createScheduledWorkflow(cron, timezone = 'UTC') {
       const agent = `agent ${++agents}`;
-      await commands.execute(new CreateAgentCommand(agent, 'openai/gpt-4o-mini', '', []));
+      await commands.execute(new CreateAgentCommand(agent, 'openai/gpt-4o-mini', '', [], 10));
       const workflow = await commands.execute(
         new CreateWorkflowCommand('scheduled', { type: 'schedule', cron, timezone }, [{ agent, action: 'go' }]),
       );

@@ -45,13 +45,15 @@ export interface TestAppOptions {
   store?: CoreOverrides['store'];
   /** Upper bound on each EventStoreDB call. */
   deadlineMs?: number;
+  /** Environment variables the configuration is read from (none by default). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? temporaryDataDir();
   const clock = options.clock ?? new TestClock();
   const ids = options.ids ?? new SequentialIds();
-  const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', logLevel: 'error' as const };
+  const config = { ...loadConfig(options.env ?? {}), dataDir, port: 0, host: '127.0.0.1', logLevel: 'error' as const };
   const store = options.store ?? options.fixture?.connect({ deadlineMs: options.deadlineMs });
   const app = await createApp(config, { clock, ids, store });
   await app.listen(0, '127.0.0.1');

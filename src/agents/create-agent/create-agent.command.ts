@@ -7,6 +7,7 @@ export class CreateAgentCommand extends Command<Agent> {
     readonly model: string,
     readonly instructions: string,
     readonly tools: string[],
+    readonly maxSteps: number,
   ) {
     super();
   }

@@ -2,18 +2,24 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Agent } from '../agent';
+import { ToolRegistry } from '../../tools/tool-registry';
+import { checkAgentDefinition } from './agent-definition';
 import { CreateAgentCommand } from './create-agent.command';
 import { CreateAgentDto } from './create-agent.dto';
 
 @Controller('v1/agents')
 export class CreateAgentController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly tools: ToolRegistry,
+  ) {}
 
   @Post()
   @HttpCode(201)
   async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {
+    checkAgentDefinition(body.model, body.tools, this.tools);
     const agent = await this.commands.execute(
-      new CreateAgentCommand(body.name, body.model, body.instructions, body.tools),
+      new CreateAgentCommand(body.name, body.model, body.instructions, body.tools, body.maxSteps),
     );
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;

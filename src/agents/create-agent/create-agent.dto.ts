@@ -3,19 +3,25 @@ import {
   ArrayUnique,
   IsArray,
   IsDefined,
+  IsInt,
+  Max,
+  Min,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
 } from 'class-validator';
 import { Optional } from '../../http/validation';
+import { DEFAULT_MAX_STEPS } from '../agent';
+
+const MAX_STEPS_LIMIT = 100;
 
 // Validation stops at a property's first failure, and class-validator runs the lowest decorator first:
 // so presence and type come last in each list, then the finer checks above them.
 
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 export const NOT_BLANK = /\S/;
-const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
 
 export class CreateAgentDto {
   @MaxLength(200)
@@ -38,7 +44,7 @@ export class CreateAgentDto {
   @MaxLength(200, { each: true })
   @Matches(TOOL_PATTERN, {
     each: true,
-    message: 'each tool must be an identifier such as "web_search" or "github.issues"',
+    message: 'each tool must be a tool id such as "current_time" or "mcp:files/read" (GET /v1/tools lists them)',
   })
   @IsString({ each: true })
   @ArrayUnique({ message: 'tools must not repeat a tool' })
@@ -46,4 +52,10 @@ export class CreateAgentDto {
   @IsArray()
   @Optional()
   tools: string[] = [];
+
+  @Max(MAX_STEPS_LIMIT)
+  @Min(1)
+  @IsInt({ message: 'maxSteps must be an integer' })
+  @Optional()
+  maxSteps: number = DEFAULT_MAX_STEPS;
 }

@@ -16,14 +16,14 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
     private readonly projections: ProjectionRunner,
   ) {}
 
-  async execute({ name, model, instructions, tools }: CreateAgentCommand): Promise<Agent> {
+  async execute({ name, model, instructions, tools, maxSteps }: CreateAgentCommand): Promise<Agent> {
     const id = this.ids.newId('agent');
     const context = { correlationId: id, causationId: id };
     await this.claimName(name, id, context);
     const created = await this.actors.send(
       agentStream(id),
       agentDecider,
-      { type: 'CreateAgent', id, name, model, instructions, tools },
+      { type: 'CreateAgent', id, name, model, instructions, tools, maxSteps },
       context,
       { newStream: true },
     );

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ListQuery } from '../../http/paging';
+import { ListQuery, RunListQuery } from '../../http/paging';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
 
 @Controller('v1/agents')
@@ -22,9 +22,9 @@ export class AgentQueriesController {
   @Get(':agentId/runs')
   async listRuns(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Query() { limit, cursor }: ListQuery,
+    @Query() { status, limit, cursor }: RunListQuery,
   ) {
-    const page = await this.queries.execute(new ListAgentRunsQuery(agentId, limit, cursor));
+    const page = await this.queries.execute(new ListAgentRunsQuery(agentId, status, limit, cursor));
     return { runs: page.items, nextCursor: page.nextCursor };
   }
 

@@ -1,5 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
+import { RunStatus } from '../../domain/run';
 import { Page, decodeCursor } from '../../http/paging';
 import { isId } from '../../shared/ids';
 import { Agent } from '../agent';
@@ -24,6 +25,7 @@ export class GetAgentQuery extends Query<Agent> {
 export class ListAgentRunsQuery extends Query<Page<AgentRun>> {
   constructor(
     readonly agentId: string,
+    readonly status: RunStatus | undefined,
     readonly limit: number,
     readonly cursor?: string,
   ) {
@@ -65,10 +67,11 @@ export class GetAgentHandler implements IQueryHandler<GetAgentQuery> {
 export class ListAgentRunsHandler implements IQueryHandler<ListAgentRunsQuery> {
   constructor(private readonly readModel: AgentsReadModel) {}
 
-  async execute({ agentId, limit, cursor }: ListAgentRunsQuery) {
+  async execute({ agentId, status, limit, cursor }: ListAgentRunsQuery) {
     if (!this.readModel.get(agentId)) notFound(`Agent ${agentId} does not exist`);
     return this.readModel.listRuns(
       agentId,
+      status,
       decodeCursor(cursor, (id) => isId('agentrun', id)),
       limit,
     );

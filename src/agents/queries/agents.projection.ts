@@ -21,17 +21,15 @@ export class AgentsProjection implements Projection, OnModuleInit {
   }
 
   apply(event: RecordedEvent): void {
-    switch (event.type) {
-      case 'AgentCreated': {
-        const agent = agentDecider.evolve(null, event as unknown as AgentEvent);
-        if (agent) this.readModel.saveAgent(agent);
-        break;
-      }
-      case 'AgentRunQueued': {
-        const run = agentRunDecider.evolve(null, event as unknown as AgentRunEvent);
-        if (run) this.readModel.saveRun(run);
-        break;
-      }
+    if (event.type === 'AgentCreated') {
+      const agent = agentDecider.evolve(null, event as unknown as AgentEvent);
+      if (agent) this.readModel.saveAgent(agent);
+    } else if (event.type.startsWith('AgentRun')) {
+      const runId = event.type === 'AgentRunQueued' ? (event.data.id as string) : (event.data.runId as string);
+      const before = this.readModel.getRunAggregate(runId) ?? null;
+      if (before && event.type === 'AgentRunQueued') return;
+      const after = agentRunDecider.evolve(before, event as unknown as AgentRunEvent);
+      if (after && after !== before) this.readModel.saveRun(after);
     }
   }
 }

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
+import { RunStatus } from '../../domain/run';
 import { Page, toPage } from '../../http/paging';
 import { READ_DATABASE } from '../../read-models/read-database';
-import { Agent } from '../agent';
-import { AgentRun } from '../agent-run';
+import { Agent, DEFAULT_MAX_STEPS } from '../agent';
+import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
 
 export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'createdAt'>;
 
@@ -14,51 +15,65 @@ interface AgentRow {
   model: string;
   instructions: string;
   tools: string;
+  max_steps: number | null;
   created_at: string;
 }
 
-interface AgentRunRow {
-  id: string;
-  agent_id: string;
-  task: string;
-  context: string;
-  status: AgentRun['status'];
-  created_at: string;
+/** A read model from before runs were executed is dropped and rebuilt from the log. */
+function migrate(db: Database.Database): void {
+  const columns = db
+    .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+    .all('agent_runs')
+    .map((c) => c.name);
+  if (columns.length === 0 || columns.includes('doc')) return;
+  db.exec(`
+    DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
+    DELETE FROM projection_checkpoints WHERE name = 'agents';
+  `);
 }
 
 function prepareStatements(db: Database.Database) {
+  migrate(db);
   db.exec(`
       CREATE TABLE IF NOT EXISTS agents (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, model TEXT NOT NULL,
-        instructions TEXT NOT NULL, tools TEXT NOT NULL, created_at TEXT NOT NULL
+        instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, created_at TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
       CREATE TABLE IF NOT EXISTS agent_runs (
-        id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, task TEXT NOT NULL, context TEXT NOT NULL,
-        status TEXT NOT NULL, created_at TEXT NOT NULL
+        id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, status TEXT NOT NULL, lease_at TEXT, doc TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent ON agent_runs (agent_id, id);
+      CREATE INDEX IF NOT EXISTS agent_runs_by_agent_status ON agent_runs (agent_id, status, id);
+      CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
     `);
   return {
     upsertAgent: db.prepare(
-      `INSERT OR REPLACE INTO agents (id, name, status, model, instructions, tools, created_at)
-         VALUES (@id, @name, @status, @model, @instructions, @tools, @createdAt)`,
+      `INSERT OR REPLACE INTO agents (id, name, status, model, instructions, tools, max_steps, created_at)
+         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @createdAt)`,
     ),
-    upsertRun: db.prepare(
-      `INSERT OR REPLACE INTO agent_runs (id, agent_id, task, context, status, created_at)
-         VALUES (@id, @agentId, @task, @context, @status, @createdAt)`,
+    upsertRun: db.prepare<[string, string, string, string | null, string]>(
+      'INSERT OR REPLACE INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)',
     ),
     list: db.prepare<[string, number], AgentRow>('SELECT * FROM agents WHERE id > ? ORDER BY id LIMIT ?'),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
     withName: db.prepare<[string], { id: string }>('SELECT id FROM agents WHERE name = ?'),
-    listRuns: db.prepare<[string, string, number], AgentRunRow>(
-      'SELECT * FROM agent_runs WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?',
+    listRuns: db.prepare<[string, string, number], { doc: string }>(
+      'SELECT doc FROM agent_runs WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?',
     ),
-    getRun: db.prepare<[string, string], AgentRunRow>('SELECT * FROM agent_runs WHERE id = ? AND agent_id = ?'),
+    listRunsWithStatus: db.prepare<[string, string, string, number], { doc: string }>(
+      'SELECT doc FROM agent_runs WHERE agent_id = ? AND status = ? AND id > ? ORDER BY id LIMIT ?',
+    ),
+    getRun: db.prepare<[string], { agent_id: string; doc: string }>(
+      'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
+    ),
+    staleRuns: db.prepare<[string, number], { id: string }>(
+      `SELECT id FROM agent_runs WHERE status = 'running' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
+    ),
   };
 }
 
-/** The `agents` and `agent_runs` tables: written by AgentsProjection, read by the agent queries. */
+/** The `agents` and `agent_runs` tables: written by AgentsProjection, read by the agent queries and the executors. */
 @Injectable()
 export class AgentsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
@@ -71,8 +86,9 @@ export class AgentsReadModel {
     this.statements.upsertAgent.run({ ...agent, tools: JSON.stringify(agent.tools) });
   }
 
-  saveRun(run: AgentRun): void {
-    this.statements.upsertRun.run({ ...run, context: JSON.stringify(run.context) });
+  /** Runs are kept whole, as their aggregate's `evolve` left them. */
+  saveRun(run: AgentRunAggregate): void {
+    this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
   }
 
   list(after: string, limit: number): Page<AgentSummary> {
@@ -92,13 +108,31 @@ export class AgentsReadModel {
     return this.statements.withName.get(name) !== undefined;
   }
 
-  listRuns(agentId: string, after: string, limit: number): Page<AgentRun> {
-    return toPage(this.statements.listRuns.all(agentId, after, limit + 1).map(toRun), limit);
+  listRuns(agentId: string, status: RunStatus | undefined, after: string, limit: number): Page<AgentRun> {
+    const rows = status
+      ? this.statements.listRunsWithStatus.all(agentId, status, after, limit + 1)
+      : this.statements.listRuns.all(agentId, after, limit + 1);
+    return toPage(
+      rows.map((row) => toAgentRun(JSON.parse(row.doc))),
+      limit,
+    );
+  }
+
+  /** The run with its executor's lease; `agentId`, when given, must be the run's agent. */
+  getRunAggregate(runId: string, agentId?: string): AgentRunAggregate | undefined {
+    const row = this.statements.getRun.get(runId);
+    if (!row || (agentId !== undefined && row.agent_id !== agentId)) return undefined;
+    return JSON.parse(row.doc);
   }
 
   getRun(agentId: string, runId: string): AgentRun | undefined {
-    const row = this.statements.getRun.get(runId, agentId);
-    return row && toRun(row);
+    const run = this.getRunAggregate(runId, agentId);
+    return run && toAgentRun(run);
+  }
+
+  /** Running runs whose executor has not renewed its lease since `before`. */
+  staleRuns(before: string, limit: number): string[] {
+    return this.statements.staleRuns.all(before, limit).map((row) => row.id);
   }
 }
 
@@ -110,17 +144,7 @@ function toAgent(row: AgentRow): Agent {
     model: row.model,
     instructions: row.instructions,
     tools: JSON.parse(row.tools),
-    createdAt: row.created_at,
-  };
-}
-
-function toRun(row: AgentRunRow): AgentRun {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    task: row.task,
-    context: JSON.parse(row.context),
-    status: row.status,
+    maxSteps: row.max_steps ?? DEFAULT_MAX_STEPS,
     createdAt: row.created_at,
   };
 }

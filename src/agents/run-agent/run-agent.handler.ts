@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/decider';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { IdGenerator } from '../../shared/ids';
 import { agentDecider, agentStream } from '../agent';
-import { AgentRun, agentRunDecider, agentRunStream } from '../agent-run';
+import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { RunAgentCommand } from './run-agent.command';
 
 @CommandHandler(RunAgentCommand)
@@ -22,11 +22,11 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     const queued = await this.actors.send(
       agentRunStream(id),
       agentRunDecider,
-      { type: 'QueueAgentRun', id, agentId, task, context },
+      { type: 'QueueAgentRun', id, agentId, model: agent.model, task, context },
       { correlationId: id, causationId: agentId },
       { newStream: true },
     );
     await this.projections.waitFor(queued.position);
-    return queued.state!;
+    return toAgentRun(queued.state!);
   }
 }

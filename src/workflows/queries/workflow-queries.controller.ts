@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ListQuery } from '../../http/paging';
+import { ListQuery, RunListQuery } from '../../http/paging';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
 
 @Controller('v1/workflows')
@@ -22,9 +22,9 @@ export class WorkflowQueriesController {
   @Get(':workflowId/runs')
   async listRuns(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Query() { limit, cursor }: ListQuery,
+    @Query() { status, limit, cursor }: RunListQuery,
   ) {
-    const page = await this.queries.execute(new ListWorkflowRunsQuery(workflowId, limit, cursor));
+    const page = await this.queries.execute(new ListWorkflowRunsQuery(workflowId, status, limit, cursor));
     return { runs: page.items, nextCursor: page.nextCursor };
   }
 

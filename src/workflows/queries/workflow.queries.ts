@@ -1,5 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
+import { RunStatus } from '../../domain/run';
 import { Page, decodeCursor } from '../../http/paging';
 import { Clock } from '../../shared/clock';
 import { isId } from '../../shared/ids';
@@ -25,6 +26,7 @@ export class GetWorkflowQuery extends Query<WorkflowView> {
 export class ListWorkflowRunsQuery extends Query<Page<WorkflowRun>> {
   constructor(
     readonly workflowId: string,
+    readonly status: RunStatus | undefined,
     readonly limit: number,
     readonly cursor?: string,
   ) {
@@ -75,10 +77,11 @@ export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
 export class ListWorkflowRunsHandler implements IQueryHandler<ListWorkflowRunsQuery> {
   constructor(private readonly readModel: WorkflowsReadModel) {}
 
-  async execute({ workflowId, limit, cursor }: ListWorkflowRunsQuery) {
+  async execute({ workflowId, status, limit, cursor }: ListWorkflowRunsQuery) {
     if (!this.readModel.get(workflowId)) notFound(`Workflow ${workflowId} does not exist`);
     return this.readModel.listRuns(
       workflowId,
+      status,
       decodeCursor(cursor, (id) => isId('wfrun', id)),
       limit,
     );

@@ -10,7 +10,7 @@ import {
   WorkflowTriggered,
   workflowDecider,
 } from '../workflow';
-import { WorkflowRunEvent, workflowRunDecider } from '../workflow-run';
+import { WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
 
 /** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
@@ -38,8 +38,12 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         const { workflowId, runId, input, triggeredAt, trigger } = event.data as WorkflowTriggered['data'];
         this.readModel.setLastRun(workflowId, triggeredAt, trigger.type === 'schedule' ? trigger.scheduledFor : null);
         // The trigger alone makes the run: it is listed even before (or if never) its own stream is opened.
-        const run = { id: runId, workflowId, status: 'queued' as const, input, trigger, createdAt: triggeredAt };
-        this.readModel.saveRun(run, false);
+        const queued: WorkflowRunQueued = {
+          type: 'WorkflowRunQueued',
+          data: { id: runId, workflowId, input, trigger, createdAt: triggeredAt },
+        };
+        if (!this.readModel.getRunAggregate(runId))
+          this.readModel.saveRun(workflowRunDecider.evolve(null, queued)!, false);
         break;
       }
       case 'ScheduledRunsSkipped': {
@@ -56,10 +60,19 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         break;
       }
       case 'WorkflowRunQueued': {
-        const run = workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent);
-        if (run) this.readModel.saveRun(run, true);
+        const run = this.readModel.getRunAggregate(event.data.id as string);
+        this.readModel.saveRun(run ?? workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
         break;
       }
+      default:
+        if (event.stream.startsWith('workflowrun-')) this.applyToRun(event);
     }
+  }
+
+  private applyToRun(event: RecordedEvent): void {
+    const before = this.readModel.getRunAggregate(event.data.runId as string);
+    if (!before) return;
+    const after = workflowRunDecider.evolve(before, event as unknown as WorkflowRunEvent);
+    if (after && after !== before) this.readModel.saveRun(after, true);
   }
 }

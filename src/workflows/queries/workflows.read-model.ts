@@ -3,7 +3,8 @@ import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../http/paging';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate, WorkflowTrigger } from '../workflow';
-import { WorkflowRun } from '../workflow-run';
+import { RunStatus } from '../../domain/run';
+import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun } from '../workflow-run';
 
 /** What the scheduler needs of a workflow: its schedule, and the instant after which its ticks are still due. */
 export interface ScheduledWorkflow {
@@ -37,7 +38,7 @@ function migrate(db: Database.Database): void {
       .map((c) => c.name);
   const workflows = columns('workflows');
   const runs = columns('workflow_runs');
-  if (workflows.length === 0 || (workflows.includes('active_since') && runs.includes('stream_opened'))) return;
+  if (workflows.length === 0 || (workflows.includes('active_since') && runs.includes('doc'))) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
     DELETE FROM projection_checkpoints WHERE name = 'workflows';
@@ -45,12 +46,8 @@ function migrate(db: Database.Database): void {
 }
 
 interface WorkflowRunRow {
-  id: string;
   workflow_id: string;
-  status: WorkflowRun['status'];
-  input: string;
-  trigger: string;
-  created_at: string;
+  doc: string;
 }
 
 function prepareStatements(db: Database.Database) {
@@ -62,10 +59,11 @@ function prepareStatements(db: Database.Database) {
       last_scheduled_for TEXT, active_since TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
-      id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, input TEXT NOT NULL,
-      trigger TEXT NOT NULL, created_at TEXT NOT NULL, stream_opened INTEGER NOT NULL DEFAULT 0
+      id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,
+      stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
+    CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow_status ON workflow_runs (workflow_id, status, id);
     CREATE INDEX IF NOT EXISTS workflow_runs_unopened ON workflow_runs (created_at) WHERE stream_opened = 0;
   `);
   const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
@@ -86,9 +84,10 @@ function prepareStatements(db: Database.Database) {
     ),
     schedule: db.prepare<[string], ScheduleRow>(`SELECT ${scheduleColumns} FROM workflows WHERE id = ?`),
     upsertRun: db.prepare(
-      `INSERT INTO workflow_runs (id, workflow_id, status, input, trigger, created_at, stream_opened)
-       VALUES (@id, @workflowId, @status, @input, @trigger, @createdAt, @streamOpened)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, stream_opened = max(stream_opened, excluded.stream_opened)`,
+      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc)
+       VALUES (@id, @workflowId, @status, @createdAt, @streamOpened, @doc)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc,
+         stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
@@ -98,9 +97,10 @@ function prepareStatements(db: Database.Database) {
     listRuns: db.prepare<[string, string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE workflow_id = ? AND id > ? ORDER BY id LIMIT ?',
     ),
-    getRun: db.prepare<[string, string], WorkflowRunRow>(
-      'SELECT * FROM workflow_runs WHERE id = ? AND workflow_id = ?',
+    listRunsWithStatus: db.prepare<[string, string, string, number], WorkflowRunRow>(
+      'SELECT * FROM workflow_runs WHERE workflow_id = ? AND status = ? AND id > ? ORDER BY id LIMIT ?',
     ),
+    getRun: db.prepare<[string], WorkflowRunRow>('SELECT * FROM workflow_runs WHERE id = ?'),
   };
 }
 
@@ -148,19 +148,32 @@ export class WorkflowsReadModel {
     return row && toScheduled(row);
   }
 
-  /** `streamOpened`: the run's own stream exists (false while only the workflow has recorded the trigger). */
-  saveRun(run: WorkflowRun, streamOpened: boolean): void {
+  /**
+   * Runs are kept whole, as their aggregate's `evolve` left them. `streamOpened`: the run's own stream exists
+   * (false while only the workflow has recorded the trigger).
+   */
+  saveRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
+    const { id, workflowId, status, createdAt } = run;
     this.statements.upsertRun.run({
-      ...run,
-      input: JSON.stringify(run.input),
-      trigger: JSON.stringify(run.trigger),
+      id,
+      workflowId,
+      status,
+      createdAt,
       streamOpened: streamOpened ? 1 : 0,
+      doc: JSON.stringify(run),
     });
   }
 
   /** Runs triggered no later than `before` whose own stream was never opened (see WorkflowRunOpener). */
   unopenedRuns(before: string, limit: number): WorkflowRun[] {
     return this.statements.unopenedRuns.all(before, limit).map(toRun);
+  }
+
+  /** The run with what only the process manager needs; `workflowId`, when given, must be the run's workflow. */
+  getRunAggregate(runId: string, workflowId?: string): WorkflowRunAggregate | undefined {
+    const row = this.statements.getRun.get(runId);
+    if (!row || (workflowId !== undefined && row.workflow_id !== workflowId)) return undefined;
+    return JSON.parse(row.doc);
   }
 
   list(after: string, limit: number): Page<Workflow> {
@@ -172,13 +185,16 @@ export class WorkflowsReadModel {
     return row && toWorkflow(row);
   }
 
-  listRuns(workflowId: string, after: string, limit: number): Page<WorkflowRun> {
-    return toPage(this.statements.listRuns.all(workflowId, after, limit + 1).map(toRun), limit);
+  listRuns(workflowId: string, status: RunStatus | undefined, after: string, limit: number): Page<WorkflowRun> {
+    const rows = status
+      ? this.statements.listRunsWithStatus.all(workflowId, status, after, limit + 1)
+      : this.statements.listRuns.all(workflowId, after, limit + 1);
+    return toPage(rows.map(toRun), limit);
   }
 
   getRun(workflowId: string, runId: string): WorkflowRun | undefined {
-    const row = this.statements.getRun.get(runId, workflowId);
-    return row && toRun(row);
+    const run = this.getRunAggregate(runId, workflowId);
+    return run && toWorkflowRun(run);
   }
 }
 
@@ -201,12 +217,5 @@ function toScheduled(row: ScheduleRow): ScheduledWorkflow {
 }
 
 function toRun(row: WorkflowRunRow): WorkflowRun {
-  return {
-    id: row.id,
-    workflowId: row.workflow_id,
-    status: row.status,
-    input: JSON.parse(row.input),
-    trigger: JSON.parse(row.trigger),
-    createdAt: row.created_at,
-  };
+  return toWorkflowRun(JSON.parse(row.doc));
 }

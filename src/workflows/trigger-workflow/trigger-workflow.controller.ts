@@ -1,25 +1,43 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config';
+import { RunEndings } from '../../execution/run-endings';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { preferredWait } from '../../http/prefer';
 import { WorkflowRun } from '../workflow-run';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 import { TriggerWorkflowDto } from './trigger-workflow.dto';
 
 @Controller('v1/workflows')
 export class TriggerWorkflowController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly endings: RunEndings,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  /** 202: the run is recorded and queued; its steps are executed in the background. */
+  /**
+   * 202: the run is recorded and queued; its steps are executed in the background. With `Prefer: wait=<seconds>`:
+   * 200 with the run once it has ended, or 202 with the run as it stands when the time is up.
+   */
   @Post(':workflowId/trigger')
-  @HttpCode(202)
   async trigger(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Body() body: TriggerWorkflowDto,
+    @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowRun> {
-    const run = await this.commands.execute(new TriggerWorkflowCommand(workflowId, body.input));
-    void reply.header('Location', `/v1/workflows/${workflowId}/runs/${run.id}`);
+    const queued = await this.commands.execute(new TriggerWorkflowCommand(workflowId, body.input));
+    void reply.header('Location', `/v1/workflows/${workflowId}/runs/${queued.id}`);
+    const wait = preferredWait(prefer, this.config.runs.waitMaxSeconds);
+    if (wait === undefined) {
+      void reply.status(202);
+      return queued;
+    }
+    void reply.header('Preference-Applied', `wait=${wait}`);
+    const { run, ended } = await this.endings.workflowRun(queued, wait * 1000);
+    void reply.status(ended ? 200 : 202);
     return run;
   }
 }

@@ -4,7 +4,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { IdGenerator } from '../../shared/ids';
 import { WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun, toWorkflowRun, workflowRunDecider } from '../workflow-run';
 import { WorkflowRunOpener } from './workflow-run-opener';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 
@@ -33,14 +33,12 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       context,
     );
     const triggered = events[0] as WorkflowTriggered;
-    const run: WorkflowRun = {
-      id: runId,
-      workflowId,
-      status: 'queued',
-      input,
-      trigger,
-      createdAt: triggered.data.triggeredAt,
-    };
+    const run = toWorkflowRun(
+      workflowRunDecider.evolve(null, {
+        type: 'WorkflowRunQueued',
+        data: { id: runId, workflowId, input, trigger, createdAt: triggered.data.triggeredAt },
+      })!,
+    );
     // The trigger is durable now, and with it the run. A schedule tick has no client waiting for the run: its
     // stream is opened after the tick's other triggers. A request opens it at once and waits for the lists.
     if (trigger.type === 'schedule') {
@@ -54,6 +52,6 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
       return undefined;
     });
     await this.projections.waitFor(opened?.position ?? position);
-    return opened?.state ?? run;
+    return opened?.state ? toWorkflowRun(opened.state) : run;
   }
 }

@@ -1,0 +1,11 @@
+import { Command } from '@nestjs/cqrs';
+import { AgentRun } from '../agent-run';
+
+export class CancelAgentRunCommand extends Command<AgentRun> {
+  constructor(
+    readonly agentId: string,
+    readonly runId: string,
+  ) {
+    super();
+  }
+}

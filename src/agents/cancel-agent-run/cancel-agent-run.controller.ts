@@ -1,0 +1,31 @@
+import { Controller, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { RunEndings } from '../../execution/run-endings';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { AgentRun } from '../agent-run';
+import { CancelAgentRunCommand } from './cancel-agent-run.command';
+
+/** How long a cancel waits for the executing instance to confirm it before answering 202. */
+export const CANCEL_WAIT_MS = 5_000;
+
+@Controller('v1/agents')
+export class CancelAgentRunController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly endings: RunEndings,
+  ) {}
+
+  /** 200 with the cancelled run; 202 with the run as it stands if its executor has not confirmed within 5 s. */
+  @Post(':agentId/runs/:runId/cancel')
+  async cancel(
+    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AgentRun> {
+    const requested = await this.commands.execute(new CancelAgentRunCommand(agentId, runId));
+    const { run, ended } = await this.endings.agentRun(requested, CANCEL_WAIT_MS);
+    void reply.status(ended ? 200 : 202);
+    return run;
+  }
+}

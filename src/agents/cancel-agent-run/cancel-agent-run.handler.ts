@@ -1,0 +1,33 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { DomainError } from '../../domain/decider';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
+import { CancelAgentRunCommand } from './cancel-agent-run.command';
+
+/**
+ * A queued run ends cancelled at once; for a running one the cancel is recorded, and the instance executing it
+ * aborts its model and tool calls and records the end. Cancelling a cancelled run changes nothing.
+ */
+@CommandHandler(CancelAgentRunCommand)
+export class CancelAgentRunHandler implements ICommandHandler<CancelAgentRunCommand, AgentRun> {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async execute({ agentId, runId }: CancelAgentRunCommand): Promise<AgentRun> {
+    const stream = agentRunStream(runId);
+    const run = await this.actors.read(stream, agentRunDecider);
+    if (run?.agentId !== agentId)
+      throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
+    const { state, position } = await this.actors.send(
+      stream,
+      agentRunDecider,
+      { type: 'CancelAgentRun' },
+      { correlationId: runId, causationId: runId },
+    );
+    await this.projections.waitFor(position);
+    return toAgentRun(state!);
+  }
+}

@@ -1,0 +1,61 @@
+import { RecordedEvent } from '../../event-store/event-store';
+import { SseWriter } from '../../http/sse';
+import { AGENT_RUN_ENDINGS, AgentRunEvent, AgentRunState, agentRunDecider, toAgentRun } from '../agent-run';
+
+/**
+ * One client's view of one run: the recorded events turned into `status`, `tool_call` and `tool_result`
+ * messages, the text as the model writes it (`delta`), and a last `end` with the whole run. Events may come
+ * twice (the replay and the live feed overlap); each revision is sent once.
+ */
+export class AgentRunStream {
+  private state: AgentRunState = null;
+  private lastRevision = -1n;
+  private sentText = false;
+
+  constructor(private readonly sse: SseWriter) {}
+
+  delta(text: string): void {
+    if (this.state && AGENT_RUN_ENDINGS.includes(this.state.status as never)) return;
+    this.sentText = true;
+    this.sse.send('delta', { text });
+  }
+
+  /** Returns true once the run has ended and the stream is closed. */
+  recorded(event: RecordedEvent): boolean {
+    if (event.revision <= this.lastRevision) return false;
+    this.lastRevision = event.revision;
+    const domainEvent = { type: event.type, data: event.data } as AgentRunEvent;
+    this.state = agentRunDecider.evolve(this.state, domainEvent);
+    const run = this.state!;
+    switch (domainEvent.type) {
+      case 'AgentRunQueued':
+      case 'AgentRunStarted':
+        this.sse.send('status', { status: run.status });
+        return false;
+      case 'AgentRunCancelRequested':
+        this.sse.send('status', { status: run.status, cancelRequested: true });
+        return false;
+      case 'AgentRunToolCalled': {
+        const { callId: id, tool, input, at: startedAt } = domainEvent.data;
+        this.sse.send('tool_call', { id, tool, input, startedAt });
+        return false;
+      }
+      case 'AgentRunToolReturned': {
+        const { callId: id, tool, output, error, at: endedAt } = domainEvent.data;
+        this.sse.send('tool_result', { id, tool, ...(error === undefined ? { output } : { error }), endedAt });
+        return false;
+      }
+      case 'AgentRunSucceeded':
+      case 'AgentRunFailed':
+      case 'AgentRunCancelled':
+        // A client that saw none of the text as it was written gets the recorded output in one piece.
+        if (!this.sentText && run.output) this.sse.send('delta', { text: run.output });
+        this.sse.send('status', { status: run.status });
+        this.sse.send('end', toAgentRun(run));
+        this.sse.end();
+        return true;
+      default:
+        return false;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { DomainError } from '../../domain/decider';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
+import { RunFeed } from '../../execution/run-feed';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { SseWriter } from '../../http/sse';
+import { StreamWatch } from '../../read-models/stream-watch';
+import { agentRunStream } from '../agent-run';
+import { AgentsReadModel } from '../queries/agents.read-model';
+import { AgentRunStream } from './agent-run-stream';
+
+@Controller('v1/agents')
+export class StreamAgentRunController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly watch: StreamWatch,
+    private readonly feed: RunFeed,
+    private readonly runs: AgentsReadModel,
+  ) {}
+
+  /**
+   * Server-sent events of a run: what it recorded so far, then what happens live, and a last `end` carrying the
+   * whole run. A run that has already ended replays what it recorded, then sends `end`.
+   */
+  @Get(':agentId/runs/:runId/stream')
+  async stream(
+    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (!this.runs.getRun(agentId, runId)) {
+      throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
+    }
+    const stream = agentRunStream(runId);
+    let replaying = true;
+    const live: Array<RecordedEvent | string> = [];
+    const stopWatching = this.watch.watch(stream, (event) => (replaying ? live.push(event) : forward(event)));
+    const stopFeed = this.feed.subscribe(runId, (text) => (replaying ? live.push(text) : view.delta(text)));
+    const stop = () => {
+      stopWatching();
+      stopFeed();
+    };
+    const view = new AgentRunStream(new SseWriter(reply, stop));
+    const forward = (item: RecordedEvent | string) => {
+      if (typeof item === 'string') view.delta(item);
+      else if (view.recorded(item)) stop();
+    };
+    try {
+      const { events } = await this.store.readStream(stream);
+      for (const event of events) forward(event);
+    } catch {
+      // The store went away: the live feed still shows what comes, and the client may reconnect.
+    }
+    replaying = false;
+    for (const item of live.splice(0)) forward(item);
+  }
+}

@@ -1,0 +1,21 @@
+/** What agent runs and workflow runs have in common. */
+
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+
+export function isEnded(status: RunStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+}
+
+/** Why a run failed: a stable `code` (e.g. `provider_error`, `timeout`, `interrupted`), and for provider errors the provider's HTTP status. */
+export interface RunError {
+  code: string;
+  message: string;
+  status?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}

@@ -1,0 +1,183 @@
+import { Logger } from '@nestjs/common';
+import { ActorRegistry } from '../actors/actor-registry';
+import { Actor, CommandContext } from '../actors/actor';
+import { Agent, agentDecider, agentStream } from '../agents/agent';
+import {
+  AgentRunAggregate,
+  AgentRunCommand,
+  AgentRunEvent,
+  AgentRunState,
+  EndAgentRun,
+  agentRunDecider,
+  agentRunStream,
+} from '../agents/agent-run';
+import { DomainError } from '../domain/decider';
+import { RunError } from '../domain/run';
+import { runAgentLoop } from '../models/agent-loop';
+import { ModelProviders } from '../models/model-providers';
+import { ModelRunError } from '../models/model-run-error';
+import { ToolRegistry } from '../tools/tool-registry';
+import { persistently } from './persistently';
+import { RunFeed } from './run-feed';
+
+/** Why a run's signal fired. */
+export class RunCancelled extends Error {}
+export class RunTimedOut extends Error {}
+/** The service is stopping. */
+export class RunInterrupted extends Error {}
+/** The run was ended by someone else (e.g. declared interrupted): this instance stops without recording. */
+export class RunTakenAway extends Error {}
+
+export interface ExecutionDeps {
+  actors: ActorRegistry;
+  tools: ToolRegistry;
+  providers: ModelProviders;
+  feed: RunFeed;
+  logger: Logger;
+  executorId: string;
+  timeoutMs: number;
+  leaseMs: number;
+  stopping: () => boolean;
+}
+
+/**
+ * Executes one queued agent run: claims it, runs the model's tool loop under a signal that cancel and the time
+ * limit share, records each tool call and result, renews the lease while it runs, and records how it ended.
+ */
+export class AgentRunExecution {
+  readonly controller = new AbortController();
+  private readonly context: CommandContext;
+  private readonly actor: Actor<AgentRunState, AgentRunCommand, AgentRunEvent>;
+
+  constructor(
+    readonly runId: string,
+    private readonly deps: ExecutionDeps,
+  ) {
+    this.actor = deps.actors.detached(agentRunStream(runId), agentRunDecider);
+    this.context = { correlationId: runId, causationId: runId };
+  }
+
+  /** Claims the run: false when it is not queued any more (another instance took it, or it was cancelled). */
+  async claim(): Promise<{ run: AgentRunAggregate; agent: Agent | null } | undefined> {
+    const run = await this.actor.read();
+    if (run?.status !== 'queued') return undefined;
+    const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
+    const { missing } = this.deps.tools.resolve(agent?.tools ?? []);
+    const warnings = missing.map((id) => `The tool "${id}" is not available now; the run went on without it`);
+    try {
+      await this.send({ type: 'StartAgentRun', executorId: this.deps.executorId, warnings });
+    } catch (error) {
+      if (error instanceof DomainError) return undefined;
+      throw error;
+    }
+    return { run, agent };
+  }
+
+  async execute(run: AgentRunAggregate, agent: Agent | null): Promise<void> {
+    if (!agent) {
+      const error = { code: 'agent_not_found', message: `Agent ${run.agentId} does not exist` };
+      return this.finish({ outcome: { error }, usage: null, attempts: 0 });
+    }
+    const { signal } = this.controller;
+    const timer = setTimeout(() => this.controller.abort(new RunTimedOut()), this.deps.timeoutMs);
+    const lease = setInterval(() => void this.renewLease(), Math.max(100, Math.floor(this.deps.leaseMs / 3)));
+    let end: Omit<EndAgentRun, 'type' | 'executorId'>;
+    try {
+      const { tools } = this.deps.tools.resolve(agent.tools);
+      const result = await runAgentLoop(
+        {
+          model: run.model || agent.model,
+          instructions: agent.instructions,
+          task: run.task,
+          context: run.context,
+          tools,
+          maxSteps: agent.maxSteps,
+          signal,
+        },
+        {
+          delta: (text) => this.deps.feed.publish(this.runId, text),
+          toolCalled: ({ id, tool, input }) =>
+            this.record({ type: 'RecordToolCall', executorId: this.deps.executorId, callId: id, tool, input }),
+          toolReturned: ({ id, tool, output, error }) =>
+            this.record({
+              type: 'RecordToolResult',
+              executorId: this.deps.executorId,
+              callId: id,
+              tool,
+              output,
+              error,
+            }),
+        },
+        this.deps.providers,
+      );
+      end = { outcome: { output: result.output }, usage: result.usage, attempts: result.attempts };
+    } catch (error) {
+      const reason: unknown = signal.aborted ? signal.reason : undefined;
+      if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;
+      const attempts = error instanceof ModelRunError ? error.attempts : 0;
+      end = { outcome: this.outcomeOf(error, reason), usage: null, attempts };
+    } finally {
+      clearTimeout(timer);
+      clearInterval(lease);
+    }
+    await this.finish(end);
+  }
+
+  private outcomeOf(error: unknown, reason: unknown): EndAgentRun['outcome'] {
+    if (reason instanceof RunCancelled) return { cancelled: true };
+    if (reason instanceof RunInterrupted) {
+      return { error: { code: 'interrupted', message: 'The service stopped while the run was executing' } };
+    }
+    if (reason instanceof RunTimedOut) {
+      return { error: { code: 'timeout', message: `The run did not end within ${this.deps.timeoutMs} ms` } };
+    }
+    if (error instanceof ModelRunError) {
+      const runError: RunError = { code: error.code, message: error.message };
+      if (error.status !== undefined) runError.status = error.status;
+      return { error: runError };
+    }
+    this.deps.logger.error(`Run ${this.runId} failed unexpectedly: ${String(error)}`);
+    return { error: { code: 'internal_error', message: error instanceof Error ? error.message : String(error) } };
+  }
+
+  /** The end must be recorded: keep trying through a store outage, until the service stops. */
+  private async finish(end: Omit<EndAgentRun, 'type' | 'executorId'>): Promise<void> {
+    try {
+      await persistently(
+        () => this.send({ type: 'EndAgentRun', executorId: this.deps.executorId, ...end }),
+        `Recording the end of run ${this.runId}`,
+        this.deps.logger,
+        this.deps.stopping,
+      );
+    } catch (error) {
+      // Ended by someone else meanwhile, or the service is stopping: the lease sweep ends it as interrupted.
+      this.deps.logger.warn(`The end of run ${this.runId} was not recorded: ${String(error)}`);
+    }
+  }
+
+  /** A tool call or result; should the run have been taken away, the loop stops. */
+  private async record(command: AgentRunCommand): Promise<void> {
+    try {
+      await this.send(command);
+    } catch (error) {
+      if (error instanceof DomainError) {
+        this.controller.abort(new RunTakenAway());
+        throw new RunTakenAway();
+      }
+      throw error;
+    }
+  }
+
+  private async renewLease(): Promise<void> {
+    try {
+      await this.send({ type: 'RenewRunLease', executorId: this.deps.executorId });
+    } catch (error) {
+      if (error instanceof DomainError) this.controller.abort(new RunTakenAway());
+      else this.deps.logger.warn(`Could not renew the lease of run ${this.runId}: ${String(error)}`);
+    }
+  }
+
+  private send(command: AgentRunCommand) {
+    return this.actor.send(command, this.context);
+  }
+}

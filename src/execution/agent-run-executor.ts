@@ -1,0 +1,176 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ActorRegistry } from '../actors/actor-registry';
+import { AgentRunQueued } from '../agents/agent-run';
+import { AgentsReadModel } from '../agents/queries/agents.read-model';
+import { APP_CONFIG, AppConfig } from '../config';
+import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
+import { ModelProviders } from '../models/model-providers';
+import { ProjectionRunner } from '../read-models/projection-runner';
+import { ToolRegistry } from '../tools/tool-registry';
+import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
+import { ProcessCheckpoints } from './process-checkpoints';
+import { RunFeed } from './run-feed';
+
+const CHECKPOINT = 'agent-run-executor';
+/** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
+const MAX_WAITING = 10_000;
+
+interface Waiting {
+  runId: string;
+  position: bigint;
+}
+
+/**
+ * The process manager that executes agent runs. It follows `AgentRunQueued` from its own checkpoint, keeps the
+ * runs first in, first out, and executes at most `RUN_CONCURRENCY` at once. A run is claimed by appending its
+ * start with the expected revision, so however many instances follow the store, each run executes once. The
+ * checkpoint never passes a run not yet claimed, so after a restart the queued runs are taken up again.
+ */
+@Injectable()
+export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly executorId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly logger = new Logger('RunExecutor');
+  private readonly waiting: Waiting[] = [];
+  /** Runs taken from `waiting` whose claim has not settled yet. */
+  private readonly claiming = new Set<Waiting>();
+  private readonly executing = new Map<string, AgentRunExecution>();
+  private lastSeen = 0n;
+  private subscription?: Subscription;
+  private stopping = false;
+  private roomWaiter?: () => void;
+  private readonly running = new Set<Promise<void>>();
+  private readonly providers: ModelProviders;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly actors: ActorRegistry,
+    private readonly tools: ToolRegistry,
+    private readonly feed: RunFeed,
+    private readonly runs: AgentsReadModel,
+    private readonly checkpoints: ProcessCheckpoints,
+    private readonly projections: ProjectionRunner,
+  ) {
+    this.providers = new ModelProviders(config.providers);
+    logAiSdkWarningsTo(new Logger('Models'));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.projections.onBatchApplied((events) => this.onApplied(events));
+    if (!this.config.runs.executorEnabled) return;
+    await this.projections.whenCaughtUp();
+    this.lastSeen = this.checkpoints.load(CHECKPOINT);
+    this.subscription = this.store.subscribe(
+      { after: this.lastSeen, filter: { eventTypes: ['AgentRunQueued'] } },
+      {
+        onEvents: (events) => this.onQueued(events),
+        onError: (error) => this.logger.error(`Stopped taking up runs: ${String(error)}`),
+      },
+    );
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.roomWaiter?.();
+    await this.subscription?.stop();
+    // Runs in flight end as interrupted now, rather than when their lease runs out.
+    for (const execution of this.executing.values()) execution.controller.abort(new RunInterrupted());
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** How many runs execute in this instance now, and how many wait. */
+  get load(): { executing: number; waiting: number } {
+    return { executing: this.executing.size + this.claiming.size, waiting: this.waiting.length };
+  }
+
+  private async onQueued(events: RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      const runId = (event.data as AgentRunQueued['data']).id;
+      this.lastSeen = event.position;
+      // Runs the read models already show as started or ended need no claim.
+      const known = this.runs.getRunAggregate(runId);
+      if (known && known.status !== 'queued') continue;
+      this.waiting.push({ runId, position: event.position });
+    }
+    this.pump();
+    this.saveCheckpoint();
+    if (this.waiting.length >= MAX_WAITING && !this.stopping) {
+      await new Promise<void>((resolve) => (this.roomWaiter = resolve));
+    }
+  }
+
+  private pump(): void {
+    while (
+      !this.stopping &&
+      this.waiting.length &&
+      this.executing.size + this.claiming.size < this.config.runs.concurrency
+    ) {
+      const next = this.waiting.shift()!;
+      this.claiming.add(next);
+      const work = this.take(next).finally(() => {
+        this.running.delete(work);
+        this.pump();
+      });
+      this.running.add(work);
+    }
+    if (this.waiting.length < MAX_WAITING) {
+      this.roomWaiter?.();
+      this.roomWaiter = undefined;
+    }
+  }
+
+  private async take(entry: Waiting): Promise<void> {
+    const execution = new AgentRunExecution(entry.runId, {
+      actors: this.actors,
+      tools: this.tools,
+      providers: this.providers,
+      feed: this.feed,
+      logger: this.logger,
+      executorId: this.executorId,
+      timeoutMs: this.config.runs.timeoutMs,
+      leaseMs: this.config.runs.leaseMs,
+      stopping: () => this.stopping,
+    });
+    let claimed: Awaited<ReturnType<AgentRunExecution['claim']>>;
+    try {
+      claimed = await execution.claim();
+    } catch (error) {
+      // The store is away: put the run back at the head of the queue and try again shortly.
+      this.logger.warn(`Could not claim run ${entry.runId} yet: ${String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      this.claiming.delete(entry);
+      if (!this.stopping) this.waiting.unshift(entry);
+      return;
+    }
+    this.claiming.delete(entry);
+    this.saveCheckpoint();
+    if (!claimed) return;
+    this.executing.set(entry.runId, execution);
+    try {
+      await execution.execute(claimed.run, claimed.agent);
+    } finally {
+      this.executing.delete(entry.runId);
+    }
+  }
+
+  /** Everything before the oldest run not yet claimed has been handled. */
+  private saveCheckpoint(): void {
+    let position = this.lastSeen;
+    for (const entry of [...this.claiming, ...this.waiting.slice(0, 1)]) {
+      if (entry.position - 1n < position) position = entry.position - 1n;
+    }
+    this.checkpoints.save(CHECKPOINT, position);
+  }
+
+  /** A cancel asked for through any instance aborts the run where it executes. */
+  private onApplied(events: RecordedEvent[]): void {
+    if (this.executing.size === 0) return;
+    for (const event of events) {
+      if (event.type !== 'AgentRunCancelRequested') continue;
+      this.executing.get(event.data.runId as string)?.controller.abort(new RunCancelled());
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ActorRegistry } from '../actors/actor-registry';
+import { agentRunDecider, agentRunStream } from '../agents/agent-run';
+import { AgentsReadModel } from '../agents/queries/agents.read-model';
+import { APP_CONFIG, AppConfig } from '../config';
+import { ProjectionRunner } from '../read-models/projection-runner';
+import { Clock } from '../shared/clock';
+
+const BATCH = 100;
+
+/**
+ * Ends the runs whose executor died: a run that has not renewed its lease for `RUN_LEASE_MS` fails with
+ * `interrupted` (or ends cancelled, if a cancel was asked for). Every instance sweeps; the decider checks the
+ * lease again against the stream, so a run that is still alive is left alone.
+ */
+@Injectable()
+export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('RunExecutor');
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<number>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly actors: ActorRegistry,
+    private readonly runs: AgentsReadModel,
+    private readonly projections: ProjectionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.projections.whenCaughtUp();
+    this.timer = setInterval(() => void this.sweep(), Math.max(50, Math.floor(this.config.runs.leaseMs / 2)));
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  /** Ends the stale runs found now; resolves with how many it ended. */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepNow().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepNow(): Promise<number> {
+    const staleBefore = new Date(this.clock.now().getTime() - this.config.runs.leaseMs).toISOString();
+    let ended = 0;
+    for (const runId of this.runs.staleRuns(staleBefore, BATCH)) {
+      try {
+        const { events, position } = await this.actors.send(
+          agentRunStream(runId),
+          agentRunDecider,
+          { type: 'InterruptAgentRun', staleBefore },
+          { correlationId: runId, causationId: runId },
+          { cache: false },
+        );
+        if (events.length === 0) continue;
+        ended++;
+        await this.projections.waitFor(position);
+        this.logger.warn(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
+      } catch (error) {
+        this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);
+      }
+    }
+    return ended;
+  }
+}

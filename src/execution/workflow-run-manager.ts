@@ -1,0 +1,219 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ActorRegistry } from '../actors/actor-registry';
+import { agentDecider, agentStream } from '../agents/agent';
+import { agentNameDecider, agentNameStream } from '../agents/agent-name';
+import {
+  AGENT_RUN_ENDINGS,
+  AgentRunFailed,
+  AgentRunSucceeded,
+  agentRunDecider,
+  agentRunStream,
+} from '../agents/agent-run';
+import { DomainError } from '../domain/decider';
+import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { ProjectionRunner } from '../read-models/projection-runner';
+import { IdGenerator } from '../shared/ids';
+import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
+import { workflowDecider, workflowStream } from '../workflows/workflow';
+import {
+  StepOutcome,
+  WorkflowRunCommand,
+  WorkflowStepStarted,
+  stepContext,
+  workflowRunDecider,
+  workflowRunStream,
+} from '../workflows/workflow-run';
+import { persistently } from './persistently';
+import { ProcessCheckpoints } from './process-checkpoints';
+
+const CHECKPOINT = 'workflow-run-manager';
+const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
+
+/**
+ * The process manager of workflow runs, over events: a queued run starts its first step; a step started queues
+ * a run of its agent; that run's end ends the step and starts the next one, or ends the workflow run. A
+ * cancelled workflow run cancels its step's agent run. It follows the log from its own checkpoint, and handling
+ * an event twice changes nothing, so after a crash it simply reads on from where it last saved.
+ */
+@Injectable()
+export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WorkflowRuns');
+  private subscription?: Subscription;
+  private stopping = false;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly actors: ActorRegistry,
+    private readonly ids: IdGenerator,
+    private readonly workflows: WorkflowsReadModel,
+    private readonly checkpoints: ProcessCheckpoints,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.projections.whenCaughtUp();
+    this.subscription = this.store.subscribe(
+      { after: this.checkpoints.load(CHECKPOINT), filter: { eventTypes: EVENT_TYPES } },
+      {
+        onEvents: (events) => this.onEvents(events),
+        onError: (error) => this.logger.error(`Stopped moving workflow runs on: ${String(error)}`),
+      },
+    );
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.subscription?.stop();
+  }
+
+  /** Events of different workflow runs are handled side by side, those of one run in order. */
+  private async onEvents(events: RecordedEvent[]): Promise<void> {
+    const byRun = new Map<string, RecordedEvent[]>();
+    for (const event of events) {
+      const runId = this.workflowRunOf(event);
+      if (runId) byRun.set(runId, [...(byRun.get(runId) ?? []), event]);
+    }
+    await Promise.all(
+      [...byRun.values()].map(async (runEvents) => {
+        for (const event of runEvents) await this.handle(event);
+      }),
+    );
+    if (!this.stopping) this.checkpoints.save(CHECKPOINT, events[events.length - 1].position);
+  }
+
+  private workflowRunOf(event: RecordedEvent): string | undefined {
+    if (event.type === 'WorkflowRunQueued') return event.data.id as string;
+    if (event.type.startsWith('AgentRun')) return event.data.workflowRunId as string | undefined;
+    return event.data.runId as string;
+  }
+
+  private async handle(event: RecordedEvent): Promise<void> {
+    const what = `Handling ${event.type} at ${event.position}`;
+    try {
+      await persistently(
+        () => this.handleNow(event),
+        what,
+        this.logger,
+        () => this.stopping,
+      );
+    } catch (error) {
+      if (this.stopping) throw error;
+      // A refusal of the domain means the event has nothing left to do (a repeat, or a run already ended).
+      this.logger.debug(`${what}: ${String(error)}`);
+    }
+  }
+
+  private async handleNow(event: RecordedEvent): Promise<void> {
+    switch (event.type) {
+      case 'WorkflowRunQueued':
+        return this.start(event.data.id as string, event.data.workflowId as string);
+      case 'WorkflowStepStarted':
+        return this.queueStepRun(event.data as WorkflowStepStarted['data']);
+      case 'WorkflowRunCancelled':
+        return this.cancelSteps(event.data.runId as string);
+      default:
+        return this.endStep(event);
+    }
+  }
+
+  private async start(runId: string, workflowId: string): Promise<void> {
+    if (this.hasEnded(runId)) return;
+    const workflow = await this.actors.read(workflowStream(workflowId), workflowDecider);
+    if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
+    await this.sendToRun(runId, {
+      type: 'StartWorkflowRun',
+      workflowName: workflow.name,
+      steps: workflow.steps,
+      firstAgentRunId: this.ids.newId('agentrun'),
+    });
+  }
+
+  private async queueStepRun({
+    runId,
+    index,
+    agent: name,
+    task,
+    agentRunId,
+  }: WorkflowStepStarted['data']): Promise<void> {
+    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider);
+    if (!run || run.status !== 'running' || run.steps[index]?.agentRunId !== agentRunId) return;
+    const { claimedBy } = await this.actors.read(agentNameStream(name), agentNameDecider);
+    const agent = claimedBy ? await this.actors.read(agentStream(claimedBy), agentDecider) : null;
+    if (!agent) {
+      const error = { code: 'agent_not_found', message: `No agent is named "${name}"` };
+      await this.sendToRun(runId, {
+        type: 'EndWorkflowStep',
+        index,
+        agentRunId,
+        outcome: { error },
+        nextAgentRunId: '',
+      });
+      return;
+    }
+    await this.actors.send(
+      agentRunStream(agentRunId),
+      agentRunDecider,
+      {
+        type: 'QueueAgentRun',
+        id: agentRunId,
+        agentId: agent.id,
+        model: agent.model,
+        task,
+        context: stepContext(run, index),
+        workflowRunId: runId,
+        stepIndex: index,
+      },
+      { correlationId: runId, causationId: runId },
+      { newStream: true, cache: false },
+    );
+  }
+
+  private async endStep(event: RecordedEvent): Promise<void> {
+    const data = event.data as AgentRunSucceeded['data'] | AgentRunFailed['data'];
+    const { workflowRunId, stepIndex, runId: agentRunId } = data;
+    if (workflowRunId === undefined || stepIndex === undefined) return;
+    const outcome: StepOutcome =
+      event.type === 'AgentRunSucceeded'
+        ? { output: (data as AgentRunSucceeded['data']).output }
+        : event.type === 'AgentRunFailed'
+          ? { error: (data as AgentRunFailed['data']).error }
+          : { cancelled: true };
+    await this.sendToRun(workflowRunId, {
+      type: 'EndWorkflowStep',
+      index: stepIndex,
+      agentRunId,
+      outcome,
+      nextAgentRunId: this.ids.newId('agentrun'),
+    });
+  }
+
+  private async cancelSteps(runId: string): Promise<void> {
+    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider);
+    for (const step of run?.steps ?? []) {
+      if (step.agentRunId === null || step.status !== 'cancelled') continue;
+      await this.actors
+        .send(
+          agentRunStream(step.agentRunId),
+          agentRunDecider,
+          { type: 'CancelAgentRun' },
+          { correlationId: runId, causationId: runId },
+        )
+        .catch((error: unknown) => {
+          if (!(error instanceof DomainError)) throw error;
+        });
+    }
+  }
+
+  private sendToRun(runId: string, command: WorkflowRunCommand) {
+    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, {
+      correlationId: runId,
+      causationId: runId,
+    });
+  }
+
+  /** Catching up over old runs: those the read models show as ended need no look at their streams. */
+  private hasEnded(runId: string): boolean {
+    const status = this.workflows.getRunAggregate(runId)?.status;
+    return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+  }
+}

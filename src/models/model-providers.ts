@@ -1,0 +1,65 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { KnownProvider, parseModelId } from './model-id';
+import { ModelRunError } from './model-run-error';
+import type { ProviderConfig } from './provider-config';
+import { createRetryingFetch } from './retrying-fetch';
+
+/** A language model for one run, with the count of HTTP attempts made through it. */
+export interface OpenedModel {
+  provider: KnownProvider;
+  model: LanguageModel;
+  /** HTTP requests sent so far, retries included. */
+  attempts(): number;
+}
+
+/** Turns `provider/model` into an AI SDK model; keys and base URLs come from the provider configuration. */
+export class ModelProviders {
+  constructor(
+    readonly config: ProviderConfig,
+    /** The underlying `fetch` (the global one unless a test wants otherwise). */
+    private readonly baseFetch?: typeof globalThis.fetch,
+  ) {}
+
+  /** A fresh provider per run, so attempts are counted per run. Throws `ModelRunError` (`provider_not_configured`). */
+  open(modelId: string): OpenedModel {
+    const parsed = parseModelId(modelId);
+    if (typeof parsed === 'string') throw new ModelRunError('provider_not_configured', parsed);
+    const { fetch, attempts } = createRetryingFetch(this.config.retry, this.baseFetch);
+    const model = this.languageModel(parsed.provider, parsed.model, fetch);
+    return { provider: parsed.provider, model, attempts };
+  }
+
+  private languageModel(provider: KnownProvider, model: string, fetch: typeof globalThis.fetch): LanguageModel {
+    switch (provider) {
+      case 'openai': {
+        const { apiKey, baseUrl } = this.config.openai;
+        if (!apiKey) throw notConfigured(provider, 'OPENAI_API_KEY');
+        // Chat Completions: the provider asks for usage in streamed answers (stream_options.include_usage).
+        return createOpenAI({ apiKey, baseURL: baseUrl, fetch }).chat(model);
+      }
+      case 'anthropic': {
+        const { apiKey, baseUrl } = this.config.anthropic;
+        if (!apiKey) throw notConfigured(provider, 'ANTHROPIC_API_KEY');
+        return createAnthropic({ apiKey, baseURL: baseUrl, fetch })(model);
+      }
+      case 'ollama':
+        return compatible('ollama', this.config.ollama.baseUrl, undefined, fetch)(model);
+      case 'openai-compatible': {
+        const { apiKey, baseUrl } = this.config.openaiCompatible;
+        if (!baseUrl) throw notConfigured(provider, 'OPENAI_COMPATIBLE_BASE_URL');
+        return compatible(provider, baseUrl, apiKey, fetch)(model);
+      }
+    }
+  }
+}
+
+function compatible(name: string, baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
+  return createOpenAICompatible({ name, baseURL, apiKey, fetch, includeUsage: true });
+}
+
+function notConfigured(provider: KnownProvider, variable: string): ModelRunError {
+  return new ModelRunError('provider_not_configured', `provider "${provider}" is not configured: set ${variable}`);
+}

@@ -1,0 +1,44 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { DomainError } from '../../domain/decider';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { WorkflowsReadModel } from '../queries/workflows.read-model';
+import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
+import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
+
+/**
+ * The workflow run ends cancelled at once, its later steps skipped; the process manager then cancels the agent
+ * run of the step in progress. Cancelling a cancelled run changes nothing; an ended one is a conflict.
+ */
+@CommandHandler(CancelWorkflowRunCommand)
+export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowRunCommand, WorkflowRun> {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly projections: ProjectionRunner,
+    private readonly readModel: WorkflowsReadModel,
+    private readonly opener: WorkflowRunOpener,
+  ) {}
+
+  async execute({ workflowId, runId }: CancelWorkflowRunCommand): Promise<WorkflowRun> {
+    const stream = workflowRunStream(runId);
+    const context = { correlationId: runId, causationId: runId };
+    let run = await this.actors.read(stream, workflowRunDecider);
+    if (!run) {
+      // Recorded by its trigger, with its own stream not opened yet: open it now.
+      const recorded = this.readModel.getRun(workflowId, runId);
+      if (recorded) run = (await this.opener.open(recorded, context)).state;
+    }
+    if (run?.workflowId !== workflowId) {
+      throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);
+    }
+    const { state, position } = await this.actors.send(
+      stream,
+      workflowRunDecider,
+      { type: 'CancelWorkflowRun' },
+      context,
+    );
+    await this.projections.waitFor(position);
+    return toWorkflowRun(state!);
+  }
+}
