@@ -28,6 +28,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
     this.timer = setInterval(() => void this.sweep(), Math.max(50, Math.floor(this.config.runs.leaseMs / 2)));
     this.timer.unref();

@@ -9,6 +9,7 @@ import {
   agentRunDecider,
   agentRunStream,
 } from '../agents/agent-run';
+import { APP_CONFIG, AppConfig } from '../config';
 import { DomainError } from '../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
 import { ProjectionRunner } from '../read-models/projection-runner';
@@ -43,6 +44,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly workflows: WorkflowsReadModel,
@@ -51,6 +53,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
     this.subscription = this.store.subscribe(
       { after: this.checkpoints.load(CHECKPOINT), filter: { eventTypes: EVENT_TYPES } },

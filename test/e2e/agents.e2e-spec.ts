@@ -5,7 +5,7 @@ const researcher = {
   name: 'researcher',
   model: 'openai/gpt-4o-mini',
   instructions: 'Find primary sources.',
-  tools: ['web_search', 'github.issues'],
+  tools: ['current_time'],
 };
 
 describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture) => {
@@ -13,7 +13,8 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
   let api: TestApp;
   beforeEach(async () => {
     fixture = await createFixture();
-    api = await startTestApp({ fixture });
+    // Runs are only recorded here; their execution is tested in agent-runs.e2e-spec.ts.
+    api = await startTestApp({ fixture, env: { RUN_EXECUTOR_ENABLED: 'false' } });
   });
   afterEach(async () => {
     await api.close();
@@ -29,7 +30,8 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       status: 'active',
       model: 'openai/gpt-4o-mini',
       instructions: 'Find primary sources.',
-      tools: ['web_search', 'github.issues'],
+      tools: ['current_time'],
+      maxSteps: 10,
       createdAt: api.clock.now().toISOString(),
     });
     expect(created.headers.get('location')).toBe(`/v1/agents/${created.body.id}`);
@@ -85,7 +87,19 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       task: 'Summarise',
       context: { url: 'https://example.com/doc' },
       status: 'queued',
+      model: 'openai/gpt-4o-mini',
+      output: null,
+      toolCalls: [],
+      usage: null,
+      attempts: 0,
+      error: null,
+      warnings: [],
+      workflowRunId: null,
+      stepIndex: null,
+      cancelRequested: false,
       createdAt: api.clock.now().toISOString(),
+      startedAt: null,
+      endedAt: null,
     });
     expect(run.headers.get('location')).toBe(`/v1/agents/${agent.id}/runs/${run.body.id}`);
     expect((await api.request('GET', run.headers.get('location')!)).body).toEqual(run.body);

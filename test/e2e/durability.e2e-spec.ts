@@ -4,6 +4,9 @@ import { SequentialIds } from '../support/sequential-ids';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
+// The lists are compared across restarts, so runs stay as recorded: execution is tested in run-execution-recovery.
+const env = { RUN_EXECUTOR_ENABLED: 'false' };
+
 describe.each(storeFixtures())('durability and concurrency over HTTP on %s', (store, createFixture) => {
   let fixture: StoreFixture;
   let dataDir: string;
@@ -14,7 +17,7 @@ describe.each(storeFixtures())('durability and concurrency over HTTP on %s', (st
     fixture = await createFixture();
     dataDir = temporaryDataDir();
     ids = new SequentialIds();
-    api = await startTestApp({ dataDir, ids, fixture });
+    api = await startTestApp({ dataDir, ids, fixture, env });
   });
   afterEach(async () => {
     await api.close();
@@ -49,7 +52,7 @@ describe.each(storeFixtures())('durability and concurrency over HTTP on %s', (st
 
   async function restart(): Promise<void> {
     await api.close();
-    api = await startTestApp({ dataDir, ids, fixture });
+    api = await startTestApp({ dataDir, ids, fixture, env });
   }
 
   it('keeps everything across a restart, and still refuses a taken name', async () => {
@@ -57,7 +60,7 @@ describe.each(storeFixtures())('durability and concurrency over HTTP on %s', (st
     const before = await snapshot();
     await restart();
     expect(await snapshot()).toEqual(before);
-    expect((await api.request('POST', '/v1/agents', { name: 'agent 1', model: 'a/b' })).status).toBe(409);
+    expect((await api.request('POST', '/v1/agents', { name: 'agent 1', model: 'ollama/llama3' })).status).toBe(409);
   });
 
   it('rebuilds the same lists from the log when the read models are deleted', async () => {
@@ -65,7 +68,7 @@ describe.each(storeFixtures())('durability and concurrency over HTTP on %s', (st
     const before = await snapshot();
     await api.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, `read-models.sqlite${suffix}`), { force: true });
-    api = await startTestApp({ dataDir, ids, fixture });
+    api = await startTestApp({ dataDir, ids, fixture, env });
     expect(await snapshot()).toEqual(before);
   });
 

@@ -42,7 +42,7 @@ describe('several instances on one EventStoreDB (test double)', () => {
   it('lets one of two instances claim a contested agent name', async () => {
     const responses = await Promise.all(
       [first, second, first, second].map((api) =>
-        api.request('POST', '/v1/agents', { name: 'contested', model: 'a/b' }),
+        api.request('POST', '/v1/agents', { name: 'contested', model: 'ollama/llama3' }),
       ),
     );
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
@@ -92,11 +92,11 @@ describe('EventStoreDB (test double) going away and coming back', () => {
   });
 
   it('answers 503 quickly while the store is down, says so on /health, and recovers by itself', async () => {
-    expect((await api.request('POST', '/v1/agents', { name: 'before', model: 'a/b' })).status).toBe(201);
+    expect((await api.request('POST', '/v1/agents', { name: 'before', model: 'ollama/llama3' })).status).toBe(201);
     await fixture.double!.stop();
 
     const started = Date.now();
-    const refused = await api.request('POST', '/v1/agents', { name: 'during', model: 'a/b' });
+    const refused = await api.request('POST', '/v1/agents', { name: 'during', model: 'ollama/llama3' });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -109,7 +109,7 @@ describe('EventStoreDB (test double) going away and coming back', () => {
 
     await fixture.double!.start();
     await eventually(async () => expect((await api.request('GET', '/health')).status).toBe(200), 10_000);
-    const after = await api.request('POST', '/v1/agents', { name: 'after', model: 'a/b' });
+    const after = await api.request('POST', '/v1/agents', { name: 'after', model: 'ollama/llama3' });
     expect(after.status).toBe(201);
     const names = (await api.request('GET', '/v1/agents')).body.agents.map((a: { name: string }) => a.name);
     expect(names).toEqual(expect.arrayContaining(['before', 'after']));
