@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
 import { agentRunStream } from '../../src/agents/agent-run';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
-import { eventually } from '../support/sse-client';
+import { startMcpTestServers } from '../support/mcp-test-servers';
+import { eventually, readSse } from '../support/sse-client';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
@@ -50,13 +51,39 @@ describe('run execution across restarts', () => {
     expect(model.requests).toHaveLength(4);
   });
 
+  it('runs an agent whose tool has gone since without it, and says so in the run', async () => {
+    const mcp = await startMcpTestServers();
+    try {
+      app = await startTestApp({ dataDir, env: env({ MCP_SERVERS_FILE: mcp.file }) });
+      const agent = await app.request('POST', '/v1/agents', {
+        name: 'echoer',
+        model: 'openai-compatible/m',
+        tools: ['current_time', 'mcp:remote/echo'],
+      });
+      expect(agent.status).toBe(201);
+      await app.close();
+    } finally {
+      await mcp.close();
+    }
+    app = await startTestApp({ dataDir, env: env() });
+    const [{ id }] = (await app.request('GET', '/v1/agents')).body.agents;
+    const ran = await app.request('POST', `/v1/agents/${id}/run`, { task: 'x' }, { prefer: 'wait=5' });
+    expect(ran.body).toMatchObject({ status: 'succeeded', output: 'done' });
+    expect(ran.body.warnings).toEqual([expect.stringContaining('mcp:remote/echo')]);
+    expect(model.requests[0].tools?.map((t: any) => t.function.name)).toEqual(['current_time']);
+  });
+
   it('ends a run in flight as interrupted when the service stops', async () => {
     model.respondWith(() => ({ kind: 'hang' }));
     app = await startTestApp({ dataDir, env: env() });
     const { agentId } = await seed(app);
     const run = (await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'x' })).body;
     await eventually(() => expect(model.openRequests()).toBe(1));
+    // A client watching the run does not hold the shutdown open.
+    const watching = readSse(`${app.url}/v1/agents/${agentId}/runs/${run.id}/stream`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await app.close();
+    expect((await watching).messages.map((m) => m.event)).toEqual(expect.arrayContaining(['status']));
     app = await startTestApp({ dataDir, env: env() });
     const after = (await app.request('GET', `/v1/agents/${agentId}/runs/${run.id}`)).body;
     expect(after).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });

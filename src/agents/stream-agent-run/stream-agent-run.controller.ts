@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
@@ -11,7 +11,10 @@ import { AgentsReadModel } from '../queries/agents.read-model';
 import { AgentRunStream } from './agent-run-stream';
 
 @Controller('v1/agents')
-export class StreamAgentRunController {
+export class StreamAgentRunController implements BeforeApplicationShutdown {
+  /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
+  private readonly open = new Set<SseWriter>();
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly watch: StreamWatch,
@@ -37,11 +40,14 @@ export class StreamAgentRunController {
     const live: Array<RecordedEvent | string> = [];
     const stopWatching = this.watch.watch(stream, (event) => (replaying ? live.push(event) : forward(event)));
     const stopFeed = this.feed.subscribe(runId, (text) => (replaying ? live.push(text) : view.delta(text)));
-    const stop = () => {
+    const sse: SseWriter = new SseWriter(reply, () => {
+      this.open.delete(sse);
       stopWatching();
       stopFeed();
-    };
-    const view = new AgentRunStream(new SseWriter(reply, stop));
+    });
+    this.open.add(sse);
+    const stop = () => sse.end();
+    const view = new AgentRunStream(sse);
     const forward = (item: RecordedEvent | string) => {
       if (typeof item === 'string') view.delta(item);
       else if (view.recorded(item)) stop();
@@ -54,5 +60,9 @@ export class StreamAgentRunController {
     }
     replaying = false;
     for (const item of live.splice(0)) forward(item);
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const sse of this.open) sse.end();
   }
 }
