@@ -1,13 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
+import { AccessModule } from './access/access.module';
 import { AgentsModule } from './agents/agents.module';
 import { AppConfig } from './config';
 import { CoreModule, CoreOverrides } from './core.module';
 import { ExecutionModule } from './execution/execution.module';
 import { HealthController } from './health.controller';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -17,6 +19,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        AccessModule.forRoot(config.access),
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),
         CoreModule.forRoot(config, overrides),
@@ -26,7 +29,10 @@ export class AppModule {
         ExecutionModule,
       ],
       controllers: [HealthController],
-      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { SqliteSynchronous } from './event-store/sqlite-event-store';
+import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
 
@@ -27,6 +28,7 @@ export interface AppConfig {
   providers: ProviderConfig;
   tools: ToolsConfig;
   runs: RunsConfig;
+  access: AccessConfig;
 }
 
 /** How this instance executes runs. */
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),
     providers: loadProviderConfig(env),
     tools: loadToolsConfig(env),
+    access: loadAccessConfig(env),
     runs: {
       executorEnabled: oneOf(env, 'RUN_EXECUTOR_ENABLED', ['true', 'false'] as const, 'true') === 'true',
       concurrency: integer(env, 'RUN_CONCURRENCY', 10, 1, 10_000),

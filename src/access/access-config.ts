@@ -1,0 +1,42 @@
+/** Who may call the API, and how often. */
+export interface AccessConfig {
+  /** Keys that may do anything; empty with `readKeys` empty: the API is open. */
+  keys: string[];
+  /** Keys that may only read (GET routes and the event stream). */
+  readKeys: string[];
+  /** Requests per window per key (per client address when open); 0: no limit. */
+  rateLimit: number;
+  rateLimitWindowMs: number;
+}
+
+export function loadAccessConfig(env: NodeJS.ProcessEnv): AccessConfig {
+  return {
+    keys: keyList(env, 'API_KEYS'),
+    readKeys: keyList(env, 'API_READ_KEYS'),
+    rateLimit: integer(env, 'RATE_LIMIT', 6000, 0, 10_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+  };
+}
+
+function keyList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const keys = (env[name] ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  for (const key of keys) {
+    if (key.length < 16 || !/^[\x21-\x7e]+$/.test(key)) {
+      throw new Error(`${name}: each key must be at least 16 printable characters without spaces`);
+    }
+  }
+  return keys;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
+  }
+  return value;
+}

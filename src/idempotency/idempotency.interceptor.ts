@@ -1,0 +1,76 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Observable, catchError, from, mergeMap, of } from 'rxjs';
+import { bearerToken, digestOf } from '../access/api-keys';
+import { ActorRegistry } from '../actors/actor-registry';
+import { ValidationFailed } from '../http/problem';
+import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** The headers that describe a response and are given back with it. */
+const KEPT_HEADERS = ['location', 'etag', 'preference-applied'];
+
+/**
+ * `Idempotency-Key` on a POST or PATCH: the first request runs and its response is recorded on the key's stream;
+ * a repeat with the same body gets that response back and writes nothing; the same key with another body is a
+ * 422; a repeat while the first is still in flight is a 409. Being events, keys hold across restarts and across
+ * instances sharing EventStoreDB.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly actors: ActorRegistry) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const header = request.headers['idempotency-key'];
+    if (header === undefined || (request.method !== 'POST' && request.method !== 'PATCH')) return next.handle();
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!KEY_PATTERN.test(key)) {
+      throw new ValidationFailed([{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable characters' }]);
+    }
+    const token = bearerToken(request.headers.authorization);
+    const stream = idempotencyStream(token ? digestOf(token).toString('hex') : 'open', key);
+    const fingerprint = fingerprintOf(request.method, request.url, request.body);
+    const context_ = { correlationId: stream, causationId: stream };
+    const send = (command: Parameters<typeof idempotencyDecider.decide>[1]) =>
+      this.actors.send(stream, idempotencyDecider, command, context_, { cache: false });
+
+    return from(send({ type: 'ClaimIdempotencyKey', fingerprint })).pipe(
+      mergeMap(({ events, state }) => {
+        if (events.length === 0 && state?.state === 'completed') return of(this.replay(reply, state.response));
+        return next.handle().pipe(
+          mergeMap((body) =>
+            from(send({ type: 'CompleteIdempotentRequest', fingerprint, response: recorded(reply, body) })).pipe(
+              mergeMap(() => of(body)),
+            ),
+          ),
+          catchError((error: unknown) =>
+            from(send({ type: 'ReleaseIdempotencyKey', fingerprint }).catch(() => undefined)).pipe(
+              mergeMap(() => {
+                throw error;
+              }),
+            ),
+          ),
+        );
+      }),
+    );
+  }
+
+  private replay(reply: FastifyReply, response: RecordedResponse): unknown {
+    void reply.status(response.status);
+    for (const [name, value] of Object.entries(response.headers)) void reply.header(name, value);
+    void reply.header('Idempotent-Replayed', 'true');
+    return response.body;
+  }
+}
+
+function recorded(reply: FastifyReply, body: unknown): RecordedResponse {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return { status: reply.statusCode, headers, body: body ?? null };
+}

@@ -1,0 +1,61 @@
+import { TestApp, startTestApp } from '../support/test-app';
+
+const WRITE_KEY = 'write-key-0123456789abcdef';
+const READ_KEY = 'read-key-0123456789abcdef';
+
+describe('API keys', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ env: { API_KEYS: `${WRITE_KEY},other-key-0123456789`, API_READ_KEYS: READ_KEY } });
+  });
+  afterAll(() => api.close());
+
+  const as = (key: string) => ({ authorization: `Bearer ${key}` });
+  const agent = { name: 'keyed', model: 'ollama/llama3.2' };
+
+  it('answers 401 with WWW-Authenticate to a request without a key or with an unknown one', async () => {
+    const none = await api.request('GET', '/v1/agents');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="workflows"');
+    expect(none.headers.get('content-type')).toContain('application/problem+json');
+    const wrong = await api.request('GET', '/v1/agents', undefined, as('not-a-key-0123456789'));
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('invalid_token');
+    expect((await api.request('POST', '/v1/agents', agent)).status).toBe(401);
+  });
+
+  it('lets a key read and write', async () => {
+    expect((await api.request('POST', '/v1/agents', agent, as(WRITE_KEY))).status).toBe(201);
+    expect((await api.request('GET', '/v1/agents', undefined, as(WRITE_KEY))).body.agents).toHaveLength(1);
+  });
+
+  it('lets a read key only read: its writes are 403', async () => {
+    expect((await api.request('GET', '/v1/agents', undefined, as(READ_KEY))).status).toBe(200);
+    const write = await api.request('POST', '/v1/agents', { ...agent, name: 'other' }, as(READ_KEY));
+    expect(write.status).toBe(403);
+    expect(write.body.type).toBe('/problems/forbidden');
+  });
+
+  it('needs no key for health', async () => {
+    expect((await api.request('GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ env: { RATE_LIMIT: '5', RATE_LIMIT_WINDOW_MS: '60000' } });
+  });
+  afterAll(() => api.close());
+
+  it('answers 429 with Retry-After past the limit, per client', async () => {
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await api.request('GET', '/v1/agents')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const limited = await api.request('GET', '/v1/workflows');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('content-type')).toContain('application/problem+json');
+    expect((await api.request('GET', '/health')).status).toBe(200);
+  });
+});
