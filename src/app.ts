@@ -4,6 +4,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config';
 import { CoreOverrides } from './core.module';
 import { BODY_LIMIT_BYTES } from './http/problem';
+import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 
 /** Builds the service (used by main.ts, the e2e tests and the benchmarks). Call `listen` to serve. */
@@ -13,6 +14,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
     logger: logLevels(config.logLevel),
   });
   app.useGlobalPipes(createValidationPipe());
+  serveOpenApi(app);
   app.enableShutdownHooks();
   // Bodies are JSON only: without Fastify's text/plain parser other media types get a 415.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');

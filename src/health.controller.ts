@@ -1,8 +1,27 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 
+class HealthSchema {
+  @ApiProperty({ enum: ['ok', 'unavailable'] })
+  status: string;
+
+  @ApiProperty()
+  store: string;
+
+  @ApiProperty()
+  storeReachable: boolean;
+
+  @ApiProperty({ enum: ['following', 'stopped'] })
+  readModels: string;
+
+  @ApiProperty({ description: 'The position in the log the read models have reached.' })
+  readModelPosition: string;
+}
+
+@ApiTags('operations')
 @Controller()
 export class HealthController {
   constructor(
@@ -11,6 +30,13 @@ export class HealthController {
   ) {}
 
   /** 200 when the store answers and the read models follow it; 503 (same body) otherwise. */
+  @ApiOperation({ summary: 'Whether the store answers and the read models follow it' })
+  @ApiResponse({ status: 200, type: HealthSchema })
+  @ApiResponse({
+    status: 503,
+    type: HealthSchema,
+    description: 'The store does not answer, or the read models stopped',
+  })
   @Get('health')
   async health(@Res({ passthrough: true }) reply: FastifyReply) {
     const storeReachable = await this.store.readStream('health-check', { maxCount: 1 }).then(

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { RUN_STATUSES, RunStatus } from '../domain/run';
@@ -7,6 +8,7 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
 export class ListQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   // Checks run bottom-up and stop at the first failure: the type first.
   @Max(MAX_LIMIT)
   @Min(1)
@@ -15,6 +17,7 @@ export class ListQuery {
   @IsOptional()
   limit: number = DEFAULT_LIMIT;
 
+  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
   @IsString({ message: 'cursor must be given once' })
   @IsOptional()
   cursor?: string;
@@ -22,6 +25,7 @@ export class ListQuery {
 
 /** A list of runs also filters by status. */
 export class RunListQuery extends ListQuery {
+  @ApiPropertyOptional({ enum: RUN_STATUSES })
   @IsIn(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` })
   @IsOptional()
   status?: RunStatus;

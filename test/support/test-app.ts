@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { openApiDocument } from '../../src/http/openapi/openapi';
 import { CoreOverrides } from '../../src/core.module';
+import { OpenApiValidator } from './openapi-validator';
 import { SequentialIds } from './sequential-ids';
 import { StoreFixture } from './store-fixtures';
 import { TestClock } from './test-clock';
@@ -59,13 +61,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  // Every response a test reads through `request` must match the service's own OpenAPI document.
+  const validator = new OpenApiValidator(openApiDocument(app) as never);
   return {
     app,
     url,
     dataDir,
     clock,
     ids,
-    request: (method, path, body, headers) => request(url, method, path, body, headers),
+    request: async (method, path, body, headers) => {
+      const response = await request(url, method, path, body, headers);
+      validator.check(method, path, response.status, response.headers.get('content-type'), response.body);
+      return response;
+    },
     close: () => app.close(),
   };
 }

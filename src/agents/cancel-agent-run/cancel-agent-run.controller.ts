@@ -1,4 +1,7 @@
 import { Controller, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AgentRunSchema } from '../agent.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { RunEndings } from '../../execution/run-endings';
@@ -9,6 +12,7 @@ import { CancelAgentRunCommand } from './cancel-agent-run.command';
 /** How long a cancel waits for the executing instance to confirm it before answering 202. */
 export const CANCEL_WAIT_MS = 5_000;
 
+@ApiTags('agents')
 @Controller('v1/agents')
 export class CancelAgentRunController {
   constructor(
@@ -17,6 +21,14 @@ export class CancelAgentRunController {
   ) {}
 
   /** 200 with the cancelled run; 202 with the run as it stands if its executor has not confirmed within 5 s. */
+  @ApiOperation({ summary: 'Cancel an agent run' })
+  @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The run is cancelled' })
+  @ApiResponse({
+    status: 202,
+    type: AgentRunSchema,
+    description: 'The cancel is recorded; the run has not confirmed it yet',
+  })
+  @ApiProblems(404, 409)
   @Post(':agentId/runs/:runId/cancel')
   async cancel(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,

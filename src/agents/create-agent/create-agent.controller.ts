@@ -1,4 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AgentSchema } from '../agent.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Agent } from '../agent';
@@ -7,6 +10,7 @@ import { checkAgentDefinition } from './agent-definition';
 import { CreateAgentCommand } from './create-agent.command';
 import { CreateAgentDto } from './create-agent.dto';
 
+@ApiTags('agents')
 @Controller('v1/agents')
 export class CreateAgentController {
   constructor(
@@ -14,6 +18,9 @@ export class CreateAgentController {
     private readonly tools: ToolRegistry,
   ) {}
 
+  @ApiOperation({ summary: 'Create an agent' })
+  @ApiResponse({ status: 201, type: AgentSchema })
+  @ApiProblems(409)
   @Post()
   @HttpCode(201)
   async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {

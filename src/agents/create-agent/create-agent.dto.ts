@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -24,23 +25,37 @@ export const NOT_BLANK = /\S/;
 const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
 
 export class CreateAgentDto {
+  @ApiProperty({ maxLength: 200, example: 'researcher', description: 'Unique among agents.' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'name must not be empty' })
   @IsString()
   @IsDefined({ message: 'name is required' })
   name: string;
 
+  @ApiProperty({
+    maxLength: 200,
+    example: 'openai/gpt-4o-mini',
+    description: '`provider/model`; providers: openai, anthropic, ollama, openai-compatible.',
+  })
   @MaxLength(200)
   @Matches(MODEL_PATTERN, { message: 'model must be "provider/model", e.g. "openai/gpt-4o-mini"' })
   @IsString()
   @IsDefined({ message: 'model is required' })
   model: string;
 
+  @ApiPropertyOptional({ maxLength: 100_000, default: '' })
   @MaxLength(100_000)
   @IsString()
   @Optional()
   instructions: string = '';
 
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 100,
+    default: [],
+    example: ['current_time'],
+    description: 'Tool ids from GET /v1/tools.',
+  })
   @MaxLength(200, { each: true })
   @Matches(TOOL_PATTERN, {
     each: true,
@@ -53,6 +68,7 @@ export class CreateAgentDto {
   @Optional()
   tools: string[] = [];
 
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10, description: 'Model calls one run may make.' })
   @Max(MAX_STEPS_LIMIT)
   @Min(1)
   @IsInt({ message: 'maxSteps must be an integer' })

@@ -1,24 +1,36 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { AgentListSchema, AgentRunListSchema, AgentRunSchema, AgentSchema } from '../agent.schema';
 import { QueryBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ListQuery, RunListQuery } from '../../http/paging';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
 
+@ApiTags('agents')
 @Controller('v1/agents')
 export class AgentQueriesController {
   constructor(private readonly queries: QueryBus) {}
 
+  @ApiOperation({ summary: 'List agents' })
+  @ApiResponse({ status: 200, type: AgentListSchema })
   @Get()
   async list(@Query() { limit, cursor }: ListQuery) {
     const page = await this.queries.execute(new ListAgentsQuery(limit, cursor));
     return { agents: page.items, nextCursor: page.nextCursor };
   }
 
+  @ApiOperation({ summary: 'Get an agent' })
+  @ApiResponse({ status: 200, type: AgentSchema })
+  @ApiProblems(404)
   @Get(':agentId')
   get(@Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string) {
     return this.queries.execute(new GetAgentQuery(agentId));
   }
 
+  @ApiOperation({ summary: "List an agent's runs" })
+  @ApiResponse({ status: 200, type: AgentRunListSchema })
+  @ApiProblems(404)
   @Get(':agentId/runs')
   async listRuns(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
@@ -28,6 +40,9 @@ export class AgentQueriesController {
     return { runs: page.items, nextCursor: page.nextCursor };
   }
 
+  @ApiOperation({ summary: 'Get an agent run' })
+  @ApiResponse({ status: 200, type: AgentRunSchema })
+  @ApiProblems(404)
   @Get(':agentId/runs/:runId')
   getRun(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,

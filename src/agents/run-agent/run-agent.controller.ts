@@ -1,4 +1,7 @@
 import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AgentRunSchema } from '../agent.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config';
@@ -9,6 +12,7 @@ import { AgentRun } from '../agent-run';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
 
+@ApiTags('agents')
 @Controller('v1/agents')
 export class RunAgentController {
   constructor(
@@ -21,6 +25,16 @@ export class RunAgentController {
    * 202: the run is recorded and queued; it is executed in the background. With `Prefer: wait=<seconds>`: 200
    * with the run once it has ended, or 202 with the run as it stands when the time is up.
    */
+  @ApiOperation({ summary: 'Run an agent on a task' })
+  @ApiHeader({
+    name: 'Prefer',
+    required: false,
+    description:
+      '`wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202).',
+  })
+  @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The run ended within the wait' })
+  @ApiResponse({ status: 202, type: AgentRunSchema, description: 'The run is queued (or still going)' })
+  @ApiProblems(404)
   @Post(':agentId/run')
   async run(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,

@@ -1,4 +1,6 @@
 import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
@@ -10,6 +12,7 @@ import { agentRunStream } from '../agent-run';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { AgentRunStream } from './agent-run-stream';
 
+@ApiTags('agents')
 @Controller('v1/agents')
 export class StreamAgentRunController implements BeforeApplicationShutdown {
   /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
@@ -26,6 +29,14 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
    * Server-sent events of a run: what it recorded so far, then what happens live, and a last `end` carrying the
    * whole run. A run that has already ended replays what it recorded, then sends `end`.
    */
+  @ApiOperation({ summary: 'Watch a run as it happens (server-sent events)' })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description: 'Events `status`, `delta`, `tool_call`, `tool_result`, and a last `end` with the whole run.',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  @ApiProblems(404)
   @Get(':agentId/runs/:runId/stream')
   async stream(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,

@@ -1,14 +1,21 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WorkflowRunSchema } from '../workflow.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowRun } from '../workflow-run';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 
+@ApiTags('workflows')
 @Controller('v1/workflows')
 export class CancelWorkflowRunController {
   constructor(private readonly commands: CommandBus) {}
 
   /** 200 with the cancelled run. */
+  @ApiOperation({ summary: 'Cancel a workflow run' })
+  @ApiResponse({ status: 200, type: WorkflowRunSchema })
+  @ApiProblems(404, 409)
   @Post(':workflowId/runs/:runId/cancel')
   @HttpCode(200)
   cancel(

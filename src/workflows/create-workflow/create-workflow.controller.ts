@@ -1,4 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WorkflowSchema } from '../workflow.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { WorkflowTrigger } from '../workflow';
@@ -6,10 +9,14 @@ import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
 import { CreateWorkflowDto, TriggerDto } from './create-workflow.dto';
 
+@ApiTags('workflows')
 @Controller('v1/workflows')
 export class CreateWorkflowController {
   constructor(private readonly commands: CommandBus) {}
 
+  @ApiOperation({ summary: 'Create a workflow' })
+  @ApiResponse({ status: 201, type: WorkflowSchema })
+  @ApiProblems(422)
   @Post()
   @HttpCode(201)
   async create(

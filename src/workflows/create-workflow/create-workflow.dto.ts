@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -51,24 +52,29 @@ function problemWith(field: TriggerField, value: unknown, trigger: TriggerDto): 
 }
 
 export class TriggerDto {
+  @ApiProperty({ enum: ['manual', 'schedule'] })
   @IsIn(['schedule', 'manual'], { message: 'type must be "schedule" or "manual"' })
   @IsDefined({ message: 'type is required' })
   type: 'schedule' | 'manual';
 
+  @ApiPropertyOptional({ example: '0 9 * * 1-5', description: 'Five cron fields; required for schedules.' })
   @ScheduleField('cron')
   cron?: string;
 
+  @ApiPropertyOptional({ example: 'Europe/Berlin', default: 'UTC' })
   @ScheduleField('timezone')
   timezone?: string;
 }
 
 export class StepDto {
+  @ApiProperty({ maxLength: 200, example: 'researcher', description: 'The name of an agent.' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
   @IsDefined({ message: 'agent is required' })
   agent: string;
 
+  @ApiProperty({ maxLength: 200, example: 'List three facts about {{input.topic}}' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'action must not be empty' })
   @IsString()
@@ -77,18 +83,21 @@ export class StepDto {
 }
 
 export class CreateWorkflowDto {
+  @ApiProperty({ maxLength: 200, example: 'daily digest' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'name must not be empty' })
   @IsString()
   @IsDefined({ message: 'name is required' })
   name: string;
 
+  @ApiPropertyOptional({ type: TriggerDto, default: { type: 'manual' } })
   @ValidateNested()
   @IsObject({ message: 'trigger must be an object' })
   @Optional()
   @Type(() => TriggerDto)
   trigger: TriggerDto = Object.assign(new TriggerDto(), { type: 'manual' });
 
+  @ApiProperty({ type: [StepDto], minItems: 1, maxItems: 100 })
   @ValidateNested({ each: true })
   @IsObject({ each: true, message: 'each step must be an object' })
   @ArrayMaxSize(100)

@@ -1,14 +1,21 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WorkflowSchema } from '../workflow.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { PauseWorkflowCommand } from './pause-workflow.command';
 
+@ApiTags('workflows')
 @Controller('v1/workflows')
 export class PauseWorkflowController {
   constructor(private readonly commands: CommandBus) {}
 
   /** 200 with the whole workflow, now paused; idempotent. */
+  @ApiOperation({ summary: "Pause a workflow's schedule" })
+  @ApiResponse({ status: 200, type: WorkflowSchema })
+  @ApiProblems(404, 409)
   @Post(':workflowId/pause')
   @HttpCode(200)
   pause(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string): Promise<WorkflowView> {

@@ -1,14 +1,21 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WorkflowSchema } from '../workflow.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { ResumeWorkflowCommand } from './resume-workflow.command';
 
+@ApiTags('workflows')
 @Controller('v1/workflows')
 export class ResumeWorkflowController {
   constructor(private readonly commands: CommandBus) {}
 
   /** 200 with the whole workflow, active again; idempotent. */
+  @ApiOperation({ summary: "Resume a workflow's schedule" })
+  @ApiResponse({ status: 200, type: WorkflowSchema })
+  @ApiProblems(404, 409)
   @Post(':workflowId/resume')
   @HttpCode(200)
   resume(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string): Promise<WorkflowView> {

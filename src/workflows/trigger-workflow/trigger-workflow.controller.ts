@@ -1,4 +1,7 @@
 import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WorkflowRunSchema } from '../workflow.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config';
@@ -9,6 +12,7 @@ import { WorkflowRun } from '../workflow-run';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 import { TriggerWorkflowDto } from './trigger-workflow.dto';
 
+@ApiTags('workflows')
 @Controller('v1/workflows')
 export class TriggerWorkflowController {
   constructor(
@@ -21,6 +25,16 @@ export class TriggerWorkflowController {
    * 202: the run is recorded and queued; its steps are executed in the background. With `Prefer: wait=<seconds>`:
    * 200 with the run once it has ended, or 202 with the run as it stands when the time is up.
    */
+  @ApiOperation({ summary: 'Trigger a workflow' })
+  @ApiHeader({
+    name: 'Prefer',
+    required: false,
+    description:
+      '`wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202).',
+  })
+  @ApiResponse({ status: 200, type: WorkflowRunSchema, description: 'The run ended within the wait' })
+  @ApiResponse({ status: 202, type: WorkflowRunSchema, description: 'The run is queued (or still going)' })
+  @ApiProblems(404, 409)
   @Post(':workflowId/trigger')
   async trigger(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,

@@ -1,0 +1,132 @@
+'use strict';
+// Runs in flight: 500 agent runs started as fast as possible (POST /v1/agents/{id}/run without Prefer, through
+// autocannon) against a scripted Chat Completions server in this process that waits 1 s, then streams its answer.
+// With RUN_CONCURRENCY=100 they should all have ended after about 5 s. Counts the runs by status through
+// GET /v1/agents/{id}/runs?status=… (limit 200, paging by cursor) every 250 ms until none is queued or running;
+// reports the time from the first POST to the last run ended, runs that did not succeed, the most model requests
+// open at once (at most RUN_CONCURRENCY), and the service's resident memory before, during (max) and after.
+// Usage: npm run build:bench && node bench/runs-in-flight.js [runs=500] [concurrency=100] [modelDelayMs=1000] [--store=sqlite|esdb-test-double]
+const autocannon = require('autocannon');
+const { join } = require('node:path');
+const { startServer, temporaryDir, memoryOf, storeArgument, positional, startStore } = require('./lib');
+const { startScriptedModel } = require('./scripted-model');
+
+const [runs = 500, concurrency = 100, modelDelayMs = 1000] = positional().map(Number);
+const storeName = storeArgument();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The agent's runs with `status`, paging through the list (200 a page). */
+async function listRuns(url, agentId, status) {
+  const runs = [];
+  let cursor;
+  do {
+    const query = `status=${status}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const response = await fetch(`${url}/v1/agents/${agentId}/runs?${query}`);
+    if (!response.ok) throw new Error(`list ${status}: HTTP ${response.status} ${await response.text()}`);
+    const page = await response.json();
+    runs.push(...page.runs);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return runs;
+}
+
+async function main() {
+  const model = await startScriptedModel({ delayMs: modelDelayMs });
+  const store = await startStore(storeName);
+  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), {
+    DATA_DIR: temporaryDir('bench-runs-in-flight-'),
+    OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
+    RUN_CONCURRENCY: String(concurrency),
+    ...store.env,
+  });
+  let peakRssMb = 0;
+  let sampler;
+  try {
+    const created = await fetch(`${server.url}/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench', model: 'openai-compatible/bench', instructions: 'Answer briefly.' }),
+    });
+    if (created.status !== 201) throw new Error(`agent not created: HTTP ${created.status} ${await created.text()}`);
+    const agentId = (await created.json()).id;
+    const before = memoryOf(server.pid);
+    console.log(
+      `${runs} runs, RUN_CONCURRENCY=${concurrency}, scripted model answers after ${modelDelayMs} ms, service on ${storeName}`,
+    );
+
+    sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, memoryOf(server.pid).rssMb)), 250);
+    let n = 0;
+    const started = Date.now();
+    const result = await autocannon({
+      url: server.url,
+      connections: 50,
+      amount: runs,
+      timeout: 60,
+      requests: [
+        {
+          method: 'POST',
+          path: `/v1/agents/${agentId}/run`,
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ task: `Answer briefly (bench-run-${++n}).` }),
+          }),
+        },
+      ],
+    });
+    const posted = Date.now();
+    if (result['2xx'] !== runs) {
+      throw new Error(
+        `queued ${result['2xx']} of ${runs} runs (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+      );
+    }
+    console.log(
+      `POSTed ${runs} runs in ${((posted - started) / 1000).toFixed(2)} s (202 each; latency median ${result.latency.p50} ms, p99 ${result.latency.p99} ms)`,
+    );
+
+    let seen;
+    for (;;) {
+      const queued = (await listRuns(server.url, agentId, 'queued')).length;
+      const running = (await listRuns(server.url, agentId, 'running')).length;
+      seen = Date.now();
+      if (queued + running === 0) break;
+      if (seen - started > 120_000) throw new Error(`not done after 120 s: ${queued} queued, ${running} running`);
+      await sleep(250);
+    }
+    clearInterval(sampler);
+    const during = peakRssMb;
+    const ended = {};
+    for (const status of ['succeeded', 'failed', 'cancelled'])
+      ended[status] = await listRuns(server.url, agentId, status);
+    const counts = Object.fromEntries(Object.entries(ended).map(([status, list]) => [status, list.length]));
+    const lastEnded = Math.max(
+      ...Object.values(ended)
+        .flat()
+        .map((r) => Date.parse(r.endedAt)),
+    );
+    const after = memoryOf(server.pid);
+    await sleep(2000);
+    const settled = memoryOf(server.pid);
+
+    console.log(`runs: ${JSON.stringify(counts)} (goal: all ${runs} succeeded)`);
+    console.log(
+      `first POST to last run ended: ${((lastEnded - started) / 1000).toFixed(2)} s by the runs' endedAt, ` +
+        `${((seen - started) / 1000).toFixed(2)} s as the polling saw it (goal: about ${((Math.ceil(runs / concurrency) * modelDelayMs) / 1000).toFixed(0)} s)`,
+    );
+    console.log(`model requests: ${model.requests}, at most ${model.maxOpen} open at once (goal <= ${concurrency})`);
+    console.log(
+      `RSS: ${before.rssMb.toFixed(0)} MB before, ${Math.max(during, after.rssMb).toFixed(0)} MB max during, ` +
+        `${after.rssMb.toFixed(0)} MB when done, ${settled.rssMb.toFixed(0)} MB 2 s later (peak ${settled.peakRssMb.toFixed(0)} MB)`,
+    );
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+    await store.stop();
+    await model.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

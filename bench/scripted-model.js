@@ -1,0 +1,118 @@
+'use strict';
+// A scripted OpenAI-compatible Chat Completions server for the run benchmarks, in the bench process itself:
+// `POST /v1/chat/completions` on 127.0.0.1 at a free port, answering every request with the same short text,
+// streamed as SSE (a couple of text chunks, the finish chunk, a usage chunk when `stream_options.include_usage`,
+// then `[DONE]`) or as one JSON body. The wire format mirrors test/support/scripted-model-server.ts.
+// It records per request how long it took to answer (request received to last byte written), keyed by the
+// `bench-run-<n>` tag found in the request, how many requests were open at once at most, and how many came.
+// Usage: const model = await startScriptedModel({ delayMs: 0 }); ...OPENAI_COMPATIBLE_BASE_URL: model.baseUrl...
+//        model.timeOf('bench-run-1') (ms), model.maxOpen, model.requests; await model.close();
+const { createServer } = require('node:http');
+const { performance } = require('node:perf_hooks');
+
+const TEXT = ['Bench ', 'answer.'];
+const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
+const sse = (data) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The SSE frames of the answer, one burst per text chunk (the last one also ends the stream). */
+function sseBursts(body, id) {
+  const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
+  const chunk = (delta, finishReason = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const bursts = TEXT.map((piece) => [chunk({ content: piece })]);
+  bursts[0].unshift(chunk({ role: 'assistant', content: '' }));
+  const last = bursts[bursts.length - 1];
+  last.push(chunk({}, 'stop'));
+  if (body.stream_options?.include_usage) last.push(sse({ ...base, choices: [], usage: USAGE }));
+  last.push(sse('[DONE]'));
+  return bursts.map((burst) => burst.join(''));
+}
+
+function jsonAnswer(body, id) {
+  return JSON.stringify({
+    id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: TEXT.join('') }, finish_reason: 'stop' }],
+    usage: USAGE,
+  });
+}
+
+/**
+ * Starts the server. `delayMs`: wait before answering at all (a slow model); `chunkDelayMs`: wait between the
+ * streamed chunks. Both count in the answer time the bench subtracts.
+ */
+async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0 } = {}) {
+  const times = new Map();
+  let counter = 0;
+  let open = 0;
+  const stats = { requests: 0, maxOpen: 0 };
+
+  const handle = async (req, res, received) => {
+    if (req.method !== 'POST' || req.url.split('?')[0] !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { message: `scripted model: no route ${req.method} ${req.url}` } }));
+    }
+    let raw = '';
+    req.setEncoding('utf8');
+    for await (const chunk of req) raw += chunk;
+    const body = JSON.parse(raw);
+    const tag = /bench-run-\d+/.exec(raw)?.[0];
+    const id = `chatcmpl-${++counter}`;
+    if (delayMs) await sleep(delayMs);
+    if (body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const [i, burst] of sseBursts(body, id).entries()) {
+        if (i > 0 && chunkDelayMs) await sleep(chunkDelayMs);
+        if (res.destroyed) return;
+        res.write(burst);
+      }
+      res.end(() => tag && times.set(tag, performance.now() - received));
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(jsonAnswer(body, id), () => tag && times.set(tag, performance.now() - received));
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const received = performance.now();
+    stats.requests++;
+    stats.maxOpen = Math.max(stats.maxOpen, ++open);
+    res.once('close', () => open--);
+    handle(req, res, received).catch((error) => {
+      if (res.headersSent) return res.destroy();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `scripted model: ${String(error)}`, type: 'server_error' } }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+
+  return {
+    /** Base URL including `/v1`, for OPENAI_COMPATIBLE_BASE_URL. */
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    /** Milliseconds from request received to the answer's last byte written, for the request tagged `tag`. */
+    timeOf: (tag) => times.get(tag),
+    get requests() {
+      return stats.requests;
+    },
+    /** Requests answered or being answered at once, at most. */
+    get maxOpen() {
+      return stats.maxOpen;
+    },
+    get open() {
+      return open;
+    },
+    resetMaxOpen: () => void (stats.maxOpen = open),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+module.exports = { startScriptedModel };
