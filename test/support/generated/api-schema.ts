@@ -5,2171 +5,2171 @@
  */
 
 export interface paths {
-  '/health': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the store answers and the read models follow it */
+        get: operations["HealthController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Whether the store answers and the read models follow it */
-    get: operations['HealthController_health'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/tools': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the tools agents may use */
+        get: operations["ToolsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the tools agents may use */
-    get: operations['ToolsController_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agents */
+        get: operations["AgentQueriesController_list"];
+        put?: never;
+        /** Create an agent */
+        post: operations["CreateAgentController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List agents */
-    get: operations['AgentQueriesController_list'];
-    put?: never;
-    /** Create an agent */
-    post: operations['CreateAgentController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents/{agentId}/run': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents/{agentId}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run an agent on a task */
+        post: operations["RunAgentController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Run an agent on a task */
-    post: operations['RunAgentController_run'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents/{agentId}/runs/{runId}/cancel': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents/{agentId}/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an agent run */
+        post: operations["CancelAgentRunController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Cancel an agent run */
-    post: operations['CancelAgentRunController_cancel'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents/{agentId}/runs/{runId}/stream': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents/{agentId}/runs/{runId}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Watch a run as it happens (server-sent events) */
+        get: operations["StreamAgentRunController_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Watch a run as it happens (server-sent events) */
-    get: operations['StreamAgentRunController_stream'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents/{agentId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent */
+        get: operations["AgentQueriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get an agent */
-    get: operations['AgentQueriesController_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents/{agentId}/runs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents/{agentId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an agent's runs */
+        get: operations["AgentQueriesController_listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List an agent's runs */
-    get: operations['AgentQueriesController_listRuns'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/agents/{agentId}/runs/{runId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/agents/{agentId}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent run */
+        get: operations["AgentQueriesController_getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get an agent run */
-    get: operations['AgentQueriesController_getRun'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List workflows */
+        get: operations["WorkflowQueriesController_list"];
+        put?: never;
+        /** Create a workflow */
+        post: operations["CreateWorkflowController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List workflows */
-    get: operations['WorkflowQueriesController_list'];
-    put?: never;
-    /** Create a workflow */
-    post: operations['CreateWorkflowController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}/trigger': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trigger a workflow */
+        post: operations["TriggerWorkflowController_trigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Trigger a workflow */
-    post: operations['TriggerWorkflowController_trigger'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}/runs/{runId}/cancel': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a workflow run */
+        post: operations["CancelWorkflowRunController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Cancel a workflow run */
-    post: operations['CancelWorkflowRunController_cancel'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}/pause': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a workflow's schedule */
+        post: operations["PauseWorkflowController_pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Pause a workflow's schedule */
-    post: operations['PauseWorkflowController_pause'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}/resume': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a workflow's schedule */
+        post: operations["ResumeWorkflowController_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Resume a workflow's schedule */
-    post: operations['ResumeWorkflowController_resume'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a workflow */
+        get: operations["WorkflowQueriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get a workflow */
-    get: operations['WorkflowQueriesController_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}/runs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a workflow's runs */
+        get: operations["WorkflowQueriesController_listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List a workflow's runs */
-    get: operations['WorkflowQueriesController_listRuns'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/workflows/{workflowId}/runs/{runId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/workflows/{workflowId}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a workflow run */
+        get: operations["WorkflowQueriesController_getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get a workflow run */
-    get: operations['WorkflowQueriesController_getRun'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    HealthSchema: {
-      /** @enum {string} */
-      status: 'ok' | 'unavailable';
-      store: string;
-      storeReachable: boolean;
-      /** @enum {string} */
-      readModels: 'following' | 'stopped';
-      /** @description The position in the log the read models have reached. */
-      readModelPosition: string;
+    schemas: {
+        HealthSchema: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            store: string;
+            storeReachable: boolean;
+            /** @enum {string} */
+            readModels: "following" | "stopped";
+            /** @description The position in the log the read models have reached. */
+            readModelPosition: string;
+        };
+        ToolDefinitionSchema: {
+            /** @example current_time */
+            id: string;
+            description: string;
+            /** @description JSON Schema of the input. */
+            inputSchema: {
+                [key: string]: unknown;
+            };
+        };
+        ToolListSchema: {
+            tools: components["schemas"]["ToolDefinitionSchema"][];
+        };
+        CreateAgentDto: {
+            /**
+             * @description Unique among agents.
+             * @example researcher
+             */
+            name: string;
+            /**
+             * @description `provider/model`; providers: openai, anthropic, ollama, openai-compatible.
+             * @example openai/gpt-4o-mini
+             */
+            model: string;
+            /** @default  */
+            instructions?: string;
+            /**
+             * @description Tool ids from GET /v1/tools.
+             * @default []
+             * @example [
+             *       "current_time"
+             *     ]
+             */
+            tools?: string[];
+            /**
+             * @description Model calls one run may make.
+             * @default 10
+             */
+            maxSteps?: number;
+        };
+        AgentSchema: {
+            /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
+            id: string;
+            /** @example researcher */
+            name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @example openai/gpt-4o-mini */
+            model: string;
+            /** Format: date-time */
+            createdAt: string;
+            instructions: string;
+            /**
+             * @example [
+             *       "current_time"
+             *     ]
+             */
+            tools: string[];
+            /** @example 10 */
+            maxSteps: number;
+        };
+        RunAgentDto: {
+            /** @example Summarise this paper */
+            task: string;
+            /**
+             * @default {}
+             * @example {
+             *       "url": "https://arxiv.org/abs/1234.5678"
+             *     }
+             */
+            context?: {
+                [key: string]: unknown;
+            };
+        };
+        ToolCallSchema: {
+            id: string;
+            /** @example current_time */
+            tool: string;
+            /** @description What the model passed to the tool. */
+            input: Record<string, never>;
+            /** @description What the tool answered. */
+            output?: Record<string, never>;
+            /** @description Why the tool failed. */
+            error?: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+        };
+        UsageSchema: {
+            inputTokens: number;
+            outputTokens: number;
+        };
+        RunErrorSchema: {
+            /** @example provider_error */
+            code: string;
+            message: string;
+            /** @description The provider's HTTP status, for provider errors. */
+            status?: number;
+        };
+        AgentRunSchema: {
+            /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
+            id: string;
+            agentId: string;
+            model: string;
+            task: string;
+            context: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            output: string | null;
+            toolCalls: components["schemas"]["ToolCallSchema"][];
+            usage: components["schemas"]["UsageSchema"] | null;
+            /** @description HTTP requests made to the model provider, retries included. */
+            attempts: number;
+            error: components["schemas"]["RunErrorSchema"] | null;
+            warnings: string[];
+            workflowRunId: string | null;
+            stepIndex: number | null;
+            cancelRequested: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            endedAt: string | null;
+        };
+        AgentSummarySchema: {
+            /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
+            id: string;
+            /** @example researcher */
+            name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @example openai/gpt-4o-mini */
+            model: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AgentListSchema: {
+            agents: components["schemas"]["AgentSummarySchema"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        AgentRunListSchema: {
+            runs: components["schemas"]["AgentRunSchema"][];
+            nextCursor: string | null;
+        };
+        TriggerDto: {
+            /** @enum {string} */
+            type: "manual" | "schedule";
+            /**
+             * @description Five cron fields; required for schedules.
+             * @example 0 9 * * 1-5
+             */
+            cron?: string;
+            /**
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+        };
+        StepDto: {
+            /**
+             * @description The name of an agent.
+             * @example researcher
+             */
+            agent: string;
+            /** @example List three facts about {{input.topic}} */
+            action: string;
+        };
+        CreateWorkflowDto: {
+            /** @example daily digest */
+            name: string;
+            /**
+             * @default {
+             *       "type": "manual"
+             *     }
+             */
+            trigger?: components["schemas"]["TriggerDto"];
+            steps: components["schemas"]["StepDto"][];
+        };
+        WorkflowTriggerSchema: {
+            /** @enum {string} */
+            type: "manual" | "schedule";
+            /**
+             * @description For schedules: five cron fields.
+             * @example 0 9 * * 1-5
+             */
+            cron?: string;
+            /**
+             * @description For schedules: an IANA time zone.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+        };
+        WorkflowStepSchema: {
+            /**
+             * @description The name of an agent.
+             * @example researcher
+             */
+            agent: string;
+            /** @example List three facts about {{input.topic}} */
+            action: string;
+        };
+        WorkflowSchema: {
+            /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** Format: date-time */
+            lastRun: string | null;
+            /** Format: date-time */
+            nextRunAt: string | null;
+            trigger: components["schemas"]["WorkflowTriggerSchema"];
+            /** Format: date-time */
+            createdAt: string;
+            steps: components["schemas"]["WorkflowStepSchema"][];
+        };
+        TriggerWorkflowDto: {
+            /**
+             * @default {}
+             * @example {
+             *       "topic": "cron"
+             *     }
+             */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        RunTriggerSchema: {
+            /** @enum {string} */
+            type: "manual" | "schedule";
+            /**
+             * Format: date-time
+             * @description The schedule tick the run stands for.
+             */
+            scheduledFor?: string;
+        };
+        WorkflowRunStepSchema: {
+            index: number;
+            agent: string;
+            action: string;
+            /** @enum {string} */
+            status: "pending" | "queued" | "running" | "succeeded" | "failed" | "cancelled" | "skipped";
+            agentRunId: string | null;
+            output: string | null;
+            error: components["schemas"]["RunErrorSchema"] | null;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            endedAt: string | null;
+        };
+        WorkflowRunSchema: {
+            /** @example wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M */
+            id: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            input: {
+                [key: string]: unknown;
+            };
+            trigger: components["schemas"]["RunTriggerSchema"];
+            steps: components["schemas"]["WorkflowRunStepSchema"][];
+            output: string | null;
+            error: components["schemas"]["RunErrorSchema"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            endedAt: string | null;
+        };
+        WorkflowSummarySchema: {
+            /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** Format: date-time */
+            lastRun: string | null;
+            /** Format: date-time */
+            nextRunAt: string | null;
+            trigger: components["schemas"]["WorkflowTriggerSchema"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WorkflowListSchema: {
+            workflows: components["schemas"]["WorkflowSummarySchema"][];
+            nextCursor: string | null;
+        };
+        WorkflowRunListSchema: {
+            runs: components["schemas"]["WorkflowRunSchema"][];
+            nextCursor: string | null;
+        };
+        FieldErrorSchema: {
+            /** @example steps[1].agent */
+            path: string;
+            /** @example agent must not be empty */
+            message: string;
+        };
+        ProblemSchema: {
+            /** @example /problems/validation-error */
+            type: string;
+            /** @example Bad Request */
+            title: string;
+            /** @example 400 */
+            status: number;
+            /** @example The request is not valid */
+            detail: string;
+            /** @example /v1/workflows */
+            instance?: string;
+            errors?: components["schemas"]["FieldErrorSchema"][];
+        };
     };
-    ToolDefinitionSchema: {
-      /** @example current_time */
-      id: string;
-      description: string;
-      /** @description JSON Schema of the input. */
-      inputSchema: {
-        [key: string]: unknown;
-      };
-    };
-    ToolListSchema: {
-      tools: components['schemas']['ToolDefinitionSchema'][];
-    };
-    CreateAgentDto: {
-      /**
-       * @description Unique among agents.
-       * @example researcher
-       */
-      name: string;
-      /**
-       * @description `provider/model`; providers: openai, anthropic, ollama, openai-compatible.
-       * @example openai/gpt-4o-mini
-       */
-      model: string;
-      /** @default  */
-      instructions?: string;
-      /**
-       * @description Tool ids from GET /v1/tools.
-       * @default []
-       * @example [
-       *       "current_time"
-       *     ]
-       */
-      tools?: string[];
-      /**
-       * @description Model calls one run may make.
-       * @default 10
-       */
-      maxSteps?: number;
-    };
-    AgentSchema: {
-      /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
-      id: string;
-      /** @example researcher */
-      name: string;
-      /** @enum {string} */
-      status: 'active';
-      /** @example openai/gpt-4o-mini */
-      model: string;
-      /** Format: date-time */
-      createdAt: string;
-      instructions: string;
-      /**
-       * @example [
-       *       "current_time"
-       *     ]
-       */
-      tools: string[];
-      /** @example 10 */
-      maxSteps: number;
-    };
-    RunAgentDto: {
-      /** @example Summarise this paper */
-      task: string;
-      /**
-       * @default {}
-       * @example {
-       *       "url": "https://arxiv.org/abs/1234.5678"
-       *     }
-       */
-      context?: {
-        [key: string]: unknown;
-      };
-    };
-    ToolCallSchema: {
-      id: string;
-      /** @example current_time */
-      tool: string;
-      /** @description What the model passed to the tool. */
-      input: Record<string, never>;
-      /** @description What the tool answered. */
-      output?: Record<string, never>;
-      /** @description Why the tool failed. */
-      error?: string;
-      /** Format: date-time */
-      startedAt: string;
-      /** Format: date-time */
-      endedAt: string | null;
-    };
-    UsageSchema: {
-      inputTokens: number;
-      outputTokens: number;
-    };
-    RunErrorSchema: {
-      /** @example provider_error */
-      code: string;
-      message: string;
-      /** @description The provider's HTTP status, for provider errors. */
-      status?: number;
-    };
-    AgentRunSchema: {
-      /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
-      id: string;
-      agentId: string;
-      model: string;
-      task: string;
-      context: {
-        [key: string]: unknown;
-      };
-      /** @enum {string} */
-      status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-      output: string | null;
-      toolCalls: components['schemas']['ToolCallSchema'][];
-      usage: components['schemas']['UsageSchema'] | null;
-      /** @description HTTP requests made to the model provider, retries included. */
-      attempts: number;
-      error: components['schemas']['RunErrorSchema'] | null;
-      warnings: string[];
-      workflowRunId: string | null;
-      stepIndex: number | null;
-      cancelRequested: boolean;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      startedAt: string | null;
-      /** Format: date-time */
-      endedAt: string | null;
-    };
-    AgentSummarySchema: {
-      /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
-      id: string;
-      /** @example researcher */
-      name: string;
-      /** @enum {string} */
-      status: 'active';
-      /** @example openai/gpt-4o-mini */
-      model: string;
-      /** Format: date-time */
-      createdAt: string;
-    };
-    AgentListSchema: {
-      agents: components['schemas']['AgentSummarySchema'][];
-      /** @description Pass as `cursor` for the next page; null on the last. */
-      nextCursor: string | null;
-    };
-    AgentRunListSchema: {
-      runs: components['schemas']['AgentRunSchema'][];
-      nextCursor: string | null;
-    };
-    TriggerDto: {
-      /** @enum {string} */
-      type: 'manual' | 'schedule';
-      /**
-       * @description Five cron fields; required for schedules.
-       * @example 0 9 * * 1-5
-       */
-      cron?: string;
-      /**
-       * @default UTC
-       * @example Europe/Berlin
-       */
-      timezone?: string;
-    };
-    StepDto: {
-      /**
-       * @description The name of an agent.
-       * @example researcher
-       */
-      agent: string;
-      /** @example List three facts about {{input.topic}} */
-      action: string;
-    };
-    CreateWorkflowDto: {
-      /** @example daily digest */
-      name: string;
-      /**
-       * @default {
-       *       "type": "manual"
-       *     }
-       */
-      trigger?: components['schemas']['TriggerDto'];
-      steps: components['schemas']['StepDto'][];
-    };
-    WorkflowTriggerSchema: {
-      /** @enum {string} */
-      type: 'manual' | 'schedule';
-      /**
-       * @description For schedules: five cron fields.
-       * @example 0 9 * * 1-5
-       */
-      cron?: string;
-      /**
-       * @description For schedules: an IANA time zone.
-       * @example Europe/Berlin
-       */
-      timezone?: string;
-    };
-    WorkflowStepSchema: {
-      /**
-       * @description The name of an agent.
-       * @example researcher
-       */
-      agent: string;
-      /** @example List three facts about {{input.topic}} */
-      action: string;
-    };
-    WorkflowSchema: {
-      /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
-      id: string;
-      name: string;
-      /** @enum {string} */
-      status: 'active' | 'paused';
-      /** Format: date-time */
-      lastRun: string | null;
-      /** Format: date-time */
-      nextRunAt: string | null;
-      trigger: components['schemas']['WorkflowTriggerSchema'];
-      /** Format: date-time */
-      createdAt: string;
-      steps: components['schemas']['WorkflowStepSchema'][];
-    };
-    TriggerWorkflowDto: {
-      /**
-       * @default {}
-       * @example {
-       *       "topic": "cron"
-       *     }
-       */
-      input?: {
-        [key: string]: unknown;
-      };
-    };
-    RunTriggerSchema: {
-      /** @enum {string} */
-      type: 'manual' | 'schedule';
-      /**
-       * Format: date-time
-       * @description The schedule tick the run stands for.
-       */
-      scheduledFor?: string;
-    };
-    WorkflowRunStepSchema: {
-      index: number;
-      agent: string;
-      action: string;
-      /** @enum {string} */
-      status: 'pending' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
-      agentRunId: string | null;
-      output: string | null;
-      error: components['schemas']['RunErrorSchema'] | null;
-      /** Format: date-time */
-      startedAt: string | null;
-      /** Format: date-time */
-      endedAt: string | null;
-    };
-    WorkflowRunSchema: {
-      /** @example wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M */
-      id: string;
-      workflowId: string;
-      /** @enum {string} */
-      status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-      input: {
-        [key: string]: unknown;
-      };
-      trigger: components['schemas']['RunTriggerSchema'];
-      steps: components['schemas']['WorkflowRunStepSchema'][];
-      output: string | null;
-      error: components['schemas']['RunErrorSchema'] | null;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      startedAt: string | null;
-      /** Format: date-time */
-      endedAt: string | null;
-    };
-    WorkflowSummarySchema: {
-      /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
-      id: string;
-      name: string;
-      /** @enum {string} */
-      status: 'active' | 'paused';
-      /** Format: date-time */
-      lastRun: string | null;
-      /** Format: date-time */
-      nextRunAt: string | null;
-      trigger: components['schemas']['WorkflowTriggerSchema'];
-      /** Format: date-time */
-      createdAt: string;
-    };
-    WorkflowListSchema: {
-      workflows: components['schemas']['WorkflowSummarySchema'][];
-      nextCursor: string | null;
-    };
-    WorkflowRunListSchema: {
-      runs: components['schemas']['WorkflowRunSchema'][];
-      nextCursor: string | null;
-    };
-    FieldErrorSchema: {
-      /** @example steps[1].agent */
-      path: string;
-      /** @example agent must not be empty */
-      message: string;
-    };
-    ProblemSchema: {
-      /** @example /problems/validation-error */
-      type: string;
-      /** @example Bad Request */
-      title: string;
-      /** @example 400 */
-      status: number;
-      /** @example The request is not valid */
-      detail: string;
-      /** @example /v1/workflows */
-      instance?: string;
-      errors?: components['schemas']['FieldErrorSchema'][];
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  HealthController_health: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    HealthController_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthSchema"];
+                };
+            };
+            /** @description The store does not answer, or the read models stopped */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
+    ToolsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['HealthSchema'];
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolListSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-      };
-      /** @description The store does not answer, or the read models stopped */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HealthSchema'];
-        };
-      };
     };
-  };
-  ToolsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    AgentQueriesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentListSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
+    CreateAgentController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['ToolListSchema'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentDto"];
+            };
         };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  AgentQueriesController_list: {
-    parameters: {
-      query?: {
-        limit?: number;
-        /** @description The `nextCursor` of the previous page. */
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    RunAgentController_run: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
+                Prefer?: string;
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunAgentDto"];
+            };
+        };
+        responses: {
+            /** @description The run ended within the wait */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The run is queued (or still going) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
+    CancelAgentRunController_cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                agentId: string;
+                runId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['AgentListSchema'];
+        requestBody?: never;
+        responses: {
+            /** @description The run is cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The cancel is recorded; the run has not confirmed it yet */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  CreateAgentController_create: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path?: never;
-      cookie?: never;
+    StreamAgentRunController_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events `status`, `delta`, `tool_call`, `tool_result`, and a last `end` with the whole run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateAgentDto'];
-      };
+    AgentQueriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
+    AgentQueriesController_listRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['AgentSchema'];
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunListSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The change conflicts with the state of the resource */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is not JSON */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  RunAgentController_run: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
-        Prefer?: string;
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        agentId: string;
-      };
-      cookie?: never;
+    AgentQueriesController_getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RunAgentDto'];
-      };
+    WorkflowQueriesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowListSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description The run ended within the wait */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    CreateWorkflowController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['AgentRunSchema'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkflowDto"];
+            };
         };
-      };
-      /** @description The run is queued (or still going) */
-      202: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['AgentRunSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is not JSON */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  CancelAgentRunController_cancel: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        agentId: string;
-        runId: string;
-      };
-      cookie?: never;
+    TriggerWorkflowController_trigger: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
+                Prefer?: string;
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriggerWorkflowDto"];
+            };
+        };
+        responses: {
+            /** @description The run ended within the wait */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunSchema"];
+                };
+            };
+            /** @description The run is queued (or still going) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The run is cancelled */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    CancelWorkflowRunController_cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workflowId: string;
+                runId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['AgentRunSchema'];
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-      };
-      /** @description The cancel is recorded; the run has not confirmed it yet */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AgentRunSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The change conflicts with the state of the resource */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  StreamAgentRunController_stream: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        agentId: string;
-        runId: string;
-      };
-      cookie?: never;
+    PauseWorkflowController_pause: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Events `status`, `delta`, `tool_call`, `tool_result`, and a last `end` with the whole run. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    ResumeWorkflowController_resume: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'text/event-stream': string;
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  AgentQueriesController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        agentId: string;
-      };
-      cookie?: never;
+    WorkflowQueriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
+    WorkflowQueriesController_listRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['AgentSchema'];
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunListSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
         };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
     };
-  };
-  AgentQueriesController_listRuns: {
-    parameters: {
-      query?: {
-        limit?: number;
-        /** @description The `nextCursor` of the previous page. */
-        cursor?: string;
-        status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-      };
-      header?: never;
-      path: {
-        agentId: string;
-      };
-      cookie?: never;
+    WorkflowQueriesController_getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AgentRunListSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  AgentQueriesController_getRun: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        agentId: string;
-        runId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AgentRunSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  WorkflowQueriesController_list: {
-    parameters: {
-      query?: {
-        limit?: number;
-        /** @description The `nextCursor` of the previous page. */
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowListSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  CreateWorkflowController_create: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateWorkflowDto'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is not JSON */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  TriggerWorkflowController_trigger: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
-        Prefer?: string;
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        workflowId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['TriggerWorkflowDto'];
-      };
-    };
-    responses: {
-      /** @description The run ended within the wait */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowRunSchema'];
-        };
-      };
-      /** @description The run is queued (or still going) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowRunSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The change conflicts with the state of the resource */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The body is not JSON */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  CancelWorkflowRunController_cancel: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        workflowId: string;
-        runId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowRunSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The change conflicts with the state of the resource */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  PauseWorkflowController_pause: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        workflowId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The change conflicts with the state of the resource */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  ResumeWorkflowController_resume: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        workflowId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The API key may only read */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The change conflicts with the state of the resource */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  WorkflowQueriesController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        workflowId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  WorkflowQueriesController_listRuns: {
-    parameters: {
-      query?: {
-        limit?: number;
-        /** @description The `nextCursor` of the previous page. */
-        cursor?: string;
-        status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-      };
-      header?: never;
-      path: {
-        workflowId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowRunListSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
-  WorkflowQueriesController_getRun: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        workflowId: string;
-        runId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WorkflowRunSchema'];
-        };
-      };
-      /** @description The request is not valid (see `errors`) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No API key, or one that is not valid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description No such resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description Too many requests; retry after Retry-After seconds */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-      /** @description The event store is unavailable; retry after Retry-After seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemSchema'];
-        };
-      };
-    };
-  };
 }
