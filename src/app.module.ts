@@ -5,6 +5,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AgentsModule } from './agents/agents.module';
 import { AppConfig } from './config';
 import { CoreModule, CoreOverrides } from './core.module';
+import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';
 import { HealthController } from './health.controller';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
@@ -24,6 +25,7 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         ExecutionModule,
+        EventsModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
