@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
+import { EventsController } from '../../src/events/events.controller';
 import { SequentialIds } from '../support/sequential-ids';
 import { EventStreamClient } from '../support/event-stream-client';
+import { eventually } from '../support/sse-client';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
@@ -146,6 +150,56 @@ describe.each(storeFixtures())('GET /v1/events on %s', (_store, createFixture) =
     expect(resumed.map((message) => message.data.data.name)).toEqual(['three', 'three']);
   });
 
+  it('holds a subscriber that does not read with back-pressure: writers stay fast, nothing piles up', async () => {
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    const client = await EventStreamClient.open(`${api.url}/v1/events?types=LoadWritten`);
+    client.pause();
+    // 25 MB of events, far more than the socket buffers hold.
+    const total = 250;
+    const payload = 'x'.repeat(100_000);
+    const started = Date.now();
+    for (let first = 0; first < total; first += 25) {
+      await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          store.append(
+            `load-${first + i}`,
+            [
+              {
+                id: randomUUID(),
+                type: 'LoadWritten',
+                data: { n: first + i, payload },
+                metadata: { schemaVersion: 1 },
+              },
+            ],
+            { expected: 'no_stream' },
+          ),
+        ),
+      );
+    }
+    const writing = Date.now() - started;
+    const postStarted = Date.now();
+    await createAgent('written while a subscriber is stuck');
+    const posting = Date.now() - postStarted;
+
+    const [subscriber] = api.app.get(EventsController).subscribers;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(subscriber.sent).toBeGreaterThan(0);
+    expect(subscriber.sent).toBeLessThan(total / 2);
+    expect(subscriber.bufferedBytes).toBeLessThan(1_000_000);
+    expect(writing).toBeLessThan(10_000);
+    expect(posting).toBeLessThan(2_000);
+
+    // Once it reads again, everything comes, in order.
+    client.resume();
+    const messages = await client.next(total, 30_000);
+    client.close();
+    // Concurrent appends commit in any order: each event once, in position order.
+    const ns = messages.map((message) => message.data.data.n as number);
+    expect([...ns].sort((a, b) => a - b)).toEqual([...Array(total).keys()]);
+    const positions = messages.map((message) => BigInt(message.id!));
+    expect(positions.every((position, i) => i === 0 || position > positions[i - 1])).toBe(true);
+  }, 60_000);
+
   it('refuses bad parameters with a 400 problem, streamed or not', async () => {
     for (const accept of ['application/json', 'text/event-stream']) {
       for (const [query, path] of [
@@ -167,5 +221,42 @@ describe.each(storeFixtures())('GET /v1/events on %s', (_store, createFixture) =
     });
     expect(badId.status).toBe(400);
     expect(badId.body.errors[0].path).toBe('Last-Event-ID');
+  });
+});
+
+describe('GET /v1/events, whatever the store', () => {
+  let api: TestApp;
+
+  beforeEach(async () => {
+    api = await startTestApp({ env: { ...env, SSE_HEARTBEAT_MS: '50' } });
+  });
+  afterEach(() => api.close());
+
+  it('sends a comment every SSE_HEARTBEAT_MS', async () => {
+    const client = await EventStreamClient.open(`${api.url}/v1/events`);
+    await eventually(() =>
+      expect(client.comments.filter((comment) => comment === 'heartbeat').length).toBeGreaterThan(1),
+    );
+    client.close();
+  });
+
+  it('ends open event streams on shutdown, even one whose client stopped reading', async () => {
+    const reading = await EventStreamClient.open(`${api.url}/v1/events`);
+    const stuck = await EventStreamClient.open(`${api.url}/v1/events`);
+    stuck.pause();
+    const started = Date.now();
+    await api.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await eventually(() => expect(reading.closedByServer).toBe(true));
+    stuck.close();
+    api = await startTestApp({ env });
+  });
+
+  it('answers JSON without text/event-stream, and says the answer varies by Accept', async () => {
+    const response = await api.request('GET', '/v1/events', undefined, { accept: 'application/json' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('vary')).toMatch(/accept/i);
+    expect(response.body).toEqual({ events: [], nextAfter: null });
   });
 });
