@@ -6,6 +6,7 @@ import { AccessModule } from './access/access.module';
 import { AgentsModule } from './agents/agents.module';
 import { AppConfig } from './config';
 import { CoreModule, CoreOverrides } from './core.module';
+import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';
 import { HealthController } from './health.controller';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
@@ -27,6 +28,7 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         ExecutionModule,
+        EventsModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -25,6 +25,8 @@ export interface AppConfig {
   schedulerEnabled: boolean;
   /** At start, the latest tick missed while the service was down still runs if at most this old; 0: never. */
   scheduleCatchUpWindowMs: number;
+  /** How often a server-sent events response gets a comment line, so that proxies keep it open. */
+  sseHeartbeatMs: number;
   providers: ProviderConfig;
   tools: ToolsConfig;
   runs: RunsConfig;
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     schedulerEnabled: oneOf(env, 'SCHEDULER_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),
+    sseHeartbeatMs: integer(env, 'SSE_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     providers: loadProviderConfig(env),
     tools: loadToolsConfig(env),
     access: loadAccessConfig(env),

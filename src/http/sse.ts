@@ -3,13 +3,18 @@ import type { FastifyReply } from 'fastify';
 
 export const SSE_HEARTBEAT_MS = 15_000;
 
-/** A server-sent events response on the raw socket: Fastify hands it over, and the caller writes and ends it. */
+/**
+ * A server-sent events response on the raw socket: Fastify hands it over, and the caller writes and ends it.
+ * `send` says whether the socket took the message; when it did not, `drained()` waits until it does, so that a
+ * client that reads slowly holds its writer back instead of piling messages up in memory.
+ */
 export class SseWriter {
   private readonly raw: ServerResponse;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly drainWaiters = new Set<() => void>();
   private closed = false;
 
-  constructor(reply: FastifyReply, onClose: () => void) {
+  constructor(reply: FastifyReply, onClose: () => void, options: { heartbeatMs?: number } = {}) {
     reply.hijack();
     this.raw = reply.raw;
     this.raw.writeHead(200, {
@@ -19,23 +24,58 @@ export class SseWriter {
       'x-accel-buffering': 'no',
     });
     this.raw.flushHeaders();
-    this.heartbeat = setInterval(() => this.raw.write(': heartbeat\n\n'), SSE_HEARTBEAT_MS);
+    // A client that is not reading gets no heartbeats either: they would only add to its backlog.
+    this.heartbeat = setInterval(() => {
+      if (!this.raw.writableNeedDrain) this.raw.write(': heartbeat\n\n');
+    }, options.heartbeatMs ?? SSE_HEARTBEAT_MS);
+    this.raw.on('drain', () => this.wakeDrainWaiters());
     this.raw.on('close', () => {
       this.closed = true;
       clearInterval(this.heartbeat);
+      // The client went away; the server keeps a half-closed socket open (and holds its shutdown) unless told.
+      this.raw.destroy();
+      this.wakeDrainWaiters();
       onClose();
     });
   }
 
-  send(event: string, data: unknown): void {
-    if (this.closed) return;
-    this.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Bytes written but not yet taken by the socket. */
+  get bufferedBytes(): number {
+    return this.raw.writableLength;
+  }
+
+  /**
+   * `id` is what a client sends back as `Last-Event-ID` when it reconnects. Returns false when the message had
+   * to be buffered: wait for `drained()` before sending more.
+   */
+  send(event: string, data: unknown, id?: string): boolean {
+    if (this.closed) return false;
+    const idLine = id === undefined ? '' : `id: ${id}\n`;
+    return this.raw.write(`${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Resolves once the socket has taken what was buffered, or the stream is closed. */
+  drained(): Promise<void> {
+    if (this.closed || !this.raw.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.add(resolve));
   }
 
   end(): void {
     clearInterval(this.heartbeat);
     if (this.closed) return;
     this.closed = true;
-    this.raw.end();
+    this.wakeDrainWaiters();
+    // A client that stopped reading would never let a graceful end finish, and would hold the shutdown open.
+    if (this.raw.writableNeedDrain) this.raw.destroy();
+    else this.raw.end();
+  }
+
+  private wakeDrainWaiters(): void {
+    for (const wake of this.drainWaiters) wake();
+    this.drainWaiters.clear();
   }
 }

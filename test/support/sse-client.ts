@@ -1,6 +1,8 @@
 export interface SseMessage {
   event: string;
   data: any;
+  /** The `id` field, when the server sent one. */
+  id?: string;
 }
 
 /**
@@ -49,15 +51,20 @@ export async function readSse(
   return { status: response.status, contentType: response.headers.get('content-type'), messages };
 }
 
-function parseFrame(frame: string): SseMessage | undefined {
+export function parseFrame(frame: string): SseMessage | undefined {
   let event = 'message';
+  let id: string | undefined;
   const data: string[] = [];
   for (const line of frame.split('\n')) {
     if (line.startsWith(':')) continue;
     if (line.startsWith('event: ')) event = line.slice(7);
+    else if (line.startsWith('id: ')) id = line.slice(4);
     else if (line.startsWith('data: ')) data.push(line.slice(6));
   }
-  return data.length ? { event, data: JSON.parse(data.join('\n')) } : undefined;
+  if (!data.length) return undefined;
+  return id === undefined
+    ? { event, data: JSON.parse(data.join('\n')) }
+    : { event, id, data: JSON.parse(data.join('\n')) };
 }
 
 /** Polls until `check` passes or `ms` ran out; then the last failure is thrown. */

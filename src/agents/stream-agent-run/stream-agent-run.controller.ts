@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Res } from '
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config';
 import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
 import { RunFeed } from '../../execution/run-feed';
@@ -23,6 +24,7 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     private readonly watch: StreamWatch,
     private readonly feed: RunFeed,
     private readonly runs: AgentsReadModel,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
   ) {}
 
   /**
@@ -51,11 +53,15 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     const live: Array<RecordedEvent | string> = [];
     const stopWatching = this.watch.watch(stream, (event) => (replaying ? live.push(event) : forward(event)));
     const stopFeed = this.feed.subscribe(runId, (text) => (replaying ? live.push(text) : view.delta(text)));
-    const sse: SseWriter = new SseWriter(reply, () => {
-      this.open.delete(sse);
-      stopWatching();
-      stopFeed();
-    });
+    const sse: SseWriter = new SseWriter(
+      reply,
+      () => {
+        this.open.delete(sse);
+        stopWatching();
+        stopFeed();
+      },
+      { heartbeatMs: this.config.sseHeartbeatMs },
+    );
     this.open.add(sse);
     const stop = () => sse.end();
     const view = new AgentRunStream(sse);

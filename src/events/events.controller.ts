@@ -1,0 +1,60 @@
+import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Logger, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../config';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { SseWriter } from '../http/sse';
+import { EventLogStream } from './event-log-stream';
+import { readEventLogPage } from './event-pages';
+import { RawQuery, parseEventLogQuery } from './event-query';
+
+/** The public face of the event log: server-sent events with `Accept: text/event-stream`, JSON pages otherwise. */
+@Controller('v1/events')
+export class EventsController implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('EventsController');
+  /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
+  private readonly open = new Set<EventLogStream>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
+  ) {}
+
+  @Get()
+  async events(
+    @Query() raw: RawQuery,
+    @Headers('accept') accept: string | undefined,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    reply.header('vary', 'accept');
+    if (!accept?.includes('text/event-stream')) {
+      await reply.send(await readEventLogPage(this.store, parseEventLogQuery(raw)));
+      return;
+    }
+    const query = parseEventLogQuery(raw, lastEventId);
+    let stream: EventLogStream | undefined;
+    const sse = new SseWriter(
+      reply,
+      () => {
+        if (!stream) return;
+        this.open.delete(stream);
+        void stream.stop();
+      },
+      { heartbeatMs: this.config.sseHeartbeatMs },
+    );
+    stream = new EventLogStream(this.store, sse, query, (error) =>
+      this.logger.warn(`An event stream stopped: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    this.open.add(stream);
+  }
+
+  /** The streams open now (for tests and diagnostics). */
+  get subscribers(): readonly EventLogStream[] {
+    return [...this.open];
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.open].map((stream) => stream.stop()));
+    this.open.clear();
+  }
+}
