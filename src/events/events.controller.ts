@@ -1,13 +1,24 @@
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Logger, Query, Res } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
 import { EventLogStream } from './event-log-stream';
 import { readEventLogPage } from './event-pages';
+import { ApiEventPaging, EventPageSchema } from './event.schema';
 import { RawQuery, parseEventLogQuery } from './event-query';
 
 /** The public face of the event log: server-sent events with `Accept: text/event-stream`, JSON pages otherwise. */
+@ApiTags('events')
 @Controller('v1/events')
 export class EventsController implements BeforeApplicationShutdown {
   private readonly logger = new Logger('EventsController');
@@ -19,6 +30,23 @@ export class EventsController implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
   ) {}
 
+  @ApiOperation({
+    summary:
+      'The event log: server-sent events with Accept: text/event-stream (catch up, then live), JSON pages otherwise',
+  })
+  @ApiEventPaging('A position: the events after it. For streams, `Last-Event-ID` does the same.')
+  @ApiQuery({ name: 'types', required: false, description: 'Event types, comma-separated or repeated.' })
+  @ApiQuery({ name: 'stream', required: false, description: 'Stream names, comma-separated or repeated.' })
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description: 'A page of events; or, for text/event-stream, one message per event (`id` its position).',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(EventPageSchema) } },
+      'text/event-stream': { schema: { type: 'string' } },
+    },
+  })
+  @ApiExtraModels(EventPageSchema)
   @Get()
   async events(
     @Query() raw: RawQuery,

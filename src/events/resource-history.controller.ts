@@ -1,4 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../http/openapi/problem.schema';
+import { ApiEventPaging, EventPageSchema } from './event.schema';
 import { agentStream } from '../agents/agent';
 import { agentRunStream } from '../agents/agent-run';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
@@ -12,6 +15,7 @@ import { EventPage, readStreamPage } from './event-pages';
 import { HistoryQuery, RawQuery, parseHistoryQuery } from './event-query';
 
 /** The events of one agent, workflow or run: its own stream, oldest first, in pages. */
+@ApiTags('events')
 @Controller('v1')
 export class ResourceHistoryController {
   constructor(
@@ -20,6 +24,10 @@ export class ResourceHistoryController {
     private readonly workflows: WorkflowsReadModel,
   ) {}
 
+  @ApiOperation({ summary: 'The events of an agent, oldest first' })
+  @ApiEventPaging('A revision in the stream: the events after it.')
+  @ApiResponse({ status: 200, type: EventPageSchema })
+  @ApiProblems(404)
   @Get('agents/:agentId/events')
   agentEvents(@Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string, @Query() raw: RawQuery) {
     const query = parseHistoryQuery(raw);
@@ -27,6 +35,10 @@ export class ResourceHistoryController {
     return this.page(agentStream(agentId), query);
   }
 
+  @ApiOperation({ summary: 'The events of an agent run, oldest first' })
+  @ApiEventPaging('A revision in the stream: the events after it.')
+  @ApiResponse({ status: 200, type: EventPageSchema })
+  @ApiProblems(404)
   @Get('agents/:agentId/runs/:runId/events')
   agentRunEvents(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
@@ -38,6 +50,10 @@ export class ResourceHistoryController {
     return this.page(agentRunStream(runId), query);
   }
 
+  @ApiOperation({ summary: 'The events of a workflow, oldest first' })
+  @ApiEventPaging('A revision in the stream: the events after it.')
+  @ApiResponse({ status: 200, type: EventPageSchema })
+  @ApiProblems(404)
   @Get('workflows/:workflowId/events')
   workflowEvents(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string, @Query() raw: RawQuery) {
     const query = parseHistoryQuery(raw);
@@ -45,6 +61,10 @@ export class ResourceHistoryController {
     return this.page(workflowStream(workflowId), query);
   }
 
+  @ApiOperation({ summary: 'The events of a workflow run, oldest first' })
+  @ApiEventPaging('A revision in the stream: the events after it.')
+  @ApiResponse({ status: 200, type: EventPageSchema })
+  @ApiProblems(404)
   @Get('workflows/:workflowId/runs/:runId/events')
   workflowRunEvents(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
