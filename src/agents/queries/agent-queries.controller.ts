@@ -1,7 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ListQuery, RunListQuery } from '../../http/paging';
+import { RunListQuery } from '../../http/paging';
+import { Agent } from '../agent';
+import { AgentListQuery } from './agent-list.query-params';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
 
 @Controller('v1/agents')
@@ -9,14 +13,19 @@ export class AgentQueriesController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  async list(@Query() { limit, cursor }: ListQuery) {
-    const page = await this.queries.execute(new ListAgentsQuery(limit, cursor));
+  async list(@Query() { status, name, limit, cursor }: AgentListQuery) {
+    const page = await this.queries.execute(new ListAgentsQuery({ status, name }, limit, cursor));
     return { agents: page.items, nextCursor: page.nextCursor };
   }
 
   @Get(':agentId')
-  get(@Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string) {
-    return this.queries.execute(new GetAgentQuery(agentId));
+  async get(
+    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Agent> {
+    const agent = await this.queries.execute(new GetAgentQuery(agentId));
+    void reply.header('ETag', etagOf(agent.version));
+    return agent;
   }
 
   @Get(':agentId/runs')

@@ -1,7 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ListQuery, RunListQuery } from '../../http/paging';
+import { RunListQuery } from '../../http/paging';
+import { WorkflowView } from '../workflow-view';
+import { WorkflowListQuery } from './workflow-list.query-params';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
 
 @Controller('v1/workflows')
@@ -9,14 +13,19 @@ export class WorkflowQueriesController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  async list(@Query() { limit, cursor }: ListQuery) {
-    const page = await this.queries.execute(new ListWorkflowsQuery(limit, cursor));
+  async list(@Query() { status, name, limit, cursor }: WorkflowListQuery) {
+    const page = await this.queries.execute(new ListWorkflowsQuery({ status, name }, limit, cursor));
     return { workflows: page.items, nextCursor: page.nextCursor };
   }
 
   @Get(':workflowId')
-  get(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string) {
-    return this.queries.execute(new GetWorkflowQuery(workflowId));
+  async get(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowView> {
+    const workflow = await this.queries.execute(new GetWorkflowQuery(workflowId));
+    void reply.header('ETag', etagOf(workflow.version));
+    return workflow;
   }
 
   @Get(':workflowId/runs')

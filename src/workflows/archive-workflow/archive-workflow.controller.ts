@@ -1,0 +1,25 @@
+import { Controller, Delete, Headers, HttpCode, Param, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf, versionsFromIfMatch } from '../../http/etag';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { WorkflowView } from '../workflow-view';
+import { ArchiveWorkflowCommand } from './archive-workflow.command';
+
+@Controller('v1/workflows')
+export class ArchiveWorkflowController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /** Archives: 200 with the archived workflow and its ETag, again on a repeat; 412 when `If-Match` names another version. */
+  @Delete(':workflowId')
+  @HttpCode(200)
+  async archive(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowView> {
+    const workflow = await this.commands.execute(new ArchiveWorkflowCommand(workflowId, versionsFromIfMatch(ifMatch)));
+    void reply.header('ETag', etagOf(workflow.version));
+    return workflow;
+  }
+}

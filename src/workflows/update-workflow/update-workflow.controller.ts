@@ -1,0 +1,32 @@
+import { Body, Controller, Headers, HttpCode, Param, Patch, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf, versionsFromIfMatch } from '../../http/etag';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { WorkflowView } from '../workflow-view';
+import { UpdateWorkflowCommand } from './update-workflow.command';
+import { checkWorkflowPatch } from './update-workflow.dto';
+
+@Controller('v1/workflows')
+export class UpdateWorkflowController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * A JSON Merge Patch (`application/merge-patch+json` or `application/json`): 200 with the whole workflow and
+   * its new ETag; 412 when `If-Match` names another version; 409 when archived; 422 when a step names no agent.
+   */
+  @Patch(':workflowId')
+  @HttpCode(200)
+  async update(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowView> {
+    const versions = versionsFromIfMatch(ifMatch);
+    const command = new UpdateWorkflowCommand(workflowId, checkWorkflowPatch(body), versions);
+    const workflow = await this.commands.execute(command);
+    void reply.header('ETag', etagOf(workflow.version));
+    return workflow;
+  }
+}
