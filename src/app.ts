@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { AppConfig } from './config';
 import { CoreOverrides } from './core.module';
+import { registerMergePatchParser } from './http/merge-patch-parser';
 import { BODY_LIMIT_BYTES } from './http/problem';
 import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
@@ -18,6 +19,8 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   app.enableShutdownHooks();
   // Bodies are JSON only: without Fastify's text/plain parser other media types get a 415.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+  // PATCH bodies may also be JSON Merge Patch documents (RFC 7396).
+  registerMergePatchParser(app.getHttpAdapter().getInstance());
   await app.init();
   return app;
 }

@@ -16,6 +16,7 @@ const queued: AgentRunQueued = {
     id: 'agentrun_1',
     agentId: 'agent_1',
     model: 'openai-compatible/m',
+    agentVersion: 1,
     task: 'Summarise',
     context: { url: 'https://example.com' },
     createdAt: '2026-01-01T00:00:00.000Z',
@@ -23,7 +24,7 @@ const queued: AgentRunQueued = {
 };
 const started: AgentRunStarted = {
   type: 'AgentRunStarted',
-  data: { runId: 'agentrun_1', executorId: 'x1', warnings: [], startedAt: '2026-01-01T00:00:01.000Z' },
+  data: { runId: 'agentrun_1', executorId: 'x1', warnings: [], agentVersion: 2, startedAt: '2026-01-01T00:00:01.000Z' },
 };
 const toolCalled: AgentRunToolCalled = {
   type: 'AgentRunToolCalled',
@@ -42,7 +43,10 @@ describe('agent run decider', () => {
     const { id, agentId, task, context } = queued.data;
     const model = 'openai-compatible/m';
     given(agentRunDecider, [])
-      .when({ type: 'QueueAgentRun', id, agentId, model, task, context }, new Date(queued.data.createdAt))
+      .when(
+        { type: 'QueueAgentRun', id, agentId, model, agentVersion: 1, task, context },
+        new Date(queued.data.createdAt),
+      )
       .then([queued]);
   });
 
@@ -60,7 +64,10 @@ describe('agent run decider', () => {
 
   it('is claimed once: a second start is refused', () => {
     given(agentRunDecider, [queued])
-      .when({ type: 'StartAgentRun', executorId: 'x1', warnings: [] }, new Date(started.data.startedAt))
+      .when(
+        { type: 'StartAgentRun', executorId: 'x1', warnings: [], agentVersion: 2 },
+        new Date(started.data.startedAt),
+      )
       .then([started]);
     given(agentRunDecider, [queued, started])
       .when({ type: 'StartAgentRun', executorId: 'x2', warnings: [] })
@@ -174,6 +181,8 @@ describe('agent run decider', () => {
     given(agentRunDecider, [queued, started, toolCalled, returned, succeeded]).thenState({
       ...queued.data,
       status: 'succeeded',
+      // The version it ran: the one its executor read when it started, after the one it was queued with.
+      agentVersion: 2,
       output: 'It is x',
       toolCalls: [
         {

@@ -21,6 +21,11 @@ export interface WorkflowStepRef {
 export interface AgentRun {
   id: string;
   agentId: string;
+  /**
+   * The agent's version when the run was queued, then the version whose definition it runs once it has started;
+   * null for runs recorded before versions.
+   */
+  agentVersion: number | null;
   model: string;
   task: string;
   context: Record<string, unknown>;
@@ -54,10 +59,11 @@ export type QueueAgentRun = {
   id: string;
   agentId: string;
   model: string;
+  agentVersion?: number;
   task: string;
   context: Record<string, unknown>;
 } & Partial<WorkflowStepRef>;
-export type StartAgentRun = { type: 'StartAgentRun'; executorId: string; warnings: string[] };
+export type StartAgentRun = { type: 'StartAgentRun'; executorId: string; warnings: string[]; agentVersion?: number };
 export type RecordToolCall = {
   type: 'RecordToolCall';
   executorId: string;
@@ -98,11 +104,14 @@ export type AgentRunCommand =
 type Ended = { runId: string; usage: Usage | null; attempts: number; endedAt: string } & Partial<WorkflowStepRef>;
 export type AgentRunQueued = DomainEvent<
   'AgentRunQueued',
-  Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & { model?: string } & Partial<WorkflowStepRef>
+  Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & {
+    model?: string;
+    agentVersion?: number;
+  } & Partial<WorkflowStepRef>
 >;
 export type AgentRunStarted = DomainEvent<
   'AgentRunStarted',
-  { runId: string; executorId: string; warnings: string[]; startedAt: string }
+  { runId: string; executorId: string; warnings: string[]; agentVersion?: number; startedAt: string }
 >;
 export type AgentRunToolCalled = DomainEvent<
   'AgentRunToolCalled',
@@ -150,7 +159,13 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         return [
           {
             type: 'AgentRunStarted',
-            data: { runId, executorId: command.executorId, warnings: command.warnings, startedAt: at },
+            data: {
+              runId,
+              executorId: command.executorId,
+              warnings: command.warnings,
+              ...(command.agentVersion !== undefined ? { agentVersion: command.agentVersion } : {}),
+              startedAt: at,
+            },
           },
         ];
       case 'RecordToolCall': {
@@ -197,10 +212,11 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
 
   evolve(state, event) {
     if (event.type === 'AgentRunQueued') {
-      const { id, agentId, task, context, createdAt, model, workflowRunId, stepIndex } = event.data;
+      const { id, agentId, task, context, createdAt, model, agentVersion, workflowRunId, stepIndex } = event.data;
       return {
         id,
         agentId,
+        agentVersion: agentVersion ?? null,
         model: model ?? '',
         task,
         context,
@@ -225,7 +241,8 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
     switch (event.type) {
       case 'AgentRunStarted': {
         const { executorId, warnings, startedAt } = event.data;
-        return { ...state, status: 'running', executorId, warnings, startedAt, heartbeatAt: startedAt };
+        const agentVersion = event.data.agentVersion ?? state.agentVersion;
+        return { ...state, status: 'running', executorId, warnings, agentVersion, startedAt, heartbeatAt: startedAt };
       }
       case 'AgentRunToolCalled': {
         const { callId, tool, input, at } = event.data;

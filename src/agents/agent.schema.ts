@@ -10,7 +10,7 @@ export class AgentSummarySchema {
   @ApiProperty({ example: 'researcher' })
   name: string;
 
-  @ApiProperty({ enum: ['active'] })
+  @ApiProperty({ enum: ['active', 'archived'] })
   status: string;
 
   @ApiProperty({ example: 'openai/gpt-4o-mini' })
@@ -29,6 +29,27 @@ export class AgentSchema extends AgentSummarySchema {
 
   @ApiProperty({ minimum: 1, maximum: 100, example: 10 })
   maxSteps: number;
+
+  @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
+  version: number;
+}
+
+/** A JSON Merge Patch of an agent: the fields to change; null puts a default back. */
+export class AgentPatchSchema {
+  @ApiPropertyOptional({ maxLength: 200 })
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  model?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  instructions?: string | null;
+
+  @ApiPropertyOptional({ type: [String], nullable: true })
+  tools?: string[] | null;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100, nullable: true })
+  maxSteps?: number | null;
 }
 
 export class AgentListSchema {
@@ -90,6 +111,9 @@ export class AgentRunSchema {
 
   @ApiProperty()
   model: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'The version of the agent the run ran.' })
+  agentVersion: number | null;
 
   @ApiProperty()
   task: string;

@@ -1,6 +1,8 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 
-export type AgentStatus = 'active';
+export type AgentStatus = 'active' | 'archived';
+export const AGENT_STATUSES: AgentStatus[] = ['active', 'archived'];
 
 export interface Agent {
   id: string;
@@ -11,19 +13,44 @@ export interface Agent {
   tools: string[];
   /** Upper bound on the model's steps (calls) in one run. */
   maxSteps: number;
+  /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
+  version: number;
   createdAt: string;
 }
+
+/** What an update may change. */
+export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps'>;
 
 export const DEFAULT_MAX_STEPS = 10;
 
 export type AgentState = Agent | null;
 
-export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt'>;
-export type AgentCommand = CreateAgent;
+export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt' | 'version'>;
+/** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
+export type UpdateAgent = {
+  type: 'UpdateAgent';
+  agentId: string;
+  changes: Partial<AgentDefinition>;
+  baseVersion: number;
+} & Preconditions;
+export type ArchiveAgent = { type: 'ArchiveAgent'; agentId: string } & Preconditions;
+export type AgentCommand = CreateAgent | UpdateAgent | ArchiveAgent;
 
 /** Agents created before runs were executed have no `maxSteps`: they get the default. */
-export type AgentCreated = DomainEvent<'AgentCreated', Omit<Agent, 'status' | 'maxSteps'> & { maxSteps?: number }>;
-export type AgentEvent = AgentCreated;
+export type AgentCreated = DomainEvent<
+  'AgentCreated',
+  Omit<Agent, 'status' | 'maxSteps' | 'version'> & { maxSteps?: number }
+>;
+/** Only the changed fields, with their new values; `version` is the agent's version after the change. */
+export type AgentUpdated = DomainEvent<
+  'AgentUpdated',
+  { agentId: string; changes: Partial<AgentDefinition>; version: number; updatedAt: string }
+>;
+export type AgentArchived = DomainEvent<
+  'AgentArchived',
+  { agentId: string; name: string; version: number; archivedAt: string }
+>;
+export type AgentEvent = AgentCreated | AgentUpdated | AgentArchived;
 
 export const agentStream = (agentId: string) => `agent-${agentId}`;
 
@@ -31,12 +58,32 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   initialState: null,
 
   decide(state, command, now) {
+    if (command.type === 'CreateAgent') {
+      if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
+      const { type: _type, ...agent } = command;
+      return [{ type: 'AgentCreated', data: { ...agent, createdAt: now.toISOString() } }];
+    }
+    const { agentId } = command;
+    if (!state) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     switch (command.type) {
-      case 'CreateAgent': {
-        if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-        const { type: _type, ...agent } = command;
-        return [{ type: 'AgentCreated', data: { ...agent, createdAt: now.toISOString() } }];
+      case 'UpdateAgent': {
+        checkIfMatch('Agent', agentId, state, command);
+        if (state.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
+        checkBaseVersion('Agent', agentId, state, command.baseVersion);
+        if (Object.keys(command.changes).length === 0) return [];
+        const data = { agentId, changes: command.changes, version: state.version + 1, updatedAt: now.toISOString() };
+        return [{ type: 'AgentUpdated', data }];
       }
+      case 'ArchiveAgent':
+        // Archiving again changes nothing, whatever version the client last saw.
+        if (state.status === 'archived') return [];
+        checkIfMatch('Agent', agentId, state, command);
+        return [
+          {
+            type: 'AgentArchived',
+            data: { agentId, name: state.name, version: state.version + 1, archivedAt: now.toISOString() },
+          },
+        ];
     }
   },
 
@@ -52,9 +99,14 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           instructions,
           tools,
           maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+          version: 1,
           createdAt,
         };
       }
+      case 'AgentUpdated':
+        return state && { ...state, ...event.data.changes, version: event.data.version };
+      case 'AgentArchived':
+        return state && { ...state, status: 'archived', version: event.data.version };
       default:
         return state;
     }

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AgentNameClaims } from './agent-name-claims';
+import { ArchiveAgentController } from './archive-agent/archive-agent.controller';
+import { ArchiveAgentHandler } from './archive-agent/archive-agent.handler';
 import { CancelAgentRunController } from './cancel-agent-run/cancel-agent-run.controller';
 import { CancelAgentRunHandler } from './cancel-agent-run/cancel-agent-run.handler';
 import { StreamAgentRunController } from './stream-agent-run/stream-agent-run.controller';
@@ -10,10 +13,14 @@ import { AgentsProjection } from './queries/agents.projection';
 import { AgentsReadModel } from './queries/agents.read-model';
 import { RunAgentController } from './run-agent/run-agent.controller';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
+import { UpdateAgentController } from './update-agent/update-agent.controller';
+import { UpdateAgentHandler } from './update-agent/update-agent.handler';
 
 @Module({
   controllers: [
     CreateAgentController,
+    UpdateAgentController,
+    ArchiveAgentController,
     RunAgentController,
     CancelAgentRunController,
     StreamAgentRunController,
@@ -21,6 +28,9 @@ import { RunAgentHandler } from './run-agent/run-agent.handler';
   ],
   providers: [
     CreateAgentHandler,
+    UpdateAgentHandler,
+    ArchiveAgentHandler,
+    AgentNameClaims,
     RunAgentHandler,
     CancelAgentRunHandler,
     ListAgentsHandler,

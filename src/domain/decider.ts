@@ -11,7 +11,7 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   evolve(state: State, event: Event): State;
 }
 
-export type DomainErrorKind = 'not_found' | 'conflict' | 'unprocessable';
+export type DomainErrorKind = 'not_found' | 'conflict' | 'unprocessable' | 'precondition_failed';
 
 /** A command the domain refuses; the HTTP layer turns the kind into a status code. */
 export class DomainError extends Error {

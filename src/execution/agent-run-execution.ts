@@ -65,7 +65,12 @@ export class AgentRunExecution {
     const { missing } = this.deps.tools.resolve(agent?.tools ?? []);
     const warnings = missing.map((id) => `The tool "${id}" is not available now; the run went on without it`);
     try {
-      await this.send({ type: 'StartAgentRun', executorId: this.deps.executorId, warnings });
+      await this.send({
+        type: 'StartAgentRun',
+        executorId: this.deps.executorId,
+        warnings,
+        agentVersion: agent?.version,
+      });
     } catch (error) {
       if (error instanceof DomainError) return undefined;
       throw error;

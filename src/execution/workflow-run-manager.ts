@@ -126,6 +126,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     await this.sendToRun(runId, {
       type: 'StartWorkflowRun',
       workflowName: workflow.name,
+      workflowVersion: workflow.version,
       steps: workflow.steps,
       firstAgentRunId: this.ids.newId('agentrun'),
     });
@@ -142,7 +143,8 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     if (!run || run.status !== 'running' || run.steps[index]?.agentRunId !== agentRunId) return;
     const { claimedBy } = await this.actors.read(agentNameStream(name), agentNameDecider);
     const agent = claimedBy ? await this.actors.read(agentStream(claimedBy), agentDecider) : null;
-    if (!agent) {
+    // An archived agent, or one renamed since, is no longer the agent of that name.
+    if (!agent || agent.status === 'archived' || agent.name !== name) {
       const error = { code: 'agent_not_found', message: `No agent is named "${name}"` };
       await this.sendToRun(runId, {
         type: 'EndWorkflowStep',
@@ -161,6 +163,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
         id: agentRunId,
         agentId: agent.id,
         model: agent.model,
+        agentVersion: agent.version,
         task,
         context: stepContext(run, index),
         workflowRunId: runId,

@@ -5,7 +5,7 @@ import { DomainError } from '../domain/decider';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { BODY_LIMIT_BYTES, PROBLEM_CONTENT_TYPE, Problem, ValidationFailed, problem } from './problem';
 
-const DOMAIN_STATUS = { not_found: 404, conflict: 409, unprocessable: 422 } as const;
+const DOMAIN_STATUS = { not_found: 404, conflict: 409, unprocessable: 422, precondition_failed: 412 } as const;
 
 /** Answers every error as RFC 9457 problem+json; never leaks a stack trace. */
 @Catch()

@@ -27,7 +27,7 @@ const steps = [
 ];
 const started: WorkflowRunStarted = {
   type: 'WorkflowRunStarted',
-  data: { runId: 'wfrun_1', workflowName: 'digest', steps, startedAt: at },
+  data: { runId: 'wfrun_1', workflowName: 'digest', workflowVersion: 2, steps, startedAt: at },
 };
 const step0: WorkflowStepStarted = {
   type: 'WorkflowStepStarted',
@@ -57,10 +57,19 @@ describe('workflow run decider', () => {
 
   it('starts with its first step, its task filled in from the input', () => {
     given(workflowRunDecider, [queued])
-      .when({ type: 'StartWorkflowRun', workflowName: 'digest', steps, firstAgentRunId: 'agentrun_a' }, now)
+      .when(
+        { type: 'StartWorkflowRun', workflowName: 'digest', workflowVersion: 2, steps, firstAgentRunId: 'agentrun_a' },
+        now,
+      )
       .then([started, step0]);
     given(workflowRunDecider, [queued, started, step0])
-      .when({ type: 'StartWorkflowRun', workflowName: 'digest', steps, firstAgentRunId: 'agentrun_b' })
+      .when({
+        type: 'StartWorkflowRun',
+        workflowName: 'digest',
+        workflowVersion: 2,
+        steps,
+        firstAgentRunId: 'agentrun_b',
+      })
       .then([]);
   });
 

@@ -23,6 +23,11 @@ export interface WorkflowRun {
   status: RunStatus;
   input: Record<string, unknown>;
   trigger: RunTrigger;
+  /**
+   * The workflow's version when the run was queued, then the version whose steps it runs once it has started;
+   * null for runs recorded before versions.
+   */
+  workflowVersion: number | null;
   /** The workflow's steps as they were when the run started; empty while it is queued. */
   steps: WorkflowRunStep[];
   /** The last step's output. */
@@ -45,10 +50,11 @@ export type StepOutcome = { output: string } | { error: RunError } | { cancelled
 export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
   WorkflowRun,
   'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'
->;
+> & { workflowVersion?: number };
 export type StartWorkflowRun = {
   type: 'StartWorkflowRun';
   workflowName: string;
+  workflowVersion: number;
   steps: WorkflowStep[];
   firstAgentRunId: string;
 };
@@ -64,13 +70,14 @@ export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
 export type WorkflowRunCommand = QueueWorkflowRun | StartWorkflowRun | EndWorkflowStep | CancelWorkflowRun;
 
 type RunEnded = { runId: string; endedAt: string };
+/** `workflowVersion` is absent from runs recorded before versions. */
 export type WorkflowRunQueued = DomainEvent<
   'WorkflowRunQueued',
-  Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'>
+  Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'> & { workflowVersion?: number }
 >;
 export type WorkflowRunStarted = DomainEvent<
   'WorkflowRunStarted',
-  { runId: string; workflowName: string; steps: WorkflowStep[]; startedAt: string }
+  { runId: string; workflowName: string; workflowVersion?: number; steps: WorkflowStep[]; startedAt: string }
 >;
 export type WorkflowStepStarted = DomainEvent<
   'WorkflowStepStarted',
@@ -122,10 +129,10 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     switch (command.type) {
       case 'StartWorkflowRun': {
         if (state.status !== 'queued') return [];
-        const { workflowName, steps } = command;
+        const { workflowName, workflowVersion, steps } = command;
         const started: WorkflowRunStarted = {
           type: 'WorkflowRunStarted',
-          data: { runId, workflowName, steps, startedAt: at },
+          data: { runId, workflowName, workflowVersion, steps, startedAt: at },
         };
         const run = workflowRunDecider.evolve(state, started)!;
         return [started, startStep(run, 0, command.firstAgentRunId, at)];
@@ -147,7 +154,7 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
 
   evolve(state, event) {
     if (event.type === 'WorkflowRunQueued') {
-      const { id, workflowId, input, trigger, createdAt } = event.data;
+      const { id, workflowId, input, trigger, createdAt, workflowVersion } = event.data;
       return {
         id,
         workflowId,
@@ -155,6 +162,7 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
         status: 'queued',
         input,
         trigger,
+        workflowVersion: workflowVersion ?? null,
         steps: [],
         output: null,
         error: null,
@@ -167,7 +175,8 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     switch (event.type) {
       case 'WorkflowRunStarted': {
         const { workflowName, steps, startedAt } = event.data;
-        return { ...state, status: 'running', workflowName, startedAt, steps: steps.map(pendingStep) };
+        const workflowVersion = event.data.workflowVersion ?? state.workflowVersion;
+        return { ...state, status: 'running', workflowName, workflowVersion, startedAt, steps: steps.map(pendingStep) };
       }
       case 'WorkflowStepStarted': {
         const { index, agentRunId, startedAt } = event.data;

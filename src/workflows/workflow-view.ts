@@ -18,8 +18,8 @@ export function nextRunAt({ status, trigger }: Pick<Workflow, 'status' | 'trigge
 }
 
 export function workflowView(workflow: Workflow, now: Date): WorkflowView {
-  const { id, name, status, trigger, steps, lastRun, createdAt } = workflow;
-  return { id, name, status, trigger, steps, lastRun, nextRunAt: nextRunAt(workflow, now), createdAt };
+  const { id, name, status, trigger, steps, lastRun, version, createdAt } = workflow;
+  return { id, name, status, trigger, steps, lastRun, nextRunAt: nextRunAt(workflow, now), version, createdAt };
 }
 
 export function workflowSummary(workflow: Workflow, now: Date): WorkflowSummary {

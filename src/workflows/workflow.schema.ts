@@ -30,7 +30,7 @@ export class WorkflowSummarySchema {
   @ApiProperty()
   name: string;
 
-  @ApiProperty({ enum: ['active', 'paused'] })
+  @ApiProperty({ enum: ['active', 'paused', 'archived'] })
   status: string;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
@@ -49,6 +49,21 @@ export class WorkflowSummarySchema {
 export class WorkflowSchema extends WorkflowSummarySchema {
   @ApiProperty({ type: [WorkflowStepSchema] })
   steps: WorkflowStepSchema[];
+
+  @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
+  version: number;
+}
+
+/** A JSON Merge Patch of a workflow: the fields to change; `trigger` merges field by field, `steps` is replaced. */
+export class WorkflowPatchSchema {
+  @ApiPropertyOptional({ maxLength: 200 })
+  name?: string;
+
+  @ApiPropertyOptional({ type: WorkflowTriggerSchema, nullable: true })
+  trigger?: WorkflowTriggerSchema | null;
+
+  @ApiPropertyOptional({ type: [WorkflowStepSchema] })
+  steps?: WorkflowStepSchema[];
 }
 
 export class WorkflowListSchema {
@@ -102,6 +117,9 @@ export class WorkflowRunSchema {
 
   @ApiProperty()
   workflowId: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'The version of the workflow the run ran.' })
+  workflowVersion: number | null;
 
   @ApiProperty({ enum: RUN_STATUSES })
   status: string;

@@ -7,6 +7,8 @@ import {
   WorkflowTriggered,
   WorkflowAggregate,
   WorkflowTrigger,
+  WorkflowUpdated,
+  WorkflowArchived,
   workflowDecider,
 } from './workflow';
 
@@ -25,11 +27,25 @@ const manual: WorkflowTrigger = { type: 'manual' };
 const createdManual: WorkflowCreated = { type: 'WorkflowCreated', data: { ...created.data, trigger: manual } };
 const triggered = (runId: string, at: string): WorkflowTriggered => ({
   type: 'WorkflowTriggered',
-  data: { workflowId: 'wf_1', runId, input: { topic: 'ai' }, trigger: { type: 'manual' }, triggeredAt: at },
+  data: {
+    workflowId: 'wf_1',
+    runId,
+    input: { topic: 'ai' },
+    trigger: { type: 'manual' },
+    workflowVersion: 1,
+    triggeredAt: at,
+  },
 });
 const ticked = (runId: string, scheduledFor: string, at = scheduledFor): WorkflowTriggered => ({
   type: 'WorkflowTriggered',
-  data: { workflowId: 'wf_1', runId, input: {}, trigger: { type: 'schedule', scheduledFor }, triggeredAt: at },
+  data: {
+    workflowId: 'wf_1',
+    runId,
+    input: {},
+    trigger: { type: 'schedule', scheduledFor },
+    workflowVersion: 1,
+    triggeredAt: at,
+  },
 });
 const paused = (at: string): WorkflowPaused => ({ type: 'WorkflowPaused', data: { workflowId: 'wf_1', pausedAt: at } });
 const resumed = (at: string): WorkflowResumed => ({
@@ -91,6 +107,7 @@ describe('workflow decider', () => {
       ...created.data,
       status: 'active',
       lastRun: null,
+      version: 1,
       lastScheduledFor: null,
       activeSince: now.toISOString(),
     };
@@ -115,6 +132,7 @@ describe('workflow decider', () => {
         ...created.data,
         status: 'active',
         lastRun: monday,
+        version: 1,
         lastScheduledFor: monday,
         activeSince: now.toISOString(),
       });
@@ -249,6 +267,99 @@ describe('workflow decider', () => {
       given(workflowDecider, [created, paused('2026-01-02T00:00:00.000Z')])
         .when(skip(first, last))
         .thenRefuses('conflict', /paused/);
+    });
+  });
+
+  describe('changes and archiving', () => {
+    const changedAt = '2026-01-03T10:00:00.000Z';
+    const updated: WorkflowUpdated = {
+      type: 'WorkflowUpdated',
+      data: {
+        workflowId: 'wf_1',
+        changes: { trigger: { type: 'schedule', cron: '*/5 * * * *', timezone: 'UTC' } },
+        version: 2,
+        updatedAt: changedAt,
+      },
+    };
+    const archived: WorkflowArchived = {
+      type: 'WorkflowArchived',
+      data: { workflowId: 'wf_1', version: 3, archivedAt: changedAt },
+    };
+    const update = (changes: object, baseVersion = 1, ifMatch?: number[]) =>
+      ({ type: 'UpdateWorkflow', workflowId: 'wf_1', changes, baseVersion, ifMatch }) as const;
+
+    it('records the changed fields with the next version', () => {
+      given(workflowDecider, [created]).when(update(updated.data.changes), new Date(changedAt)).then([updated]);
+    });
+
+    it('evolves a new schedule into one whose ticks are due from the change only', () => {
+      given(workflowDecider, [created, updated]).thenState(
+        expect.objectContaining({ trigger: updated.data.changes.trigger, version: 2, activeSince: changedAt }),
+      );
+      given(workflowDecider, [created, updated]).when(tick('wfrun_1', changedAt)).thenRefuses('conflict');
+    });
+
+    it('records runs with the version they were triggered at', () => {
+      const at = new Date('2026-01-04T10:00:00.000Z');
+      given(workflowDecider, [createdManual, updated])
+        .when(
+          { type: 'TriggerWorkflow', workflowId: 'wf_1', runId: 'wfrun_1', input: {}, trigger: { type: 'manual' } },
+          at,
+        )
+        .then([
+          {
+            type: 'WorkflowTriggered',
+            data: {
+              workflowId: 'wf_1',
+              runId: 'wfrun_1',
+              input: {},
+              trigger: { type: 'manual' },
+              workflowVersion: 2,
+              triggeredAt: at.toISOString(),
+            },
+          },
+        ]);
+    });
+
+    it('records nothing for an update that changes nothing; refuses an older If-Match or a stale merge', () => {
+      given(workflowDecider, [created]).when(update({})).then([]);
+      given(workflowDecider, [created, updated])
+        .when(update({ name: 'x' }, 2, [1]))
+        .thenRefuses('precondition_failed');
+      given(workflowDecider, [created, updated])
+        .when(update({ name: 'x' }, 1))
+        .thenRefuses('conflict', /meanwhile/);
+    });
+
+    it('keeps its version when paused and resumed', () => {
+      given(workflowDecider, [created, paused(changedAt), resumed(changedAt)]).thenState(
+        expect.objectContaining({ status: 'active', version: 1 }),
+      );
+    });
+
+    it('archives with the next version; archiving again changes nothing', () => {
+      given(workflowDecider, [created, updated])
+        .when({ type: 'ArchiveWorkflow', workflowId: 'wf_1' }, new Date(changedAt))
+        .then([archived]);
+      given(workflowDecider, [created, updated, archived])
+        .when({ type: 'ArchiveWorkflow', workflowId: 'wf_1', ifMatch: [1] })
+        .then([]);
+      given(workflowDecider, [created, updated])
+        .when({ type: 'ArchiveWorkflow', workflowId: 'wf_1', ifMatch: [1] })
+        .thenRefuses('precondition_failed');
+    });
+
+    it('refuses a trigger, a tick, a pause, a resume or a change of an archived workflow', () => {
+      const history = [created, updated, archived];
+      given(workflowDecider, history)
+        .when({ type: 'TriggerWorkflow', workflowId: 'wf_1', runId: 'wfrun_1', input: {}, trigger: manual })
+        .thenRefuses('conflict', /archived/);
+      given(workflowDecider, history).when(tick('wfrun_1', '2026-01-05T00:00:00.000Z')).thenRefuses('conflict');
+      given(workflowDecider, history).when({ type: 'PauseWorkflow', workflowId: 'wf_1' }).thenRefuses('conflict');
+      given(workflowDecider, history).when({ type: 'ResumeWorkflow', workflowId: 'wf_1' }).thenRefuses('conflict');
+      given(workflowDecider, history)
+        .when(update({ name: 'x' }, 3))
+        .thenRefuses('conflict');
     });
   });
 });

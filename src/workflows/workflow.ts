@@ -1,6 +1,8 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 
-export type WorkflowStatus = 'active' | 'paused';
+export type WorkflowStatus = 'active' | 'paused' | 'archived';
+export const WORKFLOW_STATUSES: WorkflowStatus[] = ['active', 'paused', 'archived'];
 
 export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: string; timezone: string };
 /** What started a run. */
@@ -18,8 +20,16 @@ export interface Workflow {
   trigger: WorkflowTrigger;
   steps: WorkflowStep[];
   lastRun: string | null;
+  /**
+   * Counts changes of the definition: 1 when created, +1 for each update that changes something and for its
+   * archiving. Pausing, resuming and runs leave it as it is.
+   */
+  version: number;
   createdAt: string;
 }
+
+/** What an update may change. */
+export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps'>;
 
 /**
  * What the decider also needs to refuse a schedule tick twice: the latest tick recorded (run or skipped), and
@@ -42,6 +52,14 @@ export type TriggerWorkflow = {
 };
 export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
 export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };
+/** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
+export type UpdateWorkflow = {
+  type: 'UpdateWorkflow';
+  workflowId: string;
+  changes: Partial<WorkflowDefinition>;
+  baseVersion: number;
+} & Preconditions;
+export type ArchiveWorkflow = { type: 'ArchiveWorkflow'; workflowId: string } & Preconditions;
 /** Records schedule ticks that were not run (missed while the service was down): every tick from first to last. */
 export type SkipScheduledRuns = {
   type: 'SkipScheduledRuns';
@@ -50,12 +68,27 @@ export type SkipScheduledRuns = {
   last: string;
   count: number | null;
 };
-export type WorkflowCommand = CreateWorkflow | TriggerWorkflow | PauseWorkflow | ResumeWorkflow | SkipScheduledRuns;
+export type WorkflowCommand =
+  | CreateWorkflow
+  | TriggerWorkflow
+  | PauseWorkflow
+  | ResumeWorkflow
+  | SkipScheduledRuns
+  | UpdateWorkflow
+  | ArchiveWorkflow;
 
-export type WorkflowCreated = DomainEvent<'WorkflowCreated', Omit<Workflow, 'status' | 'lastRun'>>;
+export type WorkflowCreated = DomainEvent<'WorkflowCreated', Omit<Workflow, 'status' | 'lastRun' | 'version'>>;
+/** `workflowVersion`: the version triggered (absent from triggers recorded before versions). */
 export type WorkflowTriggered = DomainEvent<
   'WorkflowTriggered',
-  { workflowId: string; runId: string; input: Record<string, unknown>; trigger: RunTrigger; triggeredAt: string }
+  {
+    workflowId: string;
+    runId: string;
+    input: Record<string, unknown>;
+    trigger: RunTrigger;
+    workflowVersion?: number;
+    triggeredAt: string;
+  }
 >;
 export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;
 export type WorkflowResumed = DomainEvent<'WorkflowResumed', { workflowId: string; resumedAt: string }>;
@@ -64,8 +97,23 @@ export type ScheduledRunsSkipped = DomainEvent<
   'ScheduledRunsSkipped',
   { workflowId: string; first: string; last: string; count: number | null; skippedAt: string }
 >;
+/** Only the changed fields, with their new values; `version` is the workflow's version after the change. */
+export type WorkflowUpdated = DomainEvent<
+  'WorkflowUpdated',
+  { workflowId: string; changes: Partial<WorkflowDefinition>; version: number; updatedAt: string }
+>;
+export type WorkflowArchived = DomainEvent<
+  'WorkflowArchived',
+  { workflowId: string; version: number; archivedAt: string }
+>;
 export type WorkflowEvent =
-  WorkflowCreated | WorkflowTriggered | WorkflowPaused | WorkflowResumed | ScheduledRunsSkipped;
+  | WorkflowCreated
+  | WorkflowTriggered
+  | WorkflowPaused
+  | WorkflowResumed
+  | ScheduledRunsSkipped
+  | WorkflowUpdated
+  | WorkflowArchived;
 
 export const workflowStream = (workflowId: string) => `workflow-${workflowId}`;
 
@@ -80,13 +128,24 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
     }
     if (!state) throw new DomainError('not_found', `Workflow ${command.workflowId} does not exist`);
     const { workflowId } = command;
+    if (command.type === 'ArchiveWorkflow') return archive(state, command, now);
+    checkIfMatch('Workflow', workflowId, state, command as Preconditions);
+    if (state.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
     switch (command.type) {
       case 'TriggerWorkflow': {
         const { runId, input, trigger } = command;
         if (trigger.type === 'schedule') checkTick(state, trigger.scheduledFor);
+        const workflowVersion = state.version;
+        const triggeredAt = now.toISOString();
         return [
-          { type: 'WorkflowTriggered', data: { workflowId, runId, input, trigger, triggeredAt: now.toISOString() } },
+          { type: 'WorkflowTriggered', data: { workflowId, runId, input, trigger, workflowVersion, triggeredAt } },
         ];
+      }
+      case 'UpdateWorkflow': {
+        checkBaseVersion('Workflow', workflowId, state, command.baseVersion);
+        if (Object.keys(command.changes).length === 0) return [];
+        const data = { workflowId, changes: command.changes, version: state.version + 1, updatedAt: now.toISOString() };
+        return [{ type: 'WorkflowUpdated', data }];
       }
       case 'SkipScheduledRuns': {
         const { first, last, count } = command;
@@ -115,6 +174,7 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
         trigger,
         steps,
         lastRun: null,
+        version: 1,
         createdAt,
         lastScheduledFor: null,
         activeSince: createdAt,
@@ -133,11 +193,27 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
         return { ...state, status: 'paused' };
       case 'WorkflowResumed':
         return { ...state, status: 'active', activeSince: event.data.resumedAt };
+      case 'WorkflowUpdated': {
+        const { changes, version, updatedAt } = event.data;
+        // A changed trigger starts afresh: no tick of the schedule before the change is due.
+        const activeSince = changes.trigger && state.status === 'active' ? updatedAt : state.activeSince;
+        return { ...state, ...changes, version, activeSince };
+      }
+      case 'WorkflowArchived':
+        return { ...state, status: 'archived', version: event.data.version };
       default:
         return state;
     }
   },
 };
+
+/** Archiving again changes nothing, whatever version the client last saw. */
+function archive(state: WorkflowAggregate, command: ArchiveWorkflow, now: Date): WorkflowEvent[] {
+  if (state.status === 'archived') return [];
+  checkIfMatch('Workflow', command.workflowId, state, command);
+  const data = { workflowId: command.workflowId, version: state.version + 1, archivedAt: now.toISOString() };
+  return [{ type: 'WorkflowArchived', data }];
+}
 
 /**
  * A schedule tick is accepted once: ticks only move forward, so remembering the latest one is enough, and

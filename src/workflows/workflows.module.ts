@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { ArchiveWorkflowController } from './archive-workflow/archive-workflow.controller';
+import { ArchiveWorkflowHandler } from './archive-workflow/archive-workflow.handler';
 import { CancelWorkflowRunController } from './cancel-workflow-run/cancel-workflow-run.controller';
 import { CancelWorkflowRunHandler } from './cancel-workflow-run/cancel-workflow-run.handler';
 import { CreateWorkflowController } from './create-workflow/create-workflow.controller';
@@ -22,11 +24,15 @@ import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
+import { UpdateWorkflowController } from './update-workflow/update-workflow.controller';
+import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler';
 
 @Module({
   imports: [AgentsModule],
   controllers: [
     CreateWorkflowController,
+    UpdateWorkflowController,
+    ArchiveWorkflowController,
     TriggerWorkflowController,
     CancelWorkflowRunController,
     PauseWorkflowController,
@@ -35,6 +41,8 @@ import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
   ],
   providers: [
     CreateWorkflowHandler,
+    UpdateWorkflowHandler,
+    ArchiveWorkflowHandler,
     TriggerWorkflowHandler,
     CancelWorkflowRunHandler,
     WorkflowRunOpener,

@@ -32,6 +32,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       instructions: 'Find primary sources.',
       tools: ['current_time'],
       maxSteps: 10,
+      version: 1,
       createdAt: api.clock.now().toISOString(),
     });
     expect(created.headers.get('location')).toBe(`/v1/agents/${created.body.id}`);
@@ -84,6 +85,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
     expect(run.body).toEqual({
       id: expect.stringMatching(/^agentrun_[0-9A-HJKMNP-TV-Z]{26}$/),
       agentId: agent.id,
+      agentVersion: 1,
       task: 'Summarise',
       context: { url: 'https://example.com/doc' },
       status: 'queued',

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import Database from 'better-sqlite3';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -68,6 +69,30 @@ describe('scheduling over HTTP', () => {
     const again = await api.request('POST', `/v1/workflows/${workflow.id}/resume`);
     expect(again.body).toEqual(workflow);
     expect(eventCount('WorkflowResumed')).toBe(1);
+  });
+
+  it('archiving drops the schedule: no cron job, no nextRunAt, even from the paused state', async () => {
+    const registry = api.app.get(SchedulerRegistry);
+    const active = await create();
+    const paused = await create({ type: 'schedule', cron: '*/5 * * * *' });
+    await api.request('POST', `/v1/workflows/${paused.id}/pause`);
+    expect(registry.doesExist('cron', `schedule:${active.id}`)).toBe(true);
+
+    for (const workflow of [active, paused]) {
+      const archived = await api.request('DELETE', `/v1/workflows/${workflow.id}`);
+      expect(archived.body).toMatchObject({ status: 'archived', nextRunAt: null });
+      expect(registry.doesExist('cron', `schedule:${workflow.id}`)).toBe(false);
+    }
+    expect((await api.request('POST', `/v1/workflows/${paused.id}/resume`)).status).toBe(409);
+    expect(registry.getCronJobs().size).toBe(0);
+  });
+
+  it('a changed schedule moves the cron job and nextRunAt', async () => {
+    const workflow = await create();
+    const changed = await api.request('PATCH', `/v1/workflows/${workflow.id}`, { trigger: { cron: '0 10 * * 1-5' } });
+    expect(changed.body.nextRunAt).toBe('2026-03-02T09:00:00.000Z');
+    const job = api.app.get(SchedulerRegistry).getCronJob(`schedule:${workflow.id}`);
+    expect(job.cronTime.source).toBe('0 10 * * 1-5');
   });
 
   it('still triggers a paused workflow by hand', async () => {

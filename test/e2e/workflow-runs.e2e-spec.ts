@@ -134,6 +134,30 @@ describe('workflow runs', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('fails a step whose agent was archived after the run started with agent_not_found; runs record their versions', async () => {
+    const workflowId = await createWorkflow([
+      { agent: 'researcher', action: 'research' },
+      { agent: 'writer', action: 'write' },
+    ]);
+    model.enqueue({ kind: 'text', text: 'NOTES', delayMs: 1500 });
+    const run = (await trigger(workflowId, {}, 0)).body;
+    await eventually(async () => expect(model.openRequests()).toBe(1));
+    const agents = (await app.request('GET', '/v1/agents')).body.agents;
+    const byName = (name: string) => agents.find((a: { name: string }) => a.name === name);
+    expect((await app.request('DELETE', `/v1/agents/${byName('writer').id}`)).status).toBe(200);
+
+    let ended: any;
+    await eventually(async () => {
+      ended = (await app.request('GET', `/v1/workflows/${workflowId}/runs/${run.id}`)).body;
+      expect(ended.status).toBe('failed');
+    });
+    expect(ended.workflowVersion).toBe(1);
+    expect(ended.steps.map((s: any) => s.status)).toEqual(['succeeded', 'failed']);
+    expect(ended.steps[1].error).toEqual({ code: 'agent_not_found', message: 'No agent is named "writer"' });
+    const stepRun = await app.request('GET', `/v1/agents/${byName('researcher').id}/runs/${ended.steps[0].agentRunId}`);
+    expect(stepRun.body).toMatchObject({ status: 'succeeded', agentVersion: 1 });
+  });
+
   it('answers 409 to cancelling a run that already succeeded', async () => {
     const workflowId = await createWorkflow([{ agent: 'researcher', action: 'go' }]);
     const ran = await trigger(workflowId, {});

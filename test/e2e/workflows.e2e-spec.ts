@@ -36,6 +36,7 @@ describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixtu
       steps: digest.steps,
       lastRun: null,
       nextRunAt: '2026-03-02T08:00:00.000Z',
+      version: 1,
       createdAt: api.clock.now().toISOString(),
     });
     expect(created.headers.get('location')).toBe(`/v1/workflows/${created.body.id}`);
@@ -129,6 +130,7 @@ describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixtu
       status: 'queued',
       input: { topic: 'event sourcing' },
       trigger: { type: 'manual' },
+      workflowVersion: 1,
       steps: [],
       output: null,
       error: null,

@@ -22,6 +22,7 @@ export class OpenApiValidator {
 
   constructor(readonly document: { paths: Record<string, Record<string, Operation>> }) {
     this.ajv.addFormat('date-time', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    this.ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
     this.ajv.addSchema(withNulls(document) as object, 'openapi');
     for (const [template, item] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);

@@ -1,10 +1,14 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentListSchema, AgentRunListSchema, AgentRunSchema, AgentSchema } from '../agent.schema';
 import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ListQuery, RunListQuery } from '../../http/paging';
+import { RunListQuery } from '../../http/paging';
+import { Agent } from '../agent';
+import { AgentListQuery } from './agent-list.query-params';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
 
 @ApiTags('agents')
@@ -15,17 +19,26 @@ export class AgentQueriesController {
   @ApiOperation({ summary: 'List agents' })
   @ApiResponse({ status: 200, type: AgentListSchema })
   @Get()
-  async list(@Query() { limit, cursor }: ListQuery) {
-    const page = await this.queries.execute(new ListAgentsQuery(limit, cursor));
+  async list(@Query() { status, name, limit, cursor }: AgentListQuery) {
+    const page = await this.queries.execute(new ListAgentsQuery({ status, name }, limit, cursor));
     return { agents: page.items, nextCursor: page.nextCursor };
   }
 
   @ApiOperation({ summary: 'Get an agent' })
-  @ApiResponse({ status: 200, type: AgentSchema })
+  @ApiResponse({
+    status: 200,
+    type: AgentSchema,
+    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: { type: 'string' } } },
+  })
   @ApiProblems(404)
   @Get(':agentId')
-  get(@Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string) {
-    return this.queries.execute(new GetAgentQuery(agentId));
+  async get(
+    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Agent> {
+    const agent = await this.queries.execute(new GetAgentQuery(agentId));
+    void reply.header('ETag', etagOf(agent.version));
+    return agent;
   }
 
   @ApiOperation({ summary: "List an agent's runs" })

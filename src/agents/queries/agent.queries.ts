@@ -2,6 +2,7 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
 import { RunStatus } from '../../domain/run';
 import { Page, decodeCursor } from '../../http/paging';
+import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { isId } from '../../shared/ids';
 import { Agent } from '../agent';
 import { AgentRun } from '../agent-run';
@@ -9,6 +10,7 @@ import { AgentSummary, AgentsReadModel } from './agents.read-model';
 
 export class ListAgentsQuery extends Query<Page<AgentSummary>> {
   constructor(
+    readonly filter: DefinitionListFilter,
     readonly limit: number,
     readonly cursor?: string,
   ) {
@@ -46,8 +48,9 @@ export class GetAgentRunQuery extends Query<AgentRun> {
 export class ListAgentsHandler implements IQueryHandler<ListAgentsQuery> {
   constructor(private readonly readModel: AgentsReadModel) {}
 
-  async execute({ limit, cursor }: ListAgentsQuery) {
+  async execute({ filter, limit, cursor }: ListAgentsQuery) {
     return this.readModel.list(
+      filter,
       decodeCursor(cursor, (id) => isId('agent', id)),
       limit,
     );

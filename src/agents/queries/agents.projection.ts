@@ -21,8 +21,9 @@ export class AgentsProjection implements Projection, OnModuleInit {
   }
 
   apply(event: RecordedEvent): void {
-    if (event.type === 'AgentCreated') {
-      const agent = agentDecider.evolve(null, event as unknown as AgentEvent);
+    if (event.type === 'AgentCreated' || event.type === 'AgentUpdated' || event.type === 'AgentArchived') {
+      const before = event.type === 'AgentCreated' ? null : (this.readModel.get(event.data.agentId as string) ?? null);
+      const agent = agentDecider.evolve(before, event as unknown as AgentEvent);
       if (agent) this.readModel.saveAgent(agent);
     } else if (event.type.startsWith('AgentRun')) {
       const runId = event.type === 'AgentRunQueued' ? (event.data.id as string) : (event.data.runId as string);

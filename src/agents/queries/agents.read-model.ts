@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { RunStatus } from '../../domain/run';
 import { Page, toPage } from '../../http/paging';
+import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
@@ -16,16 +17,19 @@ interface AgentRow {
   instructions: string;
   tools: string;
   max_steps: number | null;
+  version: number;
   created_at: string;
 }
 
-/** A read model from before runs were executed is dropped and rebuilt from the log. */
+/** A read model from before runs were executed, or before versions, is dropped and rebuilt from the log. */
 function migrate(db: Database.Database): void {
-  const columns = db
-    .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
-    .all('agent_runs')
-    .map((c) => c.name);
-  if (columns.length === 0 || columns.includes('doc')) return;
+  const columns = (table: string) =>
+    db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all(table)
+      .map((c) => c.name);
+  const runs = columns('agent_runs');
+  if (runs.length === 0 || (runs.includes('doc') && columns('agents').includes('version'))) return;
   db.exec(`
     DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
     DELETE FROM projection_checkpoints WHERE name = 'agents';
@@ -37,7 +41,8 @@ function prepareStatements(db: Database.Database) {
   db.exec(`
       CREATE TABLE IF NOT EXISTS agents (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, model TEXT NOT NULL,
-        instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, created_at TEXT NOT NULL
+        instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, version INTEGER NOT NULL,
+        created_at TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
       CREATE TABLE IF NOT EXISTS agent_runs (
@@ -49,15 +54,14 @@ function prepareStatements(db: Database.Database) {
     `);
   return {
     upsertAgent: db.prepare(
-      `INSERT OR REPLACE INTO agents (id, name, status, model, instructions, tools, max_steps, created_at)
-         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @createdAt)`,
+      `INSERT OR REPLACE INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
+         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @version, @createdAt)`,
     ),
     upsertRun: db.prepare<[string, string, string, string | null, string]>(
       'INSERT OR REPLACE INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)',
     ),
-    list: db.prepare<[string, number], AgentRow>('SELECT * FROM agents WHERE id > ? ORDER BY id LIMIT ?'),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
-    withName: db.prepare<[string], { id: string }>('SELECT id FROM agents WHERE name = ?'),
+    withName: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE name = ? AND status != 'archived'`),
     listRuns: db.prepare<[string, string, number], { doc: string }>(
       'SELECT doc FROM agent_runs WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?',
     ),
@@ -77,8 +81,10 @@ function prepareStatements(db: Database.Database) {
 @Injectable()
 export class AgentsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
+  /** One statement per combination of list filters. */
+  private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
 
-  constructor(@Inject(READ_DATABASE) db: Database.Database) {
+  constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
   }
 
@@ -91,8 +97,14 @@ export class AgentsReadModel {
     this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
   }
 
-  list(after: string, limit: number): Page<AgentSummary> {
-    const rows = this.statements.list.all(after, limit + 1);
+  list(filter: DefinitionListFilter, after: string, limit: number): Page<AgentSummary> {
+    const { where, params } = definitionListWhere(filter, after);
+    let statement = this.lists.get(where);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT ?`);
+      this.lists.set(where, statement);
+    }
+    const rows = statement.all(...params, limit + 1);
     return toPage(
       rows.map(({ id, name, status, model, created_at }) => ({ id, name, status, model, createdAt: created_at })),
       limit,
@@ -104,6 +116,7 @@ export class AgentsReadModel {
     return row && toAgent(row);
   }
 
+  /** Whether an agent that is not archived has this name (workflow steps name agents). */
   hasAgentNamed(name: string): boolean {
     return this.statements.withName.get(name) !== undefined;
   }
@@ -145,6 +158,7 @@ function toAgent(row: AgentRow): Agent {
     instructions: row.instructions,
     tools: JSON.parse(row.tools),
     maxSteps: row.max_steps ?? DEFAULT_MAX_STEPS,
+    version: row.version,
     createdAt: row.created_at,
   };
 }

@@ -18,11 +18,12 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
   async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
     const agent = await this.actors.read(agentStream(agentId), agentDecider);
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
+    if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
     const id = this.ids.newId('agentrun');
     const queued = await this.actors.send(
       agentRunStream(id),
       agentRunDecider,
-      { type: 'QueueAgentRun', id, agentId, model: agent.model, task, context },
+      { type: 'QueueAgentRun', id, agentId, model: agent.model, agentVersion: agent.version, task, context },
       { correlationId: id, causationId: agentId },
       { newStream: true },
     );

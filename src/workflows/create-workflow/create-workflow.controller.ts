@@ -30,7 +30,7 @@ export class CreateWorkflowController {
   }
 }
 
-function toTrigger(trigger: TriggerDto): WorkflowTrigger {
+export function toTrigger(trigger: TriggerDto): WorkflowTrigger {
   return trigger.type === 'schedule'
     ? { type: 'schedule', cron: trigger.cron!.trim().split(/\s+/).join(' '), timezone: trigger.timezone ?? 'UTC' }
     : { type: 'manual' };

@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
-import { DomainError } from '../../domain/decider';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
 import { workflowDecider, workflowStream } from '../workflow';
 import { WorkflowView, workflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
+import { checkStepAgents } from './step-agents';
 
 @CommandHandler(CreateWorkflowCommand)
 export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowCommand, WorkflowView> {
@@ -20,13 +20,7 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
   ) {}
 
   async execute({ name, trigger, steps }: CreateWorkflowCommand): Promise<WorkflowView> {
-    const unknownAgents = steps.flatMap((step, i) =>
-      this.agents.hasAgentNamed(step.agent)
-        ? []
-        : [{ path: `steps[${i}].agent`, message: `no agent is named "${step.agent}"` }],
-    );
-    if (unknownAgents.length)
-      throw new DomainError('unprocessable', 'Every step must name an existing agent', unknownAgents);
+    checkStepAgents(steps, this.agents);
 
     const id = this.ids.newId('wf');
     const created = await this.actors.send(

@@ -1,10 +1,14 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { WorkflowListSchema, WorkflowRunListSchema, WorkflowRunSchema, WorkflowSchema } from '../workflow.schema';
 import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ListQuery, RunListQuery } from '../../http/paging';
+import { RunListQuery } from '../../http/paging';
+import { WorkflowView } from '../workflow-view';
+import { WorkflowListQuery } from './workflow-list.query-params';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
 
 @ApiTags('workflows')
@@ -15,17 +19,26 @@ export class WorkflowQueriesController {
   @ApiOperation({ summary: 'List workflows' })
   @ApiResponse({ status: 200, type: WorkflowListSchema })
   @Get()
-  async list(@Query() { limit, cursor }: ListQuery) {
-    const page = await this.queries.execute(new ListWorkflowsQuery(limit, cursor));
+  async list(@Query() { status, name, limit, cursor }: WorkflowListQuery) {
+    const page = await this.queries.execute(new ListWorkflowsQuery({ status, name }, limit, cursor));
     return { workflows: page.items, nextCursor: page.nextCursor };
   }
 
   @ApiOperation({ summary: 'Get a workflow' })
-  @ApiResponse({ status: 200, type: WorkflowSchema })
+  @ApiResponse({
+    status: 200,
+    type: WorkflowSchema,
+    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: { type: 'string' } } },
+  })
   @ApiProblems(404)
   @Get(':workflowId')
-  get(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string) {
-    return this.queries.execute(new GetWorkflowQuery(workflowId));
+  async get(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowView> {
+    const workflow = await this.queries.execute(new GetWorkflowQuery(workflowId));
+    void reply.header('ETag', etagOf(workflow.version));
+    return workflow;
   }
 
   @ApiOperation({ summary: "List a workflow's runs" })

@@ -2,6 +2,7 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
 import { RunStatus } from '../../domain/run';
 import { Page, decodeCursor } from '../../http/paging';
+import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { Clock } from '../../shared/clock';
 import { isId } from '../../shared/ids';
 import { WorkflowRun } from '../workflow-run';
@@ -10,6 +11,7 @@ import { WorkflowsReadModel } from './workflows.read-model';
 
 export class ListWorkflowsQuery extends Query<Page<WorkflowSummary>> {
   constructor(
+    readonly filter: DefinitionListFilter,
     readonly limit: number,
     readonly cursor?: string,
   ) {
@@ -50,8 +52,9 @@ export class ListWorkflowsHandler implements IQueryHandler<ListWorkflowsQuery> {
     private readonly clock: Clock,
   ) {}
 
-  async execute({ limit, cursor }: ListWorkflowsQuery): Promise<Page<WorkflowSummary>> {
+  async execute({ filter, limit, cursor }: ListWorkflowsQuery): Promise<Page<WorkflowSummary>> {
     const page = this.readModel.list(
+      filter,
       decodeCursor(cursor, (id) => isId('wf', id)),
       limit,
     );

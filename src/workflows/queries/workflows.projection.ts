@@ -35,12 +35,13 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         break;
       }
       case 'WorkflowTriggered': {
-        const { workflowId, runId, input, triggeredAt, trigger } = event.data as WorkflowTriggered['data'];
+        const { workflowId, runId, input, triggeredAt, trigger, workflowVersion } =
+          event.data as WorkflowTriggered['data'];
         this.readModel.setLastRun(workflowId, triggeredAt, trigger.type === 'schedule' ? trigger.scheduledFor : null);
         // The trigger alone makes the run: it is listed even before (or if never) its own stream is opened.
         const queued: WorkflowRunQueued = {
           type: 'WorkflowRunQueued',
-          data: { id: runId, workflowId, input, trigger, createdAt: triggeredAt },
+          data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
         };
         if (!this.readModel.getRunAggregate(runId))
           this.readModel.saveRun(workflowRunDecider.evolve(null, queued)!, false);
@@ -49,6 +50,13 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
       case 'ScheduledRunsSkipped': {
         const { workflowId, last } = event.data as ScheduledRunsSkipped['data'];
         this.readModel.setLastScheduledFor(workflowId, last);
+        break;
+      }
+      case 'WorkflowUpdated':
+      case 'WorkflowArchived': {
+        const before = this.readModel.getAggregate(event.data.workflowId as string);
+        const after = before && workflowDecider.evolve(before, event as unknown as WorkflowEvent);
+        if (after) this.readModel.saveWorkflow(after);
         break;
       }
       case 'WorkflowPaused':

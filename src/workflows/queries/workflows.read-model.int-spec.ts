@@ -28,6 +28,7 @@ describe('workflows read model', () => {
       trigger: { type: 'schedule', cron: '* * * * *', timezone: 'UTC' },
       steps: [],
       lastRun: null,
+      version: 1,
       createdAt: '2026-01-01T00:00:00.000Z',
       lastScheduledFor: null,
       activeSince: '2026-01-01T00:00:00.000Z',

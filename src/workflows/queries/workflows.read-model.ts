@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../http/paging';
+import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate, WorkflowTrigger } from '../workflow';
 import { RunStatus } from '../../domain/run';
@@ -22,6 +23,7 @@ interface WorkflowRow {
   trigger: string;
   steps: string;
   last_run: string | null;
+  version: number;
   created_at: string;
   last_scheduled_for: string | null;
   active_since: string;
@@ -29,7 +31,7 @@ interface WorkflowRow {
 
 type ScheduleRow = Pick<WorkflowRow, 'id' | 'status' | 'trigger' | 'last_scheduled_for' | 'active_since'>;
 
-/** A read model from before the schedule columns or the run-stream flag is dropped and rebuilt from the log. */
+/** A read model from before the schedule columns, the run-stream flag or versions is dropped and rebuilt from the log. */
 function migrate(db: Database.Database): void {
   const columns = (table: string) =>
     db
@@ -38,7 +40,8 @@ function migrate(db: Database.Database): void {
       .map((c) => c.name);
   const workflows = columns('workflows');
   const runs = columns('workflow_runs');
-  if (workflows.length === 0 || (workflows.includes('active_since') && runs.includes('doc'))) return;
+  const current = workflows.includes('active_since') && workflows.includes('version') && runs.includes('doc');
+  if (workflows.length === 0 || current) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
     DELETE FROM projection_checkpoints WHERE name = 'workflows';
@@ -55,7 +58,7 @@ function prepareStatements(db: Database.Database) {
   db.exec(`
     CREATE TABLE IF NOT EXISTS workflows (
       id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
-      steps TEXT NOT NULL, last_run TEXT, created_at TEXT NOT NULL,
+      steps TEXT NOT NULL, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
       last_scheduled_for TEXT, active_since TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
@@ -70,8 +73,8 @@ function prepareStatements(db: Database.Database) {
   return {
     upsertWorkflow: db.prepare(
       `INSERT OR REPLACE INTO workflows
-       (id, name, status, trigger, steps, last_run, created_at, last_scheduled_for, active_since)
-       VALUES (@id, @name, @status, @trigger, @steps, @lastRun, @createdAt, @lastScheduledFor, @activeSince)`,
+       (id, name, status, trigger, steps, last_run, version, created_at, last_scheduled_for, active_since)
+       VALUES (@id, @name, @status, @trigger, @steps, @lastRun, @version, @createdAt, @lastScheduledFor, @activeSince)`,
     ),
     setLastRun: db.prepare<[string, string | null, string]>(
       'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
@@ -92,7 +95,6 @@ function prepareStatements(db: Database.Database) {
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
-    list: db.prepare<[string, number], WorkflowRow>('SELECT * FROM workflows WHERE id > ? ORDER BY id LIMIT ?'),
     get: db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?'),
     listRuns: db.prepare<[string, string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE workflow_id = ? AND id > ? ORDER BY id LIMIT ?',
@@ -108,8 +110,10 @@ function prepareStatements(db: Database.Database) {
 @Injectable()
 export class WorkflowsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
+  /** One statement per combination of list filters. */
+  private readonly lists = new Map<string, Database.Statement<Array<string | number>, WorkflowRow>>();
 
-  constructor(@Inject(READ_DATABASE) db: Database.Database) {
+  constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
   }
 
@@ -176,13 +180,25 @@ export class WorkflowsReadModel {
     return JSON.parse(row.doc);
   }
 
-  list(after: string, limit: number): Page<Workflow> {
-    return toPage(this.statements.list.all(after, limit + 1).map(toWorkflow), limit);
+  list(filter: DefinitionListFilter, after: string, limit: number): Page<Workflow> {
+    const { where, params } = definitionListWhere(filter, after);
+    let statement = this.lists.get(where);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT * FROM workflows WHERE ${where} ORDER BY id LIMIT ?`);
+      this.lists.set(where, statement);
+    }
+    return toPage(statement.all(...params, limit + 1).map(toWorkflow), limit);
   }
 
   get(id: string): Workflow | undefined {
     const row = this.statements.get.get(id);
     return row && toWorkflow(row);
+  }
+
+  /** The workflow with what only the decider needs, for projecting a change onto it. */
+  getAggregate(id: string): WorkflowAggregate | undefined {
+    const row = this.statements.get.get(id);
+    return row && { ...toWorkflow(row), lastScheduledFor: row.last_scheduled_for, activeSince: row.active_since };
   }
 
   listRuns(workflowId: string, status: RunStatus | undefined, after: string, limit: number): Page<WorkflowRun> {
@@ -206,6 +222,7 @@ function toWorkflow(row: WorkflowRow): Workflow {
     trigger: JSON.parse(row.trigger),
     steps: JSON.parse(row.steps),
     lastRun: row.last_run,
+    version: row.version,
     createdAt: row.created_at,
   };
 }

@@ -9,7 +9,9 @@ import {
   startSchedulerInstance,
   useFakeTimers,
 } from '../../../test/support/scheduler-instance';
+import { ArchiveWorkflowCommand } from '../archive-workflow/archive-workflow.command';
 import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
+import { UpdateWorkflowCommand } from '../update-workflow/update-workflow.command';
 import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
 import { GetWorkflowQuery } from '../queries/workflow.queries';
 import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
@@ -112,6 +114,43 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 20));
     const ticksSent = sent.map((spy) => spy.mock.calls.filter(([c]) => c instanceof TriggerWorkflowCommand).length);
     expect(ticksSent).toEqual([20, 20]);
+  });
+
+  it('stops running an archived workflow, and does not schedule it again after a restart', async () => {
+    const a = await start();
+    const registry = a.app.get(SchedulerRegistry);
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await advance(MINUTE);
+    await a.commands.execute(new ArchiveWorkflowCommand(id, undefined));
+    await a.settle();
+    expect(registry.getCronJobs().size).toBe(0);
+    await advance(3 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:01:00.000Z']);
+
+    await stop(a);
+    const b = await start('b');
+    expect(b.app.get(SchedulerRegistry).getCronJobs().size).toBe(0);
+    await advance(2 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:01:00.000Z']);
+    expect(eventsOfType(eventsFile, 'ScheduledRunsSkipped')).toEqual([]);
+  });
+
+  it('moves the job to a changed schedule, from the change on', async () => {
+    const a = await start();
+    const registry = a.app.get(SchedulerRegistry);
+    const id = await a.createScheduledWorkflow('*/2 * * * *');
+    await advance(2 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:02:00.000Z']);
+    await a.commands.execute(new UpdateWorkflowCommand(id, { trigger: { cron: '*/3 * * * *' } }, undefined));
+    await a.settle();
+    expect(registry.getCronJobs().size).toBe(1);
+    await advance(4 * MINUTE);
+    expect(scheduledRuns(eventsFile, id)).toEqual([
+      '2026-03-02T09:02:00.000Z',
+      '2026-03-02T09:03:00.000Z',
+      '2026-03-02T09:06:00.000Z',
+    ]);
+    expect(eventsOfType(eventsFile, 'ScheduledRunsSkipped')).toEqual([]);
   });
 
   it('stops running a paused workflow and starts again from the resumption', async () => {

@@ -36,7 +36,14 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
     const run = toWorkflowRun(
       workflowRunDecider.evolve(null, {
         type: 'WorkflowRunQueued',
-        data: { id: runId, workflowId, input, trigger, createdAt: triggered.data.triggeredAt },
+        data: {
+          id: runId,
+          workflowId,
+          input,
+          trigger,
+          workflowVersion: triggered.data.workflowVersion,
+          createdAt: triggered.data.triggeredAt,
+        },
       })!,
     );
     // The trigger is durable now, and with it the run. A schedule tick has no client waiting for the run: its

@@ -36,11 +36,12 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     private readonly clock: Clock,
   ) {}
 
-  open({ id, workflowId, input, trigger, createdAt }: WorkflowRun, context: CommandContext) {
+  open({ id, workflowId, input, trigger, workflowVersion, createdAt }: WorkflowRun, context: CommandContext) {
+    const version = workflowVersion !== null ? { workflowVersion } : {};
     return this.actors.send(
       workflowRunStream(id),
       workflowRunDecider,
-      { type: 'QueueWorkflowRun', id, workflowId, input, trigger, createdAt },
+      { type: 'QueueWorkflowRun', id, workflowId, input, trigger, ...version, createdAt },
       context,
       // A run stream is written once: caching its actor would only push busy ones out of the cache.
       { newStream: true, cache: false },

@@ -1,0 +1,33 @@
+import { checkPatchFields } from '../../http/patch-body';
+import { validateAs } from '../../http/validate-as';
+import { applyMergePatch } from '../../shared/json-merge-patch';
+import { Agent, AgentDefinition } from '../agent';
+import { CreateAgentDto } from '../create-agent/create-agent.dto';
+
+export const EDITABLE_AGENT_FIELDS = ['name', 'model', 'instructions', 'tools', 'maxSteps'] as const;
+
+const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
+  id: 'cannot be changed',
+  status: 'cannot be changed by PATCH (DELETE archives the agent)',
+  version: 'cannot be changed (it counts the changes)',
+  createdAt: 'cannot be changed',
+};
+
+/** The top level of an agent's merge patch: known fields only, none of those that cannot change. */
+export function checkAgentPatch(patch: unknown): Record<string, unknown> {
+  return checkPatchFields(patch, EDITABLE_AGENT_FIELDS, READ_ONLY_AGENT_FIELDS);
+}
+
+export function agentDefinition({ name, model, instructions, tools, maxSteps }: Agent): AgentDefinition {
+  return { name, model, instructions, tools, maxSteps };
+}
+
+/**
+ * The agent's definition with the patch merged in, checked by the same rules as a create: a removed (`null`)
+ * optional field takes its default (`instructions` "", `tools` [], `maxSteps` 10), a removed required one is a 400.
+ */
+export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
+  const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
+  const { name, model, instructions, tools, maxSteps } = validateAs(CreateAgentDto, merged);
+  return { name, model, instructions, tools, maxSteps };
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Headers, HttpCode, Param, Patch, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WorkflowPatchSchema, WorkflowSchema } from '../workflow.schema';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { etagOf, versionsFromIfMatch } from '../../http/etag';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { WorkflowView } from '../workflow-view';
+import { UpdateWorkflowCommand } from './update-workflow.command';
+import { checkWorkflowPatch } from './update-workflow.dto';
+
+@ApiTags('workflows')
+@Controller('v1/workflows')
+export class UpdateWorkflowController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * A JSON Merge Patch (`application/merge-patch+json` or `application/json`): 200 with the whole workflow and
+   * its new ETag; 412 when `If-Match` names another version; 409 when archived; 422 when a step names no agent.
+   */
+  @ApiOperation({ summary: 'Change a workflow (JSON Merge Patch)' })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'The ETag last read: refused with 412 if the resource has changed since.',
+  })
+  @ApiBody({ type: WorkflowPatchSchema })
+  @ApiConsumes('application/merge-patch+json', 'application/json')
+  @ApiResponse({
+    status: 200,
+    type: WorkflowSchema,
+    headers: { ETag: { description: 'The new version, quoted', schema: { type: 'string' } } },
+  })
+  @ApiProblems(404, 409, 412, 422)
+  @Patch(':workflowId')
+  @HttpCode(200)
+  async update(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowView> {
+    const versions = versionsFromIfMatch(ifMatch);
+    const command = new UpdateWorkflowCommand(workflowId, checkWorkflowPatch(body), versions);
+    const workflow = await this.commands.execute(command);
+    void reply.header('ETag', etagOf(workflow.version));
+    return workflow;
+  }
+}

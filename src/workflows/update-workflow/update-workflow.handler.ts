@@ -1,0 +1,53 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { AgentsReadModel } from '../../agents/queries/agents.read-model';
+import { DomainError } from '../../domain/decider';
+import { ChangedMeanwhile, changedFields, checkIfMatch } from '../../domain/definition';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { Clock } from '../../shared/clock';
+import { checkStepAgents } from '../create-workflow/step-agents';
+import { workflowDecider, workflowStream } from '../workflow';
+import { WorkflowView, workflowView } from '../workflow-view';
+import { UpdateWorkflowCommand } from './update-workflow.command';
+import { mergeWorkflowPatch, workflowDefinition } from './update-workflow.dto';
+
+const MAX_MERGES = 5;
+
+/**
+ * Merges the patch onto the workflow as it is, checks the result as a create would (new steps must name active
+ * agents), and records what changed. A changed schedule is picked up by the scheduler from the read model.
+ */
+@CommandHandler(UpdateWorkflowCommand)
+export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowCommand, WorkflowView> {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly projections: ProjectionRunner,
+    private readonly agents: AgentsReadModel,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ workflowId, patch, ifMatch }: UpdateWorkflowCommand): Promise<WorkflowView> {
+    for (let merge = 1; ; merge++) {
+      const workflow = await this.actors.read(workflowStream(workflowId), workflowDecider);
+      if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
+      checkIfMatch('Workflow', workflowId, workflow, { ifMatch });
+      if (workflow.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
+      const next = mergeWorkflowPatch(workflow, patch);
+      if ('steps' in patch) checkStepAgents(next.steps, this.agents);
+      const changes = changedFields(workflowDefinition(workflow), next);
+      try {
+        const { state, position } = await this.actors.send(
+          workflowStream(workflowId),
+          workflowDecider,
+          { type: 'UpdateWorkflow', workflowId, changes, baseVersion: workflow.version, ifMatch },
+          { correlationId: workflowId, causationId: workflowId },
+        );
+        await this.projections.waitFor(position);
+        return workflowView(state!, this.clock.now());
+      } catch (error) {
+        // Another request changed the workflow after it was read: merge onto the newer version.
+        if (!(error instanceof ChangedMeanwhile) || merge >= MAX_MERGES) throw error;
+      }
+    }
+  }
+}
