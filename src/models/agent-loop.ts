@@ -66,17 +66,19 @@ export async function runAgentLoop(
   const executed = new Set<string>();
 
   try {
-    const result = streamText({
-      model: opened.model,
-      system: request.instructions,
-      messages: [{ role: 'user', content: userMessage(request.task, request.context) }],
-      tools: toolSet(request.tools, observer, observe, executed),
-      stopWhen: stepCountIs(request.maxSteps),
-      abortSignal: signal,
-      maxRetries: 0,
-      onError: () => undefined, // errors are read from the stream below (the default logs them)
-    });
-    for await (const part of result.fullStream) {
+    const result = opened.counting(() =>
+      streamText({
+        model: opened.model,
+        system: request.instructions,
+        messages: [{ role: 'user', content: userMessage(request.task, request.context) }],
+        tools: toolSet(request.tools, observer, observe, executed),
+        stopWhen: stepCountIs(request.maxSteps),
+        abortSignal: signal,
+        maxRetries: 0,
+        onError: () => undefined, // errors are read from the stream below (the default logs them)
+      }),
+    );
+    for await (const part of opened.counting(() => result.fullStream)) {
       if (part.type === 'start-step') stepText = '';
       else if (part.type === 'text-delta') {
         stepText += part.text;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -11,25 +12,47 @@ import { createRetryingFetch } from './retrying-fetch';
 export interface OpenedModel {
   provider: KnownProvider;
   model: LanguageModel;
-  /** HTTP requests sent so far, retries included. */
+  /** HTTP requests sent so far by work run through `counting`, retries included. */
   attempts(): number;
+  counting<T>(work: () => T): T;
 }
 
 /** Turns `provider/model` into an AI SDK model; keys and base URLs come from the provider configuration. */
 export class ModelProviders {
+  /** Models are built once per id (building one compiles its response schemas); runs share them. */
+  private readonly models = new Map<string, { provider: KnownProvider; model: LanguageModel }>();
+  /** The attempts of the run whose model call is in progress, followed through its async calls. */
+  private readonly runAttempts = new AsyncLocalStorage<{ count: number }>();
+  private readonly fetch: typeof globalThis.fetch;
+
   constructor(
     readonly config: ProviderConfig,
     /** The underlying `fetch` (the global one unless a test wants otherwise). */
-    private readonly baseFetch?: typeof globalThis.fetch,
-  ) {}
+    baseFetch?: typeof globalThis.fetch,
+  ) {
+    const counted: typeof globalThis.fetch = (input, init) => {
+      const attempts = this.runAttempts.getStore();
+      if (attempts) attempts.count++;
+      return (baseFetch ?? globalThis.fetch)(input, init);
+    };
+    this.fetch = createRetryingFetch(this.config.retry, counted).fetch;
+  }
 
-  /** A fresh provider per run, so attempts are counted per run. Throws `ModelRunError` (`provider_not_configured`). */
+  /** The model of an id, and a count of the attempts made by calls run through `counting`. Throws `ModelRunError`. */
   open(modelId: string): OpenedModel {
-    const parsed = parseModelId(modelId);
-    if (typeof parsed === 'string') throw new ModelRunError('provider_not_configured', parsed);
-    const { fetch, attempts } = createRetryingFetch(this.config.retry, this.baseFetch);
-    const model = this.languageModel(parsed.provider, parsed.model, fetch);
-    return { provider: parsed.provider, model, attempts };
+    let entry = this.models.get(modelId);
+    if (!entry) {
+      const parsed = parseModelId(modelId);
+      if (typeof parsed === 'string') throw new ModelRunError('provider_not_configured', parsed);
+      entry = { provider: parsed.provider, model: this.languageModel(parsed.provider, parsed.model, this.fetch) };
+      this.models.set(modelId, entry);
+    }
+    const attempts = { count: 0 };
+    return {
+      ...entry,
+      attempts: () => attempts.count,
+      counting: (work) => this.runAttempts.run(attempts, work),
+    };
   }
 
   private languageModel(provider: KnownProvider, model: string, fetch: typeof globalThis.fetch): LanguageModel {
