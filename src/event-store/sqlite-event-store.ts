@@ -75,6 +75,7 @@ export class SqliteEventStore implements EventStore {
   private readonly readAllStatements = new Map<string, Database.Statement>();
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
   private readonly findByIdStmt: Database.Statement<[string], EventRow>;
+  private readonly headStmt: Database.Statement<[], { position: number | null }>;
   private readonly insertStmt: Database.Statement;
   private readonly readStreamStmt: Database.Statement<[string, number, number], EventRow>;
   private readonly commitBatch: (batch: PendingAppend[]) => Array<{ ok: AppendResult } | { error: unknown }>;
@@ -89,6 +90,7 @@ export class SqliteEventStore implements EventStore {
     this.db.exec(SCHEMA);
     this.lastRevisionStmt = this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
     this.findByIdStmt = this.db.prepare('SELECT * FROM events WHERE id = ?');
+    this.headStmt = this.db.prepare('SELECT max(position) AS position FROM events');
     this.insertStmt = this.db.prepare(
       'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -193,10 +195,12 @@ export class SqliteEventStore implements EventStore {
     return this.readAllNow(options.after, options.maxCount ?? 1000, options.filter);
   }
 
-  private readAllNow(after: bigint | undefined, maxCount: number, filter?: EventFilter): RecordedEvent[] {
+  /** Events after `after` (and no further than `upTo`, when given) that pass the filter, in order. */
+  private readAllNow(after: bigint | undefined, maxCount: number, filter?: EventFilter, upTo?: bigint): RecordedEvent[] {
     const prefixes = filter?.streamPrefixes ?? [];
     const types = filter?.eventTypes ?? [];
     const clauses = ['position > ?', "substr(type, 1, 1) <> '$'"];
+    if (upTo !== undefined) clauses.push('position <= ?');
     if (prefixes.length) clauses.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
     if (types.length) clauses.push(`type IN (${types.map(() => '?').join(', ')})`);
     const sql = `SELECT * FROM events WHERE ${clauses.join(' AND ')} ORDER BY position LIMIT ?`;
@@ -205,7 +209,8 @@ export class SqliteEventStore implements EventStore {
       statement = this.db.prepare(sql);
       this.readAllStatements.set(sql, statement);
     }
-    const params = [Number(after ?? 0n), ...prefixes.flatMap((prefix) => [prefix.length, prefix]), ...types, maxCount];
+    const bounds = upTo === undefined ? [Number(after ?? 0n)] : [Number(after ?? 0n), Number(upTo)];
+    const params = [...bounds, ...prefixes.flatMap((prefix) => [prefix.length, prefix]), ...types, maxCount];
     return (statement.all(...params) as EventRow[]).map(toRecorded);
   }
 
@@ -220,10 +225,14 @@ export class SqliteEventStore implements EventStore {
       let after = options.after ?? 0n;
       while (!stopped) {
         const seenCommits = this.commits;
-        const events = this.readAllNow(after, batchSize, options.filter);
+        // A filtered read that finds fewer events than asked has seen the whole log up to its head: the next read
+        // starts there, rather than re-scanning what the filter left out since the last event it matched.
+        const head = options.filter ? BigInt(this.headStmt.get()?.position ?? 0) : undefined;
+        const events = this.readAllNow(after, batchSize, options.filter, head);
+        if (events.length < batchSize && head !== undefined && head > after) after = head;
         if (events.length > 0) {
           await handler.onEvents(events);
-          after = events[events.length - 1].position;
+          if (events[events.length - 1].position > after) after = events[events.length - 1].position;
           // Let appends waiting to commit go first: a long read must not hold back writes.
           await new Promise((resolve) => setImmediate(resolve));
           continue;

@@ -38,6 +38,7 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
   private readonly claiming = new Set<Waiting>();
   private readonly executing = new Map<string, AgentRunExecution>();
   private lastSeen = 0n;
+  private lastSaved = -1n;
   private subscription?: Subscription;
   private stopping = false;
   private roomWaiter?: () => void;
@@ -162,7 +163,9 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
     for (const entry of [...this.claiming, ...this.waiting.slice(0, 1)]) {
       if (entry.position - 1n < position) position = entry.position - 1n;
     }
+    if (position === this.lastSaved) return;
     this.checkpoints.save(CHECKPOINT, position);
+    this.lastSaved = position;
   }
 
   /** A cancel asked for through any instance aborts the run where it executes. */
