@@ -3,19 +3,23 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { AppConfig } from './config';
 import { CoreOverrides } from './core.module';
-import { BODY_LIMIT_BYTES } from './http/problem';
+import { fastifyOptions, registerShutdownGuard } from './http/http-server';
+import { registerJsonBodyParser } from './http/json-body';
 import { createValidationPipe } from './http/validation';
 
 /** Builds the service (used by main.ts, the e2e tests and the benchmarks). Call `listen` to serve. */
 export async function createApp(config: AppConfig, overrides: CoreOverrides = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  const adapter = new FastifyAdapter(fastifyOptions(config.http));
+  // Our own JSON parser replaces Nest's: bodies are JSON only, checked for depth and refused keys.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, overrides), adapter, {
     logger: logLevels(config.logLevel),
+    bodyParser: false,
   });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBodyParser(fastify, config.http);
+  registerShutdownGuard(fastify, config.http);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
-  // Bodies are JSON only: without Fastify's text/plain parser other media types get a 415.
-  app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   await app.init();
   return app;
 }

@@ -8,7 +8,8 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
-import { Optional } from '../../http/validation';
+import { Transform } from 'class-transformer';
+import { Optional, normalizeText } from '../../http/validation';
 
 // Validation stops at a property's first failure, and class-validator runs the lowest decorator first:
 // so presence and type come last in each list, then the finer checks above them.
@@ -22,6 +23,7 @@ export class CreateAgentDto {
   @Matches(NOT_BLANK, { message: 'name must not be empty' })
   @IsString()
   @IsDefined({ message: 'name is required' })
+  @Transform(normalizeText)
   name: string;
 
   @MaxLength(200)

@@ -1,5 +1,5 @@
-import { IsDefined, IsObject, IsString, Matches, MaxLength } from 'class-validator';
-import { Optional } from '../../http/validation';
+import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
+import { FreeFormObject } from '../../http/free-form-json';
 import { NOT_BLANK } from '../create-agent/create-agent.dto';
 
 export class RunAgentDto {
@@ -9,7 +9,7 @@ export class RunAgentDto {
   @IsDefined({ message: 'task is required' })
   task: string;
 
-  @IsObject({ message: 'context must be an object' })
-  @Optional()
+  /** Free-form JSON, stored as received. */
+  @FreeFormObject({ message: 'context must be an object' })
   context: Record<string, unknown> = {};
 }

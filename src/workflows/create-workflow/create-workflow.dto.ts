@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -14,7 +14,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
-import { Optional } from '../../http/validation';
+import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../cron';
 
 type TriggerField = 'cron' | 'timezone';
@@ -67,6 +67,7 @@ export class StepDto {
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
   @IsDefined({ message: 'agent is required' })
+  @Transform(normalizeText)
   agent: string;
 
   @MaxLength(200)

@@ -1,8 +1,7 @@
-import { IsObject } from 'class-validator';
-import { Optional } from '../../http/validation';
+import { FreeFormObject } from '../../http/free-form-json';
 
 export class TriggerWorkflowDto {
-  @Optional()
-  @IsObject({ message: 'input must be an object' })
+  /** Free-form JSON, stored as received. */
+  @FreeFormObject({ message: 'input must be an object' })
   input: Record<string, unknown> = {};
 }
