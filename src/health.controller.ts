@@ -10,7 +10,10 @@ export class HealthController {
     private readonly projections: ProjectionRunner,
   ) {}
 
-  /** 200 when the store answers and the read models follow it; 503 (same body) otherwise. */
+  /**
+   * 200 when the store answers and the read models have not failed; 503 (same body) otherwise. `ready` says
+   * whether the read models are up to date (`readModels`: `following`, `behind` or `stopped`).
+   */
   @Get('health')
   async health(@Res({ passthrough: true }) reply: FastifyReply) {
     const storeReachable = await this.store.readStream('health-check', { maxCount: 1 }).then(
@@ -18,13 +21,15 @@ export class HealthController {
       () => false,
     );
     const ok = storeReachable && this.projections.healthy;
+    const readiness = this.projections.readiness();
     void reply.status(ok ? 200 : 503);
     return {
       status: ok ? 'ok' : 'unavailable',
       store: this.store.description,
       storeReachable,
-      readModels: this.projections.healthy ? 'following' : 'stopped',
-      readModelPosition: this.projections.position.toString(),
+      ready: storeReachable && readiness.ready,
+      readModels: readiness.readModels,
+      readModelPosition: readiness.position.toString(),
     };
   }
 }
