@@ -14,6 +14,8 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, overrides), adapter, {
     logger: logLevels(config.logLevel),
     bodyParser: false,
+    // A failed start is thrown to the caller (main.ts says why and exits), not a process.exit in here.
+    abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.http);
