@@ -64,7 +64,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, limits:
   const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   if (socket.writable && !response?.headersSent) {
     const { problem } = answerFor(error, limits);
-    const body = JSON.stringify(response?.req?.url ? { ...problem, instance: response.req.url } : problem);
+    // The request being received, if any, is the one at fault; a later, unparsable one has no URL.
+    const instance = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? response?.req?.url : undefined;
+    const body = JSON.stringify(instance ? { ...problem, instance } : problem);
     const head = [
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
       `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
@@ -74,6 +76,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, limits:
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     setTimeout(() => socket.destroy(), 1000).unref();
   } else {
-    socket.destroy();
+    // A response already on its way is let through before the connection closes.
+    socket.end();
+    setTimeout(() => socket.destroy(), 1000).unref();
   }
 }
