@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { startTestApp, temporaryDataDir } from '../support/test-app';
 
 /** The service started as a real process of its own on `dataDir`; `output` gathers what it prints. */
@@ -37,7 +38,10 @@ describe('one process per data folder', () => {
       );
       expect(second.output()).toMatch(/EVENTSTORE_URL/);
 
+      // In this process too; Nest's own report of the failed start is kept out of the test output.
+      const quiet = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
       await expect(startTestApp({ dataDir })).rejects.toThrow(/is in use by another process/);
+      quiet.mockRestore();
     } finally {
       first.child.kill('SIGKILL');
       await first.exited;
