@@ -3,22 +3,28 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { AppConfig } from './config';
 import { CoreOverrides } from './core.module';
+import { fastifyOptions, registerShutdownGuard } from './http/http-server';
+import { registerJsonBodyParser } from './http/json-body';
 import { registerMergePatchParser } from './http/merge-patch-parser';
-import { BODY_LIMIT_BYTES } from './http/problem';
 import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 
 /** Builds the service (used by main.ts, the e2e tests and the benchmarks). Call `listen` to serve. */
 export async function createApp(config: AppConfig, overrides: CoreOverrides = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  const adapter = new FastifyAdapter(fastifyOptions(config.http));
+  // Our own JSON parser replaces Nest's: bodies are JSON only, checked for depth and refused keys.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, overrides), adapter, {
     logger: logLevels(config.logLevel),
+    bodyParser: false,
+    // A failed start is thrown to the caller (main.ts says why and exits), not a process.exit in here.
+    abortOnError: false,
   });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBodyParser(fastify, config.http);
+  registerShutdownGuard(fastify, config.http);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
   app.enableShutdownHooks();
-  // Bodies are JSON only: without Fastify's text/plain parser other media types get a 415.
-  app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   // PATCH bodies may also be JSON Merge Patch documents (RFC 7396).
   registerMergePatchParser(app.getHttpAdapter().getInstance());
   await app.init();

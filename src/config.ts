@@ -31,6 +31,26 @@ export interface AppConfig {
   tools: ToolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
+  /** What a request may be and how long it may take; see `src/http/http-limits.ts`. */
+  http: HttpLimits;
+}
+
+/** Limits on requests and connections, configured here once and applied in `src/http/http-limits.ts`. */
+export interface HttpLimits {
+  /** Largest request body accepted; a larger one is a 413. */
+  bodyLimitBytes: number;
+  /** Longest path parameter (such as an id) the router accepts; a longer one is a 414. Fixed. */
+  maxParamLength: number;
+  /** Deepest nesting of objects and arrays in a JSON body; a deeper one is a 400. */
+  jsonMaxDepth: number;
+  /** Time for a client to send a whole request, headers and body; past it a 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** A connection that sends and receives nothing for this long is closed (0: never). */
+  connectionIdleTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** On shutdown, requests still open after this long are cut off, so the process always stops. */
+  shutdownTimeoutMs: number;
 }
 
 /** How this instance executes runs. */
@@ -62,6 +82,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     schedulerEnabled: oneOf(env, 'SCHEDULER_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),
+    http: {
+      bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxParamLength: 100,
+      jsonMaxDepth: integer(env, 'JSON_MAX_DEPTH', 64, 2, 1000),
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      connectionIdleTimeoutMs: integer(env, 'CONNECTION_IDLE_TIMEOUT_MS', 120_000, 0, 3_600_000),
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+      shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    },
     sseHeartbeatMs: integer(env, 'SSE_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     providers: loadProviderConfig(env),
     tools: loadToolsConfig(env),

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DynamicModule,
@@ -19,6 +18,7 @@ import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
 import { StreamWatch } from './read-models/stream-watch';
 import { Clock, SystemClock } from './shared/clock';
+import { DATA_FOLDER_LOCK, DataFolderLock } from './shared/data-folder-lock';
 import { IdGenerator, UlidIdGenerator } from './shared/ids';
 
 export interface CoreOverrides {
@@ -37,6 +37,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_DATABASE) private readonly readDatabase: Database.Database,
     private readonly projections: ProjectionRunner,
+    @Inject(DATA_FOLDER_LOCK) private readonly lock: DataFolderLock,
   ) {}
 
   static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
@@ -44,13 +45,17 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       { provide: APP_CONFIG, useValue: config },
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
       { provide: IdGenerator, useValue: overrides.ids ?? new UlidIdGenerator() },
-      { provide: EVENT_STORE, useFactory: () => overrides.store ?? openEventStore(config) },
+      // Taken before anything in the data folder is opened; the stores depend on it.
+      { provide: DATA_FOLDER_LOCK, useFactory: () => DataFolderLock.acquire(config.dataDir) },
+      {
+        provide: EVENT_STORE,
+        useFactory: () => overrides.store ?? openEventStore(config),
+        inject: [DATA_FOLDER_LOCK],
+      },
       {
         provide: READ_DATABASE,
-        useFactory: () => {
-          mkdirSync(config.dataDir, { recursive: true });
-          return openReadDatabase(join(config.dataDir, 'read-models.sqlite'));
-        },
+        useFactory: () => openReadDatabase(join(config.dataDir, 'read-models.sqlite')),
+        inject: [DATA_FOLDER_LOCK],
       },
       { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: DEFAULT_MAX_ATTEMPTS } },
       ActorRegistry,
@@ -71,5 +76,6 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     await this.projections.stop();
     await this.store.close();
     this.readDatabase.close();
+    this.lock.release();
   }
 }

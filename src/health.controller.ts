@@ -14,7 +14,10 @@ class HealthSchema {
   @ApiProperty()
   storeReachable: boolean;
 
-  @ApiProperty({ enum: ['following', 'stopped'] })
+  @ApiProperty({ description: 'The store answers and the read models are up to date with the log.' })
+  ready: boolean;
+
+  @ApiProperty({ enum: ['following', 'behind', 'stopped'] })
   readModels: string;
 
   @ApiProperty({ description: 'The position in the log the read models have reached.' })
@@ -29,7 +32,10 @@ export class HealthController {
     private readonly projections: ProjectionRunner,
   ) {}
 
-  /** 200 when the store answers and the read models follow it; 503 (same body) otherwise. */
+  /**
+   * 200 when the store answers and the read models have not failed; 503 (same body) otherwise. `ready` says
+   * whether the read models are up to date (`readModels`: `following`, `behind` or `stopped`).
+   */
   @ApiOperation({ summary: 'Whether the store answers and the read models follow it' })
   @ApiResponse({ status: 200, type: HealthSchema })
   @ApiResponse({
@@ -44,13 +50,15 @@ export class HealthController {
       () => false,
     );
     const ok = storeReachable && this.projections.healthy;
+    const readiness = this.projections.readiness();
     void reply.status(ok ? 200 : 503);
     return {
       status: ok ? 'ok' : 'unavailable',
       store: this.store.description,
       storeReachable,
-      readModels: this.projections.healthy ? 'following' : 'stopped',
-      readModelPosition: this.projections.position.toString(),
+      ready: storeReachable && readiness.ready,
+      readModels: readiness.readModels,
+      readModelPosition: readiness.position.toString(),
     };
   }
 }

@@ -6,8 +6,21 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
+  exitIfShutdownHangs(config.http.shutdownTimeoutMs);
   await app.listen(config.port, config.host);
   new Logger('Main').log(`Listening on http://${config.host}:${config.port}`);
+}
+
+/** Open requests are cut off after the limit; should anything else hold the shutdown, the process still ends. */
+function exitIfShutdownHangs(shutdownTimeoutMs: number): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => {
+        new Logger('Main').error(`Shutdown took longer than ${shutdownTimeoutMs + 5000} ms; exiting`);
+        process.exit(1);
+      }, shutdownTimeoutMs + 5000).unref();
+    });
+  }
 }
 
 main().catch((error: unknown) => {

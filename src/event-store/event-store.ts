@@ -50,6 +50,10 @@ export interface SubscriptionHandler {
   onCaughtUp?(): void;
   /** Called when the subscription stops because of an error it could not recover from. */
   onError?(error: unknown): void;
+  /** Called once when the connection to the store dropped; the subscription keeps retrying by itself. */
+  onDropped?(reason: unknown): void;
+  /** Called once when the subscription is confirmed again after a drop; it resumes from where it stopped. */
+  onResumed?(): void;
 }
 
 export interface Subscription {

@@ -60,6 +60,7 @@ export class EventStoreDbEventStore implements EventStore {
           deadline: this.deadlineMs,
         }),
       );
+      this.storeAnswered();
       // A server acknowledging a repeated (idempotent) append may leave the position out.
       const position = result.position?.commit ?? (await this.positionOf(stream, result.nextExpectedRevision));
       return { nextRevision: result.nextExpectedRevision, position };
@@ -75,9 +76,13 @@ export class EventStoreDbEventStore implements EventStore {
         maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
       });
       const events = (await this.collect('readStream', read)).map(toRecorded);
+      this.storeAnswered();
       return { exists: true, events: events.filter((event): event is RecordedEvent => event !== undefined) };
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return { exists: false, events: [] };
+      if (error instanceof StreamNotFoundError) {
+        this.storeAnswered();
+        return { exists: false, events: [] };
+      }
       throw toStoreError(error, 'readStream');
     }
   }
@@ -141,6 +146,11 @@ export class EventStoreDbEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     this.subscriptions.clear();
     await this.client.dispose();
+  }
+
+  /** The server is back: subscriptions waiting out a reconnect backoff resubscribe now, not seconds later. */
+  private storeAnswered(): void {
+    for (const subscription of this.subscriptions) subscription.retryNow();
   }
 
   private async positionOf(stream: string, revision: bigint): Promise<bigint> {

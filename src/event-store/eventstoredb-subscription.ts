@@ -29,12 +29,15 @@ interface SessionEnd {
 /**
  * A catch-up subscription to `$all` that survives dropped connections: it resubscribes with exponential
  * backoff from the last position it handed out, and skips anything at or before it, so there is no gap and
- * no double delivery. The handler's batches are awaited one at a time.
+ * no double delivery. A call that reached the server (`retryNow`) cuts the backoff short. The handler's batches
+ * are awaited one at a time; a drop and the resumption after it are reported once each.
  */
 export class EventStoreDbSubscription implements Subscription {
   private stopped = false;
+  private dropped = false;
   private last: bigint;
   private wake: () => void = () => undefined;
+  private endBackoff: () => void = () => undefined;
   private readonly done: Promise<void>;
 
   constructor(
@@ -52,6 +55,11 @@ export class EventStoreDbSubscription implements Subscription {
     await this.done;
   }
 
+  /** The store answered another call: if waiting out a backoff, resubscribe at once. */
+  retryNow(): void {
+    this.endBackoff();
+  }
+
   private async run(): Promise<void> {
     let delay = this.settings.retryInitialMs;
     try {
@@ -59,9 +67,13 @@ export class EventStoreDbSubscription implements Subscription {
         const end = await this.session();
         if (this.stopped) return;
         if (end.error instanceof AccessDeniedError) throw end.error;
+        if (!this.dropped) {
+          this.dropped = true;
+          this.handler.onDropped?.(end.error ?? new Error('the server ended the subscription'));
+        }
         if (end.confirmed) delay = this.settings.retryInitialMs;
-        await this.sleep(delay);
-        delay = Math.min(delay * 2, this.settings.retryMaxMs);
+        const woken = await this.sleep(delay);
+        delay = woken ? this.settings.retryInitialMs : Math.min(delay * 2, this.settings.retryMaxMs);
       }
     } catch (error) {
       // The handler failed, or the server refused us: retrying would not help.
@@ -99,6 +111,10 @@ export class EventStoreDbSubscription implements Subscription {
       .on('confirmation', () => {
         confirmed = true;
         clearTimeout(unconfirmed);
+        if (this.dropped) {
+          this.dropped = false;
+          this.handler.onResumed?.();
+        }
       })
       .on('data', (resolved: AllStreamResolvedEvent) => {
         inbox.push(resolved);
@@ -157,13 +173,16 @@ export class EventStoreDbSubscription implements Subscription {
     this.last = last;
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Resolves true when cut short by `retryNow` (or `stop`), false when the time ran out. */
+  private sleep(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
+      const end = (woken: boolean) => {
         clearTimeout(timer);
-        resolve();
+        this.wake = this.endBackoff = () => undefined;
+        resolve(woken);
       };
+      const timer = setTimeout(() => end(false), ms);
+      this.wake = this.endBackoff = () => end(true);
     });
   }
 }

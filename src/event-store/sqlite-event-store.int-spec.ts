@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describeEventStoreContract } from './event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
-import { EventStore } from './event-store';
+import Database from 'better-sqlite3';
+import { EventStore, StoreUnavailableError } from './event-store';
 
 const folders = new Map<EventStore, string>();
 
@@ -27,6 +28,20 @@ describe('sqlite event store', () => {
   let folder: string;
   beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'es-sqlite-'))));
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('fails an append as unavailable (a 503), not as an unknown error, when another connection holds the write lock', async () => {
+    const file = join(folder, 'events.sqlite');
+    const store = new SqliteEventStore({ file, busyTimeoutMs: 20 });
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const event = { id: randomUUID(), type: 'Tested', data: {}, metadata: { schemaVersion: 1 } };
+    await expect(store.append('locked-1', [event], { expected: 'no_stream' })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    other.exec('ROLLBACK');
+    other.close();
+    await store.close();
+  });
 
   const event = (type: string) => ({ id: randomUUID(), type, data: {}, metadata: { schemaVersion: 1 } });
 

@@ -22,6 +22,8 @@ export interface SqliteEventStoreOptions {
   synchronous?: SqliteSynchronous;
   /** How often subscriptions look for events written by other processes on the same file. */
   pollIntervalMs?: number;
+  /** How long an append waits for a write lock held elsewhere before it fails as unavailable. Default 5000. */
+  busyTimeoutMs?: number;
   now?: () => Date;
 }
 
@@ -86,7 +88,7 @@ export class SqliteEventStore implements EventStore {
     this.db = new Database(options.file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.exec(SCHEMA);
     this.lastRevisionStmt = this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
     this.findByIdStmt = this.db.prepare('SELECT * FROM events WHERE id = ?');
@@ -107,7 +109,8 @@ export class SqliteEventStore implements EventStore {
         } catch (error) {
           // A refused append may be a repeat of one already stored: that is a no-op, not a conflict.
           const repeated = isConflict(error) ? this.repeatedAppend(request) : undefined;
-          return repeated ? { ok: repeated } : { error: isConflict(error) ? this.conflict(request) : error };
+          if (repeated) return { ok: repeated };
+          return { error: isConflict(error) ? this.conflict(request) : asStoreFailure(error) };
         }
       }),
     );
@@ -196,7 +199,12 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Events after `after` (and no further than `upTo`, when given) that pass the filter, in order. */
-  private readAllNow(after: bigint | undefined, maxCount: number, filter?: EventFilter, upTo?: bigint): RecordedEvent[] {
+  private readAllNow(
+    after: bigint | undefined,
+    maxCount: number,
+    filter?: EventFilter,
+    upTo?: bigint,
+  ): RecordedEvent[] {
     const prefixes = filter?.streamPrefixes ?? [];
     const types = filter?.eventTypes ?? [];
     const clauses = ['position > ?', "substr(type, 1, 1) <> '$'"];
@@ -288,6 +296,13 @@ function toActual(last: number | null): bigint | 'no_stream' {
 /** A failed expectation, an event id that is already stored, or a revision that is already taken. */
 function isConflict(error: unknown): boolean {
   return error instanceof ConcurrencyError || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** SQLite's own failures (a lock held elsewhere, a full disk) are the store's, not the caller's: 503, not 500. */
+function asStoreFailure(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
+  return new StoreUnavailableError(`The event store could not append: ${(error as Error).message}`, { cause: error });
 }
 
 function toRecorded(row: EventRow): RecordedEvent {

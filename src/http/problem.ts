@@ -17,7 +17,8 @@ export interface Problem {
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 1;
 
 const TYPE_BASE = '/problems/';
 
@@ -41,3 +42,6 @@ export class ValidationFailed extends Error {
     super(message);
   }
 }
+
+/** The body could not be parsed as JSON; answered as a 400 `malformed-json`. */
+export class MalformedJson extends Error {}

@@ -1,10 +1,11 @@
-import { ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { ValidateIf, ValidationError } from 'class-validator';
+import { freeFormFields, isJsonObject } from './free-form-json';
 import { FieldError, ValidationFailed } from './problem';
 
 /** DTO validation: unknown fields and wrong types are 400s listing every offending path. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new FreeFormAwareValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
@@ -14,6 +15,34 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => new ValidationFailed(flatten(errors)),
   });
+}
+
+/** Validates a body's typed fields as usual, and carries its free-form JSON fields past class-transformer. */
+class FreeFormAwareValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const fields = metadata.type === 'body' ? freeFormFields(metadata.metatype) : [];
+    if (fields.length === 0 || !isJsonObject(value)) return super.transform(value, metadata);
+    const typed: Record<string, unknown> = { ...value };
+    const carried = new Map<string, Record<string, unknown>>();
+    const errors: FieldError[] = [];
+    for (const { name, message } of fields) {
+      if (!Object.hasOwn(typed, name)) continue;
+      const field = typed[name];
+      delete typed[name];
+      if (isJsonObject(field)) carried.set(name, field);
+      else errors.push({ path: name, message });
+    }
+    let dto: Record<string, unknown>;
+    try {
+      dto = await super.transform(typed, metadata);
+    } catch (error) {
+      if (error instanceof ValidationFailed) throw new ValidationFailed([...error.errors, ...errors], error.message);
+      throw error;
+    }
+    if (errors.length > 0) throw new ValidationFailed(errors);
+    for (const [name, field] of carried) dto[name] = field;
+    return dto;
+  }
 }
 
 export function flatten(errors: ValidationError[], parent = ''): FieldError[] {
@@ -34,4 +63,9 @@ export function flatten(errors: ValidationError[], parent = ''): FieldError[] {
 /** Like IsOptional, but only a missing field is skipped: an explicit null is still checked (and refused). */
 export function Optional(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
+}
+
+/** Names are compared in Unicode NFC, so look-alike spellings (composed or decomposed) are one name. */
+export function normalizeText({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' ? value.normalize('NFC') : value;
 }

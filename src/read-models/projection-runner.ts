@@ -5,6 +5,15 @@ import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-s
 import { Projection } from './projection';
 import { READ_DATABASE } from './read-database';
 
+/** Whether the read models show the store's latest events: the readiness signal of this instance. */
+export interface ReadModelReadiness {
+  /** True when the read models follow the store and hold every write this instance made. */
+  ready: boolean;
+  /** `following`: up to date; `behind`: catching up or cut off from the store; `stopped`: failed for good. */
+  readModels: 'following' | 'behind' | 'stopped';
+  position: bigint;
+}
+
 interface Waiter {
   position: bigint;
   resolve(reached: boolean): void;
@@ -24,6 +33,10 @@ export class ProjectionRunner {
   private applyBatch!: (events: RecordedEvent[]) => void;
   private failure?: unknown;
   private started?: Promise<void>;
+  private caughtUp = false;
+  private droppedAt?: number;
+  /** The highest position a write of this instance waited for: read models below it are behind. */
+  private awaited = 0n;
   /** Every event up to here is in the read models. */
   position = 0n;
   /** Listeners told about each applied batch, after it committed (the scheduler uses this). */
@@ -77,7 +90,23 @@ export class ProjectionRunner {
         { after: this.position },
         {
           onEvents: (events) => this.onEvents(events),
-          onCaughtUp: () => resolve(),
+          onCaughtUp: () => {
+            this.caughtUp = true;
+            resolve();
+          },
+          onDropped: (reason) => {
+            this.droppedAt = Date.now();
+            this.logger.warn(
+              `Read models lost the event store's subscription at position ${this.position}: ${describe(reason)}; reconnecting`,
+            );
+          },
+          onResumed: () => {
+            const after = Date.now() - (this.droppedAt ?? Date.now());
+            this.droppedAt = undefined;
+            this.logger.log(
+              `Read models resumed the event store's subscription from position ${this.position} after ${after} ms`,
+            );
+          },
           onError: (error) => {
             this.failure = error;
             this.logger.error(`Projections stopped: ${String(error)}`);
@@ -91,6 +120,7 @@ export class ProjectionRunner {
   /** Waits until the read models include `position` (read-your-writes); false if that took too long. */
   waitFor(position: bigint | undefined, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
     if (position === undefined) return Promise.resolve(true);
+    if (position > this.awaited) this.awaited = position;
     if (this.position >= position) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter: Waiter = {
@@ -117,6 +147,15 @@ export class ProjectionRunner {
     return this.failure === undefined;
   }
 
+  readiness(): ReadModelReadiness {
+    const readModels = !this.healthy
+      ? 'stopped'
+      : !this.caughtUp || this.droppedAt !== undefined || this.position < this.awaited
+        ? 'behind'
+        : 'following';
+    return { ready: readModels === 'following', readModels, position: this.position };
+  }
+
   async stop(): Promise<void> {
     await this.subscription?.stop();
   }
@@ -130,4 +169,8 @@ export class ProjectionRunner {
     for (const waiter of reached) waiter.resolve(true);
     for (const listener of this.listeners) listener(events);
   }
+}
+
+function describe(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
 }

@@ -23,6 +23,10 @@ describe('cron validation', () => {
     expect(cronProblem(expression)).toMatch(reason);
   });
 
+  it('accepts a day that never exists when the other day field, restricted too, can fire (POSIX OR)', () => {
+    expect(cronProblem('0 0 31 2 1')).toBeUndefined();
+  });
+
   it('knows IANA time zones', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);

@@ -1,7 +1,9 @@
 import { CronTime } from 'cron';
+import { nextOccurrenceMs, posixCronTimes } from './posix-cron';
 
 /**
- * Checks a five-field cron expression (minute hour day-of-month month day-of-week) in a time zone.
+ * Checks a five-field cron expression (minute hour day-of-month month day-of-week) in a time zone, with POSIX
+ * day-of-month/day-of-week semantics (see posix-cron.ts).
  * Returns why it is not valid, or undefined when it is. The `cron` package also accepts a sixth
  * (seconds) field; the API does not.
  */
@@ -11,7 +13,8 @@ export function cronProblem(expression: string, timezone = 'UTC'): string | unde
     return `must have exactly five fields (minute hour day-of-month month day-of-week), not ${fields.length}`;
   }
   try {
-    new CronTime(fields.join(' '), timezone).sendAt();
+    new CronTime(fields.join(' '), timezone);
+    nextOccurrenceMs(posixCronTimes(fields.join(' '), timezone), new Date(), timezone);
     return undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -114,5 +115,38 @@ describe('EventStoreDB (test double) going away and coming back', () => {
     const names = (await api.request('GET', '/v1/agents')).body.agents.map((a: { name: string }) => a.name);
     expect(names).toEqual(expect.arrayContaining(['before', 'after']));
     expect(names).not.toContain('during');
+  }, 20_000);
+
+  it('recovers at once when the store returns: a write wakes the subscription, readiness says behind meanwhile, drop and resume logged once each', async () => {
+    // A first backoff of a second, so that without the wake-up the write would wait out seconds of it.
+    await api.close();
+    api = await startTestApp({ fixture, deadlineMs: 300, retryInitialMs: 1000 });
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    const logs = jest.spyOn(Logger.prototype, 'log');
+    try {
+      expect((await api.request('POST', '/v1/agents', { name: 'before', model: 'ollama/llama3.2' })).status).toBe(201);
+      expect((await api.request('GET', '/health')).body).toMatchObject({ ready: true, readModels: 'following' });
+      await fixture.double!.stop();
+      // One failed retry later, the backoff is two seconds.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await api.request('GET', '/health')).body).toMatchObject({ ready: false, readModels: 'behind' });
+
+      await fixture.double!.start();
+      const started = Date.now();
+      const after = await api.request('POST', '/v1/agents', { name: 'after', model: 'ollama/llama3.2' });
+      expect(after.status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect((await api.request('GET', `/v1/agents/${after.body.id}`)).status).toBe(200);
+      await eventually(async () =>
+        expect((await api.request('GET', '/health')).body).toMatchObject({ ready: true, readModels: 'following' }),
+      );
+
+      const messages = (spy: jest.SpyInstance) => spy.mock.calls.map(([message]) => String(message));
+      expect(messages(warnings).filter((m) => /lost the event store's subscription/.test(m))).toHaveLength(1);
+      expect(messages(logs).filter((m) => /resumed the event store's subscription/.test(m))).toHaveLength(1);
+    } finally {
+      warnings.mockRestore();
+      logs.mockRestore();
+    }
   }, 20_000);
 });

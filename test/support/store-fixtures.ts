@@ -8,7 +8,7 @@ import { EventStoreDbTestDouble } from './eventstoredb-test-double';
 export interface StoreFixture {
   readonly name: string;
   /** A new client for one app instance; undefined lets the app open SQLite in its own data folder. */
-  connect(options?: { deadlineMs?: number }): EventStore | undefined;
+  connect(options?: { deadlineMs?: number; retryInitialMs?: number }): EventStore | undefined;
   /** The EventStoreDB test double behind this fixture, for tests that take the server down. */
   readonly double?: EventStoreDbTestDouble;
   stop(): Promise<void>;
@@ -24,7 +24,11 @@ const testDouble: FixtureFactory = async () => {
     name: 'eventstoredb test double',
     double,
     connect: (options = {}) =>
-      new EventStoreDbEventStore({ url: double.connectionString, deadlineMs: options.deadlineMs ?? 2000 }),
+      new EventStoreDbEventStore({
+        url: double.connectionString,
+        deadlineMs: options.deadlineMs ?? 2000,
+        retryInitialMs: options.retryInitialMs,
+      }),
     stop: () => double.close(),
   };
 };

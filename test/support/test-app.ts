@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { AppConfig, loadConfig } from '../../src/config';
 import { openApiDocument } from '../../src/http/openapi/openapi';
 import { CoreOverrides } from '../../src/core.module';
 import { OpenApiValidator } from './openapi-validator';
@@ -49,14 +49,28 @@ export interface TestAppOptions {
   deadlineMs?: number;
   /** Environment variables the configuration is read from (none by default). */
   env?: NodeJS.ProcessEnv;
+  /** First reconnect backoff of the EventStoreDB subscription. */
+  retryInitialMs?: number;
+  /** Overrides of the HTTP limits (short time limits keep tests fast). */
+  http?: Partial<AppConfig['http']>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? temporaryDataDir();
   const clock = options.clock ?? new TestClock();
   const ids = options.ids ?? new SequentialIds();
-  const config = { ...loadConfig(options.env ?? {}), dataDir, port: 0, host: '127.0.0.1', logLevel: 'error' as const };
-  const store = options.store ?? options.fixture?.connect({ deadlineMs: options.deadlineMs });
+  const defaults = loadConfig(options.env ?? {});
+  const config = {
+    ...defaults,
+    dataDir,
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'error' as const,
+    http: { ...defaults.http, ...options.http },
+  };
+  const store =
+    options.store ??
+    options.fixture?.connect({ deadlineMs: options.deadlineMs, retryInitialMs: options.retryInitialMs });
   const app = await createApp(config, { clock, ids, store });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

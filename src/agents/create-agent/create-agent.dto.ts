@@ -12,7 +12,8 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
-import { Optional } from '../../http/validation';
+import { Transform } from 'class-transformer';
+import { Optional, normalizeText } from '../../http/validation';
 import { DEFAULT_MAX_STEPS } from '../agent';
 
 const MAX_STEPS_LIMIT = 100;
@@ -30,6 +31,7 @@ export class CreateAgentDto {
   @Matches(NOT_BLANK, { message: 'name must not be empty' })
   @IsString()
   @IsDefined({ message: 'name is required' })
+  @Transform(normalizeText)
   name: string;
 
   @ApiProperty({

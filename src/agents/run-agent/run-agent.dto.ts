@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsObject, IsString, Matches, MaxLength } from 'class-validator';
-import { Optional } from '../../http/validation';
+import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
+import { FreeFormObject } from '../../http/free-form-json';
 import { NOT_BLANK } from '../create-agent/create-agent.dto';
 
 export class RunAgentDto {
@@ -11,13 +11,13 @@ export class RunAgentDto {
   @IsDefined({ message: 'task is required' })
   task: string;
 
+  /** Free-form JSON, stored as received. */
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
     default: {},
     example: { url: 'https://arxiv.org/abs/1234.5678' },
   })
-  @IsObject({ message: 'context must be an object' })
-  @Optional()
+  @FreeFormObject({ message: 'context must be an object' })
   context: Record<string, unknown> = {};
 }

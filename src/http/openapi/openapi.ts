@@ -23,9 +23,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
       operation.security = open ? [] : [{ bearer: [] }];
-      const statuses = [...(open ? [] : COMMON_PROBLEMS)];
-      if (operation.parameters?.length || operation.requestBody) statuses.push(400);
-      if (operation.requestBody) statuses.push(413, 415);
+      const statuses = [...(open ? [] : COMMON_PROBLEMS), 400, 431];
+      if (operation.parameters?.some((parameter: { in?: string }) => parameter.in === 'path')) statuses.push(414);
+      if (operation.requestBody) statuses.push(408, 413, 415);
       if (!open && method !== 'get') statuses.push(403);
       if (method === 'post' || method === 'patch') {
         statuses.push(409, 422);
@@ -53,6 +53,9 @@ const IDEMPOTENCY_KEY = {
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'The request is not valid (see `errors`)',
+  408: 'The request did not arrive in time',
+  414: 'A path segment is too long',
+  431: 'The request line and headers are too large',
   401: 'No API key, or one that is not valid',
   403: 'The API key may only read',
   409: 'A conflict with the state of the resource, or an Idempotency-Key still in flight',

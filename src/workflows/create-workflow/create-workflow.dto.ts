@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -15,7 +15,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
-import { Optional } from '../../http/validation';
+import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../cron';
 
 type TriggerField = 'cron' | 'timezone';
@@ -72,6 +72,7 @@ export class StepDto {
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
   @IsDefined({ message: 'agent is required' })
+  @Transform(normalizeText)
   agent: string;
 
   @ApiProperty({ maxLength: 200, example: 'List three facts about {{input.topic}}' })

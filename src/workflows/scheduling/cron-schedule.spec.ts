@@ -5,6 +5,50 @@ const at = (iso: string) => new Date(iso);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 describe('cron schedule', () => {
+  const nextFour = (cron: string, from: string) => {
+    const schedule = new CronSchedule(cron, 'UTC');
+    const seen: string[] = [];
+    for (let t = at(from); seen.length < 4;) seen.push(iso((t = schedule.nextAfter(t)))!);
+    return seen;
+  };
+
+  describe('POSIX day-of-month / day-of-week semantics', () => {
+    it('fires on a day matching either field when both are restricted, even if one lists every day', () => {
+      expect(nextFour('4,53 20 4 11 0-6', '2026-11-01T00:00:00Z')).toEqual([
+        '2026-11-01T20:04:00.000Z',
+        '2026-11-01T20:53:00.000Z',
+        '2026-11-02T20:04:00.000Z',
+        '2026-11-02T20:53:00.000Z',
+      ]);
+    });
+
+    it('fires on the 13th and on every Friday for "0 12 13 * 5"', () => {
+      // 2026-03: Fridays are the 6th, 13th, 20th, 27th; the 13th is one of them.
+      expect(nextFour('0 12 13 * 5', '2026-03-01T00:00:00Z')).toEqual([
+        '2026-03-06T12:00:00.000Z',
+        '2026-03-13T12:00:00.000Z',
+        '2026-03-20T12:00:00.000Z',
+        '2026-03-27T12:00:00.000Z',
+      ]);
+      expect(nextFour('0 12 13 * 5', '2026-04-01T00:00:00Z')).toEqual([
+        '2026-04-03T12:00:00.000Z',
+        '2026-04-10T12:00:00.000Z',
+        '2026-04-13T12:00:00.000Z',
+        '2026-04-17T12:00:00.000Z',
+      ]);
+    });
+
+    it('counts "1-31" as restricted: with a day of week, every day fires', () => {
+      expect(nextFour('0 0 1-31 * 1', '2026-03-01T12:00:00Z')[0]).toBe('2026-03-02T00:00:00.000Z');
+      expect(nextFour('0 0 1-31 * 1', '2026-03-01T12:00:00Z')[1]).toBe('2026-03-03T00:00:00.000Z');
+    });
+
+    it('keeps one field alone when the other is a literal *', () => {
+      expect(nextFour('0 0 * * 1', '2026-03-01T00:00:00Z')[1]).toBe('2026-03-09T00:00:00.000Z');
+      expect(nextFour('0 0 4 * *', '2026-03-01T00:00:00Z')[1]).toBe('2026-04-04T00:00:00.000Z');
+    });
+  });
+
   it('gives the first occurrence strictly after an instant', () => {
     const everyQuarter = new CronSchedule('*/15 * * * *', 'UTC');
     expect(iso(everyQuarter.nextAfter(at('2026-03-01T12:00:00.000Z')))).toBe('2026-03-01T12:15:00.000Z');

@@ -1,4 +1,5 @@
 import { CronTime } from 'cron';
+import { nextOccurrenceMs, posixCronTimes } from '../posix-cron';
 
 const MINUTE = 60_000;
 /** Shared by every schedule, oldest entries dropped first: a few MB, whatever the number of schedules. */
@@ -7,11 +8,11 @@ const memo = new Map<string, number>();
 
 /**
  * The occurrences of a five-field cron in a time zone, as the `cron` package computes them (daylight-saving
- * rules included). Computing one takes the package about a millisecond, so results are memoized: thousands of
+ * rules included), with POSIX day-of-month/day-of-week semantics. Computing one takes the package about a millisecond, so results are memoized: thousands of
  * workflows on the same schedule share one computation per tick.
  */
 export class CronSchedule {
-  private readonly time: CronTime;
+  private readonly times: CronTime[];
   private readonly key: string;
   private jobTime?: CronTime;
   private lastMinute = NaN;
@@ -21,7 +22,7 @@ export class CronSchedule {
     readonly cron: string,
     readonly timezone: string,
   ) {
-    this.time = new CronTime(cron, timezone);
+    this.times = posixCronTimes(cron, timezone);
     this.key = `${timezone} ${cron} `;
   }
 
@@ -39,7 +40,7 @@ export class CronSchedule {
     const key = this.key + minute;
     let next = memo.get(key);
     if (next === undefined) {
-      next = this.time.getNextDateFrom(new Date(minute + 59_000), this.timezone).toMillis();
+      next = nextOccurrenceMs(this.times, new Date(minute + 59_000), this.timezone);
       if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
       memo.set(key, next);
     }

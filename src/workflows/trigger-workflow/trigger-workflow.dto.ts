@@ -1,10 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject } from 'class-validator';
-import { Optional } from '../../http/validation';
+import { FreeFormObject } from '../../http/free-form-json';
 
 export class TriggerWorkflowDto {
+  /** Free-form JSON, stored as received. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {}, example: { topic: 'cron' } })
-  @Optional()
-  @IsObject({ message: 'input must be an object' })
+  @FreeFormObject({ message: 'input must be an object' })
   input: Record<string, unknown> = {};
 }

@@ -394,8 +394,10 @@ export interface components {
             status: "ok" | "unavailable";
             store: string;
             storeReachable: boolean;
+            /** @description The store answers and the read models are up to date with the log. */
+            ready: boolean;
             /** @enum {string} */
-            readModels: "following" | "stopped";
+            readModels: "following" | "behind" | "stopped";
             /** @description The position in the log the read models have reached. */
             readModelPosition: string;
         };
@@ -801,6 +803,24 @@ export interface operations {
                     "application/json": components["schemas"]["HealthSchema"];
                 };
             };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The store does not answer, or the read models stopped */
             503: {
                 headers: {
@@ -829,6 +849,15 @@ export interface operations {
                     "application/json": components["schemas"]["ToolListSchema"];
                 };
             };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description No API key, or one that is not valid */
             401: {
                 headers: {
@@ -840,6 +869,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -910,6 +948,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The event store is unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
@@ -972,6 +1019,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The change conflicts with the state of the resource */
             409: {
                 headers: {
@@ -1010,6 +1066,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1076,8 +1141,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1165,8 +1248,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1252,6 +1353,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The change conflicts with the state of the resource */
             409: {
                 headers: {
@@ -1279,6 +1389,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The body is not JSON */
             415: {
                 headers: {
@@ -1299,6 +1418,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1391,6 +1519,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
             409: {
                 headers: {
@@ -1402,6 +1539,15 @@ export interface operations {
             };
             /** @description The body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1429,6 +1575,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1525,6 +1680,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
             422: {
                 headers: {
@@ -1536,6 +1700,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1602,8 +1775,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1673,8 +1864,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1740,8 +1949,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1812,6 +2039,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The event store is unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
@@ -1874,6 +2110,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
             409: {
                 headers: {
@@ -1912,6 +2157,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1978,8 +2232,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2067,8 +2339,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2154,6 +2444,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The change conflicts with the state of the resource */
             409: {
                 headers: {
@@ -2181,6 +2480,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The body is not JSON */
             415: {
                 headers: {
@@ -2201,6 +2509,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2293,6 +2610,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The change conflicts with the state of the resource */
             409: {
                 headers: {
@@ -2304,6 +2630,15 @@ export interface operations {
             };
             /** @description The body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2331,6 +2666,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2417,6 +2761,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
             422: {
                 headers: {
@@ -2428,6 +2781,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2513,6 +2875,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
             422: {
                 headers: {
@@ -2524,6 +2895,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2609,6 +2989,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
             422: {
                 headers: {
@@ -2620,6 +3009,15 @@ export interface operations {
             };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2689,8 +3087,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2756,8 +3172,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2830,6 +3264,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The event store is unavailable; retry after Retry-After seconds */
             503: {
                 headers: {
@@ -2891,8 +3334,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2962,8 +3423,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3032,8 +3511,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3103,8 +3600,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
