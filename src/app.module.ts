@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { LoggerModule } from 'nestjs-pino';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccessModule } from './access/access.module';
 import { AgentsModule } from './agents/agents.module';
@@ -8,9 +9,10 @@ import { AppConfig } from './config';
 import { CoreModule, CoreOverrides } from './core.module';
 import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';
-import { HealthController } from './health.controller';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { loggingOptions } from './operations/logging';
+import { OperationsModule } from './operations/operations.module';
 import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -20,6 +22,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        LoggerModule.forRoot(loggingOptions(config.logLevel)),
         AccessModule.forRoot(config.access),
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),
@@ -28,9 +31,9 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         ExecutionModule,
+        OperationsModule,
         EventsModule,
       ],
-      controllers: [HealthController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { AppConfig } from './config';
@@ -8,20 +9,25 @@ import { registerJsonBodyParser } from './http/json-body';
 import { registerMergePatchParser } from './http/merge-patch-parser';
 import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
+import { Metrics } from './operations/metrics';
+import { returnRequestIds } from './operations/request-id';
 
 /** Builds the service (used by main.ts, the e2e tests and the benchmarks). Call `listen` to serve. */
 export async function createApp(config: AppConfig, overrides: CoreOverrides = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(fastifyOptions(config.http));
   // Our own JSON parser replaces Nest's: bodies are JSON only, checked for depth and refused keys.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, overrides), adapter, {
-    logger: logLevels(config.logLevel),
+    bufferLogs: true,
     bodyParser: false,
     // A failed start is thrown to the caller (main.ts says why and exits), not a process.exit in here.
     abortOnError: false,
   });
+  app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.http);
   registerShutdownGuard(fastify, config.http);
+  returnRequestIds(fastify);
+  app.get(Metrics).observeRequests(fastify);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
   app.enableShutdownHooks();
@@ -29,9 +35,4 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   registerMergePatchParser(app.getHttpAdapter().getInstance());
   await app.init();
   return app;
-}
-
-function logLevels(level: AppConfig['logLevel']) {
-  const all = ['error', 'warn', 'log', 'debug'] as const;
-  return all.slice(0, all.indexOf(level) + 1) as Array<(typeof all)[number]>;
 }

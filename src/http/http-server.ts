@@ -2,6 +2,7 @@ import { STATUS_CODES, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 import type { HttpLimits } from '../config';
+import { requestIdOf } from '../operations/request-id';
 import { answerFor, shuttingDown } from './error-problems';
 import { PROBLEM_CONTENT_TYPE, Problem, RETRY_AFTER_SECONDS } from './problem';
 
@@ -17,6 +18,8 @@ export function fastifyOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
     connectionTimeout: limits.connectionIdleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     forceCloseConnections: 'idle',
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Requests during shutdown get our own 503 (see registerShutdownGuard).
     return503OnClosing: false,
     http: {
@@ -38,6 +41,11 @@ export function registerShutdownGuard(fastify: FastifyInstance, limits: HttpLimi
     if (!closing) return done();
     void reply.header('Connection', 'close');
     sendProblem(reply, shuttingDown(), request.url);
+  });
+  // A request that was in flight when the shutdown began is answered, and its connection closed after it.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('Connection', 'close');
+    done(null, payload);
   });
   fastify.addHook('preClose', (done) => {
     closing = true;

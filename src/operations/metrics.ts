@@ -1,0 +1,108 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RecordedEvent } from '../event-store/event-store';
+import { ProjectionRunner } from '../read-models/projection-runner';
+import { READ_DATABASE } from '../read-models/read-database';
+import { WorkflowTriggered } from '../workflows/workflow';
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The Prometheus metrics of this instance, served at /metrics. */
+@Injectable()
+export class Metrics implements OnModuleInit {
+  readonly registry = new Registry();
+  private readonly requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route and status, with their latency',
+    labelNames: ['method', 'route', 'status'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly events = new Counter({
+    name: 'events_total',
+    help: 'Events recorded in the log, by type, as this instance applied them to its read models',
+    labelNames: ['type'],
+    registers: [this.registry],
+  });
+  private readonly projectionLag = new Histogram({
+    name: 'projection_lag_seconds',
+    help: 'Time from an event being recorded to the read models showing it',
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly scheduleLag = new Histogram({
+    name: 'schedule_lag_seconds',
+    help: 'Time from a schedule tick to its run being recorded',
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly projections: ProjectionRunner,
+    @Inject(READ_DATABASE) db: Database.Database,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'read_model_position',
+      help: 'The position in the log the read models have reached',
+      registers: [this.registry],
+      collect() {
+        this.set(Number(projections.position));
+      },
+    });
+    const countRuns = (table: string) => {
+      const statement = db.prepare<[], { status: string; count: number }>(
+        `SELECT status, count(*) AS count FROM ${table} GROUP BY status`,
+      );
+      return () => (db.open ? statement.all() : []);
+    };
+    for (const [name, table] of [
+      ['agent_runs', 'agent_runs'],
+      ['workflow_runs', 'workflow_runs'],
+    ] as const) {
+      const counts = countRuns(table);
+      new Gauge({
+        name: `${name}`,
+        help: `${name.replace('_', ' ')} by status`,
+        labelNames: ['status'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const { status, count } of counts()) this.set({ status }, count);
+        },
+      });
+    }
+  }
+
+  onModuleInit(): void {
+    this.projections.onBatchApplied((events) => this.applied(events));
+  }
+
+  /** Times every request Fastify answers, by its route pattern (not its path, which holds ids). */
+  observeRequests(fastify: FastifyInstance): void {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      this.requests.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+  }
+
+  private applied(events: RecordedEvent[]): void {
+    const now = Date.now();
+    for (const event of events) {
+      this.events.inc({ type: event.type });
+      this.projectionLag.observe(Math.max(0, now - event.recordedAt.getTime()) / 1000);
+      if (event.type === 'WorkflowTriggered') {
+        const { trigger, triggeredAt } = event.data as WorkflowTriggered['data'];
+        if (trigger.type === 'schedule') {
+          this.scheduleLag.observe(Math.max(0, Date.parse(triggeredAt) - Date.parse(trigger.scheduledFor)) / 1000);
+        }
+      }
+    }
+  }
+}
