@@ -5,28 +5,18 @@ import { dirname, join } from 'node:path';
 import createClient from 'openapi-fetch';
 import { openApiDocument } from '../../src/http/openapi/openapi';
 import type { paths } from '../support/generated/api-schema';
+import { routeTable } from '../support/route-table';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { TestApp, startTestApp } from '../support/test-app';
 
 const GENERATED = join(__dirname, '..', 'support', 'generated', 'api-schema.ts');
 
-/** Every route the app serves, as `METHOD /path/{param}`, read from Fastify's route tree. */
+/** Every route the app serves, as `METHOD /path/{param}`, but the interactive page's own files. */
 function servedRoutes(app: TestApp): string[] {
-  const tree: string = app.app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false });
-  const stack: string[] = [];
-  const routes: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*(?:├── |└── ))(.+?)(?: \(([^)]*)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1].length / 4 - 1;
-    stack.length = depth;
-    stack.push(match[2]);
-    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
-    for (const method of (match[3] ?? '').split(', ').filter((m) => m && m !== 'HEAD')) {
-      routes.push(`${method} ${path}`);
-    }
-  }
-  return routes.filter((route) => !route.includes(' /docs')).sort();
+  return routeTable(app.app.getHttpAdapter().getInstance())
+    .map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`)
+    .filter((route) => !route.includes(' /docs'))
+    .sort();
 }
 
 describe('the OpenAPI document', () => {

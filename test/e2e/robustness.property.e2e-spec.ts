@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { expectProblem } from '../support/problem-expectations';
+import { openApiDocument } from '../../src/http/openapi/openapi';
 import { Route, routeTable } from '../support/route-table';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -83,9 +84,14 @@ describe('property: no route answers a 5xx, and every 4xx is problem+json', () =
   });
   afterAll(() => api.close());
 
-  it('finds every route', () => {
+  it('finds every route, each operation of the OpenAPI document among them', () => {
     expect(routes.length).toBeGreaterThanOrEqual(14);
     expect(routes).toContainEqual({ method: 'POST', path: '/v1/agents/:agentId/run' });
+    const served = routes.map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+    const { paths } = openApiDocument(api.app);
+    for (const [path, item] of Object.entries(paths)) {
+      for (const method of Object.keys(item)) expect(served).toContain(`${method.toUpperCase()} ${path}`);
+    }
   });
 
   const segment = fc.oneof(
