@@ -3,6 +3,7 @@ import { SqliteSynchronous } from './event-store/sqlite-event-store';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
+import { integer, oneOf } from './shared/env';
 
 export const APP_CONFIG = Symbol('AppConfig');
 
@@ -103,23 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       leaseMs: integer(env, 'RUN_LEASE_MS', 30_000, 300, 3_600_000),
     },
   };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
-  }
-  return value;
-}
-
-function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(', ')}, not "${raw}"`);
-  return raw as T;
 }
 
 function eventStoreUrl(raw: string | undefined): string | undefined {

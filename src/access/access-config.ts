@@ -1,3 +1,5 @@
+import { integer } from '../shared/env';
+
 /** Who may call the API, and how often. */
 export interface AccessConfig {
   /** Keys that may do anything; empty with `readKeys` empty: the API is open. */
@@ -29,14 +31,4 @@ function keyList(env: NodeJS.ProcessEnv, name: string): string[] {
     }
   }
   return keys;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
-  }
-  return value;
 }

@@ -1,5 +1,6 @@
 export { KNOWN_PROVIDERS, isKnownModelId, parseModelId } from './model-id';
 export type { KnownProvider, ModelId } from './model-id';
+import { integer } from '../shared/env';
 
 /** Keys and base URLs of the model providers; a provider missing what it needs is "not configured". */
 export interface ProviderConfig {
@@ -75,14 +76,4 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 function withoutTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, '');
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
-  }
-  return value;
 }

@@ -1,3 +1,5 @@
+import { integer } from '../shared/env';
+
 export const TOOLS_CONFIG = Symbol('ToolsConfig');
 
 export interface ToolsConfig {
@@ -39,14 +41,4 @@ function allowedHosts(raw: string | undefined): string[] {
     }
   }
   return hosts;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
-  }
-  return value;
 }

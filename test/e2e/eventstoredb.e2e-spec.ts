@@ -1,21 +1,9 @@
+import { eventually } from '../support/sse-client';
 import { Logger } from '@nestjs/common';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
 const [, createTestDouble] = storeFixtures().find(([name]) => name === 'eventstoredb test double')!;
-
-/** Polls until `check` passes or `ms` ran out; then the last failure is thrown. */
-async function eventually(check: () => Promise<void>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 describe('several instances on one EventStoreDB (test double)', () => {
   let fixture: StoreFixture;
