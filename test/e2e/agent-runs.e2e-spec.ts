@@ -8,7 +8,8 @@ import {
 } from '../support/scripted-model-server';
 import { startScriptedAnthropicServer } from '../support/scripted-anthropic-server';
 import { McpTestServers, startMcpTestServers } from '../support/mcp-test-servers';
-import { eventually, readSse } from '../support/sse-client';
+import { eventually } from '../support/eventually';
+import { readSse } from '../support/sse-client';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**

@@ -4,7 +4,7 @@ import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { EventsController } from '../../src/events/events.controller';
 import { SequentialIds } from '../support/sequential-ids';
 import { EventStreamClient } from '../support/event-stream-client';
-import { eventually } from '../support/sse-client';
+import { eventually } from '../support/eventually';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 

@@ -1,4 +1,4 @@
-import { eventually } from '../support/sse-client';
+import { eventually } from '../support/eventually';
 import { Logger } from '@nestjs/common';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';

@@ -4,7 +4,7 @@ import {
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
-import { eventually } from '../support/sse-client';
+import { eventually } from '../support/eventually';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** Workflow runs walk their steps through real agent runs, against a scripted model server (a test double). */

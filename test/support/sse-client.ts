@@ -66,16 +66,3 @@ export function parseFrame(frame: string): SseMessage | undefined {
     ? { event, data: JSON.parse(data.join('\n')) }
     : { event, id, data: JSON.parse(data.join('\n')) };
 }
-
-/** Polls until `check` passes or `ms` ran out; then the last failure is thrown. */
-export async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
