@@ -1,5 +1,6 @@
 import { IncomingMessage, get } from 'node:http';
-import { SseMessage, eventually, parseFrame } from './sse-client';
+import { eventually } from './eventually';
+import { SseMessage, parseFrame } from './sse-client';
 
 /**
  * A server-sent events client on node:http that a test drives: it can stop reading (`pause`) to play a slow
