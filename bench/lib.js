@@ -25,7 +25,7 @@ function temporaryDir(prefix) {
 async function startServer(script, env = {}, readyPath = '/health') {
   const port = await freePort();
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
