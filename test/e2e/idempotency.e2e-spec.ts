@@ -93,3 +93,31 @@ describe.each(storeFixtures())('Idempotency-Key on %s', (_store, createFixture) 
     expect(long.body.errors[0].path).toBe('Idempotency-Key');
   });
 });
+
+const [, createTestDouble] = storeFixtures().find(([name]) => name === 'eventstoredb test double')!;
+
+describe('Idempotency-Key across two instances on one EventStoreDB (test double)', () => {
+  it('answers a repeat sent to the other instance with the first response, writing nothing', async () => {
+    const fixture = await createTestDouble();
+    const [first, second] = [await startTestApp({ fixture, env }), await startTestApp({ fixture, env })];
+    try {
+      const body = { name: 'shared', model: 'ollama/llama3.2' };
+      const created = await first.request('POST', '/v1/agents', body, { 'idempotency-key': 'k-shared' });
+      expect(created.status).toBe(201);
+      const again = await second.request('POST', '/v1/agents', body, { 'idempotency-key': 'k-shared' });
+      expect(again).toMatchObject({ status: 201, body: created.body });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const other = await second.request(
+        'POST',
+        '/v1/agents',
+        { ...body, name: 'x' },
+        { 'idempotency-key': 'k-shared' },
+      );
+      expect(other.status).toBe(422);
+      expect((await second.request('GET', '/v1/agents')).body.agents).toHaveLength(1);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await fixture.stop();
+    }
+  });
+});
