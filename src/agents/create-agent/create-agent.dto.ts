@@ -1,18 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
   IsDefined,
   IsInt,
-  Max,
-  Min,
-  IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
+  Min,
 } from 'class-validator';
-import { Transform } from 'class-transformer';
 import { Optional, normalizeText } from '../../http/validation';
 import { DEFAULT_MAX_STEPS } from '../agent';
 
