@@ -32,6 +32,12 @@ function Page({ path }: { path: string[] }) {
   return <AgentsPage />;
 }
 
+/** The address's hash holds the route, so the skip link moves the focus itself instead of changing the hash. */
+function skipToContent(event: Event) {
+  event.preventDefault();
+  document.getElementById('content')?.focus();
+}
+
 function App() {
   const path = useHashPath();
   const [needKey, setNeedKey] = useState(false);
@@ -50,7 +56,7 @@ function App() {
   );
   return (
     <>
-      <a class="skip" href="#content">
+      <a class="skip" href="#content" onClick={skipToContent}>
         Skip to content
       </a>
       <header>
