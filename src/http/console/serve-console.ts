@@ -33,6 +33,8 @@ export async function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR)
     index: ['index.html'],
     decorateReply: false,
     cacheControl: false,
+    // build:web writes .br and .gz beside each asset.
+    preCompressed: true,
     setHeaders: (reply: FastifyReply, path: string) => {
       const hashed = path.startsWith(join(root, 'assets'));
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
