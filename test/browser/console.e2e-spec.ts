@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Callbacks passed to page.evaluate run in the browser.
 import type { Page } from 'playwright-core';
 import {
   ChatCompletionsBody,
@@ -254,7 +256,7 @@ describe('the web console on a service with API keys', () => {
     await page.getByRole('link', { name: 'guarded' }).waitFor();
     await page.reload();
     await page.getByRole('link', { name: 'guarded' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('workflows.apiKey'))).toBe(KEY);
+    expect(await page.evaluate("sessionStorage.getItem('workflows.apiKey')")).toBe(KEY);
   });
 });
 
