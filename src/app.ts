@@ -26,7 +26,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
   // The web console's built files at `/` (absent until `npm run build:web` has run).
-  await serveConsole(fastify);
+  serveConsole(fastify);
   app.enableShutdownHooks();
   // PATCH bodies may also be JSON Merge Patch documents (RFC 7396).
   registerMergePatchParser(app.getHttpAdapter().getInstance());

@@ -35,8 +35,14 @@ describe('the web console, as served', () => {
     const unknown = await fetch(`${app.url}/v1/nothing-here`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const missingAsset = await fetch(`${app.url}/assets/missing.js`);
-    expect(missingAsset.status).toBe(404);
+    for (const path of ['/assets/missing.js', '/docs/LICENSE', '/nothing']) {
+      const missing = await fetch(`${app.url}${path}`);
+      expect([path, missing.status, missing.headers.get('content-type')]).toEqual([
+        path,
+        404,
+        expect.stringMatching(/^application\/problem\+json/),
+      ]);
+    }
     expect((await app.request('GET', '/v1/agents')).status).toBe(200);
     expect((await fetch(`${app.url}/health`)).status).toBe(200);
     expect((await fetch(`${app.url}/docs`)).status).toBe(200);

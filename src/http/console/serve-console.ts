@@ -24,9 +24,11 @@ export const CONSOLE_CSP = [
  * problem+json 404s), hashed assets cached for good, everything else revalidated each time.
  * Returns false when the console has not been built.
  */
-export async function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR): Promise<boolean> {
+export function serveConsole(fastify: FastifyInstance, root = CONSOLE_DIR): boolean {
   if (!existsSync(join(root, 'index.html'))) return false;
-  await fastify.register(fastifyStatic, {
+  // Not awaited: awaiting would load the plugins registered so far before Nest sets its not-found handler, and
+  // their 404s (e.g. under /docs/) would no longer be problem+json. It loads with the others at start.
+  void fastify.register(fastifyStatic, {
     root,
     prefix: '/',
     wildcard: false,
