@@ -10,6 +10,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+# The web console: its source, and the API types it is built against.
+COPY web ./web
+COPY test/support/generated ./test/support/generated
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
@@ -18,6 +21,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist-web ./dist-web
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

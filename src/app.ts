@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
+import { serveConsole } from './http/console/serve-console';
 import { AppConfig } from './config';
 import { CoreOverrides } from './core.module';
 import { fastifyOptions, registerShutdownGuard } from './http/http-server';
@@ -30,6 +31,8 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   app.get(Metrics).observeRequests(fastify);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
+  // The web console's built files at `/` (absent until `npm run build:web` has run).
+  serveConsole(fastify);
   app.enableShutdownHooks();
   // PATCH bodies may also be JSON Merge Patch documents (RFC 7396).
   registerMergePatchParser(app.getHttpAdapter().getInstance());

@@ -13,9 +13,11 @@ const GENERATED = join(__dirname, '..', 'support', 'generated', 'api-schema.ts')
 
 /** Every route the app serves, as `METHOD /path/{param}`, but the interactive page's own files. */
 function servedRoutes(app: TestApp): string[] {
+  // The docs page and the web console's static files are not part of the API.
+  const consoleFiles = new Set(['GET /', 'GET /index.html', 'GET /favicon.svg']);
   return routeTable(app.app.getHttpAdapter().getInstance())
     .map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`)
-    .filter((route) => !route.includes(' /docs'))
+    .filter((route) => !route.includes(' /docs') && !consoleFiles.has(route) && !route.startsWith('GET /assets/'))
     .sort();
 }
 

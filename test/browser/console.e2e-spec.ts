@@ -1,0 +1,272 @@
+/// <reference lib="dom" />
+// Callbacks passed to page.evaluate run in the browser.
+import type { Page } from 'playwright-core';
+import {
+  ChatCompletionsBody,
+  hasToolResult,
+  lastUserMessage,
+  ScriptedReply,
+  ScriptedServer,
+  startScriptedOpenAIServer,
+} from '../support/scripted-model-server';
+import { accessibilityViolations, launchBrowser, screenshot, TestBrowser } from '../support/browser';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** The model's script: a tool call then streamed text, a slow answer to cancel, or a short answer. */
+function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
+  const task = lastUserMessage(body);
+  if (task.includes('slowly')) return { kind: 'text', text: Array(60).fill('tick '), chunkDelayMs: 500 };
+  if (task.includes('Tokyo') && !hasToolResult(body)) {
+    return { kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { timezone: 'Asia/Tokyo' } }] };
+  }
+  if (task.includes('Tokyo')) return { kind: 'text', text: ['It is ', 'evening ', 'in Tokyo.'], chunkDelayMs: 250 };
+  return { kind: 'text', text: 'Done.' };
+}
+
+jest.setTimeout(30_000);
+
+describe('the web console, in Chromium', () => {
+  let app: TestApp;
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    model = await startScriptedOpenAIServer(scriptedModel);
+    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await model?.close();
+  });
+
+  const open = (hash: string) => page.goto(`${app.url}/#/${hash}`);
+
+  it('creates an agent from the form and watches a live run: tool call, text, usage, duration, status', async () => {
+    await open('agents/new');
+    await page.getByLabel('Name', { exact: true }).fill('researcher');
+    await page.getByLabel('Provider').selectOption('openai-compatible');
+    await page.getByLabel('Model name').fill('scripted');
+    await page.getByLabel('Instructions').fill('Answer briefly.');
+    await page.getByRole('checkbox', { name: /current_time/ }).check();
+    await screenshot(page, 'agent-create');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('heading', { name: 'researcher' }).waitFor();
+
+    await page.getByLabel('Task').fill('What time is it in Tokyo?');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByText('current_time').first().waitFor();
+    // The text arrives in pieces from the run's stream before the run has ended.
+    await page.getByTestId('run-output').getByText('It is', { exact: false }).waitFor();
+    await page.getByTestId('run-status').getByText('succeeded').waitFor();
+    await expectText(page.getByTestId('run-output'), 'It is evening in Tokyo.');
+    await expectText(page.getByTestId('run-usage'), /tokens in/);
+    await expectText(page.getByTestId('run-duration'), /\d/);
+    await expectText(page.locator('.tool-calls'), 'Asia/Tokyo');
+    await screenshot(page, 'agent-run');
+
+    await open('agents');
+    await page.getByLabel('Filter by name').fill('res');
+    await page.getByRole('link', { name: 'researcher' }).waitFor();
+    await page
+      .getByRole('row', { name: /researcher/ })
+      .getByText('succeeded')
+      .waitFor();
+    await screenshot(page, 'agents');
+  });
+
+  it('shows a problem next to the field it names', async () => {
+    await open('agents/new');
+    await page.getByLabel('Model name').fill('m');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    const nameError = page.locator('#agent-name-error');
+    await nameError.waitFor();
+    expect(await nameError.textContent()).toMatch(/Bad Request/);
+    expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await expectText(page.getByRole('alert'), /Bad Request/);
+  });
+
+  it('cancels a running run', async () => {
+    const agent = await app.request('POST', '/v1/agents', { name: 'ticker', model: 'openai-compatible/scripted' });
+    await open(`agents/${agent.body.id}`);
+    await page.getByLabel('Task').fill('Count slowly');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByTestId('run-output').getByText('tick', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByTestId('run-status').getByText('cancelled').waitFor();
+  });
+
+  it('builds a scheduled workflow (cron checked as you type), triggers it with JSON input and follows the run', async () => {
+    await open('workflows/new');
+    await page.getByLabel('Name', { exact: true }).fill('daily digest');
+    await page.getByLabel('On a schedule').check();
+    const cron = page.getByLabel(/^Cron/);
+    await cron.fill('0 9 * *');
+    await expectText(page.getByTestId('cron-preview'), /Not valid: must have exactly five fields/);
+    await cron.fill('0 9 * * 99');
+    await expectText(page.getByTestId('cron-preview'), /Not valid/);
+    expect(await cron.getAttribute('aria-invalid')).toBe('true');
+    await cron.fill('30 9 * * 1-5');
+    await page.getByLabel('Time zone').fill('Asia/Tokyo');
+    await expectText(page.getByTestId('cron-preview'), /Valid\. Next five runs \(Asia\/Tokyo\)/);
+    expect(await page.getByTestId('cron-preview').locator('li').count()).toBe(5);
+    expect(await page.getByTestId('cron-preview').locator('li').first().textContent()).toMatch(/09:30/);
+    await page.getByLabel('Step 1 agent').fill('researcher');
+    await page.getByLabel('Step 1 action').fill('Facts about {{input.topic}}');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('Step 2 agent').fill('ticker');
+    await page.getByLabel('Step 2 action').fill('Shorten {{steps.0.output}}');
+    await screenshot(page, 'workflow-create');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'daily digest' }).waitFor();
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByTestId('workflow-status').getByText('paused').waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByTestId('workflow-status').getByText('active').waitFor();
+
+    await page.getByLabel('Input (JSON object)').fill('{"topic": ');
+    await page.getByRole('button', { name: 'Trigger', exact: true }).click();
+    await page.locator('#trigger-input-error').getByText('Not valid JSON', { exact: false }).waitFor();
+    await page.getByLabel('Input (JSON object)').fill('{"topic": "cron"}');
+    await page.getByRole('button', { name: 'Trigger', exact: true }).click();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
+    expect(await page.getByTestId('timeline').locator('li').count()).toBe(2);
+    await expectText(page.getByTestId('timeline'), /researcher[\s\S]*succeeded[\s\S]*ticker[\s\S]*succeeded/);
+    await screenshot(page, 'workflow-run');
+
+    await page.getByRole('link', { name: 'agent run' }).first().click();
+    await page.getByTestId('run-status').getByText('succeeded').waitFor();
+    await expectText(page.getByTestId('run-output'), 'Done.');
+
+    await open('workflows');
+    await page
+      .getByRole('row', { name: /daily digest/ })
+      .getByText('30 9 * * 1-5 (Asia/Tokyo)')
+      .waitFor();
+    await screenshot(page, 'workflows');
+  });
+
+  it('tails the event log live: a new event appears, opens its envelope, and its stream opens its history', async () => {
+    await open('events');
+    await page.getByLabel('Types (comma-separated)').fill('AgentCreated');
+    await page
+      .getByRole('cell', { name: 'agent-' + '', exact: false })
+      .first()
+      .waitFor();
+    const created = await app.request('POST', '/v1/agents', { name: 'newcomer', model: 'openai-compatible/m' });
+    const stream = `agent-${created.body.id}`;
+    await page.getByRole('link', { name: stream }).waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(stream) })
+      .getByRole('button', { name: 'AgentCreated' })
+      .click();
+    await expectText(page.getByTestId('envelope'), '"name": "newcomer"');
+    await screenshot(page, 'event-log');
+    await page.getByRole('link', { name: stream }).click();
+    await page.getByRole('heading', { name: `History of ${stream}` }).waitFor();
+    await page.getByRole('button', { name: /0\. AgentCreated/ }).waitFor();
+  });
+
+  it('passes axe-core on every page, in light and dark schemes and on a phone-sized screen', async () => {
+    const agents = (await app.request('GET', '/v1/agents?name=researcher')).body.agents;
+    const agentId = agents[0].id;
+    const run = (await app.request('GET', `/v1/agents/${agentId}/runs`)).body.runs[0];
+    const workflow = (await app.request('GET', '/v1/workflows')).body.workflows[0];
+    const workflowRun = (await app.request('GET', `/v1/workflows/${workflow.id}/runs`)).body.runs[0];
+    const pages: [string, string][] = [
+      ['agents', 'Agents'],
+      ['agents/new', 'New agent'],
+      [`agents/${agentId}`, 'researcher'],
+      [`agents/${agentId}/runs/${run.id}`, 'Run'],
+      ['workflows', 'Workflows'],
+      ['workflows/new', 'New workflow'],
+      [`workflows/${workflow.id}`, workflow.name],
+      [`workflows/${workflow.id}/runs/${workflowRun.id}`, 'Workflow run'],
+      ['events', 'Event log'],
+      [`history/agent-${agentId}`, `History of agent-${agentId}`],
+    ];
+    const failures: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      const phone = await browser.newPage({
+        viewport: { width: 375, height: 740 },
+        colorScheme: scheme,
+        isMobile: true,
+      });
+      // Colours are what changes between the schemes: dark is checked on the pages with the most of them.
+      for (const [hash, heading] of scheme === 'light' ? pages : pages.filter((_, i) => [0, 3, 7, 8].includes(i))) {
+        await phone.goto(`${app.url}/#/${hash}`);
+        await phone.getByRole('heading', { name: heading, exact: true }).waitFor();
+        await phone.getByText('Loading…').waitFor({ state: 'hidden' });
+        for (const violation of await accessibilityViolations(phone))
+          failures.push(`${scheme} #/${hash}: ${violation}`);
+        const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 0) failures.push(`${scheme} #/${hash}: ${overflow}px wider than the screen`);
+      }
+      if (scheme === 'dark') {
+        await phone.goto(`${app.url}/#/workflows/${workflow.id}/runs/${workflowRun.id}`);
+        await phone.getByTestId('timeline').waitFor();
+        await screenshot(phone, 'workflow-run-phone-dark');
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 90_000);
+
+  it('works by keyboard alone: tab to a link and follow it', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/#/agents`);
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('href'));
+    for (let i = 0; i < 10 && (await focused()) !== '#/workflows'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('#/workflows');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Workflows' }).waitFor();
+  });
+});
+
+describe('the web console on a service with API keys', () => {
+  const KEY = 'console-test-key-0123456789';
+  let app: TestApp;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { API_KEYS: KEY } });
+    await app.request('POST', '/v1/agents', { name: 'guarded', model: 'ollama/m' }, { authorization: `Bearer ${KEY}` });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('asks for a key, keeps it for the session, and asks again for a wrong one', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/`);
+    await page.getByRole('heading', { name: 'API key needed' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'key-prompt');
+    await page.getByLabel('API key').fill('not-the-right-key-000000');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'API key needed' }).waitFor();
+    await page.getByLabel('API key').fill(KEY);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('link', { name: 'guarded' }).waitFor();
+    await page.reload();
+    await page.getByRole('link', { name: 'guarded' }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('workflows.apiKey')")).toBe(KEY);
+  });
+});
+
+async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await locator.textContent()) ?? '';
+    if (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(text).toMatch(expected);
+}

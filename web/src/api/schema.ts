@@ -1,0 +1,18 @@
+/**
+ * The API's types, generated from /v1/openapi.json by openapi-typescript (`npm run generate:client`; a test fails
+ * when they are stale). The console and the end-to-end tests share the one generated file.
+ */
+export type { paths, components } from '../../../test/support/generated/api-schema';
+import type { components } from '../../../test/support/generated/api-schema';
+
+type Schemas = components['schemas'];
+export type Agent = Schemas['AgentSchema'];
+export type AgentSummary = Schemas['AgentSummarySchema'];
+export type AgentRun = Schemas['AgentRunSchema'];
+export type ToolCall = Schemas['ToolCallSchema'];
+export type Tool = Schemas['ToolDefinitionSchema'];
+export type Workflow = Schemas['WorkflowSchema'];
+export type WorkflowSummary = Schemas['WorkflowSummarySchema'];
+export type WorkflowRun = Schemas['WorkflowRunSchema'];
+export type EventEnvelope = Schemas['EventEnvelopeSchema'];
+export type Problem = Schemas['ProblemSchema'];

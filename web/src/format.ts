@@ -1,0 +1,31 @@
+/** How times, durations and JSON are shown. */
+export function formatTime(iso: string | null | undefined, timeZone?: string): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone });
+}
+
+export function formatDuration(startIso: string | null, endIso: string | null, now = Date.now()): string {
+  if (!startIso) return '—';
+  const ms = (endIso ? Date.parse(endIso) : now) - Date.parse(startIso);
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatJson(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** Parses a JSON object typed by the user; throws a message fit to show next to the field. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  if (!text.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`Not valid JSON: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('Must be a JSON object, e.g. {"topic": "cron"}');
+  return value as Record<string, unknown>;
+}

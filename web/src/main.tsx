@@ -1,0 +1,91 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { apiKey, onApiKeyRequired } from './api/api-key';
+import { KeyPrompt } from './components/key-prompt';
+import { AgentCreatePage } from './pages/agent-create-page';
+import { AgentPage } from './pages/agent-page';
+import { AgentRunByIdPage } from './pages/agent-run-by-id-page';
+import { AgentRunPage } from './pages/agent-run-page';
+import { AgentsPage } from './pages/agents-page';
+import { EventsPage } from './pages/events-page';
+import { HistoryPage } from './pages/history-page';
+import { WorkflowCreatePage } from './pages/workflow-create-page';
+import { WorkflowPage } from './pages/workflow-page';
+import { WorkflowRunPage } from './pages/workflow-run-page';
+import { WorkflowsPage } from './pages/workflows-page';
+import { href, useHashPath } from './router';
+import './styles.css';
+
+function Page({ path }: { path: string[] }) {
+  const [section, id, sub, subId] = path;
+  if (section === 'agents' && id === 'new') return <AgentCreatePage />;
+  if (section === 'agents' && id && sub === 'runs' && subId) return <AgentRunPage agentId={id} runId={subId} />;
+  if (section === 'agents' && id) return <AgentPage agentId={id} />;
+  if (section === 'agent-runs' && id) return <AgentRunByIdPage runId={id} />;
+  if (section === 'workflows' && id === 'new') return <WorkflowCreatePage />;
+  if (section === 'workflows' && id && sub === 'runs' && subId)
+    return <WorkflowRunPage workflowId={id} runId={subId} />;
+  if (section === 'workflows' && id) return <WorkflowPage workflowId={id} />;
+  if (section === 'workflows') return <WorkflowsPage />;
+  if (section === 'events') return <EventsPage />;
+  if (section === 'history' && id) return <HistoryPage stream={id} />;
+  return <AgentsPage />;
+}
+
+/** The address's hash holds the route, so the skip link moves the focus itself instead of changing the hash. */
+function skipToContent(event: Event) {
+  event.preventDefault();
+  document.getElementById('content')?.focus();
+}
+
+function App() {
+  const path = useHashPath();
+  const [needKey, setNeedKey] = useState(false);
+  const [session, setSession] = useState(0);
+  useEffect(() => onApiKeyRequired(() => setNeedKey(true)), []);
+  useEffect(() => {
+    const title =
+      path[0] === 'workflows' ? 'Workflows' : path[0] === 'events' || path[0] === 'history' ? 'Event log' : 'Agents';
+    document.title = `${title} · Workflows and agents`;
+  }, [path.join('/')]);
+  const section = path[0] ?? 'agents';
+  const nav = (name: string, label: string, current: boolean) => (
+    <a href={href(name)} aria-current={current ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <>
+      <a class="skip" href="#content" onClick={skipToContent}>
+        Skip to content
+      </a>
+      <header>
+        <span class="brand">Workflows &amp; agents</span>
+        <nav aria-label="Sections">
+          {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs')}
+          {nav('workflows', 'Workflows', section === 'workflows')}
+          {nav('events', 'Event log', section === 'events' || section === 'history')}
+        </nav>
+        {apiKey() && (
+          <button type="button" class="secondary" onClick={() => (sessionStorage.clear(), setNeedKey(true))}>
+            Forget key
+          </button>
+        )}
+      </header>
+      <div id="content" tabIndex={-1}>
+        {needKey ? (
+          <KeyPrompt
+            onDone={() => {
+              setNeedKey(false);
+              setSession(session + 1);
+            }}
+          />
+        ) : (
+          <Page key={`${session}/${path.join('/')}`} path={path} />
+        )}
+      </div>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,179 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, asProblem, unwrap, type ProblemError } from '../api/client';
+import type { Agent, AgentRun } from '../api/schema';
+import { Field } from '../components/field';
+import { LoadMore } from '../components/load-more';
+import { ProblemView } from '../components/problem-view';
+import { StatusBadge } from '../components/status-badge';
+import { usePagedList } from '../components/use-paged-list';
+import { formatDuration, formatTime, parseJsonObject } from '../format';
+import { href, navigate } from '../router';
+
+/** One agent: what it is, a form to run it on a task, and its runs. */
+export function AgentPage({ agentId }: { agentId: string }) {
+  const [agent, setAgent] = useState<Agent | null>(null);
+  const [error, setError] = useState<ProblemError | null>(null);
+  useEffect(() => {
+    api.GET('/v1/agents/{agentId}', { params: { path: { agentId } } }).then(
+      (result) => setAgent(unwrap(result)),
+      (caught) => setError(asProblem(caught)),
+    );
+  }, [agentId]);
+
+  async function archive() {
+    if (!confirm(`Archive ${agent?.name}? It is kept, with its runs, but can no longer run.`)) return;
+    try {
+      setAgent(unwrap(await api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId } } })));
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  return (
+    <main>
+      <p>
+        <a href={href('agents')}>← Agents</a>
+      </p>
+      <ProblemView error={error} />
+      {agent && (
+        <>
+          <div class="page-head">
+            <h1>{agent.name}</h1>
+            <StatusBadge status={agent.status} />
+          </div>
+          <dl class="facts">
+            <dt>Model</dt>
+            <dd>{agent.model}</dd>
+            <dt>Tools</dt>
+            <dd>{agent.tools.length ? agent.tools.join(', ') : 'none'}</dd>
+            <dt>Max steps</dt>
+            <dd>{agent.maxSteps}</dd>
+            <dt>Instructions</dt>
+            <dd class="pre">{agent.instructions || '—'}</dd>
+            <dt>History</dt>
+            <dd>
+              <a href={href('history', `agent-${agent.id}`)}>events of agent-{agent.id}</a>
+            </dd>
+          </dl>
+          {agent.status === 'active' && (
+            <>
+              <RunForm agentId={agentId} />
+              <button type="button" class="secondary danger" onClick={archive}>
+                Archive agent
+              </button>
+            </>
+          )}
+          <AgentRuns agentId={agentId} />
+        </>
+      )}
+    </main>
+  );
+}
+
+function RunForm({ agentId }: { agentId: string }) {
+  const [task, setTask] = useState('');
+  const [context, setContext] = useState('');
+  const [contextError, setContextError] = useState<string | null>(null);
+  const [error, setError] = useState<ProblemError | null>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = parseJsonObject(context);
+      setContextError(null);
+    } catch (caught) {
+      return setContextError((caught as Error).message);
+    }
+    try {
+      const run = unwrap(
+        await api.POST('/v1/agents/{agentId}/run', { params: { path: { agentId } }, body: { task, context: parsed } }),
+      );
+      navigate('agents', agentId, 'runs', run.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  return (
+    <form onSubmit={submit} class="card" noValidate>
+      <h2>Run on a task</h2>
+      <Field id="run-task" label="Task" path="task" error={error}>
+        {(describedBy, invalid) => (
+          <textarea
+            id="run-task"
+            rows={3}
+            value={task}
+            onInput={(e) => setTask(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
+      <Field
+        id="run-context"
+        label="Context (JSON object, optional)"
+        path="context"
+        error={error}
+        localError={contextError}
+      >
+        {(describedBy, invalid) => (
+          <textarea
+            id="run-context"
+            rows={2}
+            class="mono"
+            value={context}
+            onInput={(e) => setContext(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
+      <ProblemView error={error} shownPaths={['task', 'context']} />
+      <button type="submit">Run</button>
+    </form>
+  );
+}
+
+function AgentRuns({ agentId }: { agentId: string }) {
+  const list = usePagedList<AgentRun>(async (cursor) => {
+    const page = unwrap(
+      await api.GET('/v1/agents/{agentId}/runs', { params: { path: { agentId }, query: { limit: 50, cursor } } }),
+    );
+    return { items: page.runs, nextCursor: page.nextCursor };
+  }, agentId);
+  return (
+    <section>
+      <h2>Runs</h2>
+      <ProblemView error={list.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Status</th>
+              <th scope="col">Task</th>
+              <th scope="col">Duration</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <a href={href('agents', agentId, 'runs', run.id)}>{formatTime(run.createdAt)}</a>
+                </td>
+                <td>
+                  <StatusBadge status={run.status} />
+                </td>
+                <td class="truncate">{run.task}</td>
+                <td>{formatDuration(run.startedAt, run.endedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {!list.loading && list.items.length === 0 && <p>No runs yet.</p>}
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onClick={list.loadMore} />
+    </section>
+  );
+}

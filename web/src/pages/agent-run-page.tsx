@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, asProblem, unwrap, type ProblemError } from '../api/client';
+import type { AgentRun } from '../api/schema';
+import { readSse } from '../api/sse';
+import { ProblemView } from '../components/problem-view';
+import { StatusBadge } from '../components/status-badge';
+import { formatDuration, formatJson, formatTime } from '../format';
+import { href } from '../router';
+
+interface LiveToolCall {
+  id: string;
+  tool: string;
+  input: unknown;
+  output?: unknown;
+  error?: unknown;
+  done: boolean;
+}
+
+const ENDED = ['succeeded', 'failed', 'cancelled'];
+
+/** One agent run as it happens: its stream's text, tool calls and status, then the ended run. */
+export function AgentRunPage({ agentId, runId }: { agentId: string; runId: string }) {
+  const [run, setRun] = useState<AgentRun | null>(null);
+  const [status, setStatus] = useState<string>('queued');
+  const [text, setText] = useState('');
+  const [calls, setCalls] = useState<LiveToolCall[]>([]);
+  const [error, setError] = useState<ProblemError | null>(null);
+  const [now, setNow] = useState(Date.now());
+
+  useEffect(() => {
+    const abort = new AbortController();
+    api.GET('/v1/agents/{agentId}/runs/{runId}', { params: { path: { agentId, runId } } }).then(
+      (result) => setRun((old) => old ?? unwrap(result)),
+      (caught) => setError(asProblem(caught)),
+    );
+    const url = `/v1/agents/${encodeURIComponent(agentId)}/runs/${encodeURIComponent(runId)}/stream`;
+    readSse(url, abort.signal, ({ event, data }) => {
+      const payload = JSON.parse(data);
+      if (event === 'status') setStatus(payload.status);
+      else if (event === 'delta') setText((old) => old + payload.text);
+      else if (event === 'tool_call') setCalls((old) => [...old, { ...payload, done: false }]);
+      else if (event === 'tool_result')
+        setCalls((old) => old.map((c) => (c.id === payload.id ? { ...c, ...payload, done: true } : c)));
+      else if (event === 'end') {
+        setRun(payload);
+        setStatus(payload.status);
+      }
+    }).catch((caught) => !abort.signal.aborted && setError(asProblem(caught)));
+    return () => abort.abort();
+  }, [agentId, runId]);
+
+  const ended = ENDED.includes(status);
+  useEffect(() => {
+    if (ended) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [ended]);
+
+  async function cancel() {
+    try {
+      const result = unwrap(
+        await api.POST('/v1/agents/{agentId}/runs/{runId}/cancel', { params: { path: { agentId, runId } } }),
+      );
+      setRun(result);
+      setStatus(result.status);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  const toolCalls: LiveToolCall[] = ended && run ? run.toolCalls.map((c) => ({ ...c, done: true })) : calls;
+  const output = ended && run?.output != null ? run.output : text;
+  return (
+    <main>
+      <p>
+        <a href={href('agents', agentId)}>← Agent</a>
+      </p>
+      <div class="page-head">
+        <h1>Run</h1>
+        <span role="status" aria-live="polite" data-testid="run-status">
+          <StatusBadge status={status} />
+        </span>
+        {!ended && (
+          <button type="button" class="danger" onClick={cancel} disabled={run?.cancelRequested}>
+            Cancel run
+          </button>
+        )}
+      </div>
+      <ProblemView error={error} />
+      {run && (
+        <dl class="facts">
+          <dt>Task</dt>
+          <dd class="pre">{run.task}</dd>
+          <dt>Model</dt>
+          <dd>{run.model}</dd>
+          <dt>Queued</dt>
+          <dd>{formatTime(run.createdAt)}</dd>
+          <dt>Duration</dt>
+          <dd data-testid="run-duration">
+            {formatDuration(run.startedAt ?? (status === 'running' ? run.createdAt : null), run.endedAt, now)}
+          </dd>
+          <dt>Usage</dt>
+          <dd data-testid="run-usage">
+            {run.usage ? `${run.usage.inputTokens} tokens in, ${run.usage.outputTokens} out` : '—'}
+          </dd>
+          {run.workflowRunId && (
+            <>
+              <dt>Workflow run</dt>
+              <dd>
+                step {run.stepIndex} of {run.workflowRunId}
+              </dd>
+            </>
+          )}
+          <dt>History</dt>
+          <dd>
+            <a href={href('history', `agentrun-${runId}`)}>events of agentrun-{runId}</a>
+          </dd>
+        </dl>
+      )}
+      {run?.error && (
+        <div class="problem" role="alert">
+          <strong>{run.error.code}</strong> — {run.error.message}
+        </div>
+      )}
+      {run && run.warnings.length > 0 && <p class="muted">Warnings: {run.warnings.join('; ')}</p>}
+      <h2>Output</h2>
+      <pre class="output" data-testid="run-output" tabIndex={0} aria-label="Run output">
+        {output}
+      </pre>
+      <h2>Tool calls</h2>
+      {toolCalls.length === 0 && <p class="muted">None.</p>}
+      <ol class="tool-calls">
+        {toolCalls.map((call) => (
+          <li key={call.id} class="card">
+            <strong>{call.tool}</strong>{' '}
+            {call.done ? (
+              call.error ? (
+                <StatusBadge status="failed" />
+              ) : (
+                <StatusBadge status="succeeded" />
+              )
+            ) : (
+              <StatusBadge status="running" />
+            )}
+            <pre>{formatJson(call.input)}</pre>
+            {call.done && <pre>{formatJson(call.error ?? call.output)}</pre>}
+          </li>
+        ))}
+      </ol>
+    </main>
+  );
+}

@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, asProblem, unwrap, type ProblemError } from '../api/client';
+import type { Workflow, WorkflowRun } from '../api/schema';
+import { Field } from '../components/field';
+import { LoadMore } from '../components/load-more';
+import { ProblemView } from '../components/problem-view';
+import { StatusBadge } from '../components/status-badge';
+import { usePagedList } from '../components/use-paged-list';
+import { formatDuration, formatTime, parseJsonObject } from '../format';
+import { href, navigate } from '../router';
+import { describeTrigger } from './workflows-page';
+
+/** One workflow: its steps and schedule, pause/resume, a trigger with JSON input, and its runs. */
+export function WorkflowPage({ workflowId }: { workflowId: string }) {
+  const [workflow, setWorkflow] = useState<Workflow | null>(null);
+  const [error, setError] = useState<ProblemError | null>(null);
+  const path = { params: { path: { workflowId } } };
+  useEffect(() => {
+    api.GET('/v1/workflows/{workflowId}', path).then(
+      (result) => setWorkflow(unwrap(result)),
+      (caught) => setError(asProblem(caught)),
+    );
+  }, [workflowId]);
+
+  async function change(action: 'pause' | 'resume') {
+    try {
+      const result =
+        action === 'pause'
+          ? await api.POST('/v1/workflows/{workflowId}/pause', path)
+          : await api.POST('/v1/workflows/{workflowId}/resume', path);
+      setWorkflow(unwrap(result));
+      setError(null);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  return (
+    <main>
+      <p>
+        <a href={href('workflows')}>← Workflows</a>
+      </p>
+      <ProblemView error={error} />
+      {workflow && (
+        <>
+          <div class="page-head">
+            <h1>{workflow.name}</h1>
+            <span role="status" data-testid="workflow-status">
+              <StatusBadge status={workflow.status} />
+            </span>
+            {workflow.status === 'active' && (
+              <button type="button" class="secondary" onClick={() => change('pause')}>
+                Pause
+              </button>
+            )}
+            {workflow.status === 'paused' && (
+              <button type="button" class="secondary" onClick={() => change('resume')}>
+                Resume
+              </button>
+            )}
+          </div>
+          <dl class="facts">
+            <dt>Trigger</dt>
+            <dd>{describeTrigger(workflow.trigger)}</dd>
+            <dt>Last run</dt>
+            <dd>{formatTime(workflow.lastRun)}</dd>
+            <dt>Next run</dt>
+            <dd>{formatTime(workflow.nextRunAt)}</dd>
+            <dt>History</dt>
+            <dd>
+              <a href={href('history', `workflow-${workflow.id}`)}>events of workflow-{workflow.id}</a>
+            </dd>
+          </dl>
+          <h2>Steps</h2>
+          <ol class="steps">
+            {workflow.steps.map((step, i) => (
+              <li key={i}>
+                <strong>{step.agent}</strong>: {step.action}
+              </li>
+            ))}
+          </ol>
+          {workflow.status !== 'archived' && <TriggerForm workflowId={workflowId} />}
+          <WorkflowRuns workflowId={workflowId} />
+        </>
+      )}
+    </main>
+  );
+}
+
+function TriggerForm({ workflowId }: { workflowId: string }) {
+  const [input, setInput] = useState('{}');
+  const [inputError, setInputError] = useState<string | null>(null);
+  const [error, setError] = useState<ProblemError | null>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = parseJsonObject(input);
+      setInputError(null);
+    } catch (caught) {
+      return setInputError((caught as Error).message);
+    }
+    try {
+      const run = unwrap(
+        await api.POST('/v1/workflows/{workflowId}/trigger', {
+          params: { path: { workflowId } },
+          body: { input: parsed },
+        }),
+      );
+      navigate('workflows', workflowId, 'runs', run.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  return (
+    <form class="card" onSubmit={submit} noValidate>
+      <h2>Trigger</h2>
+      <Field id="trigger-input" label="Input (JSON object)" path="input" error={error} localError={inputError}>
+        {(describedBy, invalid) => (
+          <textarea
+            id="trigger-input"
+            class="mono"
+            rows={3}
+            value={input}
+            onInput={(e) => setInput(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
+      <ProblemView error={error} shownPaths={['input']} />
+      <button type="submit">Trigger</button>
+    </form>
+  );
+}
+
+function WorkflowRuns({ workflowId }: { workflowId: string }) {
+  const list = usePagedList<WorkflowRun>(async (cursor) => {
+    const page = unwrap(
+      await api.GET('/v1/workflows/{workflowId}/runs', {
+        params: { path: { workflowId }, query: { limit: 50, cursor } },
+      }),
+    );
+    return { items: page.runs, nextCursor: page.nextCursor };
+  }, workflowId);
+  return (
+    <section>
+      <h2>Runs</h2>
+      <ProblemView error={list.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Status</th>
+              <th scope="col">Trigger</th>
+              <th scope="col">Duration</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <a href={href('workflows', workflowId, 'runs', run.id)}>{formatTime(run.createdAt)}</a>
+                </td>
+                <td>
+                  <StatusBadge status={run.status} />
+                </td>
+                <td>
+                  {run.trigger.type === 'schedule' ? `schedule, ${formatTime(run.trigger.scheduledFor)}` : 'manual'}
+                </td>
+                <td>{formatDuration(run.startedAt, run.endedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {!list.loading && list.items.length === 0 && <p>No runs yet.</p>}
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onClick={list.loadMore} />
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, asProblem, unwrap, type ProblemError } from '../api/client';
+import type { WorkflowRun } from '../api/schema';
+import { ProblemView } from '../components/problem-view';
+import { StatusBadge } from '../components/status-badge';
+import { formatDuration, formatJson, formatTime } from '../format';
+import { href } from '../router';
+
+const ENDED = ['succeeded', 'failed', 'cancelled'];
+
+/** A workflow run's steps as a timeline, each linking to the agent run that did it; refreshed until it ends. */
+export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; runId: string }) {
+  const [run, setRun] = useState<WorkflowRun | null>(null);
+  const [error, setError] = useState<ProblemError | null>(null);
+  const params = { params: { path: { workflowId, runId } } };
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const refresh = async () => {
+      try {
+        const latest = unwrap(await api.GET('/v1/workflows/{workflowId}/runs/{runId}', params));
+        if (stopped) return;
+        setRun(latest);
+        if (!ENDED.includes(latest.status)) timer = setTimeout(refresh, 500);
+      } catch (caught) {
+        if (!stopped) setError(asProblem(caught));
+      }
+    };
+    void refresh();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [workflowId, runId]);
+
+  async function cancel() {
+    try {
+      setRun(unwrap(await api.POST('/v1/workflows/{workflowId}/runs/{runId}/cancel', params)));
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  return (
+    <main>
+      <p>
+        <a href={href('workflows', workflowId)}>← Workflow</a>
+      </p>
+      <div class="page-head">
+        <h1>Workflow run</h1>
+        {run && (
+          <span role="status" aria-live="polite" data-testid="workflow-run-status">
+            <StatusBadge status={run.status} />
+          </span>
+        )}
+        {run && !ENDED.includes(run.status) && (
+          <button type="button" class="danger" onClick={cancel}>
+            Cancel run
+          </button>
+        )}
+      </div>
+      <ProblemView error={error} />
+      {run && (
+        <>
+          <dl class="facts">
+            <dt>Input</dt>
+            <dd>
+              <pre>{formatJson(run.input)}</pre>
+            </dd>
+            <dt>Trigger</dt>
+            <dd>
+              {run.trigger.type === 'schedule' ? `schedule, tick of ${formatTime(run.trigger.scheduledFor)}` : 'manual'}
+            </dd>
+            <dt>Duration</dt>
+            <dd>{formatDuration(run.startedAt, run.endedAt)}</dd>
+            <dt>History</dt>
+            <dd>
+              <a href={href('history', `workflowrun-${run.id}`)}>events of workflowrun-{run.id}</a>
+            </dd>
+          </dl>
+          {run.error && (
+            <div class="problem" role="alert">
+              <strong>{run.error.code}</strong> — {run.error.message}
+            </div>
+          )}
+          <h2>Steps</h2>
+          <ol class="timeline" data-testid="timeline">
+            {run.steps.map((step) => (
+              <li key={step.index} class={`timeline-step step-${step.status}`}>
+                <div class="page-head">
+                  <strong>
+                    {step.index + 1}. {step.agent}
+                  </strong>
+                  <StatusBadge status={step.status} />
+                  <span class="muted">{formatDuration(step.startedAt, step.endedAt)}</span>
+                  {step.agentRunId && <a href={href('agent-runs', step.agentRunId)}>agent run</a>}
+                </div>
+                <p class="muted">{step.action}</p>
+                {step.output && <pre class="output">{step.output}</pre>}
+                {step.error && (
+                  <p class="field-error">
+                    {step.error.code}: {step.error.message}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ol>
+          {run.output && (
+            <>
+              <h2>Output</h2>
+              <pre class="output">{run.output}</pre>
+            </>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
