@@ -20,6 +20,11 @@ export class AgentSummarySchema {
   createdAt: string;
 }
 
+export class AgentListItemSchema extends AgentSummarySchema {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When its latest run was queued.' })
+  lastRun: string | null;
+}
+
 export class AgentSchema extends AgentSummarySchema {
   @ApiProperty()
   instructions: string;
@@ -53,8 +58,8 @@ export class AgentPatchSchema {
 }
 
 export class AgentListSchema {
-  @ApiProperty({ type: [AgentSummarySchema] })
-  agents: AgentSummarySchema[];
+  @ApiProperty({ type: [AgentListItemSchema] })
+  agents: AgentListItemSchema[];
 
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last.' })
   nextCursor: string | null;

@@ -46,6 +46,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
           name: 'researcher',
           status: 'active',
           model: 'openai/gpt-4o-mini',
+          lastRun: null,
           createdAt: created.body.createdAt,
         },
       ],
@@ -109,6 +110,8 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       runs: [run.body],
       nextCursor: null,
     });
+    // The list shows when the agent last ran.
+    expect((await api.request('GET', '/v1/agents')).body.agents[0].lastRun).toBe(run.body.createdAt);
   });
 
   it('runs with an empty context when none is given', async () => {

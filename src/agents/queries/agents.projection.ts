@@ -29,6 +29,8 @@ export class AgentsProjection implements Projection, OnModuleInit {
       const runId = event.type === 'AgentRunQueued' ? (event.data.id as string) : (event.data.runId as string);
       const before = this.readModel.getRunAggregate(runId) ?? null;
       if (before && event.type === 'AgentRunQueued') return;
+      if (event.type === 'AgentRunQueued')
+        this.readModel.setLastRun(event.data.agentId as string, event.data.createdAt as string);
       const after = agentRunDecider.evolve(before, event as unknown as AgentRunEvent);
       if (after && after !== before) this.readModel.saveRun(after);
     }

@@ -7,7 +7,8 @@ import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
 
-export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'createdAt'>;
+/** A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step. */
+export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'createdAt'> & { lastRun: string | null };
 
 interface AgentRow {
   id: string;
@@ -19,9 +20,10 @@ interface AgentRow {
   max_steps: number | null;
   version: number;
   created_at: string;
+  last_run: string | null;
 }
 
-/** A read model from before runs were executed, or before versions, is dropped and rebuilt from the log. */
+/** A read model from before runs were executed, versions or last runs is dropped and rebuilt from the log. */
 function migrate(db: Database.Database): void {
   const columns = (table: string) =>
     db
@@ -29,7 +31,8 @@ function migrate(db: Database.Database): void {
       .all(table)
       .map((c) => c.name);
   const runs = columns('agent_runs');
-  if (runs.length === 0 || (runs.includes('doc') && columns('agents').includes('version'))) return;
+  const agents = columns('agents');
+  if (runs.length === 0 || (runs.includes('doc') && agents.includes('version') && agents.includes('last_run'))) return;
   db.exec(`
     DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
     DELETE FROM projection_checkpoints WHERE name = 'agents';
@@ -42,7 +45,7 @@ function prepareStatements(db: Database.Database) {
       CREATE TABLE IF NOT EXISTS agents (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, model TEXT NOT NULL,
         instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, version INTEGER NOT NULL,
-        created_at TEXT NOT NULL
+        created_at TEXT NOT NULL, last_run TEXT
       );
       CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
       CREATE TABLE IF NOT EXISTS agent_runs (
@@ -54,8 +57,14 @@ function prepareStatements(db: Database.Database) {
     `);
   return {
     upsertAgent: db.prepare(
-      `INSERT OR REPLACE INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
-         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @version, @createdAt)`,
+      `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
+         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @version, @createdAt)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, model = excluded.model,
+         instructions = excluded.instructions, tools = excluded.tools, max_steps = excluded.max_steps,
+         version = excluded.version`,
+    ),
+    setLastRun: db.prepare<[string, string, string]>(
+      'UPDATE agents SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)',
     ),
     upsertRun: db.prepare<[string, string, string, string | null, string]>(
       'INSERT OR REPLACE INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)',
@@ -92,6 +101,10 @@ export class AgentsReadModel {
     this.statements.upsertAgent.run({ ...agent, tools: JSON.stringify(agent.tools) });
   }
 
+  setLastRun(agentId: string, at: string): void {
+    this.statements.setLastRun.run(at, agentId, at);
+  }
+
   /** Runs are kept whole, as their aggregate's `evolve` left them. */
   saveRun(run: AgentRunAggregate): void {
     this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
@@ -106,7 +119,14 @@ export class AgentsReadModel {
     }
     const rows = statement.all(...params, limit + 1);
     return toPage(
-      rows.map(({ id, name, status, model, created_at }) => ({ id, name, status, model, createdAt: created_at })),
+      rows.map(({ id, name, status, model, created_at, last_run }) => ({
+        id,
+        name,
+        status,
+        model,
+        lastRun: last_run,
+        createdAt: created_at,
+      })),
       limit,
     );
   }

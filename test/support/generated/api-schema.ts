@@ -581,7 +581,7 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
         };
-        AgentSummarySchema: {
+        AgentListItemSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
             id: string;
             /** @example researcher */
@@ -592,9 +592,14 @@ export interface components {
             model: string;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its latest run was queued.
+             */
+            lastRun: string | null;
         };
         AgentListSchema: {
-            agents: components["schemas"]["AgentSummarySchema"][];
+            agents: components["schemas"]["AgentListItemSchema"][];
             /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
         };

@@ -7,7 +7,7 @@ import type { components } from '../../../test/support/generated/api-schema';
 
 type Schemas = components['schemas'];
 export type Agent = Schemas['AgentSchema'];
-export type AgentSummary = Schemas['AgentSummarySchema'];
+export type AgentListItem = Schemas['AgentListItemSchema'];
 export type AgentRun = Schemas['AgentRunSchema'];
 export type ToolCall = Schemas['ToolCallSchema'];
 export type Tool = Schemas['ToolDefinitionSchema'];

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
-import type { AgentRun, AgentSummary } from '../api/schema';
+import type { AgentListItem } from '../api/schema';
 import { LoadMore } from '../components/load-more';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
@@ -14,7 +14,7 @@ export function AgentsPage() {
   const [filter, setFilter] = useState('');
   const [archived, setArchived] = useState(false);
   const name = useDebounced(filter.trim(), 250);
-  const list = usePagedList<AgentSummary>(async (cursor) => {
+  const list = usePagedList<AgentListItem>(async (cursor) => {
     const query = {
       limit: 50,
       cursor,
@@ -64,9 +64,7 @@ export function AgentsPage() {
                 <td>
                   <StatusBadge status={agent.status} />
                 </td>
-                <td>
-                  <LastRun agentId={agent.id} />
-                </td>
+                <td>{formatTime(agent.lastRun)}</td>
               </tr>
             ))}
           </tbody>
@@ -75,34 +73,5 @@ export function AgentsPage() {
       {!list.loading && list.items.length === 0 && <p>No agents{name ? ` named ${name}…` : ''} yet.</p>}
       <LoadMore hasMore={list.hasMore} loading={list.loading} onClick={list.loadMore} />
     </main>
-  );
-}
-
-/** The agent's latest run: its runs are listed oldest first, so this follows the cursor (a few pages at most). */
-function LastRun({ agentId }: { agentId: string }) {
-  const [run, setRun] = useState<AgentRun | null | undefined>(undefined);
-  useEffect(() => {
-    let stopped = false;
-    (async () => {
-      let cursor: string | undefined;
-      let last: AgentRun | null = null;
-      for (let pages = 0; pages < 5; pages++) {
-        const page = unwrap(
-          await api.GET('/v1/agents/{agentId}/runs', { params: { path: { agentId }, query: { limit: 200, cursor } } }),
-        );
-        last = page.runs.at(-1) ?? last;
-        if (!page.nextCursor) break;
-        cursor = page.nextCursor;
-      }
-      if (!stopped) setRun(last);
-    })().catch(() => !stopped && setRun(null));
-    return () => void (stopped = true);
-  }, [agentId]);
-  if (run === undefined) return <span class="muted">…</span>;
-  if (run === null) return <span class="muted">never</span>;
-  return (
-    <a href={href('agents', agentId, 'runs', run.id)}>
-      <StatusBadge status={run.status} /> {formatTime(run.createdAt)}
-    </a>
   );
 }
