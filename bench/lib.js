@@ -25,25 +25,34 @@ function temporaryDir(prefix) {
 async function startServer(script, env = {}, readyPath = '/health') {
   const port = await freePort();
   const child = spawn(process.execPath, [script], {
+    // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
+  let exited = null;
+  child.once('exit', (code, signal) => (exited = signal ?? code));
+  let ready = false;
+  for (let i = 0; i < 600 && !ready && exited === null; i++) {
     try {
-      if ((await fetch(url + readyPath)).ok) break;
+      ready = (await fetch(url + readyPath)).ok;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    if (!ready) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`${script} did not answer ${readyPath} on port ${port} (exit: ${exited})`);
   }
   return {
     url,
     pid: child.pid,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -68,7 +77,7 @@ function createAgentRequests(prefix) {
           name: `${prefix}-${++n}`,
           model: 'openai/gpt-4o-mini',
           instructions: 'Benchmark agent: answer briefly.',
-          tools: ['web_search'],
+          tools: ['current_time'],
         }),
       }),
     },
@@ -95,7 +104,9 @@ function positional(argv = process.argv) {
  */
 async function startStore(store) {
   if (store === 'sqlite') return { env: {}, url: undefined, stop: async () => undefined };
-  const child = spawn(process.execPath, [join(__dirname, 'test-double-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'test-double-server.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
     child.once('exit', (code) => reject(new Error(`test double exited with ${code}`)));
@@ -103,11 +114,21 @@ async function startStore(store) {
   return {
     env: { EVENTSTORE_URL: url },
     url,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
-module.exports = { freePort, temporaryDir, startServer, memoryOf, createAgentRequests, storeArgument, positional, startStore };
+module.exports = {
+  freePort,
+  temporaryDir,
+  startServer,
+  memoryOf,
+  createAgentRequests,
+  storeArgument,
+  positional,
+  startStore,
+};
