@@ -35,7 +35,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   serveConsole(fastify);
   app.enableShutdownHooks();
   // PATCH bodies may also be JSON Merge Patch documents (RFC 7396).
-  registerMergePatchParser(app.getHttpAdapter().getInstance());
+  registerMergePatchParser(fastify, config.http);
   await app.init();
   return app;
 }

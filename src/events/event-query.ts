@@ -79,10 +79,13 @@ function decimal(
 ): bigint | undefined {
   const value = single(raw, path, errors);
   if (value === undefined) return undefined;
-  if (/^\d{1,20}$/.test(value)) return BigInt(value);
-  errors.push({ path, message: `${path} must be ${what}: a decimal number` });
+  if (/^\d{1,20}$/.test(value) && BigInt(value) <= MAX_POSITION) return BigInt(value);
+  errors.push({ path, message: `${path} must be ${what}: a decimal number below 2^64` });
   return undefined;
 }
+
+/** Positions are unsigned 64-bit numbers on both stores. */
+const MAX_POSITION = 0xffffffffffffffffn;
 
 function parseLimit(raw: string | string[] | undefined, errors: FieldError[]): number {
   const value = single(raw, 'limit', errors);

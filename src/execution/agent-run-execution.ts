@@ -60,6 +60,11 @@ export class AgentRunExecution {
   /** Claims the run: false when it is not queued any more (another instance took it, or it was cancelled). */
   async claim(): Promise<{ run: AgentRunAggregate; agent: Agent | null } | undefined> {
     const run = await this.actor.read();
+    // A claim of ours whose answer was lost (a deadline, with the append done) is still ours.
+    if (run?.status === 'running' && run.executorId === this.deps.executorId) {
+      const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
+      return { run, agent };
+    }
     if (run?.status !== 'queued') return undefined;
     const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
     const { missing } = this.deps.tools.resolve(agent?.tools ?? []);

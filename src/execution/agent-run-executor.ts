@@ -150,6 +150,9 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
     this.saveCheckpoint();
     if (!claimed) return;
     this.executing.set(entry.runId, execution);
+    // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
+    if (this.stopping) execution.controller.abort(new RunInterrupted());
+    else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
     try {
       await execution.execute(claimed.run, claimed.agent);
     } finally {

@@ -5,7 +5,7 @@ import { FieldError, MalformedJson, ValidationFailed } from './problem';
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /**
- * The only body parser: JSON, parsed as is (no prototype stripping), then checked without recursion for depth,
+ * The JSON body parser (merge-patch bodies go through it too): parsed as is (no prototype stripping), then checked without recursion for depth,
  * `__proto__` keys and lone surrogates, so no later step can overflow the stack or store something else.
  * Other media types have no parser, so Fastify answers them with a 415.
  */

@@ -1,14 +1,17 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpException, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, from, mergeMap, of } from 'rxjs';
 import { bearerToken, digestOf } from '../access/api-keys';
 import { ActorRegistry } from '../actors/actor-registry';
+import { DomainError } from '../domain/decider';
+import { persistently } from '../execution/persistently';
 import { ValidationFailed } from '../http/problem';
 import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** The headers that describe a response and are given back with it. */
 const KEPT_HEADERS = ['location', 'etag', 'preference-applied'];
+const COMPLETE_WITHIN_MS = 10_000;
 
 /**
  * `Idempotency-Key` on a POST or PATCH: the first request runs and its response is recorded on the key's stream;
@@ -18,6 +21,8 @@ const KEPT_HEADERS = ['location', 'etag', 'preference-applied'];
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
   constructor(private readonly actors: ActorRegistry) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -40,19 +45,30 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(send({ type: 'ClaimIdempotencyKey', fingerprint })).pipe(
       mergeMap(({ events, state }) => {
         if (events.length === 0 && state?.state === 'completed') return of(this.replay(reply, state.response));
+        // The completion is recorded once the request has written what it writes: it is retried through a
+        // short store outage rather than given up, so that a repeat cannot run the request twice.
+        const complete = (body: unknown) =>
+          persistently(
+            () => send({ type: 'CompleteIdempotentRequest', fingerprint, response: recorded(reply, body) }),
+            `Recording the response of Idempotency-Key ${stream}`,
+            this.logger,
+            () => Date.now() > completeBy,
+          );
+        const completeBy = Date.now() + COMPLETE_WITHIN_MS;
         return next.handle().pipe(
-          mergeMap((body) =>
-            from(send({ type: 'CompleteIdempotentRequest', fingerprint, response: recorded(reply, body) })).pipe(
-              mergeMap(() => of(body)),
-            ),
-          ),
-          catchError((error: unknown) =>
-            from(send({ type: 'ReleaseIdempotencyKey', fingerprint }).catch(() => undefined)).pipe(
+          mergeMap((body) => from(complete(body)).pipe(mergeMap(() => of(body)))),
+          catchError((error: unknown) => {
+            // Only a request the service refused changed nothing for sure; after any other failure (the store
+            // away, an outcome unknown) the key stays in flight, and is free again after 5 minutes.
+            const release = refusedByUs(error)
+              ? send({ type: 'ReleaseIdempotencyKey', fingerprint }).catch(() => undefined)
+              : Promise.resolve();
+            return from(release).pipe(
               mergeMap(() => {
                 throw error;
               }),
-            ),
-          ),
+            );
+          }),
         );
       }),
     );
@@ -64,6 +80,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     void reply.header('Idempotent-Replayed', 'true');
     return response.body;
   }
+}
+
+/** A refusal of the request itself (4xx): nothing was written. */
+function refusedByUs(error: unknown): boolean {
+  if (error instanceof DomainError || error instanceof ValidationFailed) return true;
+  return error instanceof HttpException && error.getStatus() < 500;
 }
 
 function recorded(reply: FastifyReply, body: unknown): RecordedResponse {

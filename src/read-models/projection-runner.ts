@@ -167,7 +167,14 @@ export class ProjectionRunner {
     const reached = this.waiters.filter((w) => w.position <= this.position);
     this.waiters = this.waiters.filter((w) => w.position > this.position);
     for (const waiter of reached) waiter.resolve(true);
-    for (const listener of this.listeners) listener(events);
+    // A listener that fails must not stop the read models, nor keep the batch from the other listeners.
+    for (const listener of this.listeners) {
+      try {
+        listener(events);
+      } catch (error) {
+        this.logger.error(`A listener of the read models failed: ${describe(error)}`);
+      }
+    }
   }
 }
 

@@ -33,6 +33,14 @@ describe('robustness over HTTP', () => {
       ]);
     });
 
+    it('refuses a JSON Merge Patch nested 100,000 levels deep with the same 400, never a 500', async () => {
+      const response = await api.request('PATCH', `/v1/agents/${agentId}`, `{"name":${nested(100_000)}}`, {
+        'content-type': 'application/merge-patch+json',
+      });
+      expectProblem(response, 400, 'validation-error');
+      expect(response.body.errors[0].message).toMatch(/deeper than the limit of 64/);
+    });
+
     it('accepts free-form JSON up to the depth limit', async () => {
       const response = await api.request('POST', `/v1/workflows/${workflowId}/trigger`, `{"input":${nested(62)}}`);
       expect(response.status).toBe(202);

@@ -2,6 +2,8 @@ import { RecordedEvent } from '../../event-store/event-store';
 import { SseWriter } from '../../http/sse';
 import { AGENT_RUN_ENDINGS, AgentRunEvent, AgentRunState, agentRunDecider, toAgentRun } from '../agent-run';
 
+const MAX_BUFFERED_BYTES = 256 * 1024;
+
 /**
  * One client's view of one run: the recorded events turned into `status`, `tool_call` and `tool_result`
  * messages, the text as the model writes it (`delta`), and a last `end` with the whole run. Events may come
@@ -14,8 +16,13 @@ export class AgentRunStream {
 
   constructor(private readonly sse: SseWriter) {}
 
+  /**
+   * Text as it is written. A client that does not keep up misses some (the `end` carries the whole output), so a
+   * slow reader never makes the service buffer without bound.
+   */
   delta(text: string): void {
     if (this.state && AGENT_RUN_ENDINGS.includes(this.state.status as never)) return;
+    if (this.sse.bufferedBytes > MAX_BUFFERED_BYTES) return;
     this.sentText = true;
     this.sse.send('delta', { text });
   }
@@ -25,8 +32,10 @@ export class AgentRunStream {
     if (event.revision <= this.lastRevision) return false;
     this.lastRevision = event.revision;
     const domainEvent = { type: event.type, data: event.data } as AgentRunEvent;
-    this.state = agentRunDecider.evolve(this.state, domainEvent);
-    const run = this.state!;
+    const next = agentRunDecider.evolve(this.state, domainEvent);
+    if (!next) return false;
+    this.state = next;
+    const run = next;
     switch (domainEvent.type) {
       case 'AgentRunQueued':
       case 'AgentRunStarted':

@@ -73,7 +73,10 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
       const { events } = await this.store.readStream(stream);
       for (const event of events) forward(event);
     } catch {
-      // The store went away: the live feed still shows what comes, and the client may reconnect.
+      // Without what the run recorded so far the live events cannot be told in context: end the stream, and
+      // let the client reconnect (EventSource does so by itself).
+      sse.end();
+      return;
     }
     replaying = false;
     for (const item of live.splice(0)) forward(item);
