@@ -52,6 +52,8 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** On shutdown, requests still open after this long are cut off, so the process always stops. */
   shutdownTimeoutMs: number;
+  /** Behind a reverse proxy: take the client's address from `X-Forwarded-For` (for rate limits and logs). */
+  trustProxy: boolean;
 }
 
 /** How this instance executes runs. */
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       connectionIdleTimeoutMs: integer(env, 'CONNECTION_IDLE_TIMEOUT_MS', 120_000, 0, 3_600_000),
       keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
       shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+      trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     },
     sseHeartbeatMs: integer(env, 'SSE_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     providers: loadProviderConfig(env),

@@ -19,6 +19,7 @@ export function fastifyOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     forceCloseConnections: 'idle',
     requestIdHeader: false,
+    trustProxy: limits.trustProxy,
     genReqId: requestIdOf,
     // Requests during shutdown get our own 503 (see registerShutdownGuard).
     return503OnClosing: false,

@@ -22,7 +22,7 @@ export class Metrics implements OnModuleInit {
   });
   private readonly events = new Counter({
     name: 'events_total',
-    help: 'Events recorded in the log, by type, as this instance applied them to its read models',
+    help: 'Events recorded in the log, by type, as this instance applied them live (not in its catch-up at start)',
     labelNames: ['type'],
     registers: [this.registry],
   });
@@ -93,6 +93,8 @@ export class Metrics implements OnModuleInit {
   }
 
   private applied(events: RecordedEvent[]): void {
+    // The catch-up after a start replays old events: their lag says nothing of now.
+    if (this.projections.readiness().readModels !== 'following') return;
     const now = Date.now();
     for (const event of events) {
       this.events.inc({ type: event.type });

@@ -59,3 +59,20 @@ describe('rate limits', () => {
     expect((await api.request('GET', '/health')).status).toBe(200);
   });
 });
+
+describe('rate limits behind a reverse proxy', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ env: { RATE_LIMIT: '2', TRUST_PROXY: 'true' } });
+  });
+  afterAll(() => api.close());
+
+  it('counts each client named by X-Forwarded-For on its own', async () => {
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const first = [];
+    for (let i = 0; i < 3; i++)
+      first.push((await api.request('GET', '/v1/agents', undefined, from('203.0.113.1'))).status);
+    expect(first).toEqual([200, 200, 429]);
+    expect((await api.request('GET', '/v1/agents', undefined, from('203.0.113.2'))).status).toBe(200);
+  });
+});
