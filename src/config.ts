@@ -32,11 +32,11 @@ export interface AppConfig {
   tools: ToolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
-  /** What a request may be and how long it may take; see `src/http/http-limits.ts`. */
+  /** What a request may be and how long it may take; applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
   http: HttpLimits;
 }
 
-/** Limits on requests and connections, configured here once and applied in `src/http/http-limits.ts`. */
+/** Limits on requests and connections, configured here once and applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
 export interface HttpLimits {
   /** Largest request body accepted; a larger one is a 413. */
   bodyLimitBytes: number;

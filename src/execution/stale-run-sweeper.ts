@@ -15,7 +15,7 @@ const BATCH = 100;
  */
 @Injectable()
 export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('RunExecutor');
+  private readonly logger = new Logger('StaleRuns');
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
 

@@ -11,6 +11,7 @@ import {
 } from '../agents/agent-run';
 import { APP_CONFIG, AppConfig } from '../config';
 import { DomainError } from '../domain/decider';
+import { isEnded } from '../domain/run';
 import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { IdGenerator } from '../shared/ids';
@@ -220,6 +221,6 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
   /** Catching up over old runs: those the read models show as ended need no look at their streams. */
   private hasEnded(runId: string): boolean {
     const status = this.workflows.getRunAggregate(runId)?.status;
-    return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+    return status !== undefined && isEnded(status);
   }
 }

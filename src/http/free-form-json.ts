@@ -31,7 +31,3 @@ export function freeFormFields(type: unknown): FreeFormField[] {
   if (typeof type !== 'function') return [];
   return (Reflect.getMetadata(FREE_FORM_FIELDS, type) as FreeFormField[] | undefined) ?? [];
 }
-
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

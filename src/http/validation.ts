@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { ValidateIf, ValidationError } from 'class-validator';
-import { freeFormFields, isJsonObject } from './free-form-json';
+import { isPlainObject } from '../shared/json-merge-patch';
+import { freeFormFields } from './free-form-json';
 import { FieldError, ValidationFailed } from './problem';
 
 /** DTO validation: unknown fields and wrong types are 400s listing every offending path. */
@@ -21,7 +22,7 @@ export function createValidationPipe(): ValidationPipe {
 class FreeFormAwareValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const fields = metadata.type === 'body' ? freeFormFields(metadata.metatype) : [];
-    if (fields.length === 0 || !isJsonObject(value)) return super.transform(value, metadata);
+    if (fields.length === 0 || !isPlainObject(value)) return super.transform(value, metadata);
     const typed: Record<string, unknown> = { ...value };
     const carried = new Map<string, Record<string, unknown>>();
     const errors: FieldError[] = [];
@@ -29,7 +30,7 @@ class FreeFormAwareValidationPipe extends ValidationPipe {
       if (!Object.hasOwn(typed, name)) continue;
       const field = typed[name];
       delete typed[name];
-      if (isJsonObject(field)) carried.set(name, field);
+      if (isPlainObject(field)) carried.set(name, field);
       else errors.push({ path: name, message });
     }
     let dto: Record<string, unknown>;
