@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   AppendResult,
   ConcurrencyError,
@@ -46,6 +48,17 @@ interface PendingAppend {
   reject(error: unknown): void;
 }
 
+/** What the writer worker answers for one batch (see sqlite-writer.worker.js). */
+type WriterFailure = { code?: string; message: string };
+type WriterOutcome =
+  | { ok: { nextRevision: number; position: number } }
+  | { conflict: { actual: number | null } }
+  | { failure: WriterFailure };
+type WriterReply =
+  { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
+
+const WRITER_SCRIPT = join(__dirname, 'sqlite-writer.worker.js');
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
     position    INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -61,8 +74,9 @@ const SCHEMA = `
 `;
 
 /**
- * The embedded event store: one SQLite file in WAL mode. Appends that arrive while a commit is being
- * prepared are grouped into one transaction (each in its own savepoint), so concurrent requests share a sync.
+ * The embedded event store: one SQLite file in WAL mode. Appends go to a writer on a worker thread, which commits
+ * them and syncs the disk while this thread goes on; those that arrive while a commit is in flight are grouped into
+ * the next one (each in its own savepoint), so concurrent requests share a sync. Reads use this thread's connection.
  */
 export class SqliteEventStore implements EventStore {
   readonly description: string;
@@ -70,17 +84,17 @@ export class SqliteEventStore implements EventStore {
   private readonly now: () => Date;
   private readonly pollIntervalMs: number;
   private pending: PendingAppend[] = [];
-  private flushScheduled = false;
+  private inFlight: PendingAppend[] | undefined;
+  private readonly writer: Worker;
+  private readonly writerExited: Promise<void>;
+  private writerGone = false;
   private commits = 0;
   private readonly waiters = new Set<() => void>();
   private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
   private readonly readAllStatements = new Map<string, Database.Statement>();
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
-  private readonly findByIdStmt: Database.Statement<[string], EventRow>;
   private readonly headStmt: Database.Statement<[], { position: number | null }>;
-  private readonly insertStmt: Database.Statement;
   private readonly readStreamStmt: Database.Statement<[string, number, number], EventRow>;
-  private readonly commitBatch: (batch: PendingAppend[]) => Array<{ ok: AppendResult } | { error: unknown }>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.now = options.now ?? (() => new Date());
@@ -91,27 +105,27 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.exec(SCHEMA);
     this.lastRevisionStmt = this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
-    this.findByIdStmt = this.db.prepare('SELECT * FROM events WHERE id = ?');
     this.headStmt = this.db.prepare('SELECT max(position) AS position FROM events');
-    this.insertStmt = this.db.prepare(
-      'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
     this.readStreamStmt = this.db.prepare(
       'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
     );
-    // Each append of several events runs in a savepoint, so one that fails half-way does not undo the others in
-    // the batch; a single event is written whole or not at all, and skipping the savepoint halves its cost.
-    const appendOne = this.db.transaction((request: PendingAppend) => this.appendNow(request));
-    this.commitBatch = this.db.transaction((batch: PendingAppend[]) =>
-      batch.map((request) => {
-        try {
-          return { ok: request.events.length === 1 ? this.appendNow(request) : appendOne(request) };
-        } catch (error) {
-          // A refused append may be a repeat of one already stored: that is a no-op, not a conflict.
-          const repeated = isConflict(error) ? this.repeatedAppend(request) : undefined;
-          if (repeated) return { ok: repeated };
-          return { error: isConflict(error) ? this.conflict(request) : asStoreFailure(error) };
-        }
+    this.writer = new Worker(WRITER_SCRIPT, {
+      workerData: {
+        driver: require.resolve('better-sqlite3'),
+        file: options.file,
+        synchronous: options.synchronous ?? 'FULL',
+        busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      },
+    });
+    // The writer keeps the process alive only while a commit is in flight.
+    this.writer.unref();
+    this.writer.on('message', (reply: WriterReply) => this.settle(reply));
+    this.writer.on('error', (error) => this.failWriter(error));
+    this.writerExited = new Promise((resolve) =>
+      this.writer.once('exit', (code) => {
+        this.writerGone = true;
+        this.failWriter(new Error(`The writer thread exited with code ${code}`));
+        resolve();
       }),
     );
     this.description = `sqlite (${options.file}, synchronous=${options.synchronous ?? 'FULL'})`;
@@ -119,72 +133,72 @@ export class SqliteEventStore implements EventStore {
 
   append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    if (this.writerGone) return Promise.reject(new StoreUnavailableError('The event store is closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ stream, events, expected: options.expected, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      if (!this.inFlight) this.flush();
     });
   }
 
+  /** Sends what is pending to the writer as one commit; the next waits until this one is settled. */
   private flush(): void {
-    this.flushScheduled = false;
+    if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    let outcomes: Array<{ ok: AppendResult } | { error: unknown }>;
+    const recordedAt = this.now().getTime();
+    let message;
     try {
-      outcomes = this.commitBatch(batch);
+      message = batch.map(({ stream, events, expected }) => ({
+        stream,
+        expected: typeof expected === 'bigint' ? expected.toString() : expected,
+        recordedAt,
+        events: events.map(({ id, type, data, metadata }) => ({
+          id,
+          type,
+          data: JSON.stringify(data),
+          metadata: JSON.stringify(metadata),
+        })),
+      }));
     } catch (error) {
-      const failure = new StoreUnavailableError('The event store could not commit', { cause: error });
-      for (const request of batch) request.reject(failure);
+      for (const request of batch) request.reject(error);
       return;
     }
-    this.commits++;
-    batch.forEach((request, i) => {
-      const outcome = outcomes[i];
-      if ('ok' in outcome) request.resolve(outcome.ok);
-      else request.reject(outcome.error);
-    });
-    for (const wake of this.waiters) wake();
+    this.inFlight = batch;
+    this.writer.ref();
+    this.writer.postMessage({ batch: message });
   }
 
-  private appendNow(request: PendingAppend): AppendResult {
-    const { stream, events, expected } = request;
-    // Expecting no stream needs no look-up: should the stream exist, revision 0 is taken and the insert fails.
-    const last = expected === 'no_stream' ? null : (this.lastRevisionStmt.get(stream)?.revision ?? null);
-    if (!expectationHolds(expected, last)) throw new ConcurrencyError(stream, expected, toActual(last));
-    const recordedAt = this.now().getTime();
-    let revision = last === null ? 0 : last + 1;
-    let position = 0n;
-    for (const event of events) {
-      const info = this.insertStmt.run(
-        event.id,
-        stream,
-        revision++,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-        recordedAt,
-      );
-      position = BigInt(info.lastInsertRowid);
+  private settle(reply: WriterReply): void {
+    const batch = this.inFlight ?? [];
+    this.inFlight = undefined;
+    this.writer.unref();
+    if ('batchFailure' in reply) {
+      const failure = new StoreUnavailableError('The event store could not commit', {
+        cause: writerError(reply.batchFailure),
+      });
+      for (const request of batch) request.reject(failure);
+    } else {
+      this.commits++;
+      batch.forEach((request, i) => {
+        const outcome = reply.outcomes[i];
+        if ('ok' in outcome)
+          request.resolve({ nextRevision: BigInt(outcome.ok.nextRevision), position: BigInt(outcome.ok.position) });
+        else if ('conflict' in outcome)
+          request.reject(new ConcurrencyError(request.stream, request.expected, toActual(outcome.conflict.actual)));
+        else request.reject(asStoreFailure(writerError(outcome.failure)));
+      });
+      for (const wake of this.waiters) wake();
     }
-    return { nextRevision: BigInt(revision - 1), position };
+    this.flush();
   }
 
-  /** The result of the earlier append, if `request` repeats it: the same ids, in order, under the same expectation. */
-  private repeatedAppend({ stream, events, expected }: PendingAppend): AppendResult | undefined {
-    const stored = events.map((event) => this.findByIdStmt.get(event.id));
-    const first = stored[0];
-    if (!first || !stored.every((row, i) => row?.stream === stream && row.revision === first.revision + i))
-      return undefined;
-    if (!expectationHolds(expected, first.revision === 0 ? null : first.revision - 1)) return undefined;
-    const last = stored[stored.length - 1] as EventRow;
-    return { nextRevision: BigInt(last.revision), position: BigInt(last.position) };
-  }
-
-  private conflict({ stream, expected }: PendingAppend): ConcurrencyError {
-    return new ConcurrencyError(stream, expected, toActual(this.lastRevisionStmt.get(stream)?.revision ?? null));
+  /** The writer thread died: what it had and everything after fails as unavailable. */
+  private failWriter(error: unknown): void {
+    this.writerGone = true;
+    const failure = new StoreUnavailableError('The event store writer stopped', { cause: error });
+    for (const request of [...(this.inFlight ?? []), ...this.pending]) request.reject(failure);
+    this.inFlight = undefined;
+    this.pending = [];
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
@@ -276,7 +290,9 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    if (this.pending.length) this.flush();
+    while (this.inFlight || this.pending.length) await new Promise((resolve) => setImmediate(resolve));
+    this.writer.postMessage({ close: true });
+    await this.writerExited;
     this.db.close();
   }
 }
@@ -293,9 +309,9 @@ function toActual(last: number | null): bigint | 'no_stream' {
   return last === null ? 'no_stream' : BigInt(last);
 }
 
-/** A failed expectation, an event id that is already stored, or a revision that is already taken. */
-function isConflict(error: unknown): boolean {
-  return error instanceof ConcurrencyError || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+/** The writer's report of an error, as an error again, with SQLite's code. */
+function writerError({ code, message }: WriterFailure): Error {
+  return Object.assign(new Error(message), { code });
 }
 
 /** SQLite's own failures (a lock held elsewhere, a full disk) are the store's, not the caller's: 503, not 500. */
