@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describeEventStoreContract } from './event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 import Database from 'better-sqlite3';
-import { EventStore, StoreUnavailableError } from './event-store';
+import { EventStore, RecordedEvent, StoreUnavailableError } from './event-store';
 
 const folders = new Map<EventStore, string>();
 
@@ -73,6 +73,38 @@ describe('sqlite event store', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((await store.readAll()).map((e) => `${e.stream}:${e.type}`)).toEqual(['s-0:A', 's-1:B', 's-3:D']);
+    await store.close();
+  });
+
+  it('hands a commit to a subscription waiting at the head without reading it back, as a read would return it', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite'), pollIntervalMs: 60_000 });
+    await store.append('s-0', [event('Before')], { expected: 'no_stream' });
+    const seen: RecordedEvent[] = [];
+    let caughtUp!: () => void;
+    let delivered!: () => void;
+    const caughtUpOnce = new Promise<void>((resolve) => (caughtUp = resolve));
+    const got = new Promise<void>((resolve) => (delivered = resolve));
+    const subscription = store.subscribe(
+      { filter: { streamPrefixes: ['s-'] } },
+      {
+        onEvents: (events) => {
+          seen.push(...events);
+          if (seen.length === 4) delivered();
+        },
+        onCaughtUp: () => caughtUp(),
+      },
+    );
+    await caughtUpOnce;
+    const reads = jest.spyOn(store as unknown as { readAllNow(): unknown }, 'readAllNow');
+    await Promise.all([
+      store.append('s-1', [event('A'), event('B')], { expected: 'no_stream' }),
+      store.append('other-1', [event('Skipped')], { expected: 'no_stream' }),
+      store.append('s-2', [event('C')], { expected: 'no_stream' }),
+    ]);
+    await got;
+    expect(reads).not.toHaveBeenCalled();
+    expect(seen).toEqual(await store.readAll({ filter: { streamPrefixes: ['s-'] } }));
+    await subscription.stop();
     await store.close();
   });
 

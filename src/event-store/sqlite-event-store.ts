@@ -7,6 +7,7 @@ import {
   EventFilter,
   EventStore,
   ExpectedRevision,
+  matchesFilter,
   NewEvent,
   RecordedEvent,
   StoreUnavailableError,
@@ -57,6 +58,21 @@ type WriterOutcome =
 type WriterReply =
   { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
 
+/** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
+interface Commit {
+  sequence: number;
+  headBefore: bigint;
+  headAfter: bigint;
+  events: RecordedEvent[];
+}
+
+type WriterRequest = {
+  stream: string;
+  expected: string;
+  recordedAt: number;
+  events: Array<{ id: string; type: string; data: string; metadata: string }>;
+};
+
 const WRITER_SCRIPT = join(__dirname, 'sqlite-writer.worker.js');
 
 const SCHEMA = `
@@ -85,11 +101,12 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private pending: PendingAppend[] = [];
   private inFlight: PendingAppend[] | undefined;
+  private inFlightMessage: WriterRequest[] = [];
   private readonly writer: Worker;
   private readonly writerExited: Promise<void>;
   private writerGone = false;
   private commits = 0;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Set<(commit?: Commit) => void>();
   private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
   private readonly readAllStatements = new Map<string, Database.Statement>();
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
@@ -146,7 +163,7 @@ export class SqliteEventStore implements EventStore {
     const batch = this.pending;
     this.pending = [];
     const recordedAt = this.now().getTime();
-    let message;
+    let message: WriterRequest[];
     try {
       message = batch.map(({ stream, events, expected }) => ({
         stream,
@@ -164,6 +181,7 @@ export class SqliteEventStore implements EventStore {
       return;
     }
     this.inFlight = batch;
+    this.inFlightMessage = message;
     this.writer.ref();
     this.writer.postMessage({ batch: message });
   }
@@ -187,9 +205,41 @@ export class SqliteEventStore implements EventStore {
           request.reject(new ConcurrencyError(request.stream, request.expected, toActual(outcome.conflict.actual)));
         else request.reject(asStoreFailure(writerError(outcome.failure)));
       });
-      for (const wake of this.waiters) wake();
+      if (this.waiters.size) {
+        const commit = this.committed(reply, this.inFlightMessage);
+        for (const wake of this.waiters) wake(commit);
+      }
     }
+    this.inFlightMessage = [];
     this.flush();
+  }
+
+  /** The events a commit added, as a read of the log would return them, without reading them back. */
+  private committed(
+    reply: { outcomes: WriterOutcome[]; headBefore: number; headAfter: number },
+    sent: WriterRequest[],
+  ): Commit {
+    const events: RecordedEvent[] = [];
+    reply.outcomes.forEach((outcome, i) => {
+      if (!('ok' in outcome) || outcome.ok.position <= reply.headBefore) return; // refused, or a repeat
+      const request = sent[i];
+      const count = request.events.length;
+      request.events.forEach((event, k) => {
+        if (event.type.startsWith('$')) return;
+        events.push({
+          id: event.id,
+          type: event.type,
+          stream: request.stream,
+          revision: BigInt(outcome.ok.nextRevision - count + 1 + k),
+          position: BigInt(outcome.ok.position - count + 1 + k),
+          data: JSON.parse(event.data),
+          metadata: JSON.parse(event.metadata),
+          recordedAt: new Date(request.recordedAt),
+        });
+      });
+    });
+    events.sort((a, b) => (a.position < b.position ? -1 : 1));
+    return { sequence: this.commits, headBefore: BigInt(reply.headBefore), headAfter: BigInt(reply.headAfter), events };
   }
 
   /** The writer thread died: what it had and everything after fails as unavailable. */
@@ -241,11 +291,30 @@ export class SqliteEventStore implements EventStore {
     handler: SubscriptionHandler,
   ): Subscription {
     let stopped = false;
-    let wake: (() => void) | undefined;
+    let wake: ((commit?: Commit) => void) | undefined;
     const batchSize = options.batchSize ?? 1000;
     const loop = async () => {
       let after = options.after ?? 0n;
+      let handedOver: Commit | undefined;
       while (!stopped) {
+        // A commit made while this subscription waited at the log's head is handed over as it is, not read back.
+        if (handedOver && after >= handedOver.headBefore) {
+          const commit = handedOver;
+          handedOver = undefined;
+          const events = commit.events.filter(
+            (event) => event.position > after && matchesFilter(event, options.filter),
+          );
+          for (let i = 0; i < events.length && !stopped; i += batchSize)
+            await handler.onEvents(events.slice(i, i + batchSize));
+          if (stopped) break;
+          after = commit.headAfter;
+          if (commit.sequence === this.commits) {
+            handler.onCaughtUp?.();
+            handedOver = await this.nextCommit((done) => (wake = done));
+            continue;
+          }
+        }
+        handedOver = undefined;
         const seenCommits = this.commits;
         // A filtered read that finds fewer events than asked has seen the whole log up to its head: the next read
         // starts there, rather than re-scanning what the filter left out since the last event it matched.
@@ -261,16 +330,7 @@ export class SqliteEventStore implements EventStore {
         }
         handler.onCaughtUp?.();
         if (seenCommits !== this.commits) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, this.pollIntervalMs);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          wake = done;
-          this.waiters.add(done);
-        });
-        if (wake) this.waiters.delete(wake);
+        handedOver = await this.nextCommit((done) => (wake = done));
       }
     };
     const running = loop().catch((error) => {
@@ -286,6 +346,23 @@ export class SqliteEventStore implements EventStore {
     };
     this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  /** Waits for the next commit of this store (which it gives), a stop, or the poll interval (for other processes). */
+  private async nextCommit(register: (wake: (commit?: Commit) => void) => void): Promise<Commit | undefined> {
+    let wake: ((commit?: Commit) => void) | undefined;
+    const commit = await new Promise<Commit | undefined>((resolve) => {
+      const timer = setTimeout(() => done(), this.pollIntervalMs);
+      function done(commit?: Commit) {
+        clearTimeout(timer);
+        resolve(commit);
+      }
+      wake = done;
+      register(done);
+      this.waiters.add(done);
+    });
+    if (wake) this.waiters.delete(wake);
+    return commit;
   }
 
   async close(): Promise<void> {
