@@ -112,6 +112,37 @@ export function describeEventStoreContract(
       expect(all.map((e) => e.position)).toEqual([...positions].sort((a, b) => (a < b ? -1 : 1)));
     });
 
+    it('appends to several streams in one commit, all or nothing, where the store offers it', async () => {
+      if (!store.appendMultiple) return; // EventStoreDB has no multi-stream transaction
+      const [a, b] = [`${prefix}multi-a`, `${prefix}multi-b`];
+      await store.append(b, [event()], { expected: 'no_stream' });
+      const refused = await store
+        .appendMultiple([
+          { stream: a, events: [event()], expected: 'no_stream' },
+          { stream: b, events: [event()], expected: 'no_stream' },
+        ])
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ConcurrencyError);
+      expect(refused).toMatchObject({ stream: b, expected: 'no_stream', actual: 0n });
+      expect((await store.readStream(a)).exists).toBe(false);
+
+      const parts = [
+        { stream: a, events: [event('One'), event('Two')], expected: 'no_stream' as const },
+        { stream: b, events: [event('Three')], expected: 0n },
+      ];
+      const results = await store.appendMultiple(parts);
+      expect(results.map((r) => r.nextRevision)).toEqual([1n, 1n]);
+      expect(results[1].position > results[0].position).toBe(true);
+      expect(await store.appendMultiple(parts)).toEqual(results); // the same ids again: a no-op
+      const all = await store.readAll({ after: 0n, maxCount: 100, filter: { streamPrefixes: [`${prefix}multi`] } });
+      expect(all.map((e) => [e.stream, e.type])).toEqual([
+        [b, 'ThingHappened'],
+        [a, 'One'],
+        [a, 'Two'],
+        [b, 'Three'],
+      ]);
+    });
+
     it('reads the global log after a position, filtered, in position order', async () => {
       const before = await store.append(`${prefix}x`, [event('Kept')], { expected: 'no_stream' });
       await store.append(`${prefix}y`, [event('Dropped'), event('Kept')], { expected: 'no_stream' });

@@ -32,6 +32,13 @@ export interface AppendResult {
   position: bigint;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface StreamRead {
   exists: boolean;
   events: RecordedEvent[];
@@ -64,6 +71,12 @@ export interface EventStore {
   /** Human-readable, credential-free description for logs and health. */
   readonly description: string;
   append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Optional: appends to several streams in one commit, all or nothing, each with its expectation; a conflict on
+   * any stream throws its ConcurrencyError and writes nothing. Results in the order given. SQLite has it;
+   * EventStoreDB has no multi-stream transaction, so callers keep a step-by-step path for stores without it.
+   */
+  appendMultiple?(appends: StreamAppend[]): Promise<AppendResult[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
   /** At-least-once, in order, never skipping: catches up from `after` (exclusive), then goes live. */

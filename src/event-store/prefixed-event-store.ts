@@ -1,5 +1,6 @@
 import {
   AppendResult,
+  ConcurrencyError,
   EventFilter,
   EventStore,
   ExpectedRevision,
@@ -28,6 +29,17 @@ export class PrefixedEventStore implements EventStore {
 
   append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
     return this.inner.append(this.prefix + stream, events, options);
+  }
+
+  get appendMultiple(): EventStore['appendMultiple'] {
+    const inner = this.inner;
+    if (!inner.appendMultiple) return undefined;
+    return (appends) =>
+      inner.appendMultiple!(appends.map((part) => ({ ...part, stream: this.prefix + part.stream }))).catch((error) => {
+        throw error instanceof ConcurrencyError && error.stream.startsWith(this.prefix)
+          ? new ConcurrencyError(error.stream.slice(this.prefix.length), error.expected, error.actual)
+          : error;
+      });
   }
 
   async readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead> {

@@ -11,6 +11,7 @@ import {
   NewEvent,
   RecordedEvent,
   StoreUnavailableError,
+  StreamAppend,
   StreamRead,
   Subscription,
   SubscriptionHandler,
@@ -41,19 +42,18 @@ interface EventRow {
   recorded_at: number;
 }
 
+/** One append waiting for the writer: one stream, or several all or nothing. */
 interface PendingAppend {
-  stream: string;
-  events: NewEvent[];
-  expected: ExpectedRevision;
-  resolve(result: AppendResult): void;
+  parts: StreamAppend[];
+  resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
 
 /** What the writer worker answers for one batch (see sqlite-writer.worker.js). */
 type WriterFailure = { code?: string; message: string };
 type WriterOutcome =
-  | { ok: { nextRevision: number; position: number } }
-  | { conflict: { actual: number | null } }
+  | { ok: Array<{ nextRevision: number; position: number }> }
+  | { conflict: { part: number; actual: number | null } }
   | { failure: WriterFailure };
 type WriterReply =
   { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
@@ -67,10 +67,12 @@ interface Commit {
 }
 
 type WriterRequest = {
-  stream: string;
-  expected: string;
   recordedAt: number;
-  events: Array<{ id: string; type: string; data: string; metadata: string }>;
+  parts: Array<{
+    stream: string;
+    expected: string;
+    events: Array<{ id: string; type: string; data: string; metadata: string }>;
+  }>;
 };
 
 const WRITER_SCRIPT = join(__dirname, 'sqlite-writer.worker.js');
@@ -134,6 +136,9 @@ export class SqliteEventStore implements EventStore {
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       },
     });
+    // Bound, so that a wrapper made with Object.create(store) (as tests do) queues on this store, not on itself.
+    this.append = this.append.bind(this);
+    this.appendMultiple = this.appendMultiple.bind(this);
     // The writer keeps the process alive only while a commit is in flight.
     this.writer.unref();
     this.writer.on('message', (reply: WriterReply) => this.settle(reply));
@@ -150,9 +155,20 @@ export class SqliteEventStore implements EventStore {
 
   append(stream: string, events: NewEvent[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return this.enqueue([{ stream, events, expected: options.expected }]).then((results) => results[0]);
+  }
+
+  /** Appends to several streams in one commit: all of them or none (a conflict on any one fails them all). */
+  appendMultiple(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0 || appends.some((part) => part.events.length === 0))
+      return Promise.reject(new Error('appendMultiple needs at least one event per stream'));
+    return this.enqueue(appends);
+  }
+
+  private enqueue(parts: StreamAppend[]): Promise<AppendResult[]> {
     if (this.writerGone) return Promise.reject(new StoreUnavailableError('The event store is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ stream, events, expected: options.expected, resolve, reject });
+      this.pending.push({ parts, resolve, reject });
       if (!this.inFlight) this.flush();
     });
   }
@@ -165,15 +181,17 @@ export class SqliteEventStore implements EventStore {
     const recordedAt = this.now().getTime();
     let message: WriterRequest[];
     try {
-      message = batch.map(({ stream, events, expected }) => ({
-        stream,
-        expected: typeof expected === 'bigint' ? expected.toString() : expected,
+      message = batch.map(({ parts }) => ({
         recordedAt,
-        events: events.map(({ id, type, data, metadata }) => ({
-          id,
-          type,
-          data: JSON.stringify(data),
-          metadata: JSON.stringify(metadata),
+        parts: parts.map(({ stream, events, expected }) => ({
+          stream,
+          expected: typeof expected === 'bigint' ? expected.toString() : expected,
+          events: events.map(({ id, type, data, metadata }) => ({
+            id,
+            type,
+            data: JSON.stringify(data),
+            metadata: JSON.stringify(metadata),
+          })),
         })),
       }));
     } catch (error) {
@@ -200,10 +218,16 @@ export class SqliteEventStore implements EventStore {
       batch.forEach((request, i) => {
         const outcome = reply.outcomes[i];
         if ('ok' in outcome)
-          request.resolve({ nextRevision: BigInt(outcome.ok.nextRevision), position: BigInt(outcome.ok.position) });
-        else if ('conflict' in outcome)
-          request.reject(new ConcurrencyError(request.stream, request.expected, toActual(outcome.conflict.actual)));
-        else request.reject(asStoreFailure(writerError(outcome.failure)));
+          request.resolve(
+            outcome.ok.map((result) => ({
+              nextRevision: BigInt(result.nextRevision),
+              position: BigInt(result.position),
+            })),
+          );
+        else if ('conflict' in outcome) {
+          const { stream, expected } = request.parts[outcome.conflict.part];
+          request.reject(new ConcurrencyError(stream, expected, toActual(outcome.conflict.actual)));
+        } else request.reject(asStoreFailure(writerError(outcome.failure)));
       });
       if (this.waiters.size) {
         const commit = this.committed(reply, this.inFlightMessage);
@@ -221,20 +245,24 @@ export class SqliteEventStore implements EventStore {
   ): Commit {
     const events: RecordedEvent[] = [];
     reply.outcomes.forEach((outcome, i) => {
-      if (!('ok' in outcome) || outcome.ok.position <= reply.headBefore) return; // refused, or a repeat
+      if (!('ok' in outcome)) return;
       const request = sent[i];
-      const count = request.events.length;
-      request.events.forEach((event, k) => {
-        if (event.type.startsWith('$')) return;
-        events.push({
-          id: event.id,
-          type: event.type,
-          stream: request.stream,
-          revision: BigInt(outcome.ok.nextRevision - count + 1 + k),
-          position: BigInt(outcome.ok.position - count + 1 + k),
-          data: JSON.parse(event.data),
-          metadata: JSON.parse(event.metadata),
-          recordedAt: new Date(request.recordedAt),
+      outcome.ok.forEach((result, part) => {
+        if (result.position <= reply.headBefore) return; // a repeat of an earlier append
+        const { stream, events: partEvents } = request.parts[part];
+        const count = partEvents.length;
+        partEvents.forEach((event, k) => {
+          if (event.type.startsWith('$')) return;
+          events.push({
+            id: event.id,
+            type: event.type,
+            stream,
+            revision: BigInt(result.nextRevision - count + 1 + k),
+            position: BigInt(result.position - count + 1 + k),
+            data: JSON.parse(event.data),
+            metadata: JSON.parse(event.metadata),
+            recordedAt: new Date(request.recordedAt),
+          });
         });
       });
     });

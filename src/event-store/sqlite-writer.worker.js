@@ -3,10 +3,12 @@
 // commit never stops the main thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
 //
 // In (workerData): { driver: path of better-sqlite3, file, synchronous, busyTimeoutMs }.
-// In (messages): { batch: [{ stream, events: [{ id, type, data, metadata }] (data, metadata as JSON text),
-//                           expected: 'any' | 'no_stream' | 'stream_exists' | '<revision>', recordedAt }] }.
-// Out: { outcomes: [{ ok: { nextRevision, position } } | { conflict: { actual } } | { failure: { code, message } }],
-//        headBefore, headAfter } or { batchFailure: { code, message } }. Revisions and positions are numbers.
+// In (messages): { batch: [{ recordedAt, parts: [{ stream, events: [{ id, type, data, metadata }] (data, metadata as
+//                  JSON text), expected: 'any' | 'no_stream' | 'stream_exists' | '<revision>' }] }] }: each request is
+//                  all or nothing over its parts (one part: an ordinary append; several: a multi-stream append).
+// Out: { outcomes: [{ ok: [{ nextRevision, position }] (per part) } | { conflict: { part, actual } }
+//        | { failure: { code, message } }], headBefore, headAfter } or { batchFailure: { code, message } }.
+// Revisions and positions are numbers.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 
@@ -22,7 +24,12 @@ const insert = db.prepare(
   'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
 
-class Conflict extends Error {}
+class Conflict extends Error {
+  constructor(part) {
+    super('conflict');
+    this.part = part;
+  }
+}
 
 function expectationHolds(expected, last) {
   if (expected === 'any') return true;
@@ -31,17 +38,26 @@ function expectationHolds(expected, last) {
   return last !== null && String(last) === expected;
 }
 
-function appendNow({ stream, events, expected, recordedAt }) {
+function appendPart({ stream, events, expected }, recordedAt, part) {
   // Expecting no stream needs no look-up: should the stream exist, revision 0 is taken and the insert fails.
   const last = expected === 'no_stream' ? null : (lastRevision.get(stream)?.revision ?? null);
-  if (!expectationHolds(expected, last)) throw new Conflict();
+  if (!expectationHolds(expected, last)) throw new Conflict(part);
   let revision = last === null ? 0 : last + 1;
   let position = 0;
   for (const event of events) {
-    const info = insert.run(event.id, stream, revision++, event.type, event.data, event.metadata, recordedAt);
-    position = Number(info.lastInsertRowid);
+    try {
+      const info = insert.run(event.id, stream, revision++, event.type, event.data, event.metadata, recordedAt);
+      position = Number(info.lastInsertRowid);
+    } catch (error) {
+      if (error?.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Conflict(part);
+      throw error;
+    }
   }
   return { nextRevision: revision - 1, position };
+}
+
+function appendNow({ parts, recordedAt }) {
+  return parts.map((part, i) => appendPart(part, recordedAt, i));
 }
 
 // Several events go in a savepoint, so one append failing half-way does not undo the others in the batch.
@@ -57,22 +73,21 @@ function repeatedAppend({ stream, events, expected }) {
   return { nextRevision: last.revision, position: last.position };
 }
 
-function isConflict(error) {
-  return error instanceof Conflict || error?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 // Immediate: the write lock is taken first, so no other process commits between the two heads it reads.
 const commitBatch = db.transaction((batch) => {
   const headBefore = head.get().position ?? 0;
   const outcomes = batch.map((request) => {
     try {
-      return { ok: request.events.length === 1 ? appendNow(request) : appendInSavepoint(request) };
+      const single = request.parts.length === 1 && request.parts[0].events.length === 1;
+      return { ok: single ? appendNow(request) : appendInSavepoint(request) };
     } catch (error) {
       // A refused append may be a repeat of one already stored: that is a no-op, not a conflict.
-      if (!isConflict(error)) return { failure: { code: error?.code, message: String(error?.message ?? error) } };
-      const repeated = repeatedAppend(request);
-      if (repeated) return { ok: repeated };
-      return { conflict: { actual: lastRevision.get(request.stream)?.revision ?? null } };
+      if (!(error instanceof Conflict))
+        return { failure: { code: error?.code, message: String(error?.message ?? error) } };
+      const repeated = request.parts.map(repeatedAppend);
+      if (repeated.every(Boolean)) return { ok: repeated };
+      const stream = request.parts[error.part].stream;
+      return { conflict: { part: error.part, actual: lastRevision.get(stream)?.revision ?? null } };
     }
   });
   return { outcomes, headBefore, headAfter: head.get().position ?? 0 };
