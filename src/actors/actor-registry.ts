@@ -1,9 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decider, DomainEvent } from '../domain/decider';
-import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { Actor, CommandContext, CommandResult } from './actor';
+
+/** A command for `sendToNewStreams`: its stream, the stream's decider, and the command. */
+export interface NewStreamCommand<S, C, E extends DomainEvent> {
+  stream: string;
+  decider: Decider<S, C, E>;
+  command: C;
+}
 
 export const ACTOR_OPTIONS = Symbol('ActorOptions');
 
@@ -42,6 +49,43 @@ export class ActorRegistry {
         ? this.newActor(stream, decider)
         : this.actorFor(stream, decider);
     return actor.send(command, context, options.newStream);
+  }
+
+  /**
+   * Commands that each open a new stream, decided on their streams' initial states and appended in one commit,
+   * all or nothing. Undefined when the store cannot append to several streams at once (EventStoreDB) or a stream
+   * exists after all: the caller then goes step by step. A command the domain refuses throws, as `send` does.
+   */
+  async sendToNewStreams(
+    commands: Array<NewStreamCommand<any, any, any>>,
+    context: CommandContext,
+  ): Promise<Array<CommandResult<unknown, DomainEvent>> | undefined> {
+    if (!this.store.appendMultiple) return undefined;
+    const now = this.clock.now();
+    const decided = commands.map(({ decider, command }) => decider.decide(decider.initialState, command, now));
+    let appended;
+    try {
+      appended = await this.store.appendMultiple(
+        commands.map(({ stream }, i) => ({
+          stream,
+          expected: 'no_stream' as const,
+          events: decided[i].map((event: DomainEvent) => ({
+            id: this.ids.newEventId(),
+            type: event.type,
+            data: event.data as Record<string, unknown>,
+            metadata: { ...context, schemaVersion: 1 },
+          })),
+        })),
+      );
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return undefined;
+      throw error;
+    }
+    return commands.map(({ stream, decider }, i) => {
+      const state = decided[i].reduce(decider.evolve, decider.initialState);
+      this.actorFor(stream, decider).adopt(state, appended[i].nextRevision);
+      return { state, events: decided[i], position: appended[i].position };
+    });
   }
 
   /** An actor of its own for a caller that keeps it while it works on one stream (a run being executed). */

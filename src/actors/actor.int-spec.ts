@@ -43,6 +43,37 @@ describe('actors', () => {
     expect(stored.events.map((e) => e.revision)).toEqual(Array.from({ length: 30 }, (_, i) => BigInt(i)));
   });
 
+  it('opens several new streams in one commit, and steps aside when one exists or the store cannot', async () => {
+    const actors = registry();
+    const both = await actors.sendToNewStreams(
+      [
+        { stream: 'new-a', decider: counter, command: { amount: 2 } },
+        { stream: 'new-b', decider: counter, command: { amount: 3 } },
+      ],
+      context,
+    );
+    expect(both?.map((r) => r.state)).toEqual([2, 3]);
+    expect((await store.readStream('new-b')).events[0].position).toBe(both?.[1].position);
+    expect((await actors.send('new-a', counter, { amount: 1 }, context)).state).toBe(3); // the actor took the state
+
+    const taken = await actors.sendToNewStreams(
+      [
+        { stream: 'new-c', decider: counter, command: { amount: 1 } },
+        { stream: 'new-b', decider: counter, command: { amount: 1 } },
+      ],
+      context,
+    );
+    expect(taken).toBeUndefined();
+    expect((await store.readStream('new-c')).exists).toBe(false);
+
+    const withoutMultiple = Object.assign(Object.create(store) as EventStore, { appendMultiple: undefined });
+    const stepByStep = await registry(withoutMultiple).sendToNewStreams(
+      [{ stream: 'new-d', decider: counter, command: { amount: 1 } }],
+      context,
+    );
+    expect(stepByStep).toBeUndefined();
+  });
+
   it('loses no update when two instances write the same stream: conflicts reload and decide again', async () => {
     const first = registry();
     const second = registry();

@@ -54,6 +54,15 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.enqueue(() => this.handle(command, context));
   }
 
+  /** Takes the state of a stream its caller has just created (in one commit with others), unless it moved on. */
+  adopt(state: State, revision: bigint): void {
+    if (this.idle && (!this.loaded || this.revision === 'no_stream')) {
+      this.state = state;
+      this.revision = revision;
+      this.loaded = true;
+    }
+  }
+
   read(): Promise<State> {
     return this.enqueue(async () => {
       if (!this.loaded) await this.load();

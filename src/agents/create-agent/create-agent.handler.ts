@@ -4,6 +4,7 @@ import { ProjectionRunner } from '../../read-models/projection-runner';
 import { IdGenerator } from '../../shared/ids';
 import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
+import { agentNameDecider, agentNameStream } from '../agent-name';
 import { CreateAgentCommand } from './create-agent.command';
 
 @CommandHandler(CreateAgentCommand)
@@ -18,15 +19,27 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
   async execute({ name, model, instructions, tools, maxSteps }: CreateAgentCommand): Promise<Agent> {
     const id = this.ids.newId('agent');
     const context = { correlationId: id, causationId: id };
+    const create = { type: 'CreateAgent' as const, id, name, model, instructions, tools, maxSteps };
+    // A new name and the agent in one commit, where the store can; otherwise (EventStoreDB, a name claimed
+    // before) step by step.
+    const together = await this.actors.sendToNewStreams(
+      [
+        {
+          stream: agentNameStream(name),
+          decider: agentNameDecider,
+          command: { type: 'ClaimAgentName', name, agentId: id },
+        },
+        { stream: agentStream(id), decider: agentDecider, command: create },
+      ],
+      context,
+    );
+    if (together) {
+      await this.projections.waitFor(together[1].position!);
+      return together[1].state as Agent;
+    }
     // The name first, so two agents never share it; an orphaned claim (see agent-name.ts) is taken over.
     await this.names.claim(name, id, context);
-    const created = await this.actors.send(
-      agentStream(id),
-      agentDecider,
-      { type: 'CreateAgent', id, name, model, instructions, tools, maxSteps },
-      context,
-      { newStream: true },
-    );
+    const created = await this.actors.send(agentStream(id), agentDecider, create, context, { newStream: true });
     await this.projections.waitFor(created.position);
     return created.state!;
   }
