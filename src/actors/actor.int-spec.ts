@@ -87,6 +87,9 @@ describe('actors', () => {
       Array.from({ length: 40 }, (_, i) => i + 1),
     );
     expect(await first.read('count-2', counter)).toBe(40);
+    // A cached actor's read catches up with what the other instance wrote since.
+    await second.send('count-2', counter, { amount: 2 }, context);
+    expect(await first.read('count-2', counter)).toBe(42);
   });
 
   it('gives up with a conflict after a bounded number of attempts', async () => {

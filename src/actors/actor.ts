@@ -63,9 +63,13 @@ export class Actor<State, Command, Event extends DomainEvent> {
     }
   }
 
+  /**
+   * The stream's current state: the cached state caught up with what the stream gained since (one read of the
+   * events after the cached revision), so a change written by another instance is never missed.
+   */
   read(): Promise<State> {
     return this.enqueue(async () => {
-      if (!this.loaded) await this.load();
+      await this.load();
       return this.state;
     });
   }
@@ -103,7 +107,8 @@ export class Actor<State, Command, Event extends DomainEvent> {
         if (attempt >= this.deps.maxAttempts) {
           throw new DomainError('conflict', `${this.stream} is being changed by other requests; try again`);
         }
-        await backOff(attempt);
+        // The first retry decides at once on the state just read; later ones wait, so writers stop colliding.
+        if (attempt > 1) await backOff(attempt);
       }
     }
   }

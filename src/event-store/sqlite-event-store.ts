@@ -45,6 +45,8 @@ interface EventRow {
 /** One append waiting for the writer: one stream, or several all or nothing. */
 interface PendingAppend {
   parts: StreamAppend[];
+  /** The parts as the writer takes them: events serialised once, when the append is made. */
+  message: WriterRequest;
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
@@ -67,6 +69,7 @@ interface Commit {
 }
 
 type WriterRequest = {
+  /** Set when the batch is sent: every event of one commit carries the same time. */
   recordedAt: number;
   parts: Array<{
     stream: string;
@@ -168,7 +171,9 @@ export class SqliteEventStore implements EventStore {
   private enqueue(parts: StreamAppend[]): Promise<AppendResult[]> {
     if (this.writerGone) return Promise.reject(new StoreUnavailableError('The event store is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ parts, resolve, reject });
+      // Serialised here, so that data JSON cannot express fails its own append only.
+      const message = toWriterRequest(parts);
+      this.pending.push({ parts, message, resolve, reject });
       if (!this.inFlight) this.flush();
     });
   }
@@ -179,25 +184,7 @@ export class SqliteEventStore implements EventStore {
     const batch = this.pending;
     this.pending = [];
     const recordedAt = this.now().getTime();
-    let message: WriterRequest[];
-    try {
-      message = batch.map(({ parts }) => ({
-        recordedAt,
-        parts: parts.map(({ stream, events, expected }) => ({
-          stream,
-          expected: typeof expected === 'bigint' ? expected.toString() : expected,
-          events: events.map(({ id, type, data, metadata }) => ({
-            id,
-            type,
-            data: JSON.stringify(data),
-            metadata: JSON.stringify(metadata),
-          })),
-        })),
-      }));
-    } catch (error) {
-      for (const request of batch) request.reject(error);
-      return;
-    }
+    const message = batch.map((request) => ({ ...request.message, recordedAt }));
     this.inFlight = batch;
     this.inFlightMessage = message;
     this.writer.ref();
@@ -393,6 +380,11 @@ export class SqliteEventStore implements EventStore {
     return commit;
   }
 
+  /** Makes the subscriptions look for events written by other processes now, rather than at their next poll. */
+  pollNow(): void {
+    for (const wake of this.waiters) wake();
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     while (this.inFlight || this.pending.length) await new Promise((resolve) => setImmediate(resolve));
@@ -412,6 +404,22 @@ function expectationHolds(expected: ExpectedRevision, last: number | null): bool
 
 function toActual(last: number | null): bigint | 'no_stream' {
   return last === null ? 'no_stream' : BigInt(last);
+}
+
+function toWriterRequest(parts: StreamAppend[]): WriterRequest {
+  return {
+    recordedAt: 0,
+    parts: parts.map(({ stream, events, expected }) => ({
+      stream,
+      expected: typeof expected === 'bigint' ? expected.toString() : expected,
+      events: events.map(({ id, type, data, metadata }) => ({
+        id,
+        type,
+        data: JSON.stringify(data),
+        metadata: JSON.stringify(metadata),
+      })),
+    })),
+  };
 }
 
 /** The writer's report of an error, as an error again, with SQLite's code. */
