@@ -1,7 +1,13 @@
 'use strict';
-// POST /v1/agents throughput of the service against the bare Fastify + SQLite baseline, same machine, same run.
-// Baseline and service alternate for several rounds, so that a noisy neighbour hits both; the ratio is the median.
-// Usage: npm run build:bench && node bench/command-throughput.js [seconds=10] [connections=10] [rounds=3] [--store=sqlite|esdb-test-double]
+// Command throughput of the service against the bare Fastify + SQLite baseline (one insert per request), same
+// machine, same run. Baseline and service alternate for several rounds, so that a noisy neighbour hits both; the
+// ratio is the median. Commands (--command=):
+//   agents   POST /v1/agents, each with a new name (default);
+//   trigger  POST /v1/workflows/{id}/trigger, round robin over 100 manual workflows;
+//   run      POST /v1/agents/{id}/run, round robin over 100 agents.
+// Runs are recorded, not executed (RUN_EXECUTOR_ENABLED=false): this measures the command, bench/run-overhead.js
+// the execution.
+// Usage: npm run build:bench && node bench/command-throughput.js [seconds=10] [connections=10] [rounds=3] [--store=sqlite|esdb-test-double] [--command=agents|trigger|run]
 // BENCH_COMPARE_MAIN=path/to/main.js also measures another build each round against the same baseline.
 // BENCH_SERVICE_MAIN=path/to/main.js measures another build of the service (e.g. a copy of dist from before a change).
 const autocannon = require('autocannon');
@@ -10,17 +16,63 @@ const { startServer, temporaryDir, createAgentRequests, storeArgument, positiona
 
 const [seconds = 10, connections = 10, rounds = 3] = positional().map(Number);
 const storeName = storeArgument();
+const command = (process.argv.find((arg) => arg.startsWith('--command=')) ?? '--command=agents').slice(10);
+const TARGETS = 100;
+
+const post = async (url, path, body) => {
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+};
+
+/** Round robin over `paths`, each request with a body of its own. */
+function roundRobin(paths, body) {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => ({ ...request, path: paths[n % paths.length], body: JSON.stringify(body(++n)) }),
+    },
+  ];
+}
+
+/** The requests of the measured command (the baseline always inserts an agent row: its one cheap write). */
+async function requestsFor(label, url, isBaseline) {
+  if (command === 'agents' || isBaseline) return (prefix) => createAgentRequests(`${prefix}-${label}`);
+  const agents = [];
+  for (let i = 0; i < TARGETS; i++)
+    agents.push(await post(url, '/v1/agents', { name: `${label}-agent-${i}`, model: 'openai/gpt-4o-mini' }));
+  if (command === 'run') {
+    const paths = agents.map((agent) => `/v1/agents/${agent.id}/run`);
+    return () => roundRobin(paths, (n) => ({ task: `Task ${n}`, context: { n } }));
+  }
+  if (command !== 'trigger') throw new Error('--command must be agents, trigger or run');
+  const paths = [];
+  for (let i = 0; i < TARGETS; i++) {
+    const workflow = await post(url, '/v1/workflows', {
+      name: `${label}-workflow-${i}`,
+      steps: [{ agent: agents[i].name, action: 'go' }],
+    });
+    paths.push(`/v1/workflows/${workflow.id}/trigger`);
+  }
+  return () => roundRobin(paths, (n) => ({ input: { n } }));
+}
 
 async function measure(label, script, env = {}) {
-  const server = await startServer(script, { DATA_DIR: temporaryDir(`bench-${label}-`), ...env });
+  const server = await startServer(script, {
+    DATA_DIR: temporaryDir(`bench-${label}-`),
+    RUN_EXECUTOR_ENABLED: 'false',
+    ...env,
+  });
   try {
-    await autocannon({ url: server.url, connections, duration: 2, requests: createAgentRequests(`warmup-${label}`) });
-    const result = await autocannon({
-      url: server.url,
-      connections,
-      duration: seconds,
-      requests: createAgentRequests(label),
-    });
+    const requests = await requestsFor(label, server.url, label === 'baseline');
+    await autocannon({ url: server.url, connections, duration: 2, requests: requests('warmup') });
+    const result = await autocannon({ url: server.url, connections, duration: seconds, requests: requests('bench') });
     const figures = {
       requestsPerSecond: Math.round(result.requests.average),
       latencyP50Ms: result.latency.p50,
@@ -40,9 +92,7 @@ async function measure(label, script, env = {}) {
 }
 
 async function main() {
-  console.log(
-    `POST /v1/agents, ${connections} connections, ${seconds} s each, ${rounds} rounds, service on ${storeName}`,
-  );
+  console.log(`${command}, ${connections} connections, ${seconds} s each, ${rounds} rounds, service on ${storeName}`);
   const ratios = [];
   const otherRatios = [];
   for (let round = 1; round <= rounds; round++) {

@@ -45,6 +45,18 @@ describe('sqlite event store', () => {
 
   const event = (type: string) => ({ id: randomUUID(), type, data: {}, metadata: { schemaVersion: 1 } });
 
+  it('keeps the process alive only while a commit is in flight, so a store left open never hangs an exit', async () => {
+    const ports = () => process.getActiveResourcesInfo().filter((resource) => resource === 'MessagePort').length;
+    const before = ports();
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    expect(ports()).toBe(before);
+    const appended = store.append('alive-1', [event('A')], { expected: 'no_stream' });
+    expect(ports()).toBeGreaterThan(before);
+    await appended;
+    expect(ports()).toBe(before);
+    await store.close();
+  });
+
   it('keeps events across reopening the file', async () => {
     const file = join(folder, 'events.sqlite');
     const first = new SqliteEventStore({ file });

@@ -142,10 +142,11 @@ export class SqliteEventStore implements EventStore {
     // Bound, so that a wrapper made with Object.create(store) (as tests do) queues on this store, not on itself.
     this.append = this.append.bind(this);
     this.appendMultiple = this.appendMultiple.bind(this);
-    // The writer keeps the process alive only while a commit is in flight.
-    this.writer.unref();
     this.writer.on('message', (reply: WriterReply) => this.settle(reply));
     this.writer.on('error', (error) => this.failWriter(error));
+    // The writer keeps the process alive only while a commit is in flight. After the listeners: adding the
+    // first 'message' listener refs the writer's port again.
+    this.writer.unref();
     this.writerExited = new Promise((resolve) =>
       this.writer.once('exit', (code) => {
         this.writerGone = true;

@@ -250,7 +250,7 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
       '2026-03-29T01:00:00.000Z',
       '2026-03-30T00:30:00.000Z',
     ]);
-  });
+  }, 20_000); // 96 hourly steps, each settled through the store's writer thread
 
   it('runs an hourly schedule every real hour across the autumn change, twice at 02:00 local', async () => {
     jest.setSystemTime(new Date('2026-10-24T22:30:00.000Z'));
