@@ -1,6 +1,8 @@
 /** Unit (*.spec.ts), integration (*.int-spec.ts) and e2e (test/e2e) tests in one run. */
 module.exports = {
   testEnvironment: 'node',
+  // e2e suites start real servers and processes; a busy machine must not turn a slow start into a failure.
+  testTimeout: 15_000,
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
