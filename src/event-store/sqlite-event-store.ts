@@ -13,6 +13,7 @@ import {
   StoreUnavailableError,
   StreamAppend,
   StreamRead,
+  StreamSnapshot,
   Subscription,
   SubscriptionHandler,
 } from './event-store';
@@ -57,8 +58,16 @@ type WriterOutcome =
   | { ok: Array<{ nextRevision: number; position: number }> }
   | { conflict: { part: number; actual: number | null } }
   | { failure: WriterFailure };
-type WriterReply =
+type BatchReply =
   { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
+type SnapshotReply = { snapshotWritten: number; failure?: WriterFailure };
+type WriterReply = BatchReply | SnapshotReply;
+
+interface SnapshotRow {
+  revision: number;
+  schema_version: number;
+  state: string;
+}
 
 /** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
 interface Commit {
@@ -92,6 +101,13 @@ const SCHEMA = `
     recorded_at INTEGER NOT NULL,
     UNIQUE (stream, revision)
   );
+  CREATE TABLE IF NOT EXISTS snapshots (
+    stream         TEXT    PRIMARY KEY,
+    revision       INTEGER NOT NULL,
+    schema_version INTEGER NOT NULL,
+    state          TEXT    NOT NULL,
+    taken_at       INTEGER NOT NULL
+  ) WITHOUT ROWID;
 `;
 
 /**
@@ -111,12 +127,15 @@ export class SqliteEventStore implements EventStore {
   private readonly writerExited: Promise<void>;
   private writerGone = false;
   private commits = 0;
+  private readonly snapshotWrites = new Map<number, { resolve(): void; reject(error: unknown): void }>();
+  private lastSnapshotWrite = 0;
   private readonly waiters = new Set<(commit?: Commit) => void>();
   private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
   private readonly readAllStatements = new Map<string, Database.Statement>();
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
   private readonly headStmt: Database.Statement<[], { position: number | null }>;
   private readonly readStreamStmt: Database.Statement<[string, number, number], EventRow>;
+  private readonly readSnapshotStmt: Database.Statement<[string], SnapshotRow>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.now = options.now ?? (() => new Date());
@@ -131,6 +150,7 @@ export class SqliteEventStore implements EventStore {
     this.readStreamStmt = this.db.prepare(
       'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
     );
+    this.readSnapshotStmt = this.db.prepare('SELECT revision, schema_version, state FROM snapshots WHERE stream = ?');
     this.writer = new Worker(WRITER_SCRIPT, {
       workerData: {
         driver: require.resolve('better-sqlite3'),
@@ -142,9 +162,12 @@ export class SqliteEventStore implements EventStore {
     // Bound, so that a wrapper made with Object.create(store) (as tests do) queues on this store, not on itself.
     this.append = this.append.bind(this);
     this.appendMultiple = this.appendMultiple.bind(this);
+    this.writeSnapshot = this.writeSnapshot.bind(this);
     // The writer keeps the process alive only while a commit is in flight.
     this.writer.unref();
-    this.writer.on('message', (reply: WriterReply) => this.settle(reply));
+    this.writer.on('message', (reply: WriterReply) =>
+      'snapshotWritten' in reply ? this.snapshotWritten(reply) : this.settle(reply),
+    );
     this.writer.on('error', (error) => this.failWriter(error));
     this.writerExited = new Promise((resolve) =>
       this.writer.once('exit', (code) => {
@@ -187,14 +210,14 @@ export class SqliteEventStore implements EventStore {
     const message = batch.map((request) => ({ ...request.message, recordedAt }));
     this.inFlight = batch;
     this.inFlightMessage = message;
-    this.writer.ref();
+    this.holdWhileBusy();
     this.writer.postMessage({ batch: message });
   }
 
-  private settle(reply: WriterReply): void {
+  private settle(reply: BatchReply): void {
     const batch = this.inFlight ?? [];
     this.inFlight = undefined;
-    this.writer.unref();
+    this.holdWhileBusy();
     if ('batchFailure' in reply) {
       const failure = new StoreUnavailableError('The event store could not commit', {
         cause: writerError(reply.batchFailure),
@@ -262,8 +285,61 @@ export class SqliteEventStore implements EventStore {
     this.writerGone = true;
     const failure = new StoreUnavailableError('The event store writer stopped', { cause: error });
     for (const request of [...(this.inFlight ?? []), ...this.pending]) request.reject(failure);
+    for (const write of this.snapshotWrites.values()) write.reject(failure);
+    this.snapshotWrites.clear();
     this.inFlight = undefined;
     this.pending = [];
+  }
+
+  /** The writer keeps the process alive only while it has a commit or a snapshot in hand. */
+  private holdWhileBusy(): void {
+    if (this.inFlight || this.snapshotWrites.size) this.writer.ref();
+    else this.writer.unref();
+  }
+
+  async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
+    const row = this.readSnapshotStmt.get(stream);
+    if (!row) return undefined;
+    return { revision: BigInt(row.revision), schemaVersion: row.schema_version, state: JSON.parse(row.state) };
+  }
+
+  /**
+   * Goes through the writer, between two commits of events, in a transaction of its own that is not synced (so it
+   * costs no disk flush; the next commit of events syncs it with them). It is written after the events it covers,
+   * so a crash can lose it but never keep it without them.
+   */
+  writeSnapshot(stream: string, snapshot: StreamSnapshot): Promise<void> {
+    if (this.writerGone) return Promise.reject(new StoreUnavailableError('The event store is closed'));
+    let state: string | undefined;
+    try {
+      state = JSON.stringify(snapshot.state);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (state === undefined) return Promise.reject(new Error(`The snapshot of ${stream} has no JSON state`));
+    return new Promise((resolve, reject) => {
+      const id = ++this.lastSnapshotWrite;
+      this.snapshotWrites.set(id, { resolve, reject });
+      this.holdWhileBusy();
+      this.writer.postMessage({
+        snapshot: {
+          id,
+          stream,
+          revision: Number(snapshot.revision),
+          schemaVersion: snapshot.schemaVersion,
+          state,
+          takenAt: this.now().getTime(),
+        },
+      });
+    });
+  }
+
+  private snapshotWritten(reply: SnapshotReply): void {
+    const write = this.snapshotWrites.get(reply.snapshotWritten);
+    this.snapshotWrites.delete(reply.snapshotWritten);
+    this.holdWhileBusy();
+    if (reply.failure) write?.reject(asStoreFailure(writerError(reply.failure)));
+    else write?.resolve();
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
@@ -387,7 +463,8 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    while (this.inFlight || this.pending.length) await new Promise((resolve) => setImmediate(resolve));
+    while (this.inFlight || this.pending.length || this.snapshotWrites.size)
+      await new Promise((resolve) => setImmediate(resolve));
     this.writer.postMessage({ close: true });
     await this.writerExited;
     this.db.close();

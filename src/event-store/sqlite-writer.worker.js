@@ -8,6 +8,8 @@
 //                  all or nothing over its parts (one part: an ordinary append; several: a multi-stream append).
 // Out: { outcomes: [{ ok: [{ nextRevision, position }] (per part) } | { conflict: { part, actual } }
 //        | { failure: { code, message } }], headBefore, headAfter } or { batchFailure: { code, message } }.
+// Also in: { snapshot: { id, stream, revision, schemaVersion, state (JSON text), takenAt } }, a stream's snapshot
+// (replaces the one before); out: { snapshotWritten: id, failure?: { code, message } }.
 // Revisions and positions are numbers.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -23,6 +25,24 @@ const head = db.prepare('SELECT max(position) AS position FROM events');
 const insert = db.prepare(
   'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
+
+const upsertSnapshot = db.prepare(
+  `INSERT INTO snapshots (stream, revision, schema_version, state, taken_at) VALUES (?, ?, ?, ?, ?)
+   ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, schema_version = excluded.schema_version,
+     state = excluded.state, taken_at = excluded.taken_at`,
+);
+const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+const syncAsConfigured = db.prepare(`PRAGMA synchronous = ${workerData.synchronous}`);
+
+/** A snapshot is a cache: its commit is not synced (in WAL mode, NORMAL syncs at checkpoints only). */
+function writeSnapshot({ stream, revision, schemaVersion, state, takenAt }) {
+  syncNormal.run();
+  try {
+    upsertSnapshot.run(stream, revision, schemaVersion, state, takenAt);
+  } finally {
+    syncAsConfigured.run();
+  }
+}
 
 class Conflict extends Error {
   constructor(part) {
@@ -97,6 +117,16 @@ parentPort.on('message', (message) => {
   if (message.close) {
     db.close();
     parentPort.close();
+    return;
+  }
+  if (message.snapshot) {
+    try {
+      writeSnapshot(message.snapshot);
+      parentPort.postMessage({ snapshotWritten: message.snapshot.id });
+    } catch (error) {
+      const failure = { code: error?.code, message: String(error?.message ?? error) };
+      parentPort.postMessage({ snapshotWritten: message.snapshot.id, failure });
+    }
     return;
   }
   try {
