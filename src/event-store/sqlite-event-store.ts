@@ -465,6 +465,8 @@ export class SqliteEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     while (this.inFlight || this.pending.length || this.snapshotWrites.size)
       await new Promise((resolve) => setImmediate(resolve));
+    // Held until it has exited, or a caller awaiting close() with nothing else to do would see the process end.
+    this.writer.ref();
     this.writer.postMessage({ close: true });
     await this.writerExited;
     this.db.close();
