@@ -68,6 +68,18 @@ describe('sqlite event store', () => {
     await second.close();
   });
 
+  it('writes the snapshots made in one turn of the event loop in one message to the writer', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const writer = (store as unknown as { writer: { postMessage(message: object): void } }).writer;
+    const posted = jest.spyOn(writer, 'postMessage');
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.writeSnapshot(`s-${i}`, { revision: 1n, schemaVersion: 1, state: i })),
+    );
+    expect(posted.mock.calls.filter(([message]) => 'snapshots' in message)).toHaveLength(1);
+    expect(await store.readSnapshot('s-49')).toEqual({ revision: 1n, schemaVersion: 1, state: 49 });
+    await store.close();
+  });
+
   it('never returns system events from the global log', async () => {
     const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
     await store.append('s-1', [event('$metadata'), event('A')], { expected: 'no_stream' });

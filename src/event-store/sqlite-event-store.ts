@@ -17,6 +17,7 @@ import {
   Subscription,
   SubscriptionHandler,
 } from './event-store';
+import { SqliteSnapshotWrites } from './sqlite-snapshot-writes';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
@@ -60,10 +61,10 @@ type WriterOutcome =
   | { failure: WriterFailure };
 type BatchReply =
   { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
-type SnapshotReply = { snapshotWritten: number; failure?: WriterFailure };
+type SnapshotReply = { snapshotsWritten: number; failure?: WriterFailure };
 type WriterReply = BatchReply | SnapshotReply;
 
-interface SnapshotRow {
+interface StoredSnapshot {
   revision: number;
   schema_version: number;
   state: string;
@@ -127,15 +128,14 @@ export class SqliteEventStore implements EventStore {
   private readonly writerExited: Promise<void>;
   private writerGone = false;
   private commits = 0;
-  private readonly snapshotWrites = new Map<number, { resolve(): void; reject(error: unknown): void }>();
-  private lastSnapshotWrite = 0;
+  private readonly snapshotWrites: SqliteSnapshotWrites;
   private readonly waiters = new Set<(commit?: Commit) => void>();
   private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
   private readonly readAllStatements = new Map<string, Database.Statement>();
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
   private readonly headStmt: Database.Statement<[], { position: number | null }>;
   private readonly readStreamStmt: Database.Statement<[string, number, number], EventRow>;
-  private readonly readSnapshotStmt: Database.Statement<[string], SnapshotRow>;
+  private readonly readSnapshotStmt: Database.Statement<[string], StoredSnapshot>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.now = options.now ?? (() => new Date());
@@ -163,10 +163,14 @@ export class SqliteEventStore implements EventStore {
     this.append = this.append.bind(this);
     this.appendMultiple = this.appendMultiple.bind(this);
     this.writeSnapshot = this.writeSnapshot.bind(this);
+    this.snapshotWrites = new SqliteSnapshotWrites(
+      (message) => (this.writerGone ? this.snapshotWrites.fail(this.closed()) : this.writer.postMessage(message)),
+      () => this.holdWhileBusy(),
+    );
     // The writer keeps the process alive only while a commit is in flight.
     this.writer.unref();
     this.writer.on('message', (reply: WriterReply) =>
-      'snapshotWritten' in reply ? this.snapshotWritten(reply) : this.settle(reply),
+      'snapshotsWritten' in reply ? this.snapshotWritten(reply) : this.settle(reply),
     );
     this.writer.on('error', (error) => this.failWriter(error));
     this.writerExited = new Promise((resolve) =>
@@ -285,15 +289,14 @@ export class SqliteEventStore implements EventStore {
     this.writerGone = true;
     const failure = new StoreUnavailableError('The event store writer stopped', { cause: error });
     for (const request of [...(this.inFlight ?? []), ...this.pending]) request.reject(failure);
-    for (const write of this.snapshotWrites.values()) write.reject(failure);
-    this.snapshotWrites.clear();
+    this.snapshotWrites.fail(failure);
     this.inFlight = undefined;
     this.pending = [];
   }
 
   /** The writer keeps the process alive only while it has a commit or a snapshot in hand. */
   private holdWhileBusy(): void {
-    if (this.inFlight || this.snapshotWrites.size) this.writer.ref();
+    if (this.inFlight || this.snapshotWrites.busy) this.writer.ref();
     else this.writer.unref();
   }
 
@@ -304,42 +307,21 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Goes through the writer, between two commits of events, in a transaction of its own that is not synced (so it
-   * costs no disk flush; the next commit of events syncs it with them). It is written after the events it covers,
-   * so a crash can lose it but never keep it without them.
+   * Goes through the writer, between two commits of events, with the other snapshots of this turn of the event
+   * loop, in a transaction that is not synced (it costs no disk flush; the next commit of events syncs it with
+   * them). It is written after the events it covers, so a crash can lose it but never keep it without them.
    */
   writeSnapshot(stream: string, snapshot: StreamSnapshot): Promise<void> {
-    if (this.writerGone) return Promise.reject(new StoreUnavailableError('The event store is closed'));
-    let state: string | undefined;
-    try {
-      state = JSON.stringify(snapshot.state);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (state === undefined) return Promise.reject(new Error(`The snapshot of ${stream} has no JSON state`));
-    return new Promise((resolve, reject) => {
-      const id = ++this.lastSnapshotWrite;
-      this.snapshotWrites.set(id, { resolve, reject });
-      this.holdWhileBusy();
-      this.writer.postMessage({
-        snapshot: {
-          id,
-          stream,
-          revision: Number(snapshot.revision),
-          schemaVersion: snapshot.schemaVersion,
-          state,
-          takenAt: this.now().getTime(),
-        },
-      });
-    });
+    if (this.writerGone) return Promise.reject(this.closed());
+    return this.snapshotWrites.write(stream, snapshot, this.now().getTime());
   }
 
-  private snapshotWritten(reply: SnapshotReply): void {
-    const write = this.snapshotWrites.get(reply.snapshotWritten);
-    this.snapshotWrites.delete(reply.snapshotWritten);
-    this.holdWhileBusy();
-    if (reply.failure) write?.reject(asStoreFailure(writerError(reply.failure)));
-    else write?.resolve();
+  private snapshotWritten({ snapshotsWritten, failure }: SnapshotReply): void {
+    this.snapshotWrites.settle({ snapshotsWritten, failure: failure && asStoreFailure(writerError(failure)) });
+  }
+
+  private closed(): StoreUnavailableError {
+    return new StoreUnavailableError('The event store is closed');
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
@@ -463,7 +445,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    while (this.inFlight || this.pending.length || this.snapshotWrites.size)
+    while (this.inFlight || this.pending.length || this.snapshotWrites.busy)
       await new Promise((resolve) => setImmediate(resolve));
     // Held until it has exited, or a caller awaiting close() with nothing else to do would see the process end.
     this.writer.ref();

@@ -8,8 +8,8 @@
 //                  all or nothing over its parts (one part: an ordinary append; several: a multi-stream append).
 // Out: { outcomes: [{ ok: [{ nextRevision, position }] (per part) } | { conflict: { part, actual } }
 //        | { failure: { code, message } }], headBefore, headAfter } or { batchFailure: { code, message } }.
-// Also in: { snapshot: { id, stream, revision, schemaVersion, state (JSON text), takenAt } }, a stream's snapshot
-// (replaces the one before); out: { snapshotWritten: id, failure?: { code, message } }.
+// Also in: { snapshots: { id, rows: [{ stream, revision, schemaVersion, state (JSON text), takenAt }] } }, streams'
+// snapshots (each replaces the stream's one before), in one transaction; out: { snapshotsWritten: id, failure? }.
 // Revisions and positions are numbers.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -34,11 +34,16 @@ const upsertSnapshot = db.prepare(
 const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
 const syncAsConfigured = db.prepare(`PRAGMA synchronous = ${workerData.synchronous}`);
 
-/** A snapshot is a cache: its commit is not synced (in WAL mode, NORMAL syncs at checkpoints only). */
-function writeSnapshot({ stream, revision, schemaVersion, state, takenAt }) {
+const upsertSnapshots = db.transaction((rows) => {
+  for (const { stream, revision, schemaVersion, state, takenAt } of rows)
+    upsertSnapshot.run(stream, revision, schemaVersion, state, takenAt);
+});
+
+/** Snapshots are a cache: their commit is not synced (in WAL mode, NORMAL syncs at checkpoints only). */
+function writeSnapshots(rows) {
   syncNormal.run();
   try {
-    upsertSnapshot.run(stream, revision, schemaVersion, state, takenAt);
+    upsertSnapshots(rows);
   } finally {
     syncAsConfigured.run();
   }
@@ -119,13 +124,16 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
-  if (message.snapshot) {
+  if (message.snapshots) {
+    const { id, rows } = message.snapshots;
     try {
-      writeSnapshot(message.snapshot);
-      parentPort.postMessage({ snapshotWritten: message.snapshot.id });
+      writeSnapshots(rows);
+      parentPort.postMessage({ snapshotsWritten: id });
     } catch (error) {
-      const failure = { code: error?.code, message: String(error?.message ?? error) };
-      parentPort.postMessage({ snapshotWritten: message.snapshot.id, failure });
+      parentPort.postMessage({
+        snapshotsWritten: id,
+        failure: { code: error?.code, message: String(error?.message ?? error) },
+      });
     }
     return;
   }
