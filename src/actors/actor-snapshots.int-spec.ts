@@ -139,6 +139,24 @@ describe('actors with snapshots', () => {
     expect(warnings).toHaveBeenCalledTimes(5);
   });
 
+  it('still checks a snapshot against its stream when the first read after restoring it failed', async () => {
+    await history('c-8', 3);
+    await store.writeSnapshot('c-8', { revision: 50n, schemaVersion: 2, state: 999 });
+    let failNext = true;
+    const { spy, reads } = spied();
+    const flaky: EventStore = Object.assign(Object.create(spy), {
+      readStream: (...args: Parameters<EventStore['readStream']>) => {
+        if (!failNext) return spy.readStream(...args);
+        failNext = false;
+        return Promise.reject(new Error('store down'));
+      },
+    });
+    const actors = registry(100, flaky);
+    await expect(actors.read('c-8', counter)).rejects.toThrow('store down');
+    expect(await actors.read('c-8', counter)).toBe(3);
+    expect(reads).toEqual([50n, 0n]);
+  });
+
   it('neither reads nor writes snapshots with snapshotEvery 0', async () => {
     const readSnapshot = jest.fn(() => Promise.resolve(undefined));
     const writeSnapshot = jest.fn(() => Promise.resolve());

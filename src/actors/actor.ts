@@ -44,6 +44,8 @@ export class Actor<State, Command, Event extends DomainEvent> {
   private snapshotRevision: bigint | undefined;
   /** False once a snapshot proved to be ahead of its stream: this actor then replays. */
   private trustSnapshots = true;
+  /** The state comes from a snapshot whose revision the stream has not yet been seen to have. */
+  private snapshotUnchecked = false;
 
   constructor(
     readonly stream: string,
@@ -131,16 +133,16 @@ export class Actor<State, Command, Event extends DomainEvent> {
    * stream's snapshot if there is a usable one, else from revision 0.
    */
   private async load(): Promise<void> {
-    // After a snapshot the read starts at the snapshot's own revision: a stream without that event proves it wrong.
-    let checkSnapshot = this.revision === 'no_stream' && (await this.restoreSnapshot());
+    if (this.revision === 'no_stream') this.snapshotUnchecked = await this.restoreSnapshot();
     const pageSize = 500;
     for (;;) {
       const next = this.revision === 'no_stream' ? 0n : (this.revision as bigint) + 1n;
-      const from = checkSnapshot ? next - 1n : next;
+      // After a snapshot the read starts at the snapshot's own revision: a stream without that event proves it wrong.
+      const from = this.snapshotUnchecked ? next - 1n : next;
       const page = await this.deps.store.readStream(this.stream, { fromRevision: from, maxCount: pageSize });
       let events = page.events;
-      if (checkSnapshot) {
-        checkSnapshot = false;
+      if (this.snapshotUnchecked) {
+        this.snapshotUnchecked = false;
         if (events[0]?.revision !== from) {
           this.forget(`its stream has no event at revision ${from}`);
           continue;
