@@ -21,8 +21,8 @@ function temporaryDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Starts `node script` with PORT set, resolves once `readyPath` answers 200. */
-async function startServer(script, env = {}, readyPath = '/health') {
+/** Starts `node script` with PORT set, resolves once `readyPath` answers 200 (within `timeoutMs`). */
+async function startServer(script, env = {}, readyPath = '/health', timeoutMs = 60_000) {
   const port = await freePort();
   const child = spawn(process.execPath, [script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
@@ -33,7 +33,7 @@ async function startServer(script, env = {}, readyPath = '/health') {
   let exited = null;
   child.once('exit', (code, signal) => (exited = signal ?? code));
   let ready = false;
-  for (let i = 0; i < 600 && !ready && exited === null; i++) {
+  for (let i = 0; i < timeoutMs / 100 && !ready && exited === null; i++) {
     try {
       ready = (await fetch(url + readyPath)).ok;
     } catch {
@@ -101,10 +101,12 @@ function positional(argv = process.argv) {
 /**
  * Starts the event store a benchmark runs on. sqlite: nothing to start (the service opens its own file).
  * esdb-test-double: the EventStoreDB test double in a process of its own; `env` points the service at it.
+ * `doubleEnv`: for the test double's process (see test-double-server.js).
  */
-async function startStore(store) {
+async function startStore(store, doubleEnv = {}) {
   if (store === 'sqlite') return { env: {}, url: undefined, stop: async () => undefined };
   const child = spawn(process.execPath, [join(__dirname, 'test-double-server.js')], {
+    env: { ...process.env, ...doubleEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise((resolve, reject) => {

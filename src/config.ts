@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_SNAPSHOT_EVERY } from './actors/actor-registry';
 import { SqliteSynchronous } from './event-store/sqlite-event-store';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
@@ -21,6 +22,8 @@ export interface AppConfig {
   /** How long a write waits for the read models to show it before answering anyway. */
   readYourWritesTimeoutMs: number;
   actorCacheSize: number;
+  /** A stream's snapshot is written once its state is this many events past the last one; 0: no snapshots. */
+  snapshotEvery: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** Whether this instance runs the cron schedules (any number of instances may; each tick runs once). */
   schedulerEnabled: boolean;
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     actorCacheSize: integer(env, 'ACTOR_CACHE_SIZE', 10_000, 1, 10_000_000),
+    snapshotEvery: integer(env, 'SNAPSHOT_EVERY', DEFAULT_SNAPSHOT_EVERY, 0, 1_000_000_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     schedulerEnabled: oneOf(env, 'SCHEDULER_ENABLED', ['true', 'false'] as const, 'true') === 'true',
     scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),

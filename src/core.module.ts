@@ -57,7 +57,14 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         useFactory: () => openReadDatabase(join(config.dataDir, 'read-models.sqlite')),
         inject: [DATA_FOLDER_LOCK],
       },
-      { provide: ACTOR_OPTIONS, useValue: { cacheSize: config.actorCacheSize, maxAttempts: DEFAULT_MAX_ATTEMPTS } },
+      {
+        provide: ACTOR_OPTIONS,
+        useValue: {
+          cacheSize: config.actorCacheSize,
+          maxAttempts: DEFAULT_MAX_ATTEMPTS,
+          snapshotEvery: config.snapshotEvery,
+        },
+      },
       ActorRegistry,
       ProjectionRunner,
       StreamWatch,

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Decider, DomainEvent } from '../domain/decider';
 import { ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
-import { Actor, CommandContext, CommandResult } from './actor';
+import { Actor, ActorDeps, CommandContext, CommandResult } from './actor';
+import { SnapshotWriter } from './snapshot-writer';
 
 /** A command for `sendToNewStreams`: its stream, the stream's decider, and the command. */
 export interface NewStreamCommand<S, C, E extends DomainEvent> {
@@ -17,24 +18,49 @@ export const ACTOR_OPTIONS = Symbol('ActorOptions');
 /** Enough for two instances racing on one busy stream; each retry first waits a random, growing moment. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
+/** A snapshot every 1,000 events: a load then reads at most that many events after it. */
+export const DEFAULT_SNAPSHOT_EVERY = 1000;
+
 export interface ActorOptions {
   /** How many idle actors keep their state in memory; the least recently used are dropped first. */
   cacheSize: number;
   /** Attempts per command when other writers change the stream concurrently. */
   maxAttempts: number;
+  /** A stream's snapshot is written once its state is this many events past the last one; 0: no snapshots. */
+  snapshotEvery?: number;
 }
 
 /** One actor per stream in this process, created on first use and dropped when idle and least recently used. */
 @Injectable()
-export class ActorRegistry {
+export class ActorRegistry implements BeforeApplicationShutdown {
   private readonly actors = new Map<string, Actor<unknown, unknown, DomainEvent>>();
+  private readonly deps: ActorDeps;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(ACTOR_OPTIONS) private readonly options: ActorOptions,
-  ) {}
+  ) {
+    const every = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    this.deps = {
+      store,
+      clock,
+      ids,
+      maxAttempts: options.maxAttempts,
+      snapshots: every > 0 ? { writer: new SnapshotWriter(store), every } : undefined,
+    };
+  }
+
+  /** Snapshots being written finish before the store closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.snapshotsSettled();
+  }
+
+  /** Resolves once the snapshots started so far are written (or failed). */
+  snapshotsSettled(): Promise<void> {
+    return this.deps.snapshots?.writer.settled() ?? Promise.resolve();
+  }
 
   send<S, C, E extends DomainEvent>(
     stream: string,
@@ -114,12 +140,7 @@ export class ActorRegistry {
   }
 
   private newActor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
-    return new Actor(stream, decider, {
-      store: this.store,
-      clock: this.clock,
-      ids: this.ids,
-      maxAttempts: this.options.maxAttempts,
-    });
+    return new Actor(stream, decider, this.deps);
   }
 
   private evictIdle(): void {

@@ -1,7 +1,9 @@
+import { Logger } from '@nestjs/common';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import { ConcurrencyError, EventStore, ExpectedRevision } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
+import { SnapshotWriter } from './snapshot-writer';
 
 export interface CommandContext {
   correlationId: string;
@@ -20,11 +22,17 @@ export interface ActorDeps {
   clock: Clock;
   ids: IdGenerator;
   maxAttempts: number;
+  /** Absent: snapshots are off (neither read nor written). */
+  snapshots?: { writer: SnapshotWriter; every: number };
 }
+
+const logger = new Logger('Actor');
 
 /**
  * Owns one stream: runs its commands one at a time, keeps the state in memory, and appends with the
  * expected revision. When another writer got there first it reloads and decides again, a bounded number of times.
+ * If its decider declares a snapshot format, it loads from the stream's snapshot and the events after it, and has
+ * a new snapshot written once its state has moved `snapshots.every` events past the last one.
  */
 export class Actor<State, Command, Event extends DomainEvent> {
   private state: State;
@@ -32,6 +40,12 @@ export class Actor<State, Command, Event extends DomainEvent> {
   private loaded = false;
   private mailbox: Promise<unknown> = Promise.resolve();
   private queued = 0;
+  /** Revision of the last snapshot this actor restored or had written; undefined: none. */
+  private snapshotRevision: bigint | undefined;
+  /** False once a snapshot proved to be ahead of its stream: this actor then replays. */
+  private trustSnapshots = true;
+  /** The state comes from a snapshot whose revision the stream has not yet been seen to have. */
+  private snapshotUnchecked = false;
 
   constructor(
     readonly stream: string,
@@ -99,6 +113,7 @@ export class Actor<State, Command, Event extends DomainEvent> {
         );
         this.state = events.reduce(this.decider.evolve, this.state);
         this.revision = appended.nextRevision;
+        this.snapshotIfDue();
         return { state: this.state, events, position: appended.position };
       } catch (error) {
         // After a conflict, or an append whose outcome is unknown, read what the stream gained meanwhile.
@@ -113,19 +128,77 @@ export class Actor<State, Command, Event extends DomainEvent> {
     }
   }
 
-  /** Reads the events after the cached revision (all of them the first time) and folds them into the state. */
+  /**
+   * Reads the events after the cached revision and folds them into the state. The first time, that is after the
+   * stream's snapshot if there is a usable one, else from revision 0.
+   */
   private async load(): Promise<void> {
+    if (this.revision === 'no_stream') this.snapshotUnchecked = await this.restoreSnapshot();
     const pageSize = 500;
     for (;;) {
-      const from = this.revision === 'no_stream' ? 0n : (this.revision as bigint) + 1n;
+      const next = this.revision === 'no_stream' ? 0n : (this.revision as bigint) + 1n;
+      // After a snapshot the read starts at the snapshot's own revision: a stream without that event proves it wrong.
+      const from = this.snapshotUnchecked ? next - 1n : next;
       const page = await this.deps.store.readStream(this.stream, { fromRevision: from, maxCount: pageSize });
-      for (const event of page.events) {
+      let events = page.events;
+      if (this.snapshotUnchecked) {
+        this.snapshotUnchecked = false;
+        if (events[0]?.revision !== from) {
+          this.forget(`its stream has no event at revision ${from}`);
+          continue;
+        }
+        events = events.slice(1);
+      }
+      for (const event of events) {
         this.state = this.decider.evolve(this.state, { type: event.type, data: event.data } as Event);
         this.revision = event.revision;
       }
       if (page.events.length < pageSize) break;
     }
     this.loaded = true;
+    this.snapshotIfDue();
+  }
+
+  /** Takes the state from the stream's snapshot, if it has one of the decider's version that reads back. */
+  private async restoreSnapshot(): Promise<boolean> {
+    const format = this.decider.snapshot;
+    if (!format || !this.deps.snapshots || !this.trustSnapshots) return false;
+    try {
+      const snapshot = await this.deps.store.readSnapshot(this.stream);
+      if (snapshot?.schemaVersion !== format.version) return false; // none, or of another version: replay
+      this.state = format.fromJson(snapshot.state);
+      this.revision = snapshot.revision;
+      this.snapshotRevision = snapshot.revision;
+      return true;
+    } catch (error) {
+      logger.warn(`Ignoring the snapshot of ${this.stream}, replaying the stream instead: ${String(error)}`);
+      return false;
+    }
+  }
+
+  /** Hands a snapshot of the current state to the writer once the state is `every` events past the last one. */
+  private snapshotIfDue(): void {
+    const { snapshots } = this.deps;
+    const format = this.decider.snapshot;
+    if (!snapshots || !format || typeof this.revision !== 'bigint') return;
+    if (this.revision - (this.snapshotRevision ?? -1n) < BigInt(snapshots.every)) return;
+    // States are never changed in place (evolve makes new ones), so this one may be written later.
+    const { state, revision } = this;
+    const take = () => ({
+      revision,
+      schemaVersion: format.version,
+      state: format.toJson ? format.toJson(state) : state,
+    });
+    if (snapshots.writer.write(this.stream, take)) this.snapshotRevision = revision;
+  }
+
+  /** Drops the state restored from a snapshot that its stream contradicts; this actor replays from now on. */
+  private forget(reason: string): void {
+    logger.warn(`Ignoring the snapshot of ${this.stream}, replaying the stream instead: ${reason}`);
+    this.state = this.decider.initialState;
+    this.revision = 'no_stream';
+    this.snapshotRevision = undefined;
+    this.trustSnapshots = false;
   }
 }
 

@@ -9,6 +9,22 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   initialState: State;
   decide(state: State, command: Command, now: Date): Event[];
   evolve(state: State, event: Event): State;
+  /** Declared by a decider whose long streams should load from a snapshot rather than replay from revision 0. */
+  snapshot?: SnapshotFormat<State>;
+}
+
+/**
+ * How a decider's state is written in a snapshot (see README, "Snapshots"). A snapshot of another `version` is
+ * ignored: the stream is replayed and a snapshot of this version written. Bump `version` whenever a snapshot
+ * written before would not equal a replay now: the state's fields change in shape or meaning, or `evolve`
+ * folds any existing event differently (a fix, a new field derived from old events, an event it used to ignore).
+ */
+export interface SnapshotFormat<State> {
+  version: number;
+  /** The state as JSON-compatible data. Default: the state itself (it must then hold JSON values only). */
+  toJson?(state: State): unknown;
+  /** The state back from what `toJson` made (bigint, Date, Map rebuilt here); throws if `json` is not one. */
+  fromJson(json: unknown): State;
 }
 
 export type DomainErrorKind = 'not_found' | 'conflict' | 'unprocessable' | 'precondition_failed';

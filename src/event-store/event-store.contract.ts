@@ -143,6 +143,55 @@ export function describeEventStoreContract(
       ]);
     });
 
+    it('reads no snapshot of a stream that has none', async () => {
+      await store.append(`${prefix}unsnapped`, [event()], { expected: 'no_stream' });
+      expect(await store.readSnapshot(`${prefix}unsnapped`)).toBeUndefined();
+      expect(await store.readSnapshot(`${prefix}missing`)).toBeUndefined();
+    });
+
+    it('keeps the snapshot written last beside its stream, leaving the stream as it was', async () => {
+      const stream = `${prefix}snapped`;
+      await store.append(stream, [event(), event(), event()], { expected: 'no_stream' });
+      const state = { name: 'ünïcode "quoted"', list: [1, 2.5, { deep: null }], flag: true };
+      await store.writeSnapshot(stream, { revision: 5_000_000_000n, schemaVersion: 1, state: { old: true } });
+      await store.writeSnapshot(stream, { revision: 2n, schemaVersion: 4, state });
+      expect(await store.readSnapshot(stream)).toEqual({ revision: 2n, schemaVersion: 4, state });
+      await store.writeSnapshot(`${prefix}other`, { revision: 0n, schemaVersion: 1, state: null });
+      expect(await store.readSnapshot(`${prefix}other`)).toEqual({ revision: 0n, schemaVersion: 1, state: null });
+      expect(await store.readSnapshot(stream)).toEqual({ revision: 2n, schemaVersion: 4, state });
+
+      expect((await store.readStream(stream)).events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
+      expect((await store.append(stream, [event()], { expected: 2n })).nextRevision).toBe(3n);
+    });
+
+    it('never hands a snapshot to readers of the global log nor to subscribers', async () => {
+      const stream = `${prefix}private`;
+      const appended = await store.append(stream, [event()], { expected: 'no_stream' });
+      await store.writeSnapshot(stream, { revision: 0n, schemaVersion: 1, state: { n: 1 } });
+      const ours = (events: RecordedEvent[]) => events.filter((e) => e.stream.includes(prefix));
+      expect(ours(await store.readAll({ after: appended.position, maxCount: 10_000 }))).toEqual([]);
+
+      const seen: RecordedEvent[] = [];
+      const caughtUp = deferred();
+      const gotMarker = deferred();
+      const subscription = store.subscribe(
+        { after: appended.position },
+        {
+          onEvents: (events) => {
+            seen.push(...ours(events));
+            if (seen.some((e) => e.type === 'Marker')) gotMarker.resolve();
+          },
+          onCaughtUp: () => caughtUp.resolve(),
+        },
+      );
+      await within(caughtUp.promise, 'catch-up');
+      await store.writeSnapshot(stream, { revision: 0n, schemaVersion: 1, state: { n: 2 } });
+      await store.append(`${prefix}marker`, [event('Marker')], { expected: 'no_stream' });
+      await within(gotMarker.promise, 'the marker event');
+      await subscription.stop();
+      expect(seen.map((e) => [e.stream, e.type])).toEqual([[`${prefix}marker`, 'Marker']]);
+    });
+
     it('reads the global log after a position, filtered, in position order', async () => {
       const before = await store.append(`${prefix}x`, [event('Kept')], { expected: 'no_stream' });
       await store.append(`${prefix}y`, [event('Dropped'), event('Kept')], { expected: 'no_stream' });

@@ -39,6 +39,20 @@ export interface StreamAppend {
   expected: ExpectedRevision;
 }
 
+/**
+ * A cached state of a stream: what its decider's `evolve` made of its events up to `revision`. The store keeps the
+ * last one written per stream beside the stream, never among its events nor on the global log. A cache only:
+ * the actor that reads one may ignore it and replay the stream.
+ */
+export interface StreamSnapshot {
+  /** Revision of the last event folded into `state`. */
+  revision: bigint;
+  /** The version of the decider's snapshot format that wrote it (see `Decider.snapshot`). */
+  schemaVersion: number;
+  /** The state as JSON-compatible data; the store writes it as JSON and gives it back parsed. */
+  state: unknown;
+}
+
 export interface StreamRead {
   exists: boolean;
   events: RecordedEvent[];
@@ -79,6 +93,13 @@ export interface EventStore {
   appendMultiple?(appends: StreamAppend[]): Promise<AppendResult[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
+  /** The snapshot of `stream` written last, or undefined. Throws if the stored one cannot be read back. */
+  readSnapshot(stream: string): Promise<StreamSnapshot | undefined>;
+  /**
+   * Replaces the snapshot of `stream` (the last write wins). Not synced to disk: a snapshot lost in a crash
+   * only makes the next load replay more. Readers of the stream and subscribers of the log never see it.
+   */
+  writeSnapshot(stream: string, snapshot: StreamSnapshot): Promise<void>;
   /** At-least-once, in order, never skipping: catches up from `after` (exclusive), then goes live. */
   subscribe(
     options: { after?: bigint; filter?: EventFilter; batchSize?: number },

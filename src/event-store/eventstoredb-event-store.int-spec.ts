@@ -180,6 +180,28 @@ describe('eventstoredb adapter', () => {
     }
   });
 
+  it('keeps a snapshot as the one event of a companion stream that keeps only its last event', async () => {
+    await store.append('w-1', [event('A'), event('B')], { expected: 'no_stream' });
+    for (const revision of [0n, 1n])
+      await store.writeSnapshot('w-1', { revision, schemaVersion: 1, state: { revision: Number(revision) } });
+    expect(double.streamEvents('snapshot-w-1').map((e) => e.type)).toEqual(['$snapshot', '$snapshot']);
+    const metadata = double
+      .streamEvents('$$snapshot-w-1')
+      .map((e) => [e.type, JSON.parse(Buffer.from(e.data).toString())]);
+    expect(metadata).toEqual([['$metadata', { $maxCount: 1 }]]); // set once, when the companion stream is made
+    const client = EventStoreDBClient.connectionString(double.connectionString);
+    const kept = [];
+    for await (const resolved of client.readStream('snapshot-w-1')) kept.push(resolved.event?.revision);
+    await client.dispose();
+    expect(kept).toEqual([1n]);
+    expect(await store.readSnapshot('w-1')).toEqual({ revision: 1n, schemaVersion: 1, state: { revision: 1 } });
+  });
+
+  it('fails to read a snapshot that is not one, rather than guessing', async () => {
+    double.inject('snapshot-w-2', '$snapshot', { revision: 'seven', state: {} });
+    await expect(store.readSnapshot('w-2')).rejects.toThrow('holds no readable snapshot');
+  });
+
   it('never prints the credentials of the connection string', async () => {
     const withPassword = new EventStoreDbEventStore({ url: 'esdb://admin:secret@db.example:2113?tls=false' });
     const tricky = new EventStoreDbEventStore({

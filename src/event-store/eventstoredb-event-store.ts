@@ -1,4 +1,12 @@
-import { EventStoreDBClient, START, StreamNotFoundError, StreamingRead } from '@eventstore/db-client';
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  START,
+  StreamNotFoundError,
+  StreamingRead,
+} from '@eventstore/db-client';
 import {
   AppendResult,
   EventFilter,
@@ -8,6 +16,7 @@ import {
   RecordedEvent,
   StoreUnavailableError,
   StreamRead,
+  StreamSnapshot,
   Subscription,
   SubscriptionHandler,
 } from './event-store';
@@ -19,6 +28,7 @@ import {
   toRecorded,
   toStoreError,
 } from './eventstoredb-mapping';
+import { fromSnapshotEvent, snapshotStream, toSnapshotEvent } from './eventstoredb-snapshots';
 import { EventStoreDbSubscription } from './eventstoredb-subscription';
 
 export interface EventStoreDbEventStoreOptions {
@@ -114,6 +124,46 @@ export class EventStoreDbEventStore implements EventStore {
       return found;
     } catch (error) {
       throw toStoreError(error, 'readAll');
+    }
+  }
+
+  /** The last event of the companion stream (see eventstoredb-snapshots.ts), read backwards. */
+  async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
+    let events;
+    try {
+      const read = this.client.readStream(snapshotStream(stream), {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      });
+      events = await this.collect('readSnapshot', read);
+      this.storeAnswered();
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return undefined;
+      throw toStoreError(error, 'readSnapshot');
+    }
+    return events.length ? fromSnapshotEvent(events[0]) : undefined;
+  }
+
+  /** Appends to the companion stream; when that creates it, sets `$maxCount` 1 so the server keeps the last only. */
+  async writeSnapshot(stream: string, snapshot: StreamSnapshot): Promise<void> {
+    const companion = snapshotStream(stream);
+    try {
+      const written = await this.withDeadline(
+        'writeSnapshot',
+        this.client.appendToStream(companion, toSnapshotEvent(snapshot), {
+          expectedRevision: ANY,
+          deadline: this.deadlineMs,
+        }),
+      );
+      if (written.nextExpectedRevision === 0n) {
+        await this.withDeadline(
+          'writeSnapshot',
+          this.client.setStreamMetadata(companion, { maxCount: 1 }, { deadline: this.deadlineMs }),
+        );
+      }
+    } catch (error) {
+      throw toStoreError(error, 'writeSnapshot');
     }
   }
 

@@ -7,6 +7,7 @@ import {
   NewEvent,
   RecordedEvent,
   StreamRead,
+  StreamSnapshot,
   Subscription,
   SubscriptionHandler,
 } from './event-store';
@@ -50,6 +51,14 @@ export class PrefixedEventStore implements EventStore {
   async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
     const events = await this.inner.readAll({ ...options, filter: this.prefixed(options.filter) });
     return events.map((event) => this.unprefixed(event));
+  }
+
+  readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
+    return this.inner.readSnapshot(this.prefix + stream);
+  }
+
+  writeSnapshot(stream: string, snapshot: StreamSnapshot): Promise<void> {
+    return this.inner.writeSnapshot(this.prefix + stream, snapshot);
   }
 
   subscribe(

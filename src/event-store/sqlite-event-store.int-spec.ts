@@ -67,6 +67,31 @@ describe('sqlite event store', () => {
     await second.close();
   });
 
+  it('writes a snapshot through the writer, which close() waits for, in the same file as the events', async () => {
+    const file = join(folder, 'events.sqlite');
+    const first = new SqliteEventStore({ file });
+    await first.append('s-1', [event('A')], { expected: 'no_stream' });
+    const written = first.writeSnapshot('s-1', { revision: 0n, schemaVersion: 2, state: { a: 1 } });
+    await first.close();
+    await written;
+    const second = new SqliteEventStore({ file });
+    expect(await second.readSnapshot('s-1')).toEqual({ revision: 0n, schemaVersion: 2, state: { a: 1 } });
+    await expect(second.writeSnapshot('s-1', { revision: 1n, schemaVersion: 2, state: 1n })).rejects.toThrow('BigInt');
+    await second.close();
+  });
+
+  it('writes the snapshots made in one turn of the event loop in one message to the writer', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const writer = (store as unknown as { writer: { postMessage(message: object): void } }).writer;
+    const posted = jest.spyOn(writer, 'postMessage');
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.writeSnapshot(`s-${i}`, { revision: 1n, schemaVersion: 1, state: i })),
+    );
+    expect(posted.mock.calls.filter(([message]) => 'snapshots' in message)).toHaveLength(1);
+    expect(await store.readSnapshot('s-49')).toEqual({ revision: 1n, schemaVersion: 1, state: 49 });
+    await store.close();
+  });
+
   it('never returns system events from the global log', async () => {
     const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
     await store.append('s-1', [event('$metadata'), event('A')], { expected: 'no_stream' });

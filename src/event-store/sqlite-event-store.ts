@@ -13,9 +13,11 @@ import {
   StoreUnavailableError,
   StreamAppend,
   StreamRead,
+  StreamSnapshot,
   Subscription,
   SubscriptionHandler,
 } from './event-store';
+import { SqliteSnapshotWrites } from './sqlite-snapshot-writes';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
@@ -57,8 +59,16 @@ type WriterOutcome =
   | { ok: Array<{ nextRevision: number; position: number }> }
   | { conflict: { part: number; actual: number | null } }
   | { failure: WriterFailure };
-type WriterReply =
+type BatchReply =
   { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
+type SnapshotReply = { snapshotsWritten: number; failure?: WriterFailure };
+type WriterReply = BatchReply | SnapshotReply;
+
+interface StoredSnapshot {
+  revision: number;
+  schema_version: number;
+  state: string;
+}
 
 /** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
 interface Commit {
@@ -92,6 +102,13 @@ const SCHEMA = `
     recorded_at INTEGER NOT NULL,
     UNIQUE (stream, revision)
   );
+  CREATE TABLE IF NOT EXISTS snapshots (
+    stream         TEXT    PRIMARY KEY,
+    revision       INTEGER NOT NULL,
+    schema_version INTEGER NOT NULL,
+    state          TEXT    NOT NULL,
+    taken_at       INTEGER NOT NULL
+  ) WITHOUT ROWID;
 `;
 
 /**
@@ -111,12 +128,14 @@ export class SqliteEventStore implements EventStore {
   private readonly writerExited: Promise<void>;
   private writerGone = false;
   private commits = 0;
+  private readonly snapshotWrites: SqliteSnapshotWrites;
   private readonly waiters = new Set<(commit?: Commit) => void>();
   private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
   private readonly readAllStatements = new Map<string, Database.Statement>();
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
   private readonly headStmt: Database.Statement<[], { position: number | null }>;
   private readonly readStreamStmt: Database.Statement<[string, number, number], EventRow>;
+  private readonly readSnapshotStmt: Database.Statement<[string], StoredSnapshot>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.now = options.now ?? (() => new Date());
@@ -131,6 +150,7 @@ export class SqliteEventStore implements EventStore {
     this.readStreamStmt = this.db.prepare(
       'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
     );
+    this.readSnapshotStmt = this.db.prepare('SELECT revision, schema_version, state FROM snapshots WHERE stream = ?');
     this.writer = new Worker(WRITER_SCRIPT, {
       workerData: {
         driver: require.resolve('better-sqlite3'),
@@ -142,7 +162,14 @@ export class SqliteEventStore implements EventStore {
     // Bound, so that a wrapper made with Object.create(store) (as tests do) queues on this store, not on itself.
     this.append = this.append.bind(this);
     this.appendMultiple = this.appendMultiple.bind(this);
-    this.writer.on('message', (reply: WriterReply) => this.settle(reply));
+    this.writeSnapshot = this.writeSnapshot.bind(this);
+    this.snapshotWrites = new SqliteSnapshotWrites(
+      (message) => (this.writerGone ? this.snapshotWrites.fail(this.closed()) : this.writer.postMessage(message)),
+      () => this.holdWhileBusy(),
+    );
+    this.writer.on('message', (reply: WriterReply) =>
+      'snapshotsWritten' in reply ? this.snapshotWritten(reply) : this.settle(reply),
+    );
     this.writer.on('error', (error) => this.failWriter(error));
     // The writer keeps the process alive only while a commit is in flight. After the listeners: adding the
     // first 'message' listener refs the writer's port again.
@@ -188,14 +215,14 @@ export class SqliteEventStore implements EventStore {
     const message = batch.map((request) => ({ ...request.message, recordedAt }));
     this.inFlight = batch;
     this.inFlightMessage = message;
-    this.writer.ref();
+    this.holdWhileBusy();
     this.writer.postMessage({ batch: message });
   }
 
-  private settle(reply: WriterReply): void {
+  private settle(reply: BatchReply): void {
     const batch = this.inFlight ?? [];
     this.inFlight = undefined;
-    this.writer.unref();
+    this.holdWhileBusy();
     if ('batchFailure' in reply) {
       const failure = new StoreUnavailableError('The event store could not commit', {
         cause: writerError(reply.batchFailure),
@@ -263,8 +290,39 @@ export class SqliteEventStore implements EventStore {
     this.writerGone = true;
     const failure = new StoreUnavailableError('The event store writer stopped', { cause: error });
     for (const request of [...(this.inFlight ?? []), ...this.pending]) request.reject(failure);
+    this.snapshotWrites.fail(failure);
     this.inFlight = undefined;
     this.pending = [];
+  }
+
+  /** The writer keeps the process alive only while it has a commit or a snapshot in hand. */
+  private holdWhileBusy(): void {
+    if (this.inFlight || this.snapshotWrites.busy) this.writer.ref();
+    else this.writer.unref();
+  }
+
+  async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
+    const row = this.readSnapshotStmt.get(stream);
+    if (!row) return undefined;
+    return { revision: BigInt(row.revision), schemaVersion: row.schema_version, state: JSON.parse(row.state) };
+  }
+
+  /**
+   * Goes through the writer, between two commits of events, with the other snapshots of this turn of the event
+   * loop, in a transaction that is not synced (it costs no disk flush; the next commit of events syncs it with
+   * them). It is written after the events it covers, so a crash can lose it but never keep it without them.
+   */
+  writeSnapshot(stream: string, snapshot: StreamSnapshot): Promise<void> {
+    if (this.writerGone) return Promise.reject(this.closed());
+    return this.snapshotWrites.write(stream, snapshot, this.now().getTime());
+  }
+
+  private snapshotWritten({ snapshotsWritten, failure }: SnapshotReply): void {
+    this.snapshotWrites.settle({ snapshotsWritten, failure: failure && asStoreFailure(writerError(failure)) });
+  }
+
+  private closed(): StoreUnavailableError {
+    return new StoreUnavailableError('The event store is closed');
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {
@@ -388,7 +446,10 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    while (this.inFlight || this.pending.length) await new Promise((resolve) => setImmediate(resolve));
+    while (this.inFlight || this.pending.length || this.snapshotWrites.busy)
+      await new Promise((resolve) => setImmediate(resolve));
+    // Held until it has exited, or a caller awaiting close() with nothing else to do would see the process end.
+    this.writer.ref();
     this.writer.postMessage({ close: true });
     await this.writerExited;
     this.db.close();

@@ -8,6 +8,8 @@
 //                  all or nothing over its parts (one part: an ordinary append; several: a multi-stream append).
 // Out: { outcomes: [{ ok: [{ nextRevision, position }] (per part) } | { conflict: { part, actual } }
 //        | { failure: { code, message } }], headBefore, headAfter } or { batchFailure: { code, message } }.
+// Also in: { snapshots: { id, rows: [{ stream, revision, schemaVersion, state (JSON text), takenAt }] } }, streams'
+// snapshots (each replaces the stream's one before), in one transaction; out: { snapshotsWritten: id, failure? }.
 // Revisions and positions are numbers.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -23,6 +25,29 @@ const head = db.prepare('SELECT max(position) AS position FROM events');
 const insert = db.prepare(
   'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
+
+const upsertSnapshot = db.prepare(
+  `INSERT INTO snapshots (stream, revision, schema_version, state, taken_at) VALUES (?, ?, ?, ?, ?)
+   ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, schema_version = excluded.schema_version,
+     state = excluded.state, taken_at = excluded.taken_at`,
+);
+const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+const syncAsConfigured = db.prepare(`PRAGMA synchronous = ${workerData.synchronous}`);
+
+const upsertSnapshots = db.transaction((rows) => {
+  for (const { stream, revision, schemaVersion, state, takenAt } of rows)
+    upsertSnapshot.run(stream, revision, schemaVersion, state, takenAt);
+});
+
+/** Snapshots are a cache: their commit is not synced (in WAL mode, NORMAL syncs at checkpoints only). */
+function writeSnapshots(rows) {
+  syncNormal.run();
+  try {
+    upsertSnapshots(rows);
+  } finally {
+    syncAsConfigured.run();
+  }
+}
 
 class Conflict extends Error {
   constructor(part) {
@@ -97,6 +122,19 @@ parentPort.on('message', (message) => {
   if (message.close) {
     db.close();
     parentPort.close();
+    return;
+  }
+  if (message.snapshots) {
+    const { id, rows } = message.snapshots;
+    try {
+      writeSnapshots(rows);
+      parentPort.postMessage({ snapshotsWritten: id });
+    } catch (error) {
+      parentPort.postMessage({
+        snapshotsWritten: id,
+        failure: { code: error?.code, message: String(error?.message ?? error) },
+      });
+    }
     return;
   }
   try {

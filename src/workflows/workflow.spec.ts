@@ -363,3 +363,42 @@ describe('workflow decider', () => {
     });
   });
 });
+
+describe('workflow snapshots', () => {
+  const fold = (events: Parameters<typeof workflowDecider.evolve>[1][]) =>
+    events.reduce(workflowDecider.evolve, workflowDecider.initialState);
+  const { fromJson } = workflowDecider.snapshot!;
+
+  it('restores the state it was taken from, after JSON', () => {
+    const state = fold([
+      created,
+      ticked('wfrun_1', '2026-01-05T08:00:00.000Z'),
+      paused('2026-01-06T00:00:00.000Z'),
+      resumed('2026-01-07T00:00:00.000Z'),
+    ]);
+    expect(fromJson(JSON.parse(JSON.stringify(state)))).toEqual(state);
+    expect(fromJson(null)).toBeNull();
+  });
+
+  it('stays the same size however often the workflow is triggered', () => {
+    const triggers = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        triggered(`wfrun_${i}`, new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString()),
+      );
+    const size = (n: number) => JSON.stringify(fold([createdManual, ...triggers(n)])).length;
+    expect(size(1000)).toBe(size(1));
+  });
+
+  it('refuses to restore what is not the state of a workflow', () => {
+    const state = fold([created])!;
+    for (const broken of [
+      {},
+      'x',
+      3,
+      { ...state, version: '1' },
+      { ...state, steps: null },
+      { ...state, trigger: null },
+    ])
+      expect(() => fromJson(broken)).toThrow('not the state of a workflow');
+  });
+});

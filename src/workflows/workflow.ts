@@ -1,5 +1,6 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
+import { workflowSnapshot } from './workflow-snapshot';
 
 export type WorkflowStatus = 'active' | 'paused' | 'archived';
 export const WORKFLOW_STATUSES: WorkflowStatus[] = ['active', 'paused', 'archived'];
@@ -205,6 +206,8 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
         return state;
     }
   },
+
+  snapshot: workflowSnapshot,
 };
 
 /** Archiving again changes nothing, whatever version the client last saw. */

@@ -4,8 +4,10 @@
  * An in-process gRPC server built from the `@eventstore/db-client` package's own generated service
  * definitions, keeping streams in memory, so the EventStoreDB adapter runs its tests over real gRPC on
  * machines where no EventStoreDB server can be installed. It answers only what the adapter uses:
- * Streams.Append, Streams.BatchAppend, Streams.Read (a stream, `$all`, subscriptions to either) and
- * ServerFeatures.GetSupportedMethods. Anything else answers UNIMPLEMENTED.
+ * Streams.Append, Streams.BatchAppend, Streams.Read (a stream forwards or backwards, `$all` forwards,
+ * subscriptions to either) and ServerFeatures.GetSupportedMethods. Anything else answers UNIMPLEMENTED.
+ * Stream metadata is an event on `$$<stream>`, as on the server; of it, only `$maxCount` is honoured (by reads
+ * of the stream: the older events are no longer there).
  */
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
@@ -151,8 +153,10 @@ export class EventStoreDbTestDouble {
     call.on('error', () => undefined);
     const options = call.request.getOptions();
     if (!options) return void call.emit('error', rpcError(grpc.status.INVALID_ARGUMENT, 'ReadReq without options'));
-    if (options.getReadDirection() !== ReadReq.Options.ReadDirection.FORWARDS) {
-      return void call.emit('error', rpcError(grpc.status.UNIMPLEMENTED, 'The test double reads forwards only'));
+    const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
+    if (backwards && (!options.hasStream() || options.hasSubscription())) {
+      const unimplemented = rpcError(grpc.status.UNIMPLEMENTED, 'The test double reads only a stream backwards');
+      return void call.emit('error', unimplemented);
     }
     const toMessage = (event: StoredEvent) => readEvent(event, options.getUuidOption()?.hasStructured() ?? false);
     if (options.hasSubscription()) return this.subscribe(call, options, toMessage);
@@ -167,8 +171,14 @@ export class EventStoreDbTestDouble {
         const notFound = new ReadResp.StreamNotFound().setStreamIdentifier(stream.getStreamIdentifier());
         return void send(call, new ReadResp().setStreamNotFound(notFound)).then(() => call.end());
       }
-      const from = stream.hasRevision() ? Number(stream.getRevision()) : stream.hasEnd() ? existing.length : 0;
-      events = existing.slice(from, from + count);
+      const kept = this.firstKept(name, existing);
+      if (backwards) {
+        const from = stream.hasRevision() ? Number(stream.getRevision()) : existing.length - 1;
+        events = existing.slice(Math.max(kept, from - count + 1), from + 1).reverse();
+      } else {
+        const from = stream.hasRevision() ? Number(stream.getRevision()) : stream.hasEnd() ? existing.length : 0;
+        events = existing.slice(Math.max(kept, from), Math.max(kept, from) + count);
+      }
     } else {
       const all = options.getAll()!;
       // A read of `$all` from a position includes the event at that position.
@@ -339,6 +349,14 @@ export class EventStoreDbTestDouble {
     });
     for (const subscription of this.subscriptions) void subscription.pump();
     return written;
+  }
+
+  /** The index of the first event a read of the stream returns: those before it are past its `$maxCount`. */
+  private firstKept(stream: string, events: StoredEvent[]): number {
+    const metadata = this.streams.get(`$$${stream}`)?.at(-1);
+    if (!metadata) return 0;
+    const maxCount = (JSON.parse(Buffer.from(metadata.data).toString('utf8')) as { $maxCount?: unknown }).$maxCount;
+    return typeof maxCount === 'number' ? Math.max(0, events.length - maxCount) : 0;
   }
 
   private firstIndexFrom(position: bigint): number {
