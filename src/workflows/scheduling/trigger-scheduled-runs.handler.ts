@@ -1,0 +1,54 @@
+import { Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { setImmediate as turn } from 'node:timers/promises';
+import { DomainError } from '../../domain/decider';
+import { InFlightLimit } from '../../shared/in-flight-limit';
+import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
+import { ScheduledRunsOutcome, ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
+
+/** Triggers in flight at most: the store groups those pending while a commit is in flight into the next one. */
+export const MAX_TRIGGERS_IN_FLIGHT = 4096;
+/** Triggers sent between two turns of the event loop, so that commits, reads and requests go on meanwhile. */
+export const TRIGGERS_PER_TURN = 512;
+
+/**
+ * Sends the ticks' triggers side by side, a bounded number at a time; each workflow's actor decides its own
+ * (a tick is refused twice). One failing or refused never stops the others; they are counted and logged once.
+ */
+@CommandHandler(TriggerScheduledRunsCommand)
+export class TriggerScheduledRunsHandler implements ICommandHandler<TriggerScheduledRunsCommand, ScheduledRunsOutcome> {
+  private readonly logger = new Logger('Scheduler');
+
+  constructor(private readonly triggers: WorkflowTriggers) {}
+
+  async execute({ ticks }: TriggerScheduledRunsCommand): Promise<ScheduledRunsOutcome> {
+    const outcome = { recorded: 0, refused: 0, failed: 0 };
+    let firstFailure: unknown;
+    const limit = new InFlightLimit(MAX_TRIGGERS_IN_FLIGHT);
+    for (let i = 0; i < ticks.length; i++) {
+      if (i > 0 && i % TRIGGERS_PER_TURN === 0) await turn();
+      const place = limit.take();
+      if (place) await place;
+      this.trigger(ticks[i]).then(
+        () => {
+          outcome.recorded++;
+          limit.release();
+        },
+        (error: unknown) => {
+          if (error instanceof DomainError) outcome.refused++;
+          else if (outcome.failed++ === 0) firstFailure = error;
+          limit.release();
+        },
+      );
+    }
+    await limit.whenDrained();
+    // Refusals are expected (another instance recorded the tick first, or the workflow was paused meanwhile).
+    if (outcome.refused) this.logger.debug(`${outcome.refused} ticks were refused: recorded before, or paused`);
+    if (outcome.failed) this.logger.warn(`${outcome.failed} scheduled runs failed: ${String(firstFailure)}`);
+    return outcome;
+  }
+
+  private trigger({ workflowId, scheduledFor }: ScheduledTick) {
+    return this.triggers.trigger(workflowId, {}, { type: 'schedule', scheduledFor: scheduledFor.toISOString() });
+  }
+}
