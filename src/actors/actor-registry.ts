@@ -116,6 +116,11 @@ export class ActorRegistry {
     return this.newActor(stream, decider);
   }
 
+  /** Drops the stream's actor from the cache if it is idle: for a stream that will hardly be written again. */
+  forget(stream: string): void {
+    if (this.actors.get(stream)?.idle) this.actors.delete(stream);
+  }
+
   read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {
     return this.actorFor(stream, decider).read();
   }

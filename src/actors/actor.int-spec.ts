@@ -229,6 +229,17 @@ describe('actors', () => {
     expect((await actors.send('count-6', counter, { amount: 1 }, context)).state).toBe(2);
   });
 
+  it('forgets an idle actor on request, never a busy one; a forgotten stream reloads its state', async () => {
+    const actors = registry();
+    await actors.send('count-12', counter, { amount: 1 }, context);
+    const busy = actors.send('count-13', counter, { amount: 1 }, context);
+    actors.forget('count-12');
+    actors.forget('count-13');
+    expect(actors.size).toBe(1);
+    await busy;
+    expect((await actors.send('count-12', counter, { amount: 1 }, context)).state).toBe(2);
+  });
+
   it('appends nothing when the decider decides nothing', async () => {
     const result = await registry().send('count-5', counter, { amount: 0 }, context);
     expect(result.position).toBeUndefined();
