@@ -76,6 +76,42 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('undoes an append of several events that fails after its checks (an id twice), and lands the others of its commit', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    await store.append('s-0', [event('A')], { expected: 'no_stream' });
+    const twice = event('C');
+    const outcomes = await Promise.allSettled([
+      store.append('s-1', [event('B')], { expected: 'no_stream' }),
+      store.appendMultiple([
+        { stream: 's-2', events: [event('D')], expected: 'no_stream' },
+        { stream: 's-3', events: [twice, event('E'), twice], expected: 'no_stream' },
+      ]),
+      store.appendMultiple([
+        { stream: 's-4', events: [event('F'), event('G')], expected: 'no_stream' },
+        { stream: 's-0', events: [event('H')], expected: 0n },
+      ]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.readAll()).map((e) => `${e.stream}:${e.type}`)).toEqual([
+      's-0:A',
+      's-1:B',
+      's-4:F',
+      's-4:G',
+      's-0:H',
+    ]);
+    await store.close();
+  });
+
+  it('decides the second part of an append naming one stream twice after the first', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const results = await store.appendMultiple([
+      { stream: 's-1', events: [event('A')], expected: 'no_stream' },
+      { stream: 's-1', events: [event('B')], expected: 0n },
+    ]);
+    expect(results.map((r) => r.nextRevision)).toEqual([0n, 1n]);
+    await store.close();
+  });
+
   it('hands a commit to a subscription waiting at the head without reading it back, as a read would return it', async () => {
     const store = new SqliteEventStore({ file: join(folder, 'events.sqlite'), pollIntervalMs: 60_000 });
     await store.append('s-0', [event('Before')], { expected: 'no_stream' });

@@ -5,6 +5,7 @@ import {
   AppendResult,
   ConcurrencyError,
   EventFilter,
+  EventMetadata,
   EventStore,
   ExpectedRevision,
   matchesFilter,
@@ -44,9 +45,10 @@ interface EventRow {
 
 /** One append waiting for the writer: one stream, or several all or nothing. */
 interface PendingAppend {
-  parts: StreamAppend[];
   /** The parts as the writer takes them: events serialised once, when the append is made. */
   message: WriterRequest;
+  /** Each part's expectation, for the ConcurrencyError of a conflict. */
+  expected: ExpectedRevision[];
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
@@ -69,8 +71,6 @@ interface Commit {
 }
 
 type WriterRequest = {
-  /** Set when the batch is sent: every event of one commit carries the same time. */
-  recordedAt: number;
   parts: Array<{
     stream: string;
     expected: string;
@@ -106,7 +106,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private pending: PendingAppend[] = [];
   private inFlight: PendingAppend[] | undefined;
-  private inFlightMessage: WriterRequest[] = [];
+  private inFlightMessage: { batch: WriterRequest[]; recordedAt: number } = { batch: [], recordedAt: 0 };
   private readonly writer: Worker;
   private readonly writerExited: Promise<void>;
   private writerGone = false;
@@ -173,7 +173,7 @@ export class SqliteEventStore implements EventStore {
     return new Promise((resolve, reject) => {
       // Serialised here, so that data JSON cannot express fails its own append only.
       const message = toWriterRequest(parts);
-      this.pending.push({ parts, message, resolve, reject });
+      this.pending.push({ message, expected: parts.map((part) => part.expected), resolve, reject });
       if (!this.inFlight) this.flush();
     });
   }
@@ -183,12 +183,12 @@ export class SqliteEventStore implements EventStore {
     if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const recordedAt = this.now().getTime();
-    const message = batch.map((request) => ({ ...request.message, recordedAt }));
+    // Every event of one commit carries the same time: when it was sent.
+    const message = { batch: batch.map((request) => request.message), recordedAt: this.now().getTime() };
     this.inFlight = batch;
     this.inFlightMessage = message;
     this.writer.ref();
-    this.writer.postMessage({ batch: message });
+    this.writer.postMessage(message);
   }
 
   private settle(reply: WriterReply): void {
@@ -212,8 +212,10 @@ export class SqliteEventStore implements EventStore {
             })),
           );
         else if ('conflict' in outcome) {
-          const { stream, expected } = request.parts[outcome.conflict.part];
-          request.reject(new ConcurrencyError(stream, expected, toActual(outcome.conflict.actual)));
+          const { part, actual } = outcome.conflict;
+          request.reject(
+            new ConcurrencyError(request.message.parts[part].stream, request.expected[part], toActual(actual)),
+          );
         } else request.reject(asStoreFailure(writerError(outcome.failure)));
       });
       if (this.waiters.size) {
@@ -221,19 +223,20 @@ export class SqliteEventStore implements EventStore {
         for (const wake of this.waiters) wake(commit);
       }
     }
-    this.inFlightMessage = [];
+    this.inFlightMessage = { batch: [], recordedAt: 0 };
     this.flush();
   }
 
   /** The events a commit added, as a read of the log would return them, without reading them back. */
   private committed(
     reply: { outcomes: WriterOutcome[]; headBefore: number; headAfter: number },
-    sent: WriterRequest[],
+    sent: { batch: WriterRequest[]; recordedAt: number },
   ): Commit {
     const events: RecordedEvent[] = [];
+    const recordedAt = new Date(sent.recordedAt);
     reply.outcomes.forEach((outcome, i) => {
       if (!('ok' in outcome)) return;
-      const request = sent[i];
+      const request = sent.batch[i];
       outcome.ok.forEach((result, part) => {
         if (result.position <= reply.headBefore) return; // a repeat of an earlier append
         const { stream, events: partEvents } = request.parts[part];
@@ -248,7 +251,7 @@ export class SqliteEventStore implements EventStore {
             position: BigInt(result.position - count + 1 + k),
             data: JSON.parse(event.data),
             metadata: JSON.parse(event.metadata),
-            recordedAt: new Date(request.recordedAt),
+            recordedAt,
           });
         });
       });
@@ -407,17 +410,20 @@ function toActual(last: number | null): bigint | 'no_stream' {
 }
 
 function toWriterRequest(parts: StreamAppend[]): WriterRequest {
+  // Events of one command usually share their metadata object: it is serialised once.
+  let metadata: EventMetadata | undefined;
+  let metadataJson = '';
   return {
-    recordedAt: 0,
     parts: parts.map(({ stream, events, expected }) => ({
       stream,
       expected: typeof expected === 'bigint' ? expected.toString() : expected,
-      events: events.map(({ id, type, data, metadata }) => ({
-        id,
-        type,
-        data: JSON.stringify(data),
-        metadata: JSON.stringify(metadata),
-      })),
+      events: events.map((event) => {
+        if (event.metadata !== metadata) {
+          metadata = event.metadata;
+          metadataJson = JSON.stringify(metadata);
+        }
+        return { id: event.id, type: event.type, data: JSON.stringify(event.data), metadata: metadataJson };
+      }),
     })),
   };
 }
