@@ -3,7 +3,7 @@ import { Decider, DomainEvent } from '../domain/decider';
 import { AppendResult, ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
-import { Actor, CommandContext, CommandResult, NewStreamEvents, toNewEvents } from './actor';
+import { Actor, CommandContext, CommandResult, NewStreamEvents, metadataOf, toNewEvents } from './actor';
 
 /** A command to an existing stream, and the commands opening new streams in its commit (`sendWithNewStreams`). */
 export interface CommandWithNewStreams<S, C, E extends DomainEvent> {
@@ -71,13 +71,14 @@ export class ActorRegistry {
   ): Promise<Array<CommandResult<unknown, DomainEvent>> | undefined> {
     if (!this.store.appendMultiple) return undefined;
     const decided = decideNew(commands, this.clock.now());
+    const metadata = metadataOf(context);
     let appended;
     try {
       appended = await this.store.appendMultiple(
         decided.map(({ stream, events }) => ({
           stream,
           expected: 'no_stream' as const,
-          events: toNewEvents(events, context, this.ids),
+          events: toNewEvents(events, metadata, this.ids),
         })),
       );
     } catch (error) {
@@ -98,19 +99,20 @@ export class ActorRegistry {
    * were then written alone, and the caller opens the new streams step by step. A refusal throws, as `send` does.
    * `cache: false` keeps no actor for the new streams (they take the state otherwise).
    */
-  async sendWithNewStreams<S, C, E extends DomainEvent>(
+  sendWithNewStreams<S, C, E extends DomainEvent>(
     { stream, decider, command, newStreams }: CommandWithNewStreams<S, C, E>,
     context: CommandContext,
     options: { cache?: boolean } = {},
   ): Promise<{ result: CommandResult<S, E>; opened?: Array<CommandResult<unknown, DomainEvent>> }> {
     let commands: Array<NewStreamCommand<any, any, any>> = [];
-    const { newStreams: written, ...result } = await this.actorFor(stream, decider).sendWithNewStreams(
-      command,
-      context,
-      (events, now) => decideNew((commands = newStreams(events)), now),
-    );
-    return { result, opened: written && this.adoptNew(commands, written, options.cache) };
+    return this.actorFor(stream, decider)
+      .sendWithNewStreams(command, context, (events, now) => decideNew((commands = newStreams(events)), now))
+      .then(({ newStreams: written, ...result }) => ({
+        result,
+        opened: written && this.adoptNew(commands, written, options.cache),
+      }));
   }
+
   /** An actor of its own for a caller that keeps it while it works on one stream (a run being executed). */
   detached<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
     return this.newActor(stream, decider);

@@ -1,5 +1,12 @@
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
-import { AppendResult, ConcurrencyError, EventStore, ExpectedRevision, NewEvent } from '../event-store/event-store';
+import {
+  AppendResult,
+  ConcurrencyError,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+} from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 
@@ -105,12 +112,17 @@ export class Actor<State, Command, Event extends DomainEvent> {
     });
   }
 
+  /** Runs `work` once the work queued before it has settled: at once when the actor is idle. */
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    this.queued++;
-    const result = this.mailbox.then(work).finally(() => this.queued--);
-    this.mailbox = result.catch(() => undefined);
+    const result = this.queued++ === 0 ? work() : this.mailbox.then(work);
+    // Registered before the caller's own reactions: the actor is idle again when the caller hears the result.
+    this.mailbox = result.then(this.settled, this.settled);
     return result;
   }
+
+  private readonly settled = (): void => {
+    this.queued--;
+  };
 
   private async handle(
     command: Command,
@@ -124,12 +136,13 @@ export class Actor<State, Command, Event extends DomainEvent> {
       if (events.length === 0) return { state: this.state, events };
       const newStreams = newStreamsOf?.(events, now) ?? [];
       try {
-        const [appended, ...opened] = await this.append(events, newStreams, context);
+        const appended = await this.append(events, newStreams, context);
         this.state = events.reduce(this.decider.evolve, this.state);
-        this.revision = appended.nextRevision;
-        const result = { state: this.state, events, position: appended.position };
-        if (!newStreams.length) return result;
-        return { ...result, newStreams: newStreams.map((part, i) => ({ ...part, ...opened[i] })) };
+        this.revision = appended[0].nextRevision;
+        const { position } = appended[0];
+        if (!newStreams.length) return { state: this.state, events, position };
+        const opened = newStreams.map(({ stream, events }, i) => ({ stream, events, ...appended[i + 1] }));
+        return { state: this.state, events, position, newStreams: opened };
       } catch (error) {
         // After a conflict, or an append whose outcome is unknown, read what the stream gained meanwhile.
         this.loaded = false;
@@ -150,14 +163,15 @@ export class Actor<State, Command, Event extends DomainEvent> {
 
   /** This stream's events with the expected revision, and the new streams' expecting none, in one commit. */
   private append(events: Event[], newStreams: NewStreamEvents[], context: CommandContext): Promise<AppendResult[]> {
-    const own = toNewEvents(events, context, this.deps.ids);
+    const metadata = metadataOf(context);
+    const own = toNewEvents(events, metadata, this.deps.ids);
     if (!newStreams.length)
       return this.deps.store.append(this.stream, own, { expected: this.revision }).then((result) => [result]);
     return this.deps.store.appendMultiple!([
       { stream: this.stream, events: own, expected: this.revision },
       ...newStreams.map(({ stream, events }) => ({
         stream,
-        events: toNewEvents(events, context, this.deps.ids),
+        events: toNewEvents(events, metadata, this.deps.ids),
         expected: 'no_stream' as const,
       })),
     ]);
@@ -179,14 +193,19 @@ export class Actor<State, Command, Event extends DomainEvent> {
   }
 }
 
-/** Domain events as the store takes them: each with a new id, and the command's context as metadata. */
-export function toNewEvents(events: DomainEvent[], context: CommandContext, ids: IdGenerator): NewEvent[] {
+/** Domain events as the store takes them: each with a new id, and the command's metadata. */
+export function toNewEvents(events: DomainEvent[], metadata: EventMetadata, ids: IdGenerator): NewEvent[] {
   return events.map((event) => ({
     id: ids.newEventId(),
     type: event.type,
     data: event.data as Record<string, unknown>,
-    metadata: { ...context, schemaVersion: 1 },
+    metadata,
   }));
+}
+
+/** The metadata of a command's events: one object for all of them, so the store may serialise it once. */
+export function metadataOf({ correlationId, causationId }: CommandContext): EventMetadata {
+  return { correlationId, causationId, schemaVersion: 1 };
 }
 
 /** A short random pause, growing with the attempt, so competing writers stop colliding in lockstep. */

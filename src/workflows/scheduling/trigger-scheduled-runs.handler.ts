@@ -1,15 +1,18 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { setImmediate as turn } from 'node:timers/promises';
 import { DomainError } from '../../domain/decider';
 import { InFlightLimit } from '../../shared/in-flight-limit';
 import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
 import { ScheduledRunsOutcome, ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 
-/** Triggers in flight at most: the store groups those pending while a commit is in flight into the next one. */
-export const MAX_TRIGGERS_IN_FLIGHT = 4096;
-/** Triggers sent between two turns of the event loop, so that commits, reads and requests go on meanwhile. */
-export const TRIGGERS_PER_TURN = 512;
+/**
+ * Triggers in flight at most. Each is decided and handed to the store at once (its workflow's actor is idle and
+ * cached), so a tick of up to this many runs is decided in one pass and recorded in one commit (after the first
+ * trigger, which the idle store sends alone): its runs are recorded before the process managers react to any of
+ * them. A larger tick goes on as places free up, when that commit is in. The bound keeps one pass's memory and
+ * time (tens of microseconds a trigger) in check.
+ */
+export const MAX_TRIGGERS_IN_FLIGHT = 10_000;
 
 /**
  * Sends the ticks' triggers side by side, a bounded number at a time; each workflow's actor decides its own
@@ -25,11 +28,10 @@ export class TriggerScheduledRunsHandler implements ICommandHandler<TriggerSched
     const outcome = { recorded: 0, refused: 0, failed: 0 };
     let firstFailure: unknown;
     const limit = new InFlightLimit(MAX_TRIGGERS_IN_FLIGHT);
-    for (let i = 0; i < ticks.length; i++) {
-      if (i > 0 && i % TRIGGERS_PER_TURN === 0) await turn();
+    for (const tick of ticks) {
       const place = limit.take();
       if (place) await place;
-      this.trigger(ticks[i]).then(
+      this.trigger(tick).then(
         () => {
           outcome.recorded++;
           limit.release();

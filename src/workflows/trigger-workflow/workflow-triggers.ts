@@ -1,11 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ActorRegistry } from '../../actors/actor-registry';
+import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { IdGenerator } from '../../shared/ids';
 import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun, workflowRunDecider } from '../workflow-run';
-import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
+import {
+  WorkflowRun,
+  WorkflowRunAggregate,
+  WorkflowRunCommand,
+  WorkflowRunEvent,
+  WorkflowRunState,
+  toWorkflowRun,
+  workflowRunDecider,
+  workflowRunStream,
+} from '../workflow-run';
+import { WorkflowRunOpener } from './workflow-run-opener';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -24,26 +33,26 @@ export class WorkflowTriggers {
   private readonly logger = new Logger('TriggerWorkflow');
 
   /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
-  async trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
+  trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
-    const { result, opened } = await this.actors.sendWithNewStreams(
+    const sent = this.actors.sendWithNewStreams(
       {
         stream: workflowStream(workflowId),
         decider: workflowDecider,
         command: { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
-        newStreams: (events) => [openingCommand(runOf(events))],
+        newStreams: (events) => [runOpening(events)],
       },
       context,
       // A run stream is written once: caching its actor would only push busy ones out of the cache.
       { cache: false },
     );
-    if (opened) {
+    return sent.then(async ({ result, opened }) => {
+      if (!opened) return this.openAfter(runOf(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
       if (trigger.type !== 'schedule') await this.projections.waitFor(opened[0].position);
       return toWorkflowRun(opened[0].state as WorkflowRunAggregate);
-    }
-    return this.openAfter(runOf(result.events), result.position, context);
+    });
   }
 
   /** The trigger is durable now, and with it the run: its stream is opened in a second step. */
@@ -62,6 +71,24 @@ export class WorkflowTriggers {
     await this.projections.waitFor(opened?.position ?? position);
     return opened?.state ? toWorkflowRun(opened.state) : run;
   }
+}
+
+/** The command that opens the stream of the run a trigger records. */
+function runOpening(events: WorkflowEvent[]): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
+  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
+  return {
+    stream: workflowRunStream(runId),
+    decider: workflowRunDecider,
+    command: {
+      type: 'QueueWorkflowRun',
+      id: runId,
+      workflowId,
+      input,
+      trigger,
+      workflowVersion,
+      createdAt: triggeredAt,
+    },
+  };
 }
 
 /** The run a trigger records, as it stands once queued. */
