@@ -6,6 +6,7 @@ import { describeEventStoreContract } from './event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 import Database from 'better-sqlite3';
 import { EventStore, RecordedEvent, StoreUnavailableError } from './event-store';
+import { eventually } from '../../test/support/eventually';
 
 const folders = new Map<EventStore, string>();
 
@@ -99,6 +100,32 @@ describe('sqlite event store', () => {
       's-4:G',
       's-0:H',
     ]);
+    await store.close();
+  });
+
+  it('keeps text in any script as given, across a commit of several appends and to a live subscription', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const handed: RecordedEvent[] = [];
+    const subscription = store.subscribe({}, { onEvents: (events) => void handed.push(...events) });
+    const texts = ['plain', 'Grüße, naïve café', '東京の天気 🌦️', '"quoted" \\ back\nslash', '𝄞 \u2028 end'];
+    const appended = await Promise.all(
+      texts.map((text, i) =>
+        store.appendMultiple([
+          { stream: `s-${i}-ü`, events: [{ ...event('T'), data: { text } }], expected: 'no_stream' },
+          { stream: `t-${i}`, events: [{ ...event('U'), data: { text: text.repeat(2) } }], expected: 'no_stream' },
+        ]),
+      ),
+    );
+    expect(appended).toHaveLength(texts.length);
+    const read = await store.readAll();
+    expect(read.map((e) => [e.stream, e.data])).toEqual(
+      texts.flatMap((text, i) => [
+        [`s-${i}-ü`, { text }],
+        [`t-${i}`, { text: text.repeat(2) }],
+      ]),
+    );
+    await eventually(() => expect(handed).toEqual(read));
+    await subscription.stop();
     await store.close();
   });
 

@@ -17,6 +17,14 @@ import {
   Subscription,
   SubscriptionHandler,
 } from './event-store';
+import {
+  WriterFailure,
+  WriterOutcome,
+  WriterReply,
+  WriterRequest,
+  decodeOutcomes,
+  encodeBatch,
+} from './sqlite-writer-protocol';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
@@ -53,15 +61,6 @@ interface PendingAppend {
   reject(error: unknown): void;
 }
 
-/** What the writer worker answers for one batch (see sqlite-writer.worker.js). */
-type WriterFailure = { code?: string; message: string };
-type WriterOutcome =
-  | { ok: Array<{ nextRevision: number; position: number }> }
-  | { conflict: { part: number; actual: number | null } }
-  | { failure: WriterFailure };
-type WriterReply =
-  { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
-
 /** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
 interface Commit {
   sequence: number;
@@ -69,14 +68,6 @@ interface Commit {
   headAfter: bigint;
   events: RecordedEvent[];
 }
-
-type WriterRequest = {
-  parts: Array<{
-    stream: string;
-    expected: string;
-    events: Array<{ id: string; type: string; data: string; metadata: string }>;
-  }>;
-};
 
 const WRITER_SCRIPT = join(__dirname, 'sqlite-writer.worker.js');
 
@@ -106,6 +97,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private pending: PendingAppend[] = [];
   private inFlight: PendingAppend[] | undefined;
+  /** The requests of the commit in flight, and its time. */
   private inFlightMessage: { batch: WriterRequest[]; recordedAt: number } = { batch: [], recordedAt: 0 };
   private readonly writer: Worker;
   private readonly writerExited: Promise<void>;
@@ -188,7 +180,7 @@ export class SqliteEventStore implements EventStore {
     this.inFlight = batch;
     this.inFlightMessage = message;
     this.writer.ref();
-    this.writer.postMessage(message);
+    this.writer.postMessage(encodeBatch(message.batch, message.recordedAt));
   }
 
   private settle(reply: WriterReply): void {
@@ -202,8 +194,9 @@ export class SqliteEventStore implements EventStore {
       for (const request of batch) request.reject(failure);
     } else {
       this.commits++;
+      const outcomes = decodeOutcomes(reply, this.inFlightMessage.batch);
       batch.forEach((request, i) => {
-        const outcome = reply.outcomes[i];
+        const outcome = outcomes[i];
         if ('ok' in outcome)
           request.resolve(
             outcome.ok.map((result) => ({
@@ -219,7 +212,7 @@ export class SqliteEventStore implements EventStore {
         } else request.reject(asStoreFailure(writerError(outcome.failure)));
       });
       if (this.waiters.size) {
-        const commit = this.committed(reply, this.inFlightMessage);
+        const commit = this.committed({ ...reply, outcomes }, this.inFlightMessage);
         for (const wake of this.waiters) wake(commit);
       }
     }

@@ -3,13 +3,11 @@
 // commit never stops the main thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
 //
 // In (workerData): { driver: path of better-sqlite3, file, synchronous, busyTimeoutMs }.
-// In (messages): { recordedAt, batch: [{ parts: [{ stream, events: [{ id, type, data, metadata }] (data, metadata as
-//                  JSON text), expected: 'any' | 'no_stream' | 'stream_exists' | '<revision>' }] }] }: each request is
-//                  all or nothing over its parts (one part: an ordinary append; several: a multi-stream append);
-//                  every event of the batch is recorded at recordedAt.
-// Out: { outcomes: [{ ok: [{ nextRevision, position }] (per part) } | { conflict: { part, actual } }
-//        | { failure: { code, message } }], headBefore, headAfter } or { batchFailure: { code, message } }.
-// Revisions and positions are numbers.
+// In (messages): a batch of appends, as sqlite-writer-protocol.ts encodes it: one string and two arrays of numbers.
+//                 Each append is all or nothing over its parts (one part: an ordinary append; several: a
+//                 multi-stream append); every event of the batch is recorded at its recordedAt.
+// Out: per append, in one array of numbers, ok, conflict or failure (see WriterReply there), and the log's head
+//      before and after the commit; or { batchFailure: { code, message } }.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 
@@ -133,7 +131,48 @@ const commitBatch = db.transaction((batch, recordedAt, savepoints) => {
   return { outcomes, headBefore, headAfter: head.get().position ?? 0 };
 });
 
-function commitNow({ batch, recordedAt }) {
+/** The appends of a batch (see WriterBatch in sqlite-writer-protocol.ts). */
+function decodeBatch({ shape, lengths, text }) {
+  let at = 0;
+  let piece = 0;
+  const next = () => text.slice(at, (at += lengths[piece++]));
+  const requests = [];
+  for (let s = 0; s < shape.length;) {
+    const parts = [];
+    for (let count = shape[s++]; count > 0; count--) {
+      const events = [];
+      const eventCount = shape[s++];
+      const stream = next();
+      const expected = next();
+      for (let e = 0; e < eventCount; e++) events.push({ id: next(), type: next(), data: next(), metadata: next() });
+      parts.push({ stream, expected, events });
+    }
+    requests.push({ parts });
+  }
+  return requests;
+}
+
+const OK = 0;
+const CONFLICT = 1;
+const FAILURE = 2;
+
+/** The outcomes as numbers (see WriterReply in sqlite-writer-protocol.ts). */
+function encodeReply({ outcomes, headBefore, headAfter }) {
+  const results = [];
+  const failures = [];
+  for (const outcome of outcomes) {
+    if (outcome.ok) {
+      results.push(OK);
+      for (const { nextRevision, position } of outcome.ok) results.push(nextRevision, position);
+    } else if (outcome.conflict) results.push(CONFLICT, outcome.conflict.part, outcome.conflict.actual ?? -1);
+    else results.push(FAILURE, failures.push(outcome.failure) - 1);
+  }
+  return { results: Float64Array.from(results), failures, headBefore, headAfter };
+}
+
+function commitNow(message) {
+  const batch = decodeBatch(message);
+  const { recordedAt } = message;
   try {
     return commitBatch.immediate(batch, recordedAt, false);
   } catch (error) {
@@ -149,7 +188,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage(commitNow(message));
+    parentPort.postMessage(encodeReply(commitNow(message)));
   } catch (error) {
     parentPort.postMessage({ batchFailure: { code: error?.code, message: String(error?.message ?? error) } });
   }
