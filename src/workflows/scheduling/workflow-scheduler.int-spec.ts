@@ -150,6 +150,18 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     expect(ticksSent).toEqual([20, 20]);
   });
 
+  it('produces exactly one run per workflow per tick from two instances sending their ticks in one batch each', async () => {
+    const a = await start('a', { pollIntervalMs: 1000 });
+    const b = await start('b', { pollIntervalMs: 1000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await a.createScheduledWorkflow('* * * * *'));
+    await advance(5000, 1000);
+    expect([a.scheduler.size, b.scheduler.size]).toEqual([30, 30]);
+
+    await advance(3 * MINUTE);
+    for (const id of ids) expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 3));
+  });
+
   it('stops running an archived workflow, and does not schedule it again after a restart', async () => {
     const a = await start();
     const registry = a.app.get(SchedulerRegistry);
