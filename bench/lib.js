@@ -21,10 +21,14 @@ function temporaryDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Starts `node script` with PORT set, resolves once `readyPath` answers 200 (within `timeoutMs`). */
+/**
+ * Starts `node script` with PORT set, resolves once `readyPath` answers 200 (within `timeoutMs`). BENCH_NODE_ARGS
+ * adds options to that node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+ */
 async function startServer(script, env = {}, readyPath = '/health', timeoutMs = 60_000) {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],

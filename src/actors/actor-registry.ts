@@ -1,10 +1,19 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Decider, DomainEvent } from '../domain/decider';
-import { ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
+import { AppendResult, ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
-import { Actor, ActorDeps, CommandContext, CommandResult } from './actor';
+import { Actor, ActorDeps, CommandContext, CommandResult, NewStreamEvents, metadataOf, toNewEvents } from './actor';
 import { SnapshotWriter } from './snapshot-writer';
+
+/** A command to an existing stream, and the commands opening new streams in its commit (`sendWithNewStreams`). */
+export interface CommandWithNewStreams<S, C, E extends DomainEvent> {
+  stream: string;
+  decider: Decider<S, C, E>;
+  command: C;
+  /** The commands for the new streams, made from the events the command decided. */
+  newStreams(events: E[]): Array<NewStreamCommand<any, any, any>>;
+}
 
 /** A command for `sendToNewStreams`: its stream, the stream's decider, and the command. */
 export interface NewStreamCommand<S, C, E extends DomainEvent> {
@@ -87,36 +96,57 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     context: CommandContext,
   ): Promise<Array<CommandResult<unknown, DomainEvent>> | undefined> {
     if (!this.store.appendMultiple) return undefined;
-    const now = this.clock.now();
-    const decided = commands.map(({ decider, command }) => decider.decide(decider.initialState, command, now));
+    const decided = decideNew(commands, this.clock.now());
+    const metadata = metadataOf(context);
     let appended;
     try {
       appended = await this.store.appendMultiple(
-        commands.map(({ stream }, i) => ({
+        decided.map(({ stream, events }) => ({
           stream,
           expected: 'no_stream' as const,
-          events: decided[i].map((event: DomainEvent) => ({
-            id: this.ids.newEventId(),
-            type: event.type,
-            data: event.data as Record<string, unknown>,
-            metadata: { ...context, schemaVersion: 1 },
-          })),
+          events: toNewEvents(events, metadata, this.ids),
         })),
       );
     } catch (error) {
       if (error instanceof ConcurrencyError) return undefined;
       throw error;
     }
-    return commands.map(({ stream, decider }, i) => {
-      const state = decided[i].reduce(decider.evolve, decider.initialState);
-      this.actorFor(stream, decider).adopt(state, appended[i].nextRevision);
-      return { state, events: decided[i], position: appended[i].position };
-    });
+    return this.adoptNew(
+      commands,
+      decided.map((part, i) => ({ ...part, ...appended[i] })),
+    );
+  }
+
+  /**
+   * A command to a stream's actor (an existing stream, with its expected revision), and the new streams it opens,
+   * decided from its events on their initial states, in one commit, all or nothing. A conflict on the actor's
+   * stream reloads and decides again (a bounded number of times, as `send`). `opened` is undefined when the store
+   * cannot append to several streams at once (EventStoreDB) or a new stream exists after all: the command's events
+   * were then written alone, and the caller opens the new streams step by step. A refusal throws, as `send` does.
+   * `cache: false` keeps no actor for the new streams (they take the state otherwise).
+   */
+  sendWithNewStreams<S, C, E extends DomainEvent>(
+    { stream, decider, command, newStreams }: CommandWithNewStreams<S, C, E>,
+    context: CommandContext,
+    options: { cache?: boolean } = {},
+  ): Promise<{ result: CommandResult<S, E>; opened?: Array<CommandResult<unknown, DomainEvent>> }> {
+    let commands: Array<NewStreamCommand<any, any, any>> = [];
+    return this.actorFor(stream, decider)
+      .sendWithNewStreams(command, context, (events, now) => decideNew((commands = newStreams(events)), now))
+      .then(({ newStreams: written, ...result }) => ({
+        result,
+        opened: written && this.adoptNew(commands, written, options.cache),
+      }));
   }
 
   /** An actor of its own for a caller that keeps it while it works on one stream (a run being executed). */
   detached<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
     return this.newActor(stream, decider);
+  }
+
+  /** Drops the stream's actor from the cache if it is idle: for a stream that will hardly be written again. */
+  forget(stream: string): void {
+    if (this.actors.get(stream)?.idle) this.actors.delete(stream);
   }
 
   read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {
@@ -125,6 +155,20 @@ export class ActorRegistry implements BeforeApplicationShutdown {
 
   get size(): number {
     return this.actors.size;
+  }
+
+  /** The new streams' states, taken by their actors (kept only when `cache` is not false, or already there). */
+  private adoptNew(
+    commands: Array<NewStreamCommand<any, any, any>>,
+    written: Array<NewStreamEvents & AppendResult>,
+    cache = true,
+  ): Array<CommandResult<unknown, DomainEvent>> {
+    return written.map(({ stream, events, nextRevision, position }, i) => {
+      const { decider } = commands[i];
+      const state = events.reduce(decider.evolve, decider.initialState);
+      if (cache || this.actors.has(stream)) this.actorFor(stream, decider).adopt(state, nextRevision);
+      return { state, events, position };
+    });
   }
 
   private actorFor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
@@ -153,4 +197,12 @@ export class ActorRegistry implements BeforeApplicationShutdown {
       }
     }
   }
+}
+
+/** Each command decided on its stream's initial state. */
+function decideNew(commands: Array<NewStreamCommand<any, any, any>>, now: Date): NewStreamEvents[] {
+  return commands.map(({ stream, decider, command }) => ({
+    stream,
+    events: decider.decide(decider.initialState, command, now),
+  }));
 }

@@ -74,6 +74,74 @@ describe('actors', () => {
     expect(stepByStep).toBeUndefined();
   });
 
+  /** `count-<n>` plus a new stream `copy-<n>` that starts at the total the command reached. */
+  const addAndCopy = (n: number, amount: number, copy = `copy-${n}`) => ({
+    stream: `count-${n}`,
+    decider: counter,
+    command: { amount },
+    newStreams: (events: Added[]) => [
+      { stream: copy, decider: counter, command: { amount: events[events.length - 1].data.total } },
+    ],
+  });
+
+  it('writes a command to an existing stream and the new streams it opens in one commit', async () => {
+    const actors = registry();
+    await actors.send('count-7', counter, { amount: 1 }, context);
+    const { result, opened } = await actors.sendWithNewStreams(addAndCopy(7, 2), context);
+    expect(result.state).toBe(3);
+    expect(opened?.map((o) => o.state)).toEqual([3]);
+    const [own, copy] = [(await store.readStream('count-7')).events[1], (await store.readStream('copy-7')).events[0]];
+    expect([own.position, copy.position]).toEqual([result.position, result.position! + 1n]);
+    expect(copy.position).toBe(opened?.[0].position);
+    expect(copy.recordedAt).toEqual(own.recordedAt); // one commit
+    expect((await actors.send('copy-7', counter, { amount: 1 }, context)).state).toBe(4); // the actor took the state
+  });
+
+  it('decides again on a conflict with another writer, and the new streams follow what was written', async () => {
+    const first = registry();
+    const second = registry();
+    await first.send('count-8', counter, { amount: 1 }, context);
+    await second.send('count-8', counter, { amount: 10 }, context); // first's cached state is now stale
+    const { result, opened } = await first.sendWithNewStreams(addAndCopy(8, 2), context);
+    expect(result.state).toBe(13);
+    expect(opened?.map((o) => o.state)).toEqual([13]);
+    expect((await store.readStream('count-8')).events).toHaveLength(3);
+    expect((await store.readStream('copy-8')).events.map((e) => e.data)).toEqual([{ amount: 13, total: 13 }]);
+  });
+
+  it('writes the command alone when a new stream exists after all, or the store cannot write several', async () => {
+    const actors = registry();
+    await actors.send('taken-9', counter, { amount: 5 }, context);
+    const taken = await actors.sendWithNewStreams(addAndCopy(9, 2, 'taken-9'), context);
+    expect(taken.opened).toBeUndefined();
+    expect(taken.result.state).toBe(2);
+    expect((await store.readStream('count-9')).events).toHaveLength(1);
+    expect((await store.readStream('taken-9')).events).toHaveLength(1);
+
+    const withoutMultiple = Object.assign(Object.create(store) as EventStore, { appendMultiple: undefined });
+    const alone = await registry(withoutMultiple).sendWithNewStreams(addAndCopy(10, 2), context);
+    expect(alone.opened).toBeUndefined();
+    expect((await store.readStream('count-10')).events).toHaveLength(1);
+    expect((await store.readStream('copy-10')).exists).toBe(false);
+  });
+
+  it("writes nothing when the command or a new stream's command is refused", async () => {
+    const refusing: Decider<number, { amount: number }, Added> = {
+      ...counter,
+      decide: () => {
+        throw new DomainError('conflict', 'refused');
+      },
+    };
+    const actors = registry();
+    const refusedCopy = {
+      ...addAndCopy(11, 2),
+      newStreams: () => [{ stream: 'copy-11', decider: refusing, command: { amount: 1 } }],
+    };
+    await expect(actors.sendWithNewStreams(refusedCopy, context)).rejects.toThrow('refused');
+    expect((await store.readStream('count-11')).exists).toBe(false);
+    expect((await actors.send('count-11', counter, { amount: 1 }, context)).state).toBe(1);
+  });
+
   it('loses no update when two instances write the same stream: conflicts reload and decide again', async () => {
     const first = registry();
     const second = registry();
@@ -107,6 +175,22 @@ describe('actors', () => {
     expect(error).toBeInstanceOf(DomainError);
     expect(error.kind).toBe('conflict');
     expect(appends).toBe(3);
+
+    const withNewStreams = await registry(
+      Object.assign(Object.create(store), {
+        readStream: store.readStream.bind(store),
+        appendMultiple: async () => {
+          appends++;
+          throw new ConcurrencyError('count-3', 'no_stream', 0n);
+        },
+      }),
+      100,
+      3,
+    )
+      .sendWithNewStreams(addAndCopy(3, 1), context)
+      .catch((e) => e);
+    expect(withNewStreams.kind).toBe('conflict');
+    expect(appends).toBe(6);
   });
 
   it('reads the stream again after a failed append whose outcome is unknown', async () => {
@@ -143,6 +227,17 @@ describe('actors', () => {
     await actors.send('count-6', counter, { amount: 1 }, context, { newStream: true, cache: false });
     expect(actors.size).toBe(0);
     expect((await actors.send('count-6', counter, { amount: 1 }, context)).state).toBe(2);
+  });
+
+  it('forgets an idle actor on request, never a busy one; a forgotten stream reloads its state', async () => {
+    const actors = registry();
+    await actors.send('count-12', counter, { amount: 1 }, context);
+    const busy = actors.send('count-13', counter, { amount: 1 }, context);
+    actors.forget('count-12');
+    actors.forget('count-13');
+    expect(actors.size).toBe(1);
+    await busy;
+    expect((await actors.send('count-12', counter, { amount: 1 }, context)).state).toBe(2);
   });
 
   it('appends nothing when the decider decides nothing', async () => {

@@ -1,6 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
-import { ConcurrencyError, EventStore, ExpectedRevision } from '../event-store/event-store';
+import {
+  AppendResult,
+  ConcurrencyError,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+} from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { SnapshotWriter } from './snapshot-writer';
@@ -15,6 +22,23 @@ export interface CommandResult<State, Event> {
   events: Event[];
   /** Global position of the last appended event; undefined when the command changed nothing. */
   position?: bigint;
+}
+
+/** Events for a stream that does not exist yet, to be written in the same commit as the actor's own. */
+export interface NewStreamEvents {
+  stream: string;
+  events: DomainEvent[];
+}
+
+/**
+ * New streams decided from the events the actor's command decided (and the same time): called again on each
+ * attempt, so they always follow the events actually written.
+ */
+export type NewStreamsOf<Event> = (events: Event[], now: Date) => NewStreamEvents[];
+
+/** What a command with new streams wrote: the new streams' results in order, or none when they were not written. */
+export interface CommandWithNewStreamsResult<State, Event> extends CommandResult<State, Event> {
+  newStreams?: Array<NewStreamEvents & AppendResult>;
 }
 
 export interface ActorDeps {
@@ -68,6 +92,20 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.enqueue(() => this.handle(command, context));
   }
 
+  /**
+   * Like `send`, and writes the new streams `newStreams` decides from this command's events in the same commit,
+   * all or nothing, when the store can (`appendMultiple`). A conflict on this stream reloads and decides again;
+   * should a new stream exist after all, or the store have no `appendMultiple`, this stream's events are written
+   * alone and the result has no `newStreams`: the caller opens them step by step.
+   */
+  sendWithNewStreams(
+    command: Command,
+    context: CommandContext,
+    newStreams: NewStreamsOf<Event>,
+  ): Promise<CommandWithNewStreamsResult<State, Event>> {
+    return this.enqueue(() => this.handle(command, context, this.deps.store.appendMultiple && newStreams));
+  }
+
   /** Takes the state of a stream its caller has just created (in one commit with others), unless it moved on. */
   adopt(state: State, revision: bigint): void {
     if (this.idle && (!this.loaded || this.revision === 'no_stream')) {
@@ -88,37 +126,47 @@ export class Actor<State, Command, Event extends DomainEvent> {
     });
   }
 
+  /** Runs `work` once the work queued before it has settled: at once when the actor is idle. */
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    this.queued++;
-    const result = this.mailbox.then(work).finally(() => this.queued--);
-    this.mailbox = result.catch(() => undefined);
+    const result = this.queued++ === 0 ? work() : this.mailbox.then(work);
+    // Registered before the caller's own reactions: the actor is idle again when the caller hears the result.
+    this.mailbox = result.then(this.settled, this.settled);
     return result;
   }
 
-  private async handle(command: Command, context: CommandContext): Promise<CommandResult<State, Event>> {
+  private readonly settled = (): void => {
+    this.queued--;
+  };
+
+  private async handle(
+    command: Command,
+    context: CommandContext,
+    newStreamsOf?: NewStreamsOf<Event>,
+  ): Promise<CommandWithNewStreamsResult<State, Event>> {
     for (let attempt = 1; ; attempt++) {
       if (!this.loaded) await this.load();
-      const events = this.decider.decide(this.state, command, this.deps.clock.now());
+      const now = this.deps.clock.now();
+      const events = this.decider.decide(this.state, command, now);
       if (events.length === 0) return { state: this.state, events };
+      const newStreams = newStreamsOf?.(events, now) ?? [];
       try {
-        const appended = await this.deps.store.append(
-          this.stream,
-          events.map((event) => ({
-            id: this.deps.ids.newEventId(),
-            type: event.type,
-            data: event.data as Record<string, unknown>,
-            metadata: { ...context, schemaVersion: 1 },
-          })),
-          { expected: this.revision },
-        );
+        const appended = await this.append(events, newStreams, context);
         this.state = events.reduce(this.decider.evolve, this.state);
-        this.revision = appended.nextRevision;
+        this.revision = appended[0].nextRevision;
         this.snapshotIfDue();
-        return { state: this.state, events, position: appended.position };
+        const { position } = appended[0];
+        if (!newStreams.length) return { state: this.state, events, position };
+        const opened = newStreams.map(({ stream, events }, i) => ({ stream, events, ...appended[i + 1] }));
+        return { state: this.state, events, position, newStreams: opened };
       } catch (error) {
         // After a conflict, or an append whose outcome is unknown, read what the stream gained meanwhile.
         this.loaded = false;
         if (!(error instanceof ConcurrencyError)) throw error;
+        if (error.stream !== this.stream) {
+          // A new stream exists after all: nothing was written; this stream's events go alone.
+          newStreamsOf = undefined;
+          continue;
+        }
         if (attempt >= this.deps.maxAttempts) {
           throw new DomainError('conflict', `${this.stream} is being changed by other requests; try again`);
         }
@@ -126,6 +174,22 @@ export class Actor<State, Command, Event extends DomainEvent> {
         if (attempt > 1) await backOff(attempt);
       }
     }
+  }
+
+  /** This stream's events with the expected revision, and the new streams' expecting none, in one commit. */
+  private append(events: Event[], newStreams: NewStreamEvents[], context: CommandContext): Promise<AppendResult[]> {
+    const metadata = metadataOf(context);
+    const own = toNewEvents(events, metadata, this.deps.ids);
+    if (!newStreams.length)
+      return this.deps.store.append(this.stream, own, { expected: this.revision }).then((result) => [result]);
+    return this.deps.store.appendMultiple!([
+      { stream: this.stream, events: own, expected: this.revision },
+      ...newStreams.map(({ stream, events }) => ({
+        stream,
+        events: toNewEvents(events, metadata, this.deps.ids),
+        expected: 'no_stream' as const,
+      })),
+    ]);
   }
 
   /**
@@ -200,6 +264,21 @@ export class Actor<State, Command, Event extends DomainEvent> {
     this.snapshotRevision = undefined;
     this.trustSnapshots = false;
   }
+}
+
+/** Domain events as the store takes them: each with a new id, and the command's metadata. */
+export function toNewEvents(events: DomainEvent[], metadata: EventMetadata, ids: IdGenerator): NewEvent[] {
+  return events.map((event) => ({
+    id: ids.newEventId(),
+    type: event.type,
+    data: event.data as Record<string, unknown>,
+    metadata,
+  }));
+}
+
+/** The metadata of a command's events: one object for all of them, so the store may serialise it once. */
+export function metadataOf({ correlationId, causationId }: CommandContext): EventMetadata {
+  return { correlationId, causationId, schemaVersion: 1 };
 }
 
 /** A short random pause, growing with the attempt, so competing writers stop colliding in lockstep. */

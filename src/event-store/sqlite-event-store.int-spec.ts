@@ -6,6 +6,7 @@ import { describeEventStoreContract } from './event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 import Database from 'better-sqlite3';
 import { EventStore, RecordedEvent, StoreUnavailableError } from './event-store';
+import { eventually } from '../../test/support/eventually';
 
 const folders = new Map<EventStore, string>();
 
@@ -110,6 +111,68 @@ describe('sqlite event store', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((await store.readAll()).map((e) => `${e.stream}:${e.type}`)).toEqual(['s-0:A', 's-1:B', 's-3:D']);
+    await store.close();
+  });
+
+  it('undoes an append of several events that fails after its checks (an id twice), and lands the others of its commit', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    await store.append('s-0', [event('A')], { expected: 'no_stream' });
+    const twice = event('C');
+    const outcomes = await Promise.allSettled([
+      store.append('s-1', [event('B')], { expected: 'no_stream' }),
+      store.appendMultiple([
+        { stream: 's-2', events: [event('D')], expected: 'no_stream' },
+        { stream: 's-3', events: [twice, event('E'), twice], expected: 'no_stream' },
+      ]),
+      store.appendMultiple([
+        { stream: 's-4', events: [event('F'), event('G')], expected: 'no_stream' },
+        { stream: 's-0', events: [event('H')], expected: 0n },
+      ]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.readAll()).map((e) => `${e.stream}:${e.type}`)).toEqual([
+      's-0:A',
+      's-1:B',
+      's-4:F',
+      's-4:G',
+      's-0:H',
+    ]);
+    await store.close();
+  });
+
+  it('keeps text in any script as given, across a commit of several appends and to a live subscription', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const handed: RecordedEvent[] = [];
+    const subscription = store.subscribe({}, { onEvents: (events) => void handed.push(...events) });
+    const texts = ['plain', 'Grüße, naïve café', '東京の天気 🌦️', '"quoted" \\ back\nslash', '𝄞 \u2028 end'];
+    const appended = await Promise.all(
+      texts.map((text, i) =>
+        store.appendMultiple([
+          { stream: `s-${i}-ü`, events: [{ ...event('T'), data: { text } }], expected: 'no_stream' },
+          { stream: `t-${i}`, events: [{ ...event('U'), data: { text: text.repeat(2) } }], expected: 'no_stream' },
+        ]),
+      ),
+    );
+    expect(appended).toHaveLength(texts.length);
+    const read = await store.readAll();
+    expect(read.map((e) => [e.stream, e.data])).toEqual(
+      texts.flatMap((text, i) => [
+        [`s-${i}-ü`, { text }],
+        [`t-${i}`, { text: text.repeat(2) }],
+      ]),
+    );
+    await eventually(() => expect(handed).toEqual(read));
+    await subscription.stop();
+    await store.close();
+  });
+
+  it('decides the second part of an append naming one stream twice after the first', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const results = await store.appendMultiple([
+      { stream: 's-1', events: [event('A')], expected: 'no_stream' },
+      { stream: 's-1', events: [event('B')], expected: 0n },
+    ]);
+    expect(results.map((r) => r.nextRevision)).toEqual([0n, 1n]);
     await store.close();
   });
 

@@ -5,6 +5,7 @@ import {
   AppendResult,
   ConcurrencyError,
   EventFilter,
+  EventMetadata,
   EventStore,
   ExpectedRevision,
   matchesFilter,
@@ -18,6 +19,14 @@ import {
   SubscriptionHandler,
 } from './event-store';
 import { SqliteSnapshotWrites } from './sqlite-snapshot-writes';
+import {
+  WriterFailure,
+  WriterOutcome,
+  WriterReply,
+  WriterRequest,
+  decodeOutcomes,
+  encodeBatch,
+} from './sqlite-writer-protocol';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
@@ -46,23 +55,17 @@ interface EventRow {
 
 /** One append waiting for the writer: one stream, or several all or nothing. */
 interface PendingAppend {
-  parts: StreamAppend[];
   /** The parts as the writer takes them: events serialised once, when the append is made. */
   message: WriterRequest;
+  /** Each part's expectation, for the ConcurrencyError of a conflict. */
+  expected: ExpectedRevision[];
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
 
-/** What the writer worker answers for one batch (see sqlite-writer.worker.js). */
-type WriterFailure = { code?: string; message: string };
-type WriterOutcome =
-  | { ok: Array<{ nextRevision: number; position: number }> }
-  | { conflict: { part: number; actual: number | null } }
-  | { failure: WriterFailure };
-type BatchReply =
-  { outcomes: WriterOutcome[]; headBefore: number; headAfter: number } | { batchFailure: WriterFailure };
+/** The writer answers a batch of appends (see sqlite-writer-protocol.ts) or a write of snapshots. */
+type BatchReply = WriterReply;
 type SnapshotReply = { snapshotsWritten: number; failure?: WriterFailure };
-type WriterReply = BatchReply | SnapshotReply;
 
 interface StoredSnapshot {
   revision: number;
@@ -77,16 +80,6 @@ interface Commit {
   headAfter: bigint;
   events: RecordedEvent[];
 }
-
-type WriterRequest = {
-  /** Set when the batch is sent: every event of one commit carries the same time. */
-  recordedAt: number;
-  parts: Array<{
-    stream: string;
-    expected: string;
-    events: Array<{ id: string; type: string; data: string; metadata: string }>;
-  }>;
-};
 
 const WRITER_SCRIPT = join(__dirname, 'sqlite-writer.worker.js');
 
@@ -123,7 +116,8 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private pending: PendingAppend[] = [];
   private inFlight: PendingAppend[] | undefined;
-  private inFlightMessage: WriterRequest[] = [];
+  /** The requests of the commit in flight, and its time. */
+  private inFlightMessage: { batch: WriterRequest[]; recordedAt: number } = { batch: [], recordedAt: 0 };
   private readonly writer: Worker;
   private readonly writerExited: Promise<void>;
   private writerGone = false;
@@ -167,7 +161,7 @@ export class SqliteEventStore implements EventStore {
       (message) => (this.writerGone ? this.snapshotWrites.fail(this.closed()) : this.writer.postMessage(message)),
       () => this.holdWhileBusy(),
     );
-    this.writer.on('message', (reply: WriterReply) =>
+    this.writer.on('message', (reply: BatchReply | SnapshotReply) =>
       'snapshotsWritten' in reply ? this.snapshotWritten(reply) : this.settle(reply),
     );
     this.writer.on('error', (error) => this.failWriter(error));
@@ -201,7 +195,7 @@ export class SqliteEventStore implements EventStore {
     return new Promise((resolve, reject) => {
       // Serialised here, so that data JSON cannot express fails its own append only.
       const message = toWriterRequest(parts);
-      this.pending.push({ parts, message, resolve, reject });
+      this.pending.push({ message, expected: parts.map((part) => part.expected), resolve, reject });
       if (!this.inFlight) this.flush();
     });
   }
@@ -211,12 +205,12 @@ export class SqliteEventStore implements EventStore {
     if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const recordedAt = this.now().getTime();
-    const message = batch.map((request) => ({ ...request.message, recordedAt }));
+    // Every event of one commit carries the same time: when it was sent.
+    const message = { batch: batch.map((request) => request.message), recordedAt: this.now().getTime() };
     this.inFlight = batch;
     this.inFlightMessage = message;
     this.holdWhileBusy();
-    this.writer.postMessage({ batch: message });
+    this.writer.postMessage(encodeBatch(message.batch, message.recordedAt));
   }
 
   private settle(reply: BatchReply): void {
@@ -230,8 +224,9 @@ export class SqliteEventStore implements EventStore {
       for (const request of batch) request.reject(failure);
     } else {
       this.commits++;
+      const outcomes = decodeOutcomes(reply, this.inFlightMessage.batch);
       batch.forEach((request, i) => {
-        const outcome = reply.outcomes[i];
+        const outcome = outcomes[i];
         if ('ok' in outcome)
           request.resolve(
             outcome.ok.map((result) => ({
@@ -240,28 +235,31 @@ export class SqliteEventStore implements EventStore {
             })),
           );
         else if ('conflict' in outcome) {
-          const { stream, expected } = request.parts[outcome.conflict.part];
-          request.reject(new ConcurrencyError(stream, expected, toActual(outcome.conflict.actual)));
+          const { part, actual } = outcome.conflict;
+          request.reject(
+            new ConcurrencyError(request.message.parts[part].stream, request.expected[part], toActual(actual)),
+          );
         } else request.reject(asStoreFailure(writerError(outcome.failure)));
       });
       if (this.waiters.size) {
-        const commit = this.committed(reply, this.inFlightMessage);
+        const commit = this.committed({ ...reply, outcomes }, this.inFlightMessage);
         for (const wake of this.waiters) wake(commit);
       }
     }
-    this.inFlightMessage = [];
+    this.inFlightMessage = { batch: [], recordedAt: 0 };
     this.flush();
   }
 
   /** The events a commit added, as a read of the log would return them, without reading them back. */
   private committed(
     reply: { outcomes: WriterOutcome[]; headBefore: number; headAfter: number },
-    sent: WriterRequest[],
+    sent: { batch: WriterRequest[]; recordedAt: number },
   ): Commit {
     const events: RecordedEvent[] = [];
+    const recordedAt = new Date(sent.recordedAt);
     reply.outcomes.forEach((outcome, i) => {
       if (!('ok' in outcome)) return;
-      const request = sent[i];
+      const request = sent.batch[i];
       outcome.ok.forEach((result, part) => {
         if (result.position <= reply.headBefore) return; // a repeat of an earlier append
         const { stream, events: partEvents } = request.parts[part];
@@ -276,7 +274,7 @@ export class SqliteEventStore implements EventStore {
             position: BigInt(result.position - count + 1 + k),
             data: JSON.parse(event.data),
             metadata: JSON.parse(event.metadata),
-            recordedAt: new Date(request.recordedAt),
+            recordedAt,
           });
         });
       });
@@ -469,17 +467,20 @@ function toActual(last: number | null): bigint | 'no_stream' {
 }
 
 function toWriterRequest(parts: StreamAppend[]): WriterRequest {
+  // Events of one command usually share their metadata object: it is serialised once.
+  let metadata: EventMetadata | undefined;
+  let metadataJson = '';
   return {
-    recordedAt: 0,
     parts: parts.map(({ stream, events, expected }) => ({
       stream,
       expected: typeof expected === 'bigint' ? expected.toString() : expected,
-      events: events.map(({ id, type, data, metadata }) => ({
-        id,
-        type,
-        data: JSON.stringify(data),
-        metadata: JSON.stringify(metadata),
-      })),
+      events: events.map((event) => {
+        if (event.metadata !== metadata) {
+          metadata = event.metadata;
+          metadataJson = JSON.stringify(metadata);
+        }
+        return { id: event.id, type: event.type, data: JSON.stringify(event.data), metadata: metadataJson };
+      }),
     })),
   };
 }

@@ -211,11 +211,15 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  private sendToRun(runId: string, command: WorkflowRunCommand) {
-    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, {
+  /** An ended run's actor leaves the cache: it would only push out those of busy streams (scheduled workflows). */
+  private async sendToRun(runId: string, command: WorkflowRunCommand) {
+    const stream = workflowRunStream(runId);
+    const result = await this.actors.send(stream, workflowRunDecider, command, {
       correlationId: runId,
       causationId: runId,
     });
+    if (result.state && isEnded(result.state.status)) this.actors.forget(stream);
+    return result;
   }
 
   /** Catching up over old runs: those the read models show as ended need no look at their streams. */

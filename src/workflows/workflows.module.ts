@@ -20,10 +20,12 @@ import { WorkflowsReadModel } from './queries/workflows.read-model';
 import { ResumeWorkflowController } from './resume-workflow/resume-workflow.controller';
 import { ResumeWorkflowHandler } from './resume-workflow/resume-workflow.handler';
 import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handler';
+import { TriggerScheduledRunsHandler } from './scheduling/trigger-scheduled-runs.handler';
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
+import { WorkflowTriggers } from './trigger-workflow/workflow-triggers';
 import { UpdateWorkflowController } from './update-workflow/update-workflow.controller';
 import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler';
 
@@ -44,11 +46,13 @@ import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler
     UpdateWorkflowHandler,
     ArchiveWorkflowHandler,
     TriggerWorkflowHandler,
+    WorkflowTriggers,
     CancelWorkflowRunHandler,
     WorkflowRunOpener,
     PauseWorkflowHandler,
     ResumeWorkflowHandler,
     SkipScheduledRunsHandler,
+    TriggerScheduledRunsHandler,
     WorkflowScheduler,
     ListWorkflowsHandler,
     GetWorkflowHandler,

@@ -6,10 +6,14 @@ import { TriggerWorkflowCommand } from '../../src/workflows/trigger-workflow/tri
 import { WorkflowRunOpener } from '../../src/workflows/trigger-workflow/workflow-run-opener';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
-/** A store that refuses the next append to a run stream, as if it went away between a trigger's two appends. */
+/**
+ * A store that refuses the next append to a run stream, as if it went away between a trigger's two appends.
+ * Without appendMultiple, as EventStoreDB: a trigger and its run's stream are two appends there.
+ */
 function failingOnce(store: EventStore): EventStore & { failNextRunAppend: boolean } {
   const wrapper = Object.create(store) as EventStore & { failNextRunAppend: boolean };
   wrapper.failNextRunAppend = false;
+  wrapper.appendMultiple = undefined;
   wrapper.append = (stream, events, options) => {
     if (wrapper.failNextRunAppend && stream.startsWith('workflowrun-')) {
       wrapper.failNextRunAppend = false;
@@ -20,7 +24,7 @@ function failingOnce(store: EventStore): EventStore & { failNextRunAppend: boole
   return wrapper;
 }
 
-describe('a trigger recorded without its run stream', () => {
+describe('a trigger recorded without its run stream (a store without appendMultiple)', () => {
   let api: TestApp;
   let inner: SqliteEventStore;
   let store: ReturnType<typeof failingOnce>;
@@ -83,5 +87,46 @@ describe('a trigger recorded without its run stream', () => {
     expect(opened.events[0].data).toMatchObject({ id: run.id, workflowId, trigger: tick });
     const runs = (await api.request('GET', `/v1/workflows/${workflowId}/runs`)).body.runs;
     expect(runs).toEqual([expect.objectContaining({ id: run.id, trigger: tick })]);
+  });
+});
+
+describe('a trigger and its run stream in one commit (SQLite)', () => {
+  let api: TestApp;
+  let inner: SqliteEventStore;
+  let workflowId: string;
+
+  beforeEach(async () => {
+    const dataDir = temporaryDataDir();
+    inner = new SqliteEventStore({ file: join(dataDir, 'events.sqlite') });
+    // Runs are only recorded here: the executor would append to the run's stream next.
+    api = await startTestApp({ dataDir, store: inner, env: { RUN_EXECUTOR_ENABLED: 'false' } });
+    await api.request('POST', '/v1/agents', { name: 'worker', model: 'openai/gpt-4o-mini' });
+    workflowId = (await api.request('POST', '/v1/workflows', { name: 'w', steps: [{ agent: 'worker', action: 'go' }] }))
+      .body.id;
+  });
+  afterEach(() => api.close());
+
+  it('writes both at once: no append of the run stream alone, nothing left for the sweep', async () => {
+    const append = jest.spyOn(inner, 'append');
+    const appendMultiple = jest.spyOn(inner, 'appendMultiple');
+    const run = await api.request('POST', `/v1/workflows/${workflowId}/trigger`, { input: { n: 1 } });
+    expect(run.status).toBe(202);
+    expect(append.mock.calls.filter(([stream]) => stream.startsWith('workflowrun-'))).toEqual([]);
+    expect(appendMultiple.mock.calls.map(([parts]) => parts.map((part) => part.stream))).toEqual([
+      [`workflow-${workflowId}`, `workflowrun-${run.body.id}`],
+    ]);
+    const [triggered] = (await inner.readStream(`workflow-${workflowId}`)).events.slice(-1);
+    const [queued] = (await inner.readStream(`workflowrun-${run.body.id}`)).events;
+    expect(queued.position).toBe(triggered.position + 1n);
+    api.clock.advance(31_000);
+    expect(await api.app.get(WorkflowRunOpener).sweep()).toBe(0);
+  });
+
+  it('writes neither when that commit fails: the trigger is refused, no run is listed', async () => {
+    jest.spyOn(inner, 'appendMultiple').mockRejectedValueOnce(new StoreUnavailableError('connection lost'));
+    const refused = await api.request('POST', `/v1/workflows/${workflowId}/trigger`, { input: { n: 1 } });
+    expect(refused.status).toBe(503);
+    expect((await api.request('GET', `/v1/workflows/${workflowId}/runs`)).body.runs).toEqual([]);
+    expect((await api.request('GET', `/v1/workflows/${workflowId}`)).body.lastRun).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import Database from 'better-sqlite3';
+import { WorkflowScheduler, scheduleJobName } from '../../src/workflows/scheduling/workflow-scheduler';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** Pause, resume and nextRunAt as a client sees them. The clock starts on Sunday 2026-03-01 12:00 UTC. */
@@ -73,15 +74,17 @@ describe('scheduling over HTTP', () => {
 
   it('archiving drops the schedule: no cron job, no nextRunAt, even from the paused state', async () => {
     const registry = api.app.get(SchedulerRegistry);
+    const scheduler = api.app.get(WorkflowScheduler);
     const active = await create();
     const paused = await create({ type: 'schedule', cron: '*/5 * * * *' });
     await api.request('POST', `/v1/workflows/${paused.id}/pause`);
-    expect(registry.doesExist('cron', `schedule:${active.id}`)).toBe(true);
+    expect(scheduler.isScheduled(active.id)).toBe(true);
+    expect(registry.getCronJobs().size).toBe(1);
 
     for (const workflow of [active, paused]) {
       const archived = await api.request('DELETE', `/v1/workflows/${workflow.id}`);
       expect(archived.body).toMatchObject({ status: 'archived', nextRunAt: null });
-      expect(registry.doesExist('cron', `schedule:${workflow.id}`)).toBe(false);
+      expect(scheduler.isScheduled(workflow.id)).toBe(false);
     }
     expect((await api.request('POST', `/v1/workflows/${paused.id}/resume`)).status).toBe(409);
     expect(registry.getCronJobs().size).toBe(0);
@@ -91,8 +94,9 @@ describe('scheduling over HTTP', () => {
     const workflow = await create();
     const changed = await api.request('PATCH', `/v1/workflows/${workflow.id}`, { trigger: { cron: '0 10 * * 1-5' } });
     expect(changed.body.nextRunAt).toBe('2026-03-02T09:00:00.000Z');
-    const job = api.app.get(SchedulerRegistry).getCronJob(`schedule:${workflow.id}`);
-    expect(job.cronTime.source).toBe('0 10 * * 1-5');
+    const jobs = api.app.get(SchedulerRegistry).getCronJobs();
+    expect([...jobs.keys()]).toEqual([scheduleJobName('0 10 * * 1-5', workflow.trigger.timezone)]);
+    expect([...jobs.values()][0].cronTime.source).toBe('0 10 * * 1-5');
   });
 
   it('still triggers a paused workflow by hand', async () => {

@@ -4,6 +4,7 @@ import {
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
+import { ActorRegistry } from '../../src/actors/actor-registry';
 import { eventually } from '../support/eventually';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -46,6 +47,8 @@ describe('workflow runs', () => {
       { agent: 'writer', action: 'write about {{steps.0.output}}' },
       { agent: 'editor', action: 'edit {{steps.1.output}} for {{input.audience.name}}' },
     ]);
+    const actors = app.app.get(ActorRegistry);
+    const cachedBefore = actors.size;
     const ran = await trigger(workflowId, { topic: 'cron', audience: { name: 'ops' } });
     expect(ran.status).toBe(200);
     expect(ran.body).toMatchObject({
@@ -82,6 +85,8 @@ describe('workflow runs', () => {
     const listed = await app.request('GET', `/v1/workflows/${workflowId}/runs?status=succeeded`);
     expect(listed.body.runs).toEqual([ran.body]);
     expect((await app.request('GET', `/v1/workflows/${workflowId}/runs?status=failed`)).body.runs).toEqual([]);
+    // The ended run's actor left the cache, where it would only push out those of busy streams.
+    await eventually(async () => expect(actors.size).toBe(cachedBefore));
   });
 
   it('fails the run when a step fails, and skips the later steps', async () => {

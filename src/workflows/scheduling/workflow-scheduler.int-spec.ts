@@ -15,7 +15,9 @@ import { UpdateWorkflowCommand } from '../update-workflow/update-workflow.comman
 import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
 import { GetWorkflowQuery } from '../queries/workflow.queries';
 import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
-import { GATHER_MS } from './workflow-scheduler';
+import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
+import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
+import { GATHER_MS, scheduleJobName } from './workflow-scheduler';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -72,34 +74,64 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     expect(workflow.nextRunAt).toBe('2026-03-02T09:06:00.000Z');
   });
 
-  it('sends the ticks of jobs firing a few milliseconds apart together, so they share a commit', async () => {
+  it('keeps one cron job per schedule, shared by its workflows, until the last of them leaves it', async () => {
     const a = await start();
+    const registry = a.app.get(SchedulerRegistry);
     const ids = [await a.createScheduledWorkflow('* * * * *'), await a.createScheduledWorkflow('* * * * *')];
-    const sentAt: number[] = [];
-    jest.spyOn(a.commands, 'execute').mockImplementation(async () => void sentAt.push(Date.now()));
-    const jobs = ids.map((id) => a.app.get(SchedulerRegistry).getCronJob(`schedule:${id}`));
-    await jest.advanceTimersByTimeAsync(50_000 - 1); // 09:00:59.999, a millisecond before the tick
-    jobs[1].stop(); // fired by hand below, as if its timer were 3 ms late
-    await jest.advanceTimersByTimeAsync(1 + 3);
-    await jobs[1].fireOnTick();
-    expect(sentAt).toEqual([]);
-    await jest.advanceTimersByTimeAsync(GATHER_MS - 3);
-    const gatheredAt = Date.parse('2026-03-02T09:01:00.000Z') + GATHER_MS;
-    expect(sentAt).toEqual([gatheredAt, gatheredAt]);
+    const other = await a.createScheduledWorkflow('* * * * *', 'Europe/Berlin');
+    expect([...registry.getCronJobs().keys()].sort()).toEqual([
+      scheduleJobName('* * * * *', 'Europe/Berlin'),
+      scheduleJobName('* * * * *', 'UTC'),
+    ]);
+    await advance(MINUTE);
+    for (const id of [...ids, other]) expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:01:00.000Z']);
+
+    await a.commands.execute(new PauseWorkflowCommand(ids[0]));
+    await a.settle();
+    expect(registry.getCronJobs().size).toBe(2);
+    await a.commands.execute(new ArchiveWorkflowCommand(ids[1], undefined));
+    await a.settle();
+    expect([...registry.getCronJobs().keys()]).toEqual([scheduleJobName('* * * * *', 'Europe/Berlin')]);
+    await advance(MINUTE);
+    expect(scheduledRuns(eventsFile).filter((tick) => tick === '2026-03-02T09:02:00.000Z')).toHaveLength(1);
   });
 
-  it('still sends the other ticks gathered with one that fails', async () => {
+  it('sends the ticks of jobs firing a few milliseconds apart as one command, so they share commits', async () => {
     const a = await start();
-    await a.createScheduledWorkflow('* * * * *');
-    await a.createScheduledWorkflow('* * * * *');
-    const sent: string[] = [];
-    jest.spyOn(a.commands, 'execute').mockImplementation((command) => {
-      if (sent.push((command as TriggerWorkflowCommand).workflowId) === 1) throw new Error('refused at once');
-      return Promise.resolve();
+    const ids = [
+      await a.createScheduledWorkflow('* * * * *'),
+      await a.createScheduledWorkflow('* * * * *', 'Asia/Tokyo'),
+    ];
+    const sent: Array<{ at: number; ticks: ScheduledTick[] }> = [];
+    jest.spyOn(a.commands, 'execute').mockImplementation(async (command) => {
+      sent.push({ at: Date.now(), ticks: (command as TriggerScheduledRunsCommand).ticks });
     });
-    await jest.advanceTimersByTimeAsync(50_000 + GATHER_MS);
-    expect(sent).toHaveLength(2);
-    expect(new Set(sent).size).toBe(2);
+    const registry = a.app.get(SchedulerRegistry);
+    const late = registry.getCronJob(scheduleJobName('* * * * *', 'Asia/Tokyo'));
+    await jest.advanceTimersByTimeAsync(50_000 - 1); // 09:00:59.999, a millisecond before the tick
+    late.stop(); // fired by hand below, as if its timer were 3 ms late
+    await jest.advanceTimersByTimeAsync(1 + 3);
+    await late.fireOnTick();
+    expect(sent).toEqual([]);
+    await jest.advanceTimersByTimeAsync(GATHER_MS - 3);
+    const tick = new Date('2026-03-02T09:01:00.000Z');
+    expect(sent).toEqual([
+      {
+        at: tick.getTime() + GATHER_MS,
+        ticks: ids.map((workflowId) => ({ workflowId, scheduledFor: tick })),
+      },
+    ]);
+  });
+
+  it('still records the other runs of a tick when one fails', async () => {
+    const a = await start();
+    const ids = [await a.createScheduledWorkflow('* * * * *'), await a.createScheduledWorkflow('* * * * *')];
+    jest.spyOn(a.app.get(WorkflowTriggers), 'trigger').mockRejectedValueOnce(new Error('refused at once'));
+    await advance(MINUTE);
+    const runs = ids.map((id) => scheduledRuns(eventsFile, id));
+    expect(runs.map((ticks) => ticks.length).sort()).toEqual([0, 1]);
+    await advance(MINUTE);
+    expect(scheduledRuns(eventsFile)).toHaveLength(3); // the failed tick is not run late; the next one runs
   });
 
   it('produces exactly one run per tick from two instances on one store, over 20 ticks', async () => {
@@ -112,8 +144,22 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
 
     await advance(20 * MINUTE);
     expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 20));
-    const ticksSent = sent.map((spy) => spy.mock.calls.filter(([c]) => c instanceof TriggerWorkflowCommand).length);
+    const ticksSent = sent.map(
+      (spy) => spy.mock.calls.flatMap(([c]) => (c instanceof TriggerScheduledRunsCommand ? c.ticks : [])).length,
+    );
     expect(ticksSent).toEqual([20, 20]);
+  });
+
+  it('produces exactly one run per workflow per tick from two instances sending their ticks in one batch each', async () => {
+    const a = await start('a', { pollIntervalMs: 1000 });
+    const b = await start('b', { pollIntervalMs: 1000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await a.createScheduledWorkflow('* * * * *'));
+    await advance(5000, 1000);
+    expect([a.scheduler.size, b.scheduler.size]).toEqual([30, 30]);
+
+    await advance(3 * MINUTE);
+    for (const id of ids) expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 3));
   });
 
   it('stops running an archived workflow, and does not schedule it again after a restart', async () => {

@@ -8,14 +8,14 @@ import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { ScheduledWorkflow, WorkflowsReadModel } from '../queries/workflows.read-model';
-import { TriggerWorkflowCommand } from '../trigger-workflow/trigger-workflow.command';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow';
 import { CronSchedule, cronSchedule } from './cron-schedule';
 import { DueTicks, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
+import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 
-interface ScheduledJob {
+interface ScheduledWorkflowJob {
   schedule: CronSchedule;
   /** The latest tick this instance has handled; the next due one comes after it. */
   handledUntil: Date;
@@ -25,25 +25,33 @@ const STREAM_PREFIX = workflowStream('');
 /** Events that record ticks: they never change which workflows are scheduled. */
 const TICK_EVENTS = new Set(['WorkflowTriggered', 'ScheduledRunsSkipped']);
 /**
- * Jobs due at one instant fire over a few milliseconds (their timers are armed at slightly different times). Those
- * firing within this delay of the first are handled together, so their triggers are decided and committed together
- * rather than in waves, each waiting behind the previous wave's commit.
+ * Jobs of different schedules due at one instant fire over a few milliseconds (their timers are armed at slightly
+ * different times). Those firing within this delay of the first are handled together, so their triggers are
+ * decided and committed together rather than in waves, each waiting behind the previous wave's commit.
  */
 export const GATHER_MS = 5;
 
+/** The name of a schedule's job in the SchedulerRegistry. */
+export function scheduleJobName(cron: string, timezone: string): string {
+  return `schedule:${cron} ${timezone}`;
+}
+
 /**
- * One `CronJob` per active scheduled workflow, built from the read model once it has caught up with the log and
- * kept in step with it. Each due tick becomes a command; the workflow's decider accepts a tick once, so any
- * number of instances may schedule the same workflows.
+ * One `CronJob` per schedule (cron and time zone) that active workflows use, shared by those workflows, built
+ * from the read model once it has caught up with the log and kept in step with it. The ticks due when jobs fire
+ * become one command; each workflow's decider accepts a tick once, so any number of instances may schedule the
+ * same workflows.
  */
 @Injectable()
 export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Scheduler');
-  private readonly jobs = new Map<string, ScheduledJob>();
+  private readonly jobs = new Map<string, ScheduledWorkflowJob>();
+  /** The workflows of each schedule that has a job. */
+  private readonly workflowsOf = new Map<CronSchedule, Set<string>>();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
-  /** Workflows whose job has fired and whose tick is about to be handled. */
-  private fired: string[] = [];
+  /** Schedules whose job has fired and whose workflows' ticks are about to be handled. */
+  private fired = new Set<CronSchedule>();
   private gathering?: NodeJS.Timeout;
 
   constructor(
@@ -63,10 +71,12 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     // Listening and reading the read model in one synchronous step: no batch can fall between the two.
     this.running = true;
     this.projections.onBatchApplied((events) => this.onBatchApplied(events));
+    const due: ScheduledTick[] = [];
     for (const workflow of this.readModel.activeSchedules()) {
-      this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs));
+      this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs, due));
     }
-    this.logger.log(`Scheduling ${this.jobs.size} workflows`);
+    this.sendRuns(due);
+    this.logger.log(`Scheduling ${this.jobs.size} workflows on ${this.workflowsOf.size} schedules`);
     await this.settled();
   }
 
@@ -82,8 +92,13 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     return Math.max(this.config.scheduleCatchUpWindowMs, LATE_TICK_GRACE_MS);
   }
 
+  /** How many workflows are scheduled. */
   get size(): number {
     return this.jobs.size;
+  }
+
+  isScheduled(workflowId: string): boolean {
+    return this.jobs.has(workflowId);
   }
 
   /** Resolves once every command sent for a tick so far has been answered and its run's stream opened. */
@@ -119,53 +134,84 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
       if (job.schedule === cronSchedule(wanted.trigger.cron, wanted.trigger.timezone)) return;
     }
     if (job) this.remove(workflowId);
-    if (wanted) this.add(wanted, this.runningWindowMs);
+    if (wanted) {
+      const due: ScheduledTick[] = [];
+      this.add(wanted, this.runningWindowMs, due);
+      this.sendRuns(due);
+    }
   }
 
-  private add({ id, trigger, dueAfter }: ScheduledWorkflow, windowMs: number): void {
+  /** Schedules the workflow (starting its schedule's job if it has none yet); its due tick goes to `due`. */
+  private add({ id, trigger, dueAfter }: ScheduledWorkflow, windowMs: number, due: ScheduledTick[]): void {
     if (trigger.type !== 'schedule') return;
     const schedule = cronSchedule(trigger.cron, trigger.timezone);
-    const cronJob = new CronJob(trigger.cron, () => this.tick(id), null, false, trigger.timezone);
-    cronJob.cronTime = schedule.cronTime();
-    this.registry.addCronJob(jobName(id), cronJob);
     const job = { schedule, handledUntil: new Date(dueAfter) };
+    let workflows = this.workflowsOf.get(schedule);
+    if (!workflows) {
+      const cronJob = new CronJob(trigger.cron, () => this.tick(schedule), null, false, trigger.timezone);
+      cronJob.cronTime = schedule.cronTime();
+      this.registry.addCronJob(scheduleJobName(trigger.cron, trigger.timezone), cronJob);
+      cronJob.start();
+      workflows = new Set();
+      this.workflowsOf.set(schedule, workflows);
+    }
+    workflows.add(id);
     this.jobs.set(id, job);
-    this.handleDue(id, job, windowMs);
-    cronJob.start();
+    this.handleDue(id, job, windowMs, due);
   }
 
+  /** Unschedules the workflow; its schedule's job stops with the last workflow on it. */
   private remove(workflowId: string): void {
+    const job = this.jobs.get(workflowId);
+    if (!job) return;
     this.jobs.delete(workflowId);
-    const name = jobName(workflowId);
+    const workflows = this.workflowsOf.get(job.schedule)!;
+    workflows.delete(workflowId);
+    if (workflows.size) return;
+    this.workflowsOf.delete(job.schedule);
+    const name = scheduleJobName(job.schedule.cron, job.schedule.timezone);
     if (this.registry.doesExist('cron', name)) this.registry.deleteCronJob(name);
   }
 
-  private tick(workflowId: string): void {
+  private tick(schedule: CronSchedule): void {
     if (!this.running) return;
-    this.fired.push(workflowId);
+    this.fired.add(schedule);
     this.gathering ??= setTimeout(() => this.handleFired(), GATHER_MS);
   }
 
   private handleFired(): void {
     const fired = this.fired;
-    this.fired = [];
+    this.fired = new Set();
     this.gathering = undefined;
     const windowMs = this.runningWindowMs;
-    for (const workflowId of fired) {
-      const job = this.jobs.get(workflowId);
-      if (job) this.guarded(workflowId, () => this.handleDue(workflowId, job, windowMs));
+    const due: ScheduledTick[] = [];
+    for (const schedule of fired) {
+      for (const workflowId of this.workflowsOf.get(schedule) ?? []) {
+        const job = this.jobs.get(workflowId)!;
+        this.guarded(workflowId, () => this.handleDue(workflowId, job, windowMs, due));
+      }
     }
+    this.sendRuns(due);
   }
 
   /**
    * `scheduledFor` is the cron occurrence itself, worked out from the last tick handled and the clock, never
-   * the moment the timer fired: a late timer still names its tick, and ticks it overslept are skipped.
+   * the moment the timer fired: a late timer still names its tick, and ticks it overslept are skipped. A tick
+   * to run alone goes to `due`; one after skipped ticks is sent after them.
    */
-  private handleDue(workflowId: string, job: ScheduledJob, windowMs: number): void {
-    const due = dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs);
-    job.handledUntil = due.handledUntil;
-    if (!due.skip && !due.run) return;
-    const sent = due.skip ? this.skipThenRun(workflowId, due) : this.send(this.runCommand(workflowId, due.run!));
+  private handleDue(workflowId: string, job: ScheduledWorkflowJob, windowMs: number, due: ScheduledTick[]): void {
+    const ticks = dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs);
+    job.handledUntil = ticks.handledUntil;
+    if (ticks.skip) this.track(this.skipThenRun(workflowId, ticks));
+    else if (ticks.run) due.push({ workflowId, scheduledFor: ticks.run });
+  }
+
+  /** The ticks' runs, as one command: they are recorded side by side, in few commits. */
+  private sendRuns(due: ScheduledTick[]): void {
+    if (due.length) this.track(this.send(new TriggerScheduledRunsCommand(due)));
+  }
+
+  private track(sent: Promise<void>): void {
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
   }
@@ -173,11 +219,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   /** Skipped ticks first: the decider accepts ticks in time order only. */
   private async skipThenRun(workflowId: string, { skip, run }: DueTicks): Promise<void> {
     await this.send(new SkipScheduledRunsCommand(workflowId, skip!.first, skip!.last, skip!.count));
-    if (run) await this.send(this.runCommand(workflowId, run));
-  }
-
-  private runCommand(workflowId: string, scheduledFor: Date): TriggerWorkflowCommand {
-    return new TriggerWorkflowCommand(workflowId, {}, { type: 'schedule', scheduledFor: scheduledFor.toISOString() });
+    if (run) await this.send(new TriggerScheduledRunsCommand([{ workflowId, scheduledFor: run }]));
   }
 
   private send(command: Command<unknown>): Promise<void> {
@@ -190,8 +232,4 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
       },
     );
   }
-}
-
-function jobName(workflowId: string): string {
-  return `schedule:${workflowId}`;
 }

@@ -1,10 +1,34 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ActorRegistry } from '../../actors/actor-registry';
+import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
-import { WorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import {
+  WorkflowRun,
+  WorkflowRunCommand,
+  WorkflowRunEvent,
+  WorkflowRunState,
+  workflowRunDecider,
+  workflowRunStream,
+} from '../workflow-run';
+
+/** The command that opens a run's stream, from the run as its trigger recorded it. */
+export function openingCommand({
+  id,
+  workflowId,
+  input,
+  trigger,
+  workflowVersion,
+  createdAt,
+}: WorkflowRun): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
+  const version = workflowVersion !== null ? { workflowVersion } : {};
+  return {
+    stream: workflowRunStream(id),
+    decider: workflowRunDecider,
+    command: { type: 'QueueWorkflowRun', id, workflowId, input, trigger, ...version, createdAt },
+  };
+}
 
 /** Runs younger than this may still be being opened by the request that triggered them. */
 const GRACE_MS = 30_000;
@@ -17,8 +41,9 @@ interface DeferredRun {
 }
 
 /**
- * Opens a run's own stream once its workflow has recorded the trigger. A request that triggered the run does
- * this at once; a schedule tick defers it (`openSoon`), so the tick's triggers, which record the runs, come first.
+ * Opens a run's own stream once its workflow has recorded the trigger, where the store cannot write both in one
+ * commit (EventStoreDB; see TriggerWorkflowHandler). A request that triggered the run does this at once; a
+ * schedule tick defers it (`openSoon`), so the tick's triggers, which record the runs, come first.
  * Should opening fail (the store went away, the process died), the sweep opens the stream later, so no recorded
  * trigger is left without its run. Opening is idempotent.
  */
@@ -36,16 +61,10 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     private readonly clock: Clock,
   ) {}
 
-  open({ id, workflowId, input, trigger, workflowVersion, createdAt }: WorkflowRun, context: CommandContext) {
-    const version = workflowVersion !== null ? { workflowVersion } : {};
-    return this.actors.send(
-      workflowRunStream(id),
-      workflowRunDecider,
-      { type: 'QueueWorkflowRun', id, workflowId, input, trigger, ...version, createdAt },
-      context,
-      // A run stream is written once: caching its actor would only push busy ones out of the cache.
-      { newStream: true, cache: false },
-    );
+  open(run: WorkflowRun, context: CommandContext) {
+    const { stream, decider, command } = openingCommand(run);
+    // A run stream is written once: caching its actor would only push busy ones out of the cache.
+    return this.actors.send(stream, decider, command, context, { newStream: true, cache: false });
   }
 
   /** Opens the run's stream on the next turn of the event loop, with every other run deferred by then. */

@@ -1,0 +1,103 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
+import { CommandContext } from '../../actors/actor';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { IdGenerator } from '../../shared/ids';
+import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
+import {
+  WorkflowRun,
+  WorkflowRunAggregate,
+  WorkflowRunCommand,
+  WorkflowRunEvent,
+  WorkflowRunState,
+  toWorkflowRun,
+  workflowRunDecider,
+  workflowRunStream,
+} from '../workflow-run';
+import { WorkflowRunOpener } from './workflow-run-opener';
+
+/**
+ * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
+ * trigger alone makes the run. Where the store can, the run's own stream is opened in the same commit; otherwise
+ * (EventStoreDB) it is opened afterwards (see WorkflowRunOpener, whose sweep also covers a crash in between).
+ */
+@Injectable()
+export class WorkflowTriggers {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly ids: IdGenerator,
+    private readonly projections: ProjectionRunner,
+    private readonly runs: WorkflowRunOpener,
+  ) {}
+
+  private readonly logger = new Logger('TriggerWorkflow');
+
+  /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
+  trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
+    const runId = this.ids.newId('wfrun');
+    const context = { correlationId: runId, causationId: workflowId };
+    const sent = this.actors.sendWithNewStreams(
+      {
+        stream: workflowStream(workflowId),
+        decider: workflowDecider,
+        command: { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
+        newStreams: (events) => [runOpening(events)],
+      },
+      context,
+      // A run stream is written once: caching its actor would only push busy ones out of the cache.
+      { cache: false },
+    );
+    return sent.then(async ({ result, opened }) => {
+      if (!opened) return this.openAfter(runOf(result.events), result.position, context);
+      // A schedule tick has no client waiting for the lists.
+      if (trigger.type !== 'schedule') await this.projections.waitFor(opened[0].position);
+      return toWorkflowRun(opened[0].state as WorkflowRunAggregate);
+    });
+  }
+
+  /** The trigger is durable now, and with it the run: its stream is opened in a second step. */
+  private async openAfter(run: WorkflowRun, position: bigint | undefined, context: CommandContext) {
+    // A schedule tick has no client waiting for the run: its stream is opened after the tick's other triggers.
+    if (run.trigger.type === 'schedule') {
+      this.runs.openSoon(run, context);
+      return run;
+    }
+    // Should opening the stream fail, the opener's sweep does it later, so the answer stays a 202 (a retry
+    // would only start a second run).
+    const opened = await this.runs.open(run, context).catch((error: unknown) => {
+      this.logger.warn(`Run ${run.id} is recorded; its stream will be opened later: ${String(error)}`);
+      return undefined;
+    });
+    await this.projections.waitFor(opened?.position ?? position);
+    return opened?.state ? toWorkflowRun(opened.state) : run;
+  }
+}
+
+/** The command that opens the stream of the run a trigger records. */
+function runOpening(events: WorkflowEvent[]): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
+  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
+  return {
+    stream: workflowRunStream(runId),
+    decider: workflowRunDecider,
+    command: {
+      type: 'QueueWorkflowRun',
+      id: runId,
+      workflowId,
+      input,
+      trigger,
+      workflowVersion,
+      createdAt: triggeredAt,
+    },
+  };
+}
+
+/** The run a trigger records, as it stands once queued. */
+function runOf(events: WorkflowEvent[]): WorkflowRun {
+  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
+  return toWorkflowRun(
+    workflowRunDecider.evolve(null, {
+      type: 'WorkflowRunQueued',
+      data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
+    })!,
+  );
+}
