@@ -1,9 +1,10 @@
 'use strict';
 // Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory.
 const { spawn } = require('node:child_process');
-const { readFileSync, mkdtempSync } = require('node:fs');
+const { randomUUID } = require('node:crypto');
+const { readFileSync, mkdtempSync, existsSync, copyFileSync } = require('node:fs');
 const { createServer } = require('node:net');
-const { tmpdir } = require('node:os');
+const { tmpdir, loadavg } = require('node:os');
 const { join } = require('node:path');
 
 function freePort() {
@@ -84,6 +85,13 @@ function createAgentRequests(prefix) {
   ];
 }
 
+/** The 1, 5 and 15 minute load averages, as `uptime` prints them, to read a figure against. */
+function loadAverage() {
+  return `load average: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')}`;
+}
+
 const STORES = ['sqlite', 'esdb-test-double'];
 
 /** `--store=sqlite|esdb-test-double` from the command line (default sqlite). */
@@ -122,6 +130,280 @@ async function startStore(store) {
   };
 }
 
+const AT = new Date('2026-01-01T00:00:00.000Z').toISOString();
+const newEvent = (type, data) => ({ id: randomUUID(), type, data, metadata: { schemaVersion: 1 } });
+const padded = (prefix, n) => `${prefix}_${String(n).padStart(26, '0')}`;
+
+/**
+ * The `queued` mix (bench/rebuild.js), per 20 events: 5 agents (name claim + create), 1 workflow, 3 triggers
+ * (trigger + run queued), 3 agent runs queued. Yields [stream, events] appends.
+ */
+function* queuedHistory(count) {
+  for (let i = 0; i * 20 < count; i++) {
+    const wf = padded('wf', i);
+    yield [
+      `workflow-${wf}`,
+      [
+        newEvent('WorkflowCreated', {
+          id: wf,
+          name: `wf ${i}`,
+          trigger: { type: 'manual' },
+          steps: [{ agent: `a${i}-0`, action: 'go' }],
+          createdAt: AT,
+        }),
+      ],
+    ];
+    for (let a = 0; a < 5; a++) {
+      const id = padded('agent', i * 5 + a);
+      const name = `a${i}-${a}`;
+      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
+      yield [
+        `agent-${id}`,
+        [
+          newEvent('AgentCreated', {
+            id,
+            name,
+            model: 'openai/gpt-4o-mini',
+            instructions: 'Be brief.',
+            tools: ['web_search'],
+            createdAt: AT,
+          }),
+        ],
+      ];
+    }
+    for (let r = 0; r < 3; r++) {
+      const runId = padded('wfrun', i * 3 + r);
+      yield [
+        `workflow-${wf}`,
+        [
+          newEvent('WorkflowTriggered', {
+            workflowId: wf,
+            runId,
+            input: { r },
+            trigger: { type: 'manual' },
+            triggeredAt: AT,
+          }),
+        ],
+      ];
+      yield [
+        `workflowrun-${runId}`,
+        [
+          newEvent('WorkflowRunQueued', {
+            id: runId,
+            workflowId: wf,
+            input: { r },
+            trigger: { type: 'manual' },
+            createdAt: AT,
+          }),
+        ],
+      ];
+      const agentRunId = padded('agentrun', i * 3 + r);
+      yield [
+        `agentrun-${agentRunId}`,
+        [
+          newEvent('AgentRunQueued', {
+            id: agentRunId,
+            agentId: padded('agent', i * 5),
+            task: 'Summarise',
+            context: { r },
+            createdAt: AT,
+          }),
+        ],
+      ];
+    }
+  }
+}
+
+/** An agent run from queued to succeeded, with one tool call and a lease renewal: 7 events. */
+function* endedAgentRun(runId, agentId, step) {
+  const stream = `agentrun-${runId}`;
+  const ref = step ? { workflowRunId: step.runId, stepIndex: 0 } : {};
+  yield [
+    stream,
+    [
+      newEvent('AgentRunQueued', {
+        id: runId,
+        agentId,
+        model: 'openai/gpt-4o-mini',
+        agentVersion: 1,
+        task: 'Summarise the input',
+        context: { input: { topic: 'cron' } },
+        ...ref,
+        createdAt: AT,
+      }),
+    ],
+  ];
+  yield [
+    stream,
+    [newEvent('AgentRunStarted', { runId, executorId: 'bench-1', warnings: [], agentVersion: 1, startedAt: AT })],
+  ];
+  yield [
+    stream,
+    [
+      newEvent('AgentRunToolCalled', {
+        runId,
+        callId: 'call_1',
+        tool: 'current_time',
+        input: { timezone: 'UTC' },
+        at: AT,
+      }),
+    ],
+  ];
+  yield [
+    stream,
+    [newEvent('AgentRunToolReturned', { runId, callId: 'call_1', tool: 'current_time', output: { now: AT }, at: AT })],
+  ];
+  yield [stream, [newEvent('AgentRunLeaseRenewed', { runId, executorId: 'bench-1', at: AT })]];
+  const usage = { inputTokens: 120, outputTokens: 40, totalTokens: 160 };
+  yield [
+    stream,
+    [
+      newEvent('AgentRunSucceeded', {
+        runId,
+        usage,
+        attempts: 1,
+        endedAt: AT,
+        ...ref,
+        output: 'Three facts about cron.',
+      }),
+    ],
+  ];
+}
+
+/**
+ * The `ended` mix (bench/startup.js), per 50 events: 1 workflow (1 in 10 on an hourly schedule), 5 agents (name
+ * claim + create), 3 updates of one of them, 2 workflow runs of one step (trigger, run queued, started + step
+ * started, the step's agent run, step ended, run succeeded: 12 each) and 2 agent runs requested directly (6 each).
+ * Every run has ended, as in a log at rest.
+ */
+function* endedHistory(count) {
+  for (let i = 0; i * 50 < count; i++) {
+    const wf = padded('wf', i);
+    const trigger = i % 10 === 0 ? { type: 'schedule', cron: '0 * * * *', timezone: 'UTC' } : { type: 'manual' };
+    const agentName = `a${i}-0`;
+    const steps = [{ agent: agentName, action: 'Summarise {{input.topic}}' }];
+    yield [`workflow-${wf}`, [newEvent('WorkflowCreated', { id: wf, name: `wf ${i}`, trigger, steps, createdAt: AT })]];
+    for (let a = 0; a < 5; a++) {
+      const id = padded('agent', i * 5 + a);
+      const name = `a${i}-${a}`;
+      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
+      yield [
+        `agent-${id}`,
+        [
+          newEvent('AgentCreated', {
+            id,
+            name,
+            model: 'openai/gpt-4o-mini',
+            instructions: 'Be brief.',
+            tools: ['current_time'],
+            createdAt: AT,
+          }),
+        ],
+      ];
+    }
+    const agentId = padded('agent', i * 5);
+    for (let u = 0; u < 3; u++) {
+      yield [
+        `agent-${agentId}`,
+        [
+          newEvent('AgentUpdated', {
+            agentId,
+            changes: { instructions: `Be brief (${u}).` },
+            version: u + 2,
+            updatedAt: AT,
+          }),
+        ],
+      ];
+    }
+    for (let r = 0; r < 2; r++) {
+      const runId = padded('wfrun', i * 2 + r);
+      const agentRunId = padded('agentrun', i * 4 + r);
+      const input = { topic: 'cron' };
+      const stream = `workflowrun-${runId}`;
+      yield [
+        `workflow-${wf}`,
+        [
+          newEvent('WorkflowTriggered', {
+            workflowId: wf,
+            runId,
+            input,
+            trigger: { type: 'manual' },
+            workflowVersion: 1,
+            triggeredAt: AT,
+          }),
+        ],
+      ];
+      yield [
+        stream,
+        [
+          newEvent('WorkflowRunQueued', {
+            id: runId,
+            workflowId: wf,
+            input,
+            trigger: { type: 'manual' },
+            workflowVersion: 1,
+            createdAt: AT,
+          }),
+        ],
+      ];
+      yield [
+        stream,
+        [
+          newEvent('WorkflowRunStarted', { runId, workflowName: `wf ${i}`, workflowVersion: 1, steps, startedAt: AT }),
+          newEvent('WorkflowStepStarted', {
+            runId,
+            index: 0,
+            agent: agentName,
+            task: 'Summarise cron',
+            agentRunId,
+            startedAt: AT,
+          }),
+        ],
+      ];
+      yield* endedAgentRun(agentRunId, agentId, { runId });
+      yield [
+        stream,
+        [
+          newEvent('WorkflowStepEnded', {
+            runId,
+            index: 0,
+            status: 'succeeded',
+            output: 'Three facts about cron.',
+            endedAt: AT,
+          }),
+        ],
+      ];
+      yield [stream, [newEvent('WorkflowRunSucceeded', { runId, output: 'Three facts about cron.', endedAt: AT })]];
+    }
+    for (let r = 2; r < 4; r++) yield* endedAgentRun(padded('agentrun', i * 4 + r), agentId);
+  }
+}
+
+const HISTORIES = { queued: queuedHistory, ended: endedHistory };
+
+/**
+ * A SQLite event log of `count` events of `mix` at `file`, seeded through the store. With `cache`, the seeded
+ * file is kept in the temporary folder and copied on later runs (seeding 1,000,000 events takes about a minute).
+ */
+async function seedSqliteLog(SqliteEventStore, file, count, mix, cache) {
+  const cached = join(tmpdir(), `bench-log-v1-${mix}-${count}.sqlite`);
+  if (cache && existsSync(cached)) return copyFileSync(cached, file);
+  const store = new SqliteEventStore({ file, synchronous: 'NORMAL' });
+  await seedLog(store, count, mix);
+  await store.close();
+  if (cache) copyFileSync(file, cached);
+}
+
+/** Appends `count` events of the `mix` (about: whole units of it) through the store, 1,000 appends at a time. */
+async function seedLog(store, count, mix = 'queued') {
+  let pending = [];
+  for (const [stream, events] of HISTORIES[mix](count)) {
+    pending.push(store.append(stream, events, { expected: 'any' }));
+    if (pending.length === 1000) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+}
+
 module.exports = {
   freePort,
   temporaryDir,
@@ -131,4 +413,7 @@ module.exports = {
   storeArgument,
   positional,
   startStore,
+  seedLog,
+  seedSqliteLog,
+  loadAverage,
 };
