@@ -252,7 +252,8 @@ export class SqliteEventStore implements EventStore {
           continue;
         }
         handler.onCaughtUp?.();
-        if (seenCommits !== this.commits) continue;
+        // Stopped from onCaughtUp, or appends came meanwhile: do not wait for the next one.
+        if (stopped || seenCommits !== this.commits) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.pollIntervalMs);
           function done() {

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 
 export type WorkflowStatus = 'active' | 'paused' | 'archived';
@@ -114,6 +114,16 @@ export type WorkflowEvent =
   | ScheduledRunsSkipped
   | WorkflowUpdated
   | WorkflowArchived;
+
+export const WORKFLOW_EVENT_TYPES = eventTypes<WorkflowEvent>({
+  WorkflowCreated: true,
+  WorkflowTriggered: true,
+  WorkflowPaused: true,
+  WorkflowResumed: true,
+  ScheduledRunsSkipped: true,
+  WorkflowUpdated: true,
+  WorkflowArchived: true,
+});
 
 export const workflowStream = (workflowId: string) => `workflow-${workflowId}`;
 

@@ -2,14 +2,15 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RecordedEvent } from '../../event-store/event-store';
 import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
-import { AgentEvent, agentDecider } from '../agent';
-import { AgentRunEvent, agentRunDecider } from '../agent-run';
+import { AGENT_EVENT_TYPES, AgentEvent, agentDecider } from '../agent';
+import { AGENT_RUN_EVENT_TYPES, AgentRunEvent, agentRunDecider } from '../agent-run';
 import { AgentsReadModel } from './agents.read-model';
 
 /** Keeps `agents` and `agent_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
 export class AgentsProjection implements Projection, OnModuleInit {
   readonly name = 'agents';
+  readonly eventTypes = [...AGENT_EVENT_TYPES, ...AGENT_RUN_EVENT_TYPES];
 
   constructor(
     private readonly readModel: AgentsReadModel,

@@ -4,19 +4,21 @@ import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import {
   ScheduledRunsSkipped,
+  WORKFLOW_EVENT_TYPES,
   WorkflowEvent,
   WorkflowPaused,
   WorkflowResumed,
   WorkflowTriggered,
   workflowDecider,
 } from '../workflow';
-import { WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
+import { WORKFLOW_RUN_EVENT_TYPES, WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
 
 /** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
 export class WorkflowsProjection implements Projection, OnModuleInit {
   readonly name = 'workflows';
+  readonly eventTypes = [...WORKFLOW_EVENT_TYPES, ...WORKFLOW_RUN_EVENT_TYPES];
 
   constructor(
     private readonly readModel: WorkflowsReadModel,
