@@ -26,12 +26,12 @@ export class AgentsProjection implements Projection, OnModuleInit {
       const before = event.type === 'AgentCreated' ? null : (this.readModel.get(event.data.agentId as string) ?? null);
       const agent = agentDecider.evolve(before, event as unknown as AgentEvent);
       if (agent) this.readModel.saveAgent(agent);
+    } else if (event.type === 'AgentRunQueued') {
+      // A run is queued once: a repeat of the event changes nothing.
+      const run = agentRunDecider.evolve(null, event as unknown as AgentRunEvent)!;
+      if (this.readModel.insertRun(run)) this.readModel.setLastRun(run.agentId, run.createdAt);
     } else if (event.type.startsWith('AgentRun')) {
-      const runId = event.type === 'AgentRunQueued' ? (event.data.id as string) : (event.data.runId as string);
-      const before = this.readModel.getRunAggregate(runId) ?? null;
-      if (before && event.type === 'AgentRunQueued') return;
-      if (event.type === 'AgentRunQueued')
-        this.readModel.setLastRun(event.data.agentId as string, event.data.createdAt as string);
+      const before = this.readModel.getRunAggregate(event.data.runId as string) ?? null;
       const after = agentRunDecider.evolve(before, event as unknown as AgentRunEvent);
       if (after && after !== before) this.readModel.saveRun(after);
     }

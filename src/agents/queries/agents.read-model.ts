@@ -56,9 +56,9 @@ function prepareStatements(db: Database.Database) {
       CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
     `);
   return {
-    upsertAgent: db.prepare(
+    upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string]>(
       `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
-         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @version, @createdAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, model = excluded.model,
          instructions = excluded.instructions, tools = excluded.tools, max_steps = excluded.max_steps,
          version = excluded.version`,
@@ -68,6 +68,9 @@ function prepareStatements(db: Database.Database) {
     ),
     upsertRun: db.prepare<[string, string, string, string | null, string]>(
       'INSERT OR REPLACE INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)',
+    ),
+    insertRun: db.prepare<[string, string, string, string | null, string]>(
+      'INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
     ),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
     withName: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE name = ? AND status != 'archived'`),
@@ -97,8 +100,18 @@ export class AgentsReadModel {
     this.statements = prepareStatements(db);
   }
 
-  saveAgent(agent: Agent): void {
-    this.statements.upsertAgent.run({ ...agent, tools: JSON.stringify(agent.tools) });
+  saveAgent({ id, name, status, model, instructions, tools, maxSteps, version, createdAt }: Agent): void {
+    this.statements.upsertAgent.run(
+      id,
+      name,
+      status,
+      model,
+      instructions,
+      JSON.stringify(tools),
+      maxSteps,
+      version,
+      createdAt,
+    );
   }
 
   setLastRun(agentId: string, at: string): void {
@@ -108,6 +121,13 @@ export class AgentsReadModel {
   /** Runs are kept whole, as their aggregate's `evolve` left them. */
   saveRun(run: AgentRunAggregate): void {
     this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
+  }
+
+  /** Adds a run that is not there yet; false (and nothing written) when it is. */
+  insertRun(run: AgentRunAggregate): boolean {
+    return (
+      this.statements.insertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run)).changes > 0
+    );
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<AgentSummary> {

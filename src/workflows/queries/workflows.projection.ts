@@ -45,8 +45,7 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
           type: 'WorkflowRunQueued',
           data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
         };
-        if (!this.readModel.getRunAggregate(runId))
-          this.readModel.saveRun(workflowRunDecider.evolve(null, queued)!, false);
+        this.readModel.insertRun(workflowRunDecider.evolve(null, queued)!, false);
         break;
       }
       case 'ScheduledRunsSkipped': {
@@ -69,11 +68,11 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         this.readModel.resume(workflowId, resumedAt);
         break;
       }
-      case 'WorkflowRunQueued': {
-        const run = this.readModel.getRunAggregate(event.data.id as string);
-        this.readModel.saveRun(run ?? workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
+      case 'WorkflowRunQueued':
+        // The run is usually there already, from its trigger.
+        if (!this.readModel.markStreamOpened(event.data.id as string))
+          this.readModel.insertRun(workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
         break;
-      }
       default:
         if (event.stream.startsWith('workflowrun-')) this.applyToRun(event);
     }

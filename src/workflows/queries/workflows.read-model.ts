@@ -71,10 +71,12 @@ function prepareStatements(db: Database.Database) {
   `);
   const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
   return {
-    upsertWorkflow: db.prepare(
+    upsertWorkflow: db.prepare<
+      [string, string, string, string, string, string | null, number, string, string | null, string]
+    >(
       `INSERT OR REPLACE INTO workflows
        (id, name, status, trigger, steps, last_run, version, created_at, last_scheduled_for, active_since)
-       VALUES (@id, @name, @status, @trigger, @steps, @lastRun, @version, @createdAt, @lastScheduledFor, @activeSince)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setLastRun: db.prepare<[string, string | null, string]>(
       'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
@@ -92,6 +94,11 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc,
          stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
+    insertRun: db.prepare<[string, string, string, string, number, string]>(
+      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+    ),
+    markStreamOpened: db.prepare<[string]>('UPDATE workflow_runs SET stream_opened = 1 WHERE id = ?'),
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
@@ -118,11 +125,19 @@ export class WorkflowsReadModel {
   }
 
   saveWorkflow(workflow: WorkflowAggregate): void {
-    this.statements.upsertWorkflow.run({
-      ...workflow,
-      trigger: JSON.stringify(workflow.trigger),
-      steps: JSON.stringify(workflow.steps),
-    });
+    const { id, name, status, trigger, steps, lastRun, version, createdAt, lastScheduledFor, activeSince } = workflow;
+    this.statements.upsertWorkflow.run(
+      id,
+      name,
+      status,
+      JSON.stringify(trigger),
+      JSON.stringify(steps),
+      lastRun,
+      version,
+      createdAt,
+      lastScheduledFor,
+      activeSince,
+    );
   }
 
   /** A run started: `lastRun` moves, and a schedule tick is remembered as handled. */
@@ -166,6 +181,17 @@ export class WorkflowsReadModel {
       streamOpened: streamOpened ? 1 : 0,
       doc: JSON.stringify(run),
     });
+  }
+
+  /** Adds a run that is not there yet; a run already there is left as it is. */
+  insertRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
+    const { id, workflowId, status, createdAt } = run;
+    this.statements.insertRun.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
+  }
+
+  /** Records that the run's own stream exists; false when the run is not there. */
+  markStreamOpened(runId: string): boolean {
+    return this.statements.markStreamOpened.run(runId).changes > 0;
   }
 
   /** Runs triggered no later than `before` whose own stream was never opened (see WorkflowRunOpener). */
