@@ -84,8 +84,7 @@ export class ProjectionRunner {
       const last = events[events.length - 1].position;
       for (const projection of this.projections) {
         const checkpoint = this.checkpoints.get(projection.name)!;
-        if (first > checkpoint) for (const event of events) projection.apply(event);
-        else for (const event of events) if (event.position > checkpoint) projection.apply(event);
+        applyTo(projection, first > checkpoint ? events : events.filter((event) => event.position > checkpoint));
         saveCheckpoint.run(projection.name, Number(last));
       }
     });
@@ -228,6 +227,11 @@ export class ProjectionRunner {
       }
     }
   }
+}
+
+function applyTo(projection: Projection, events: RecordedEvent[]): void {
+  if (projection.applyBatch) projection.applyBatch(events);
+  else for (const event of events) projection.apply(event);
 }
 
 function describe(reason: unknown): string {

@@ -9,4 +9,6 @@ export interface Projection {
    */
   readonly eventTypes?: readonly string[];
   apply(event: RecordedEvent): void;
+  /** When present, the runner hands it each batch whole rather than calling `apply` per event. */
+  applyBatch?(events: RecordedEvent[]): void;
 }

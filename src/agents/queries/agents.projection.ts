@@ -21,6 +21,12 @@ export class AgentsProjection implements Projection, OnModuleInit {
     this.runner.register(this);
   }
 
+  applyBatch(events: RecordedEvent[]): void {
+    this.readModel.batch(() => {
+      for (const event of events) this.apply(event);
+    });
+  }
+
   apply(event: RecordedEvent): void {
     if (event.type === 'AgentCreated' || event.type === 'AgentUpdated' || event.type === 'AgentArchived') {
       const before = event.type === 'AgentCreated' ? null : (this.readModel.get(event.data.agentId as string) ?? null);

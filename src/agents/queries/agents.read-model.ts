@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { RunStatus } from '../../domain/run';
 import { Page, toPage } from '../../http/paging';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
+import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
@@ -67,7 +68,8 @@ function prepareStatements(db: Database.Database) {
       'UPDATE agents SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)',
     ),
     upsertRun: db.prepare<[string, string, string, string | null, string]>(
-      'INSERT OR REPLACE INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, lease_at = excluded.lease_at, doc = excluded.doc`,
     ),
     insertRun: db.prepare<[string, string, string, string | null, string]>(
       'INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
@@ -95,6 +97,7 @@ export class AgentsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
+  private readonly batchRuns = new BatchRows<AgentRunAggregate>((run) => this.writeRun(run));
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
@@ -118,16 +121,27 @@ export class AgentsReadModel {
     this.statements.setLastRun.run(at, agentId, at);
   }
 
+  /** Applies a projection's batch, writing each run it changes once, at the end (see BatchRows). */
+  batch(work: () => void): void {
+    this.batchRuns.batch(work);
+  }
+
   /** Runs are kept whole, as their aggregate's `evolve` left them. */
   saveRun(run: AgentRunAggregate): void {
-    this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
+    this.batchRuns.set(run.id, run);
   }
 
   /** Adds a run that is not there yet; false (and nothing written) when it is. */
   insertRun(run: AgentRunAggregate): boolean {
-    return (
-      this.statements.insertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run)).changes > 0
-    );
+    if (this.batchRuns.has(run.id)) return false;
+    const { id, agentId, status, heartbeatAt } = run;
+    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, JSON.stringify(run)).changes > 0;
+    if (inserted) this.batchRuns.set(id, run, false);
+    return inserted;
+  }
+
+  private writeRun(run: AgentRunAggregate): void {
+    this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<AgentSummary> {
@@ -173,9 +187,11 @@ export class AgentsReadModel {
 
   /** The run with its executor's lease; `agentId`, when given, must be the run's agent. */
   getRunAggregate(runId: string, agentId?: string): AgentRunAggregate | undefined {
-    const row = this.statements.getRun.get(runId);
-    if (!row || (agentId !== undefined && row.agent_id !== agentId)) return undefined;
-    return JSON.parse(row.doc);
+    const run = this.batchRuns.get(runId, () => {
+      const row = this.statements.getRun.get(runId);
+      return row && (JSON.parse(row.doc) as AgentRunAggregate);
+    });
+    return run && (agentId === undefined || run.agentId === agentId) ? run : undefined;
   }
 
   getRun(agentId: string, runId: string): AgentRun | undefined {

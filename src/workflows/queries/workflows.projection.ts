@@ -29,6 +29,12 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
     this.runner.register(this);
   }
 
+  applyBatch(events: RecordedEvent[]): void {
+    this.readModel.batch(() => {
+      for (const event of events) this.apply(event);
+    });
+  }
+
   apply(event: RecordedEvent): void {
     switch (event.type) {
       case 'WorkflowCreated': {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../http/paging';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
+import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate, WorkflowTrigger } from '../workflow';
 import { RunStatus } from '../../domain/run';
@@ -50,6 +51,7 @@ function migrate(db: Database.Database): void {
 
 interface WorkflowRunRow {
   workflow_id: string;
+  stream_opened: number;
   doc: string;
 }
 
@@ -88,9 +90,9 @@ function prepareStatements(db: Database.Database) {
       `SELECT ${scheduleColumns} FROM workflows WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule'`,
     ),
     schedule: db.prepare<[string], ScheduleRow>(`SELECT ${scheduleColumns} FROM workflows WHERE id = ?`),
-    upsertRun: db.prepare(
+    upsertRun: db.prepare<[string, string, string, string, number, string]>(
       `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc)
-       VALUES (@id, @workflowId, @status, @createdAt, @streamOpened, @doc)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc,
          stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
@@ -119,6 +121,9 @@ export class WorkflowsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, WorkflowRow>>();
+  private readonly batchRuns = new BatchRows<{ run: WorkflowRunAggregate; streamOpened: boolean }>((kept) =>
+    this.writeRun(kept),
+  );
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
@@ -172,21 +177,26 @@ export class WorkflowsReadModel {
    * (false while only the workflow has recorded the trigger).
    */
   saveRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
-    const { id, workflowId, status, createdAt } = run;
-    this.statements.upsertRun.run({
-      id,
-      workflowId,
-      status,
-      createdAt,
-      streamOpened: streamOpened ? 1 : 0,
-      doc: JSON.stringify(run),
-    });
+    this.batchRuns.set(run.id, { run, streamOpened });
+  }
+
+  /** Applies a projection's batch, writing each run it changes once, at the end (see BatchRows). */
+  batch(work: () => void): void {
+    this.batchRuns.batch(work);
   }
 
   /** Adds a run that is not there yet; a run already there is left as it is. */
   insertRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
+    if (this.batchRuns.has(run.id)) return;
     const { id, workflowId, status, createdAt } = run;
-    this.statements.insertRun.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
+    const opened = streamOpened ? 1 : 0;
+    if (this.statements.insertRun.run(id, workflowId, status, createdAt, opened, JSON.stringify(run)).changes > 0)
+      this.batchRuns.set(id, { run, streamOpened }, false);
+  }
+
+  private writeRun({ run, streamOpened }: { run: WorkflowRunAggregate; streamOpened: boolean }): void {
+    const { id, workflowId, status, createdAt } = run;
+    this.statements.upsertRun.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
   }
 
   /** Records that the run's own stream exists; false when the run is not there. */
@@ -201,9 +211,11 @@ export class WorkflowsReadModel {
 
   /** The run with what only the process manager needs; `workflowId`, when given, must be the run's workflow. */
   getRunAggregate(runId: string, workflowId?: string): WorkflowRunAggregate | undefined {
-    const row = this.statements.getRun.get(runId);
-    if (!row || (workflowId !== undefined && row.workflow_id !== workflowId)) return undefined;
-    return JSON.parse(row.doc);
+    const kept = this.batchRuns.get(runId, () => {
+      const row = this.statements.getRun.get(runId);
+      return row && { run: JSON.parse(row.doc) as WorkflowRunAggregate, streamOpened: row.stream_opened === 1 };
+    });
+    return kept && (workflowId === undefined || kept.run.workflowId === workflowId) ? kept.run : undefined;
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<Workflow> {
