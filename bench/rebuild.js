@@ -1,6 +1,7 @@
 'use strict';
 // Rebuild speed: how fast the projections rebuild the read models from 100,000 events of a realistic mix.
-// Usage: npm run build:bench && node bench/rebuild.js [events=100000] [--store=sqlite|esdb-test-double] [--cache]
+// Usage: npm run build:bench && node bench/rebuild.js [events=100000] [--store=sqlite|esdb-test-double] [--mix=queued|ended] [--cache]
+// --mix=queued (default: agents, workflows, runs queued) or --mix=ended (runs with their whole lifecycle; see lib.js).
 // --cache: keep the seeded SQLite log in the temporary folder and reuse it on the next run of the same size.
 const { rmSync } = require('node:fs');
 const { join } = require('node:path');
@@ -17,6 +18,7 @@ const { temporaryDir, storeArgument, positional, startStore, seedLog, seedSqlite
 const [total = 100_000] = positional().map(Number);
 const storeName = storeArgument();
 const cache = process.argv.includes('--cache');
+const mix = (process.argv.find((arg) => arg.startsWith('--mix=')) ?? '--mix=queued').slice('--mix='.length);
 
 async function main() {
   const dir = temporaryDir('bench-rebuild-');
@@ -24,9 +26,9 @@ async function main() {
   let store;
   if (server.url) {
     store = new EventStoreDbEventStore({ url: server.url, deadlineMs: 60_000 });
-    await seedLog(store, total, 'queued');
+    await seedLog(store, total, mix);
   } else {
-    await seedSqliteLog(SqliteEventStore, join(dir, 'events.sqlite'), total, 'queued', cache);
+    await seedSqliteLog(SqliteEventStore, join(dir, 'events.sqlite'), total, mix, cache);
     store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL' });
   }
   let count = 0;
@@ -53,7 +55,7 @@ async function main() {
     )
     .get().n;
 
-  console.log(`store: ${storeName}; events: ${count}, read-model rows: ${rows}`);
+  console.log(`store: ${storeName}; mix: ${mix}; events: ${count}, read-model rows: ${rows}`);
   console.log(`scan only (read + decode, no projection): ${Math.round(count / scanSeconds)} events/s`);
   console.log(`rebuild: ${Math.round(count / seconds)} events/s in ${seconds.toFixed(2)} s (goal >= 200000 events/s)`);
   console.log(loadAverage());
