@@ -70,6 +70,8 @@ function prepareStatements(db: Database.Database) {
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow_status ON workflow_runs (workflow_id, status, id);
     CREATE INDEX IF NOT EXISTS workflow_runs_unopened ON workflow_runs (created_at) WHERE stream_opened = 0;
+    CREATE INDEX IF NOT EXISTS workflows_scheduled ON workflows (id)
+      WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule';
   `);
   const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
   return {
