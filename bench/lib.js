@@ -1,8 +1,9 @@
 'use strict';
-// Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory.
+// Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory, seed logs.
 const { spawn } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const { readFileSync, mkdtempSync, existsSync, copyFileSync } = require('node:fs');
+const http = require('node:http');
 const { createServer } = require('node:net');
 const { tmpdir, loadavg } = require('node:os');
 const { join } = require('node:path');
@@ -22,39 +23,78 @@ function temporaryDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Starts `node script` with PORT set, resolves once `readyPath` answers 200. */
-async function startServer(script, env = {}, readyPath = '/health') {
+/** Spawns `node [nodeArgs] script` with PORT set; does not wait for it. */
+async function spawnServer(script, env = {}, nodeArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  let exited = null;
-  child.once('exit', (code, signal) => (exited = signal ?? code));
-  let ready = false;
-  for (let i = 0; i < 600 && !ready && exited === null; i++) {
-    try {
-      ready = (await fetch(url + readyPath)).ok;
-    } catch {
-      // not listening yet
-    }
-    if (!ready) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!ready) {
-    child.kill('SIGKILL');
-    throw new Error(`${script} did not answer ${readyPath} on port ${port} (exit: ${exited})`);
-  }
-  return {
-    url,
+  const server = {
+    url: `http://127.0.0.1:${port}`,
     pid: child.pid,
+    exited: null,
     stop: () =>
       new Promise((resolve) => {
+        if (server.exited !== null) return resolve();
         child.once('exit', resolve);
         child.kill('SIGTERM');
       }),
+    kill: () => child.kill('SIGKILL'),
   };
+  child.once('exit', (code, signal) => (server.exited = signal ?? code));
+  return server;
+}
+
+/** The status code of a GET, or undefined when nothing answered (node:http: lighter than fetch to poll with). */
+function statusOf(url) {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on('error', () => resolve(undefined));
+  });
+}
+
+/** Polls `path` every `intervalMs` until it answers 200; false if the server exited or `timeoutMs` passed. */
+async function answers(server, path, { intervalMs = 100, timeoutMs = 60_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (server.exited === null && Date.now() < deadline) {
+    if ((await statusOf(server.url + path)) === 200) return true;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  return false;
+}
+
+/** Starts `node script` with PORT set, resolves once `readyPath` answers 200. */
+async function startServer(script, env = {}, readyPath = '/health', { nodeArgs = [], timeoutMs = 60_000 } = {}) {
+  const server = await spawnServer(script, env, nodeArgs);
+  if (!(await answers(server, readyPath, { timeoutMs }))) {
+    server.kill();
+    throw new Error(`${script} did not answer ${readyPath} at ${server.url} (exit: ${server.exited})`);
+  }
+  return server;
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux). */
+function cpuSecondsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Resolves once the process used less than 5% of a core over a second (its work at start is done). */
+async function settled(pid, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  let before = cpuSecondsOf(pid);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuSecondsOf(pid);
+    if (now - before < 0.05) return;
+    before = now;
+  }
+  throw new Error(`process ${pid} was still busy after ${timeoutMs} ms`);
 }
 
 /** Resident and peak resident memory of a process, in MB (Linux). */
@@ -407,7 +447,11 @@ async function seedLog(store, count, mix = 'queued') {
 module.exports = {
   freePort,
   temporaryDir,
+  spawnServer,
+  answers,
   startServer,
+  settled,
+  cpuSecondsOf,
   memoryOf,
   createAgentRequests,
   storeArgument,
