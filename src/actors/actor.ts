@@ -22,6 +22,9 @@ export interface ActorDeps {
   maxAttempts: number;
 }
 
+/** The mailbox of an actor with no work: created once, outside any request. */
+const IDLE: Promise<unknown> = Promise.resolve();
+
 /**
  * Owns one stream: runs its commands one at a time, keeps the state in memory, and appends with the
  * expected revision. When another writer got there first it reloads and decides again, a bounded number of times.
@@ -30,7 +33,7 @@ export class Actor<State, Command, Event extends DomainEvent> {
   private state: State;
   private revision: ExpectedRevision = 'no_stream';
   private loaded = false;
-  private mailbox: Promise<unknown> = Promise.resolve();
+  private mailbox: Promise<unknown> = IDLE;
   private queued = 0;
 
   constructor(
@@ -63,7 +66,10 @@ export class Actor<State, Command, Event extends DomainEvent> {
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     this.queued++;
-    const result = this.mailbox.then(work).finally(() => this.queued--);
+    const result = this.mailbox.then(work).finally(() => {
+      // An idle actor keeps no promise of the request that used it last (which holds that request's context).
+      if (--this.queued === 0) this.mailbox = IDLE;
+    });
     this.mailbox = result.catch(() => undefined);
     return result;
   }
