@@ -38,6 +38,12 @@ interface EventRow {
   recorded_at: number;
 }
 
+/**
+ * SQLite's page cache per connection, in KiB (negative: a size, not a page count). better-sqlite3 builds SQLite
+ * with 16 MB, which a busy process fills and keeps; the OS caches the file as well, so a smaller one costs little.
+ */
+export const PAGE_CACHE_SIZE = -4096;
+
 /** The columns of an event read as an array (better-sqlite3's raw mode, which skips building an object per row). */
 const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
 type RawEventRow = [number, string, string, number, string, string, string, number];
@@ -93,6 +99,7 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.pragma(`cache_size = ${PAGE_CACHE_SIZE}`);
     this.db.exec(SCHEMA);
     this.lastRevisionStmt = this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
     this.findByIdStmt = this.db.prepare('SELECT * FROM events WHERE id = ?');

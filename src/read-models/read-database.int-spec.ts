@@ -17,6 +17,12 @@ describe('read database', () => {
   const hasRows = (db: ReturnType<typeof openReadDatabase>) =>
     db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'rows'`).pluck().get() === 1;
 
+  it('keeps a page cache of 4 MB, not the 16 MB better-sqlite3 builds SQLite with', () => {
+    const db = openReadDatabase(file);
+    expect(db.pragma('cache_size', { simple: true })).toBe(-4096);
+    db.close();
+  });
+
   it('catches up without syncing, then is back to WAL and synchronous=NORMAL, and keeps what it wrote', () => {
     const db = openReadDatabase(file);
     const end = startCatchUp(db);
