@@ -1,9 +1,11 @@
 'use strict';
-// Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory.
+// Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory, seed logs.
 const { spawn } = require('node:child_process');
-const { readFileSync, mkdtempSync } = require('node:fs');
+const { randomUUID } = require('node:crypto');
+const { readFileSync, mkdtempSync, existsSync, copyFileSync } = require('node:fs');
+const http = require('node:http');
 const { createServer } = require('node:net');
-const { tmpdir } = require('node:os');
+const { tmpdir, loadavg } = require('node:os');
 const { join } = require('node:path');
 
 function freePort() {
@@ -22,42 +24,81 @@ function temporaryDir(prefix) {
 }
 
 /**
- * Starts `node script` with PORT set, resolves once `readyPath` answers 200 (within `timeoutMs`). BENCH_NODE_ARGS
- * adds options to that node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+ * Spawns `node [nodeArgs] script` with PORT set; does not wait for it. BENCH_NODE_ARGS adds options to that node
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
  */
-async function startServer(script, env = {}, readyPath = '/health', timeoutMs = 60_000) {
+async function spawnServer(script, env = {}, nodeArgs = []) {
   const port = await freePort();
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const benchArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...benchArgs, ...nodeArgs, script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  let exited = null;
-  child.once('exit', (code, signal) => (exited = signal ?? code));
-  let ready = false;
-  for (let i = 0; i < timeoutMs / 100 && !ready && exited === null; i++) {
-    try {
-      ready = (await fetch(url + readyPath)).ok;
-    } catch {
-      // not listening yet
-    }
-    if (!ready) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!ready) {
-    child.kill('SIGKILL');
-    throw new Error(`${script} did not answer ${readyPath} on port ${port} (exit: ${exited})`);
-  }
-  return {
-    url,
+  const server = {
+    url: `http://127.0.0.1:${port}`,
     pid: child.pid,
+    exited: null,
     stop: () =>
       new Promise((resolve) => {
+        if (server.exited !== null) return resolve();
         child.once('exit', resolve);
         child.kill('SIGTERM');
       }),
+    kill: () => child.kill('SIGKILL'),
   };
+  child.once('exit', (code, signal) => (server.exited = signal ?? code));
+  return server;
+}
+
+/** The status code of a GET, or undefined when nothing answered (node:http: lighter than fetch to poll with). */
+function statusOf(url) {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on('error', () => resolve(undefined));
+  });
+}
+
+/** Polls `path` every `intervalMs` until it answers 200; false if the server exited or `timeoutMs` passed. */
+async function answers(server, path, { intervalMs = 100, timeoutMs = 60_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (server.exited === null && Date.now() < deadline) {
+    if ((await statusOf(server.url + path)) === 200) return true;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  return false;
+}
+
+/** Starts `node script` with PORT set, resolves once `readyPath` answers 200. */
+async function startServer(script, env = {}, readyPath = '/health', { nodeArgs = [], timeoutMs = 60_000 } = {}) {
+  const server = await spawnServer(script, env, nodeArgs);
+  if (!(await answers(server, readyPath, { timeoutMs }))) {
+    server.kill();
+    throw new Error(`${script} did not answer ${readyPath} at ${server.url} (exit: ${server.exited})`);
+  }
+  return server;
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux). */
+function cpuSecondsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Resolves once the process used less than 5% of a core over a second (its work at start is done). */
+async function settled(pid, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  let before = cpuSecondsOf(pid);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuSecondsOf(pid);
+    if (now - before < 0.05) return;
+    before = now;
+  }
+  throw new Error(`process ${pid} was still busy after ${timeoutMs} ms`);
 }
 
 /** Resident and peak resident memory of a process, in MB (Linux). */
@@ -86,6 +127,13 @@ function createAgentRequests(prefix) {
       }),
     },
   ];
+}
+
+/** The 1, 5 and 15 minute load averages, as `uptime` prints them, to read a figure against. */
+function loadAverage() {
+  return `load average: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')}`;
 }
 
 const STORES = ['sqlite', 'esdb-test-double'];
@@ -128,13 +176,294 @@ async function startStore(store, doubleEnv = {}) {
   };
 }
 
+const AT = new Date('2026-01-01T00:00:00.000Z').toISOString();
+const newEvent = (type, data) => ({ id: randomUUID(), type, data, metadata: { schemaVersion: 1 } });
+const padded = (prefix, n) => `${prefix}_${String(n).padStart(26, '0')}`;
+
+/**
+ * The `queued` mix (bench/rebuild.js), per 20 events: 5 agents (name claim + create), 1 workflow, 3 triggers
+ * (trigger + run queued), 3 agent runs queued. Yields [stream, events] appends.
+ */
+function* queuedHistory(count) {
+  for (let i = 0; i * 20 < count; i++) {
+    const wf = padded('wf', i);
+    yield [
+      `workflow-${wf}`,
+      [
+        newEvent('WorkflowCreated', {
+          id: wf,
+          name: `wf ${i}`,
+          trigger: { type: 'manual' },
+          steps: [{ agent: `a${i}-0`, action: 'go' }],
+          createdAt: AT,
+        }),
+      ],
+    ];
+    for (let a = 0; a < 5; a++) {
+      const id = padded('agent', i * 5 + a);
+      const name = `a${i}-${a}`;
+      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
+      yield [
+        `agent-${id}`,
+        [
+          newEvent('AgentCreated', {
+            id,
+            name,
+            model: 'openai/gpt-4o-mini',
+            instructions: 'Be brief.',
+            tools: ['web_search'],
+            createdAt: AT,
+          }),
+        ],
+      ];
+    }
+    for (let r = 0; r < 3; r++) {
+      const runId = padded('wfrun', i * 3 + r);
+      yield [
+        `workflow-${wf}`,
+        [
+          newEvent('WorkflowTriggered', {
+            workflowId: wf,
+            runId,
+            input: { r },
+            trigger: { type: 'manual' },
+            triggeredAt: AT,
+          }),
+        ],
+      ];
+      yield [
+        `workflowrun-${runId}`,
+        [
+          newEvent('WorkflowRunQueued', {
+            id: runId,
+            workflowId: wf,
+            input: { r },
+            trigger: { type: 'manual' },
+            createdAt: AT,
+          }),
+        ],
+      ];
+      const agentRunId = padded('agentrun', i * 3 + r);
+      yield [
+        `agentrun-${agentRunId}`,
+        [
+          newEvent('AgentRunQueued', {
+            id: agentRunId,
+            agentId: padded('agent', i * 5),
+            task: 'Summarise',
+            context: { r },
+            createdAt: AT,
+          }),
+        ],
+      ];
+    }
+  }
+}
+
+/** An agent run from queued to succeeded, with one tool call and a lease renewal: 7 events. */
+function* endedAgentRun(runId, agentId, step) {
+  const stream = `agentrun-${runId}`;
+  const ref = step ? { workflowRunId: step.runId, stepIndex: 0 } : {};
+  yield [
+    stream,
+    [
+      newEvent('AgentRunQueued', {
+        id: runId,
+        agentId,
+        model: 'openai/gpt-4o-mini',
+        agentVersion: 1,
+        task: 'Summarise the input',
+        context: { input: { topic: 'cron' } },
+        ...ref,
+        createdAt: AT,
+      }),
+    ],
+  ];
+  yield [
+    stream,
+    [newEvent('AgentRunStarted', { runId, executorId: 'bench-1', warnings: [], agentVersion: 1, startedAt: AT })],
+  ];
+  yield [
+    stream,
+    [
+      newEvent('AgentRunToolCalled', {
+        runId,
+        callId: 'call_1',
+        tool: 'current_time',
+        input: { timezone: 'UTC' },
+        at: AT,
+      }),
+    ],
+  ];
+  yield [
+    stream,
+    [newEvent('AgentRunToolReturned', { runId, callId: 'call_1', tool: 'current_time', output: { now: AT }, at: AT })],
+  ];
+  yield [stream, [newEvent('AgentRunLeaseRenewed', { runId, executorId: 'bench-1', at: AT })]];
+  const usage = { inputTokens: 120, outputTokens: 40, totalTokens: 160 };
+  yield [
+    stream,
+    [
+      newEvent('AgentRunSucceeded', {
+        runId,
+        usage,
+        attempts: 1,
+        endedAt: AT,
+        ...ref,
+        output: 'Three facts about cron.',
+      }),
+    ],
+  ];
+}
+
+/**
+ * The `ended` mix (bench/startup.js), per 50 events: 1 workflow (1 in 10 on an hourly schedule), 5 agents (name
+ * claim + create), 3 updates of one of them, 2 workflow runs of one step (trigger, run queued, started + step
+ * started, the step's agent run, step ended, run succeeded: 12 each) and 2 agent runs requested directly (6 each).
+ * Every run has ended, as in a log at rest.
+ */
+function* endedHistory(count) {
+  for (let i = 0; i * 50 < count; i++) {
+    const wf = padded('wf', i);
+    const trigger = i % 10 === 0 ? { type: 'schedule', cron: '0 * * * *', timezone: 'UTC' } : { type: 'manual' };
+    const agentName = `a${i}-0`;
+    const steps = [{ agent: agentName, action: 'Summarise {{input.topic}}' }];
+    yield [`workflow-${wf}`, [newEvent('WorkflowCreated', { id: wf, name: `wf ${i}`, trigger, steps, createdAt: AT })]];
+    for (let a = 0; a < 5; a++) {
+      const id = padded('agent', i * 5 + a);
+      const name = `a${i}-${a}`;
+      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
+      yield [
+        `agent-${id}`,
+        [
+          newEvent('AgentCreated', {
+            id,
+            name,
+            model: 'openai/gpt-4o-mini',
+            instructions: 'Be brief.',
+            tools: ['current_time'],
+            createdAt: AT,
+          }),
+        ],
+      ];
+    }
+    const agentId = padded('agent', i * 5);
+    for (let u = 0; u < 3; u++) {
+      yield [
+        `agent-${agentId}`,
+        [
+          newEvent('AgentUpdated', {
+            agentId,
+            changes: { instructions: `Be brief (${u}).` },
+            version: u + 2,
+            updatedAt: AT,
+          }),
+        ],
+      ];
+    }
+    for (let r = 0; r < 2; r++) {
+      const runId = padded('wfrun', i * 2 + r);
+      const agentRunId = padded('agentrun', i * 4 + r);
+      const input = { topic: 'cron' };
+      const stream = `workflowrun-${runId}`;
+      yield [
+        `workflow-${wf}`,
+        [
+          newEvent('WorkflowTriggered', {
+            workflowId: wf,
+            runId,
+            input,
+            trigger: { type: 'manual' },
+            workflowVersion: 1,
+            triggeredAt: AT,
+          }),
+        ],
+      ];
+      yield [
+        stream,
+        [
+          newEvent('WorkflowRunQueued', {
+            id: runId,
+            workflowId: wf,
+            input,
+            trigger: { type: 'manual' },
+            workflowVersion: 1,
+            createdAt: AT,
+          }),
+        ],
+      ];
+      yield [
+        stream,
+        [
+          newEvent('WorkflowRunStarted', { runId, workflowName: `wf ${i}`, workflowVersion: 1, steps, startedAt: AT }),
+          newEvent('WorkflowStepStarted', {
+            runId,
+            index: 0,
+            agent: agentName,
+            task: 'Summarise cron',
+            agentRunId,
+            startedAt: AT,
+          }),
+        ],
+      ];
+      yield* endedAgentRun(agentRunId, agentId, { runId });
+      yield [
+        stream,
+        [
+          newEvent('WorkflowStepEnded', {
+            runId,
+            index: 0,
+            status: 'succeeded',
+            output: 'Three facts about cron.',
+            endedAt: AT,
+          }),
+        ],
+      ];
+      yield [stream, [newEvent('WorkflowRunSucceeded', { runId, output: 'Three facts about cron.', endedAt: AT })]];
+    }
+    for (let r = 2; r < 4; r++) yield* endedAgentRun(padded('agentrun', i * 4 + r), agentId);
+  }
+}
+
+const HISTORIES = { queued: queuedHistory, ended: endedHistory };
+
+/**
+ * A SQLite event log of `count` events of `mix` at `file`, seeded through the store. With `cache`, the seeded
+ * file is kept in the temporary folder and copied on later runs (seeding 1,000,000 events takes about a minute).
+ */
+async function seedSqliteLog(SqliteEventStore, file, count, mix, cache) {
+  const cached = join(tmpdir(), `bench-log-v1-${mix}-${count}.sqlite`);
+  if (cache && existsSync(cached)) return copyFileSync(cached, file);
+  const store = new SqliteEventStore({ file, synchronous: 'NORMAL' });
+  await seedLog(store, count, mix);
+  await store.close();
+  if (cache) copyFileSync(file, cached);
+}
+
+/** Appends `count` events of the `mix` (about: whole units of it) through the store, 1,000 appends at a time. */
+async function seedLog(store, count, mix = 'queued') {
+  let pending = [];
+  for (const [stream, events] of HISTORIES[mix](count)) {
+    pending.push(store.append(stream, events, { expected: 'any' }));
+    if (pending.length === 1000) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+}
+
 module.exports = {
   freePort,
   temporaryDir,
+  spawnServer,
+  answers,
   startServer,
+  settled,
+  cpuSecondsOf,
   memoryOf,
   createAgentRequests,
   storeArgument,
   positional,
   startStore,
+  seedLog,
+  seedSqliteLog,
+  loadAverage,
 };

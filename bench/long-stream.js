@@ -98,7 +98,7 @@ async function triggerTimes(dir, storeServer, snapshotEvery, id = workflowId) {
     SNAPSHOT_EVERY: String(snapshotEvery),
   };
   // The first start projects the whole history, which takes a while on the test double.
-  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), env, '/health', 600_000);
+  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), env, '/health', { timeoutMs: 600_000 });
   const trigger = async () => {
     const started = performance.now();
     const response = await fetch(`${server.url}/v1/workflows/${id}/trigger`, {

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { installAsyncResourceBind } from './shared/async-resource-bind';
+installAsyncResourceBind(); // before Nest and Fastify bind anything (see the file)
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { loadConfig } from './config';

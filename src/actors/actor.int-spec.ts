@@ -1,6 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { TestClock } from '../../test/support/test-clock';
 import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
@@ -140,6 +143,23 @@ describe('actors', () => {
     await expect(actors.sendWithNewStreams(refusedCopy, context)).rejects.toThrow('refused');
     expect((await store.readStream('count-11')).exists).toBe(false);
     expect((await actors.send('count-11', counter, { amount: 1 }, context)).state).toBe(1);
+  });
+
+  it('keeps nothing of the request that used it last once idle (its async context holds that request)', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const actors = registry();
+    const storage = new AsyncLocalStorage<{ request: string }>();
+    let request: WeakRef<object> | undefined;
+    await (async () => {
+      const store = { request: 'POST /v1/agents' };
+      request = new WeakRef(store);
+      await storage.run(store, () => actors.send('count-3', counter, { amount: 1 }, context));
+    })();
+    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target until the job ends
+    gc();
+    expect(actors.size).toBe(1);
+    expect(request!.deref()).toBeUndefined();
   });
 
   it('loses no update when two instances write the same stream: conflicts reload and decide again', async () => {

@@ -51,6 +51,8 @@ export interface ActorDeps {
 }
 
 const logger = new Logger('Actor');
+/** The mailbox of an actor with no work: created once, outside any request. */
+const IDLE: Promise<unknown> = Promise.resolve();
 
 /**
  * Owns one stream: runs its commands one at a time, keeps the state in memory, and appends with the
@@ -62,7 +64,7 @@ export class Actor<State, Command, Event extends DomainEvent> {
   private state: State;
   private revision: ExpectedRevision = 'no_stream';
   private loaded = false;
-  private mailbox: Promise<unknown> = Promise.resolve();
+  private mailbox: Promise<unknown> = IDLE;
   private queued = 0;
   /** Revision of the last snapshot this actor restored or had written; undefined: none. */
   private snapshotRevision: bigint | undefined;
@@ -135,7 +137,8 @@ export class Actor<State, Command, Event extends DomainEvent> {
   }
 
   private readonly settled = (): void => {
-    this.queued--;
+    // An idle actor keeps no promise of the request that used it last (which holds that request's context).
+    if (--this.queued === 0) this.mailbox = IDLE;
   };
 
   private async handle(

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, Usage, isEnded } from '../domain/run';
 
 export interface ToolCall {
@@ -139,6 +139,18 @@ export type AgentRunEvent =
   | AgentRunFailed
   | AgentRunCancelRequested
   | AgentRunCancelled;
+
+export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
+  AgentRunQueued: true,
+  AgentRunStarted: true,
+  AgentRunToolCalled: true,
+  AgentRunToolReturned: true,
+  AgentRunLeaseRenewed: true,
+  AgentRunSucceeded: true,
+  AgentRunFailed: true,
+  AgentRunCancelRequested: true,
+  AgentRunCancelled: true,
+});
 
 /** The events that end an agent run. */
 export const AGENT_RUN_ENDINGS = ['AgentRunSucceeded', 'AgentRunFailed', 'AgentRunCancelled'] as const;

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 
 export type AgentStatus = 'active' | 'archived';
@@ -51,6 +51,8 @@ export type AgentArchived = DomainEvent<
   { agentId: string; name: string; version: number; archivedAt: string }
 >;
 export type AgentEvent = AgentCreated | AgentUpdated | AgentArchived;
+
+export const AGENT_EVENT_TYPES = eventTypes<AgentEvent>({ AgentCreated: true, AgentUpdated: true, AgentArchived: true });
 
 export const agentStream = (agentId: string) => `agent-${agentId}`;
 

@@ -27,6 +27,11 @@ export interface SnapshotFormat<State> {
   fromJson(json: unknown): State;
 }
 
+/** The types of an event union, listed from a record that must name each of them once: none can be forgotten. */
+export function eventTypes<Event extends DomainEvent>(types: Record<Event['type'], true>): Array<Event['type']> {
+  return Object.keys(types) as Array<Event['type']>;
+}
+
 export type DomainErrorKind = 'not_found' | 'conflict' | 'unprocessable' | 'precondition_failed';
 
 /** A command the domain refuses; the HTTP layer turns the kind into a status code. */

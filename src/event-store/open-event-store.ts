@@ -2,16 +2,20 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../config';
 import { EventStore } from './event-store';
-import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { PrefixedEventStore } from './prefixed-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
 
 /** EventStoreDB when `EVENTSTORE_URL` is set, else the embedded SQLite store in the data folder. */
 export function openEventStore(config: AppConfig): EventStore {
-  const store = config.eventStoreUrl
-    ? new EventStoreDbEventStore({ url: config.eventStoreUrl, deadlineMs: config.eventStoreDeadlineMs })
-    : openSqlite(config);
+  const store = config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl, config) : openSqlite(config);
   return config.streamPrefix ? new PrefixedEventStore(store, config.streamPrefix) : store;
+}
+
+/** Its client (gRPC, protobuf) is loaded only when used: it takes a noticeable part of the start otherwise. */
+function openEventStoreDb(url: string, config: AppConfig): EventStore {
+  const { EventStoreDbEventStore } =
+    require('./eventstoredb-event-store') as typeof import('./eventstoredb-event-store');
+  return new EventStoreDbEventStore({ url, deadlineMs: config.eventStoreDeadlineMs });
 }
 
 function openSqlite(config: AppConfig): SqliteEventStore {

@@ -13,8 +13,7 @@ import {
 } from '../agents/agent-run';
 import { DomainError } from '../domain/decider';
 import { RunError } from '../domain/run';
-import { runAgentLoop } from '../models/agent-loop';
-import { ModelProviders } from '../models/model-providers';
+import type { ModelProviders } from '../models/model-providers';
 import { ModelRunError } from '../models/model-run-error';
 import { ToolRegistry } from '../tools/tool-registry';
 import { persistently } from './persistently';
@@ -94,6 +93,8 @@ export class AgentRunExecution {
     let end: Omit<EndAgentRun, 'type' | 'executorId'>;
     try {
       const { tools } = this.deps.tools.resolve(agent.tools);
+      // The AI SDK is loaded with the first run rather than at the service's start.
+      const { runAgentLoop } = await import('../models/agent-loop');
       const result = await runAgentLoop(
         {
           model: run.model || agent.model,

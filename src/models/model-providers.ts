@@ -1,7 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { KnownProvider, parseModelId } from './model-id';
 import { ModelRunError } from './model-run-error';
@@ -61,12 +58,18 @@ export class ModelProviders {
         const { apiKey, baseUrl } = this.config.openai;
         if (!apiKey) throw notConfigured(provider, 'OPENAI_API_KEY');
         // Chat Completions: the provider asks for usage in streamed answers (stream_options.include_usage).
-        return createOpenAI({ apiKey, baseURL: baseUrl, fetch }).chat(model);
+        return sdk<typeof import('@ai-sdk/openai')>('@ai-sdk/openai')
+          .createOpenAI({ apiKey, baseURL: baseUrl, fetch })
+          .chat(model);
       }
       case 'anthropic': {
         const { apiKey, baseUrl } = this.config.anthropic;
         if (!apiKey) throw notConfigured(provider, 'ANTHROPIC_API_KEY');
-        return createAnthropic({ apiKey, baseURL: baseUrl, fetch })(model);
+        return sdk<typeof import('@ai-sdk/anthropic')>('@ai-sdk/anthropic').createAnthropic({
+          apiKey,
+          baseURL: baseUrl,
+          fetch,
+        })(model);
       }
       case 'ollama':
         return compatible('ollama', this.config.ollama.baseUrl, undefined, fetch)(model);
@@ -80,7 +83,13 @@ export class ModelProviders {
 }
 
 function compatible(name: string, baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
+  const { createOpenAICompatible } = sdk<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
   return createOpenAICompatible({ name, baseURL, apiKey, fetch, includeUsage: true });
+}
+
+/** A provider package, loaded on the first model built with it rather than at the service's start. */
+function sdk<Module>(name: string): Module {
+  return require(name) as Module;
 }
 
 function notConfigured(provider: KnownProvider, variable: string): ModelRunError {

@@ -34,6 +34,11 @@ class CountingProjection implements Projection {
   }
 }
 
+/** The same, naming the one event type it uses. */
+class WantedProjection extends CountingProjection {
+  readonly eventTypes = ['Wanted'];
+}
+
 describe('projection runner', () => {
   let folder: string;
   let store: SqliteEventStore;
@@ -93,6 +98,26 @@ describe('projection runner', () => {
     expect(runner.healthy).toBe(false);
     expect(projection.counts()).toEqual({});
     expect(db.prepare('SELECT count(*) AS n FROM projection_checkpoints').get()).toEqual({ n: 0 });
+    await runner.stop();
+    db.close();
+  });
+
+  it('catches up reading only the event types its projections name, then hands them every event live', async () => {
+    await store.append('a', [event('Wanted'), event('Other'), event('Wanted')], { expected: 'no_stream' });
+    const db = openReadDatabase(join(folder, 'read.sqlite'));
+    const projection = new WantedProjection(db);
+    const runner = new ProjectionRunner(store, db, { readYourWritesTimeoutMs: 1000 });
+    runner.register(projection);
+    const seen: string[] = [];
+    runner.onBatchApplied((events) => seen.push(...events.map((e) => e.type)));
+    await runner.start();
+    expect(projection.applied.map((e) => e.type)).toEqual(['Wanted', 'Wanted']);
+    expect(runner.position).toBe(3n);
+
+    const { position } = await store.append('b', [event('Other')], { expected: 'no_stream' });
+    await expect(runner.waitFor(position)).resolves.toBe(true);
+    expect(projection.applied.map((e) => e.type)).toEqual(['Wanted', 'Wanted', 'Other']);
+    expect(seen).toEqual(['Wanted', 'Wanted', 'Other']);
     await runner.stop();
     db.close();
   });

@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { APP_CONFIG, AppConfig } from '../config';
-import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { EVENT_STORE, EventFilter, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
 import { Projection } from './projection';
-import { READ_DATABASE } from './read-database';
+import { READ_DATABASE, startCatchUp } from './read-database';
+
+/** Events per batch; each batch commits in one transaction with the checkpoints. */
+const BATCH_SIZE = 1000;
 
 /** Whether the read models show the store's latest events: the readiness signal of this instance. */
 export interface ReadModelReadiness {
@@ -33,6 +36,8 @@ export class ProjectionRunner {
   private applyBatch!: (events: RecordedEvent[]) => void;
   private failure?: unknown;
   private started?: Promise<void>;
+  /** Ends the fast, unsynced writes of the catch-up at start (see `startCatchUp`). */
+  private endCatchUp?: () => void;
   private caughtUp = false;
   private droppedAt?: number;
   /** The highest position a write of this instance waited for: read models below it are behind. */
@@ -75,46 +80,91 @@ export class ProjectionRunner {
       this.checkpoints.set(projection.name, BigInt(loadCheckpoint.get(projection.name)?.position ?? 0));
     }
     this.applyBatch = this.db.transaction((events: RecordedEvent[]) => {
+      const first = events[0].position;
       const last = events[events.length - 1].position;
       for (const projection of this.projections) {
         const checkpoint = this.checkpoints.get(projection.name)!;
-        for (const event of events) if (event.position > checkpoint) projection.apply(event);
+        applyTo(projection, first > checkpoint ? events : events.filter((event) => event.position > checkpoint));
         saveCheckpoint.run(projection.name, Number(last));
       }
     });
     const positions = [...this.checkpoints.values()];
     this.position = positions.length ? positions.reduce((a, b) => (a < b ? a : b)) : 0n;
+    this.endCatchUp = startCatchUp(this.db);
 
     return new Promise((resolve, reject) => {
-      this.subscription = this.store.subscribe(
-        { after: this.position },
-        {
-          onEvents: (events) => this.onEvents(events),
-          onCaughtUp: () => {
+      const live = () =>
+        this.subscribe(
+          undefined,
+          () => {
+            this.endCatchUp?.();
             this.caughtUp = true;
             resolve();
           },
-          onDropped: (reason) => {
-            this.droppedAt = Date.now();
-            this.logger.warn(
-              `Read models lost the event store's subscription at position ${this.position}: ${describe(reason)}; reconnecting`,
-            );
-          },
-          onResumed: () => {
-            const after = Date.now() - (this.droppedAt ?? Date.now());
-            this.droppedAt = undefined;
-            this.logger.log(
-              `Read models resumed the event store's subscription from position ${this.position} after ${after} ms`,
-            );
-          },
-          onError: (error) => {
-            this.failure = error;
-            this.logger.error(`Projections stopped: ${String(error)}`);
-            reject(error);
-          },
+          reject,
+        );
+      const filter = this.catchUpFilter();
+      if (!filter) return live();
+      // Catching up, only the events the projections use; then every event, as the listeners expect them all.
+      let switched = false;
+      const catchingUp = this.subscribe(
+        filter,
+        () => {
+          if (switched) return;
+          switched = true;
+          // Deferred: a store may call this before `subscribe` has returned.
+          queueMicrotask(() => {
+            catchingUp.active = false;
+            void catchingUp.subscription.stop();
+            live();
+          });
         },
+        reject,
       );
     });
+  }
+
+  /** Every event type the projections use, when each of them names its types. */
+  private catchUpFilter(): EventFilter | undefined {
+    if (this.projections.some((projection) => !projection.eventTypes)) return undefined;
+    return { eventTypes: [...new Set(this.projections.flatMap((projection) => projection.eventTypes!))] };
+  }
+
+  /** Follows the store from `position`; events come to `onEvents` while `active` holds. */
+  private subscribe(
+    filter: EventFilter | undefined,
+    onCaughtUp: () => void,
+    reject: (error: unknown) => void,
+  ): { subscription: Subscription; active: boolean } {
+    const following = { subscription: undefined as unknown as Subscription, active: true };
+    following.subscription = this.subscription = this.store.subscribe(
+      { after: this.position, filter, batchSize: BATCH_SIZE },
+      {
+        onEvents: (events) => {
+          if (following.active) this.onEvents(events);
+        },
+        onCaughtUp,
+        onDropped: (reason) => {
+          this.droppedAt = Date.now();
+          this.logger.warn(
+            `Read models lost the event store's subscription at position ${this.position}: ${describe(reason)}; reconnecting`,
+          );
+        },
+        onResumed: () => {
+          const after = Date.now() - (this.droppedAt ?? Date.now());
+          this.droppedAt = undefined;
+          this.logger.log(
+            `Read models resumed the event store's subscription from position ${this.position} after ${after} ms`,
+          );
+        },
+        onError: (error) => {
+          this.failure = error;
+          this.logger.error(`Projections stopped: ${String(error)}`);
+          reject(error);
+        },
+      },
+    );
+    return following;
   }
 
   /** Waits until the read models include `position` (read-your-writes); false if that took too long. */
@@ -158,6 +208,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     await this.subscription?.stop();
+    this.endCatchUp?.();
   }
 
   private onEvents(events: RecordedEvent[]): void {
@@ -176,6 +227,11 @@ export class ProjectionRunner {
       }
     }
   }
+}
+
+function applyTo(projection: Projection, events: RecordedEvent[]): void {
+  if (projection.applyBatch) projection.applyBatch(events);
+  else for (const event of events) projection.apply(event);
 }
 
 function describe(reason: unknown): string {

@@ -1,16 +1,71 @@
+import { closeSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { PAGE_CACHE_SIZE } from '../event-store/sqlite-event-store';
 
 export const READ_DATABASE = Symbol('ReadDatabase');
 
 /**
  * The instance's read models: one SQLite file, rebuilt from the event log whenever it is missing.
  * synchronous=NORMAL is enough here: a crash can lose only the newest projected events, which are replayed
- * from the log because each checkpoint commits with its writes.
+ * from the log because each checkpoint commits with its writes. A file left by a catch-up that did not end
+ * (see `startCatchUp`) may be damaged: it is deleted, and the read models are rebuilt.
  */
 export function openReadDatabase(file: string): Database.Database {
+  if (existsSync(catchUpMarker(file))) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    rmSync(catchUpMarker(file), { force: true });
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = ${PAGE_CACHE_SIZE}`);
   db.exec('CREATE TABLE IF NOT EXISTS projection_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
   return db;
+}
+
+/**
+ * While the read models catch up with the log at start, commits neither sync nor go through the WAL
+ * (journal_mode=MEMORY, synchronous=OFF): each page is written once, straight into the file, which makes a
+ * rebuild much faster. This is safe because the file is only a cache of the log: a marker file is made durable
+ * first, and removed only once the catch-up has ended and the file is synced (back to synchronous=NORMAL, the
+ * switch back to WAL commits with an fsync). If the process or the machine stops in between, the marker is
+ * still there at the next start and `openReadDatabase` deletes the read models, which are rebuilt from the log.
+ * Returns the function that ends the catch-up; calling it again does nothing.
+ */
+export function startCatchUp(db: Database.Database): () => void {
+  if (db.memory) return () => undefined;
+  const marker = catchUpMarker(db.name);
+  writeDurably(marker);
+  db.pragma('synchronous = OFF');
+  db.pragma('journal_mode = MEMORY');
+  let ended = false;
+  return () => {
+    if (ended || !db.open) return;
+    ended = true;
+    db.pragma('synchronous = NORMAL');
+    // Leaving a rollback journal for WAL rewrites the file's header in a transaction, which syncs the file.
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode === 'wal') rmSync(marker, { force: true });
+  };
+}
+
+function catchUpMarker(file: string): string {
+  return `${file}.catching-up`;
+}
+
+/** Creates an empty file and syncs it and its folder, so that it outlives a power cut. */
+function writeDurably(file: string): void {
+  const fd = openSync(file, 'w');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  const folder = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
 }

@@ -11,7 +11,7 @@ import { Clock } from '../shared/clock';
 import { currentTimeTool } from './built-in/current-time.tool';
 import { httpGetTool } from './built-in/http-get.tool';
 import { ExecutableTool } from './executable-tool';
-import { DEFAULT_MCP_CONNECTION_OPTIONS, McpConnectionOptions, McpServerConnection } from './mcp/mcp-server-connection';
+import type { McpConnectionOptions, McpServerConnection } from './mcp/mcp-server-connection';
 import { readMcpServersFile } from './mcp/mcp-servers-file';
 import { assignModelNames } from './model-names';
 import { RunnableTool, ToolDefinition } from './tool';
@@ -54,6 +54,8 @@ export class ToolRegistry implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (!this.config.mcpServersFile) return;
     const servers = readMcpServersFile(this.config.mcpServersFile);
+    // The MCP SDK is loaded only when servers are configured: it takes a noticeable part of the start otherwise.
+    const { McpServerConnection, DEFAULT_MCP_CONNECTION_OPTIONS } = await import('./mcp/mcp-server-connection');
     const options = { ...DEFAULT_MCP_CONNECTION_OPTIONS, ...this.options.mcp };
     this.mcpServers = servers.map((server) => new McpServerConnection(server, options, this.logger));
     await Promise.all(this.mcpServers.map((server) => server.start()));

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, isEnded } from '../domain/run';
 import { renderStepTask } from './step-task';
 import { RunTrigger, WorkflowStep } from './workflow';
@@ -105,6 +105,16 @@ export type WorkflowRunEvent =
   | WorkflowRunSucceeded
   | WorkflowRunFailed
   | WorkflowRunCancelled;
+
+export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
+  WorkflowRunQueued: true,
+  WorkflowRunStarted: true,
+  WorkflowStepStarted: true,
+  WorkflowStepEnded: true,
+  WorkflowRunSucceeded: true,
+  WorkflowRunFailed: true,
+  WorkflowRunCancelled: true,
+});
 
 export const WORKFLOW_RUN_ENDINGS = ['WorkflowRunSucceeded', 'WorkflowRunFailed', 'WorkflowRunCancelled'] as const;
 

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent } from '../domain/decider';
+import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 import { workflowSnapshot } from './workflow-snapshot';
 
@@ -115,6 +115,16 @@ export type WorkflowEvent =
   | ScheduledRunsSkipped
   | WorkflowUpdated
   | WorkflowArchived;
+
+export const WORKFLOW_EVENT_TYPES = eventTypes<WorkflowEvent>({
+  WorkflowCreated: true,
+  WorkflowTriggered: true,
+  WorkflowPaused: true,
+  WorkflowResumed: true,
+  ScheduledRunsSkipped: true,
+  WorkflowUpdated: true,
+  WorkflowArchived: true,
+});
 
 export const workflowStream = (workflowId: string) => `workflow-${workflowId}`;
 

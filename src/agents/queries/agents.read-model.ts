@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { RunStatus } from '../../domain/run';
 import { Page, toPage } from '../../http/paging';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
+import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
@@ -56,9 +57,9 @@ function prepareStatements(db: Database.Database) {
       CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
     `);
   return {
-    upsertAgent: db.prepare(
+    upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string]>(
       `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
-         VALUES (@id, @name, @status, @model, @instructions, @tools, @maxSteps, @version, @createdAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, model = excluded.model,
          instructions = excluded.instructions, tools = excluded.tools, max_steps = excluded.max_steps,
          version = excluded.version`,
@@ -67,7 +68,11 @@ function prepareStatements(db: Database.Database) {
       'UPDATE agents SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)',
     ),
     upsertRun: db.prepare<[string, string, string, string | null, string]>(
-      'INSERT OR REPLACE INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, lease_at = excluded.lease_at, doc = excluded.doc`,
+    ),
+    insertRun: db.prepare<[string, string, string, string | null, string]>(
+      'INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
     ),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
     withName: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE name = ? AND status != 'archived'`),
@@ -92,21 +97,50 @@ export class AgentsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
+  private readonly batchRuns = new BatchRows<AgentRunAggregate>((run) => this.writeRun(run));
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
   }
 
-  saveAgent(agent: Agent): void {
-    this.statements.upsertAgent.run({ ...agent, tools: JSON.stringify(agent.tools) });
+  saveAgent({ id, name, status, model, instructions, tools, maxSteps, version, createdAt }: Agent): void {
+    this.statements.upsertAgent.run(
+      id,
+      name,
+      status,
+      model,
+      instructions,
+      JSON.stringify(tools),
+      maxSteps,
+      version,
+      createdAt,
+    );
   }
 
   setLastRun(agentId: string, at: string): void {
     this.statements.setLastRun.run(at, agentId, at);
   }
 
+  /** Applies a projection's batch, writing each run it changes once, at the end (see BatchRows). */
+  batch(work: () => void): void {
+    this.batchRuns.batch(work);
+  }
+
   /** Runs are kept whole, as their aggregate's `evolve` left them. */
   saveRun(run: AgentRunAggregate): void {
+    this.batchRuns.set(run.id, run);
+  }
+
+  /** Adds a run that is not there yet; false (and nothing written) when it is. */
+  insertRun(run: AgentRunAggregate): boolean {
+    if (this.batchRuns.has(run.id)) return false;
+    const { id, agentId, status, heartbeatAt } = run;
+    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, JSON.stringify(run)).changes > 0;
+    if (inserted) this.batchRuns.set(id, run, false);
+    return inserted;
+  }
+
+  private writeRun(run: AgentRunAggregate): void {
     this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
   }
 
@@ -153,9 +187,11 @@ export class AgentsReadModel {
 
   /** The run with its executor's lease; `agentId`, when given, must be the run's agent. */
   getRunAggregate(runId: string, agentId?: string): AgentRunAggregate | undefined {
-    const row = this.statements.getRun.get(runId);
-    if (!row || (agentId !== undefined && row.agent_id !== agentId)) return undefined;
-    return JSON.parse(row.doc);
+    const run = this.batchRuns.get(runId, () => {
+      const row = this.statements.getRun.get(runId);
+      return row && (JSON.parse(row.doc) as AgentRunAggregate);
+    });
+    return run && (agentId === undefined || run.agentId === agentId) ? run : undefined;
   }
 
   getRun(agentId: string, runId: string): AgentRun | undefined {

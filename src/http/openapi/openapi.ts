@@ -66,10 +66,9 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'The event store is unavailable; retry after Retry-After seconds',
 };
 
-/** Serves the document at /v1/openapi.json and an interactive page for it at /docs. */
+/** Serves the document at /v1/openapi.json and an interactive page for it at /docs; it is made on first request. */
 export function serveOpenApi(app: INestApplication): void {
-  const document = openApiDocument(app);
-  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, () => openApiDocument(app), {
     jsonDocumentUrl: OPENAPI_PATH.slice(1),
     raw: ['json'],
     customSiteTitle: 'Workflows and agents API',

@@ -4,19 +4,21 @@ import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import {
   ScheduledRunsSkipped,
+  WORKFLOW_EVENT_TYPES,
   WorkflowEvent,
   WorkflowPaused,
   WorkflowResumed,
   WorkflowTriggered,
   workflowDecider,
 } from '../workflow';
-import { WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
+import { WORKFLOW_RUN_EVENT_TYPES, WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
 
 /** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
 export class WorkflowsProjection implements Projection, OnModuleInit {
   readonly name = 'workflows';
+  readonly eventTypes = [...WORKFLOW_EVENT_TYPES, ...WORKFLOW_RUN_EVENT_TYPES];
 
   constructor(
     private readonly readModel: WorkflowsReadModel,
@@ -25,6 +27,12 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
 
   onModuleInit(): void {
     this.runner.register(this);
+  }
+
+  applyBatch(events: RecordedEvent[]): void {
+    this.readModel.batch(() => {
+      for (const event of events) this.apply(event);
+    });
   }
 
   apply(event: RecordedEvent): void {
@@ -43,8 +51,7 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
           type: 'WorkflowRunQueued',
           data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
         };
-        if (!this.readModel.getRunAggregate(runId))
-          this.readModel.saveRun(workflowRunDecider.evolve(null, queued)!, false);
+        this.readModel.insertRun(workflowRunDecider.evolve(null, queued)!, false);
         break;
       }
       case 'ScheduledRunsSkipped': {
@@ -67,11 +74,11 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         this.readModel.resume(workflowId, resumedAt);
         break;
       }
-      case 'WorkflowRunQueued': {
-        const run = this.readModel.getRunAggregate(event.data.id as string);
-        this.readModel.saveRun(run ?? workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
+      case 'WorkflowRunQueued':
+        // The run is usually there already, from its trigger.
+        if (!this.readModel.markStreamOpened(event.data.id as string))
+          this.readModel.insertRun(workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
         break;
-      }
       default:
         if (event.stream.startsWith('workflowrun-')) this.applyToRun(event);
     }

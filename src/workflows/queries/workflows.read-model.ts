@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../http/paging';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
+import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate, WorkflowTrigger } from '../workflow';
 import { RunStatus } from '../../domain/run';
@@ -50,6 +51,7 @@ function migrate(db: Database.Database): void {
 
 interface WorkflowRunRow {
   workflow_id: string;
+  stream_opened: number;
   doc: string;
 }
 
@@ -68,13 +70,17 @@ function prepareStatements(db: Database.Database) {
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow_status ON workflow_runs (workflow_id, status, id);
     CREATE INDEX IF NOT EXISTS workflow_runs_unopened ON workflow_runs (created_at) WHERE stream_opened = 0;
+    CREATE INDEX IF NOT EXISTS workflows_scheduled ON workflows (id)
+      WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule';
   `);
   const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
   return {
-    upsertWorkflow: db.prepare(
+    upsertWorkflow: db.prepare<
+      [string, string, string, string, string, string | null, number, string, string | null, string]
+    >(
       `INSERT OR REPLACE INTO workflows
        (id, name, status, trigger, steps, last_run, version, created_at, last_scheduled_for, active_since)
-       VALUES (@id, @name, @status, @trigger, @steps, @lastRun, @version, @createdAt, @lastScheduledFor, @activeSince)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setLastRun: db.prepare<[string, string | null, string]>(
       'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
@@ -86,12 +92,17 @@ function prepareStatements(db: Database.Database) {
       `SELECT ${scheduleColumns} FROM workflows WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule'`,
     ),
     schedule: db.prepare<[string], ScheduleRow>(`SELECT ${scheduleColumns} FROM workflows WHERE id = ?`),
-    upsertRun: db.prepare(
+    upsertRun: db.prepare<[string, string, string, string, number, string]>(
       `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc)
-       VALUES (@id, @workflowId, @status, @createdAt, @streamOpened, @doc)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc,
          stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
+    insertRun: db.prepare<[string, string, string, string, number, string]>(
+      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+    ),
+    markStreamOpened: db.prepare<[string]>('UPDATE workflow_runs SET stream_opened = 1 WHERE id = ?'),
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
@@ -112,17 +123,28 @@ export class WorkflowsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, WorkflowRow>>();
+  private readonly batchRuns = new BatchRows<{ run: WorkflowRunAggregate; streamOpened: boolean }>((kept) =>
+    this.writeRun(kept),
+  );
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
   }
 
   saveWorkflow(workflow: WorkflowAggregate): void {
-    this.statements.upsertWorkflow.run({
-      ...workflow,
-      trigger: JSON.stringify(workflow.trigger),
-      steps: JSON.stringify(workflow.steps),
-    });
+    const { id, name, status, trigger, steps, lastRun, version, createdAt, lastScheduledFor, activeSince } = workflow;
+    this.statements.upsertWorkflow.run(
+      id,
+      name,
+      status,
+      JSON.stringify(trigger),
+      JSON.stringify(steps),
+      lastRun,
+      version,
+      createdAt,
+      lastScheduledFor,
+      activeSince,
+    );
   }
 
   /** A run started: `lastRun` moves, and a schedule tick is remembered as handled. */
@@ -157,15 +179,31 @@ export class WorkflowsReadModel {
    * (false while only the workflow has recorded the trigger).
    */
   saveRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
+    this.batchRuns.set(run.id, { run, streamOpened });
+  }
+
+  /** Applies a projection's batch, writing each run it changes once, at the end (see BatchRows). */
+  batch(work: () => void): void {
+    this.batchRuns.batch(work);
+  }
+
+  /** Adds a run that is not there yet; a run already there is left as it is. */
+  insertRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
+    if (this.batchRuns.has(run.id)) return;
     const { id, workflowId, status, createdAt } = run;
-    this.statements.upsertRun.run({
-      id,
-      workflowId,
-      status,
-      createdAt,
-      streamOpened: streamOpened ? 1 : 0,
-      doc: JSON.stringify(run),
-    });
+    const opened = streamOpened ? 1 : 0;
+    if (this.statements.insertRun.run(id, workflowId, status, createdAt, opened, JSON.stringify(run)).changes > 0)
+      this.batchRuns.set(id, { run, streamOpened }, false);
+  }
+
+  private writeRun({ run, streamOpened }: { run: WorkflowRunAggregate; streamOpened: boolean }): void {
+    const { id, workflowId, status, createdAt } = run;
+    this.statements.upsertRun.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
+  }
+
+  /** Records that the run's own stream exists; false when the run is not there. */
+  markStreamOpened(runId: string): boolean {
+    return this.statements.markStreamOpened.run(runId).changes > 0;
   }
 
   /** Runs triggered no later than `before` whose own stream was never opened (see WorkflowRunOpener). */
@@ -175,9 +213,11 @@ export class WorkflowsReadModel {
 
   /** The run with what only the process manager needs; `workflowId`, when given, must be the run's workflow. */
   getRunAggregate(runId: string, workflowId?: string): WorkflowRunAggregate | undefined {
-    const row = this.statements.getRun.get(runId);
-    if (!row || (workflowId !== undefined && row.workflow_id !== workflowId)) return undefined;
-    return JSON.parse(row.doc);
+    const kept = this.batchRuns.get(runId, () => {
+      const row = this.statements.getRun.get(runId);
+      return row && { run: JSON.parse(row.doc) as WorkflowRunAggregate, streamOpened: row.stream_opened === 1 };
+    });
+    return kept && (workflowId === undefined || kept.run.workflowId === workflowId) ? kept.run : undefined;
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<Workflow> {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command, CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import {
   SchedulerInstance,
@@ -16,6 +17,7 @@ import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
 import { GetWorkflowQuery } from '../queries/workflow.queries';
 import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
 import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
+import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
 import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 import { GATHER_MS, scheduleJobName } from './workflow-scheduler';
 
@@ -250,6 +252,30 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     ]);
     await advance(MINUTE);
     expect(scheduledRuns(eventsFile, id).slice(-2)).toEqual(['2026-03-02T09:12:00.000Z', '2026-03-02T09:13:00.000Z']);
+  });
+
+  it('does not hold up the start for the ticks missed during downtime: they run once it is up', async () => {
+    let a = await start('a', { catchUpWindowMs: 5 * MINUTE });
+    const id = await a.createScheduledWorkflow('* * * * *');
+    await stop(a);
+
+    jest.setSystemTime(new Date('2026-03-02T09:02:30.000Z'));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const original = CommandBus.prototype.execute;
+    const execute = jest.spyOn(CommandBus.prototype, 'execute').mockImplementation(async function (
+      this: CommandBus,
+      command: Command<unknown>,
+    ) {
+      if (command instanceof SkipScheduledRunsCommand) await held;
+      return original.call(this, command);
+    } as CommandBus['execute']);
+    a = await start('a', { catchUpWindowMs: 5 * MINUTE });
+    expect(scheduledRuns(eventsFile, id)).toEqual([]);
+    release();
+    await a.settle();
+    execute.mockRestore();
+    expect(scheduledRuns(eventsFile, id)).toEqual(['2026-03-02T09:02:00.000Z']);
   });
 
   it('after downtime skips every missed tick when the latest is outside the window (0: no catch-up)', async () => {

@@ -64,7 +64,10 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
   ) {}
 
-  /** Runs after the core module's bootstrap (global modules go first), which catches the read models up. */
+  /**
+   * Runs after the core module's bootstrap (global modules go first), which catches the read models up. The
+   * ticks missed while the service was down are sent now but not awaited: the start does not wait for them.
+   */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.schedulerEnabled) return;
     await this.projections.whenCaughtUp();
@@ -77,7 +80,6 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     }
     this.sendRuns(due);
     this.logger.log(`Scheduling ${this.jobs.size} workflows on ${this.workflowsOf.size} schedules`);
-    await this.settled();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

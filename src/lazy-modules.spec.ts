@@ -1,0 +1,30 @@
+/** What the service loads at start: the heavy clients of optional features wait until they are used. */
+const mockLoaded: string[] = [];
+jest.mock('@eventstore/db-client', () => {
+  mockLoaded.push('@eventstore/db-client');
+  return jest.requireActual('@eventstore/db-client');
+});
+jest.mock('@modelcontextprotocol/sdk/client/index.js', () => {
+  mockLoaded.push('@modelcontextprotocol/sdk');
+  return jest.requireActual('@modelcontextprotocol/sdk/client/index.js');
+});
+jest.mock('ai', () => {
+  mockLoaded.push('ai');
+  return jest.requireActual('ai');
+});
+jest.mock('@ai-sdk/openai', () => {
+  mockLoaded.push('@ai-sdk/openai');
+  return jest.requireActual('@ai-sdk/openai');
+});
+
+describe('modules loaded at start', () => {
+  it('are not the EventStoreDB client, the MCP SDK nor the AI SDK, which load when first used', () => {
+    require('./app');
+    expect(mockLoaded).toEqual([]);
+
+    require('./event-store/eventstoredb-event-store');
+    require('./tools/mcp/mcp-server-connection');
+    require('./models/agent-loop');
+    expect(mockLoaded.sort()).toEqual(['@eventstore/db-client', '@modelcontextprotocol/sdk', 'ai']);
+  });
+});

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentsProjection } from '../agents/queries/agents.projection';
+import { AgentsReadModel } from '../agents/queries/agents.read-model';
+import { RecordedEvent } from '../event-store/event-store';
+import { WorkflowsProjection } from '../workflows/queries/workflows.projection';
+import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
+import { ProjectionRunner } from './projection-runner';
+import { openReadDatabase } from './read-database';
+
+const AT = '2026-01-01T00:00:00.000Z';
+const AGENT = 'agent_01';
+const WF = 'wf_01';
+const RUN = 'wfrun_01';
+const STEP_RUN = 'agentrun_01';
+const steps = [{ agent: 'writer', action: 'Write about {{input.topic}}' }];
+const ended = { usage: null, attempts: 1, endedAt: AT };
+
+/** A workflow run of one step from trigger to end, with its agent run, and an agent run of its own. */
+const history: Array<[string, string, Record<string, unknown>]> = [
+  [
+    `agent-${AGENT}`,
+    'AgentCreated',
+    { id: AGENT, name: 'writer', model: 'a/b', instructions: '', tools: [], createdAt: AT },
+  ],
+  [
+    `agent-${AGENT}`,
+    'AgentUpdated',
+    { agentId: AGENT, changes: { instructions: 'Be brief.' }, version: 2, updatedAt: AT },
+  ],
+  [`workflow-${WF}`, 'WorkflowCreated', { id: WF, name: 'w', trigger: { type: 'manual' }, steps, createdAt: AT }],
+  [
+    `workflow-${WF}`,
+    'WorkflowTriggered',
+    { workflowId: WF, runId: RUN, input: { topic: 'x' }, trigger: { type: 'manual' }, triggeredAt: AT },
+  ],
+  [
+    `workflowrun-${RUN}`,
+    'WorkflowRunQueued',
+    { id: RUN, workflowId: WF, input: { topic: 'x' }, trigger: { type: 'manual' }, createdAt: AT },
+  ],
+  [`workflowrun-${RUN}`, 'WorkflowRunStarted', { runId: RUN, workflowName: 'w', steps, startedAt: AT }],
+  [
+    `workflowrun-${RUN}`,
+    'WorkflowStepStarted',
+    { runId: RUN, index: 0, agent: 'writer', task: 'Write about x', agentRunId: STEP_RUN, startedAt: AT },
+  ],
+  [
+    `agentrun-${STEP_RUN}`,
+    'AgentRunQueued',
+    { id: STEP_RUN, agentId: AGENT, task: 't', context: {}, workflowRunId: RUN, stepIndex: 0, createdAt: AT },
+  ],
+  [`agentrun-${STEP_RUN}`, 'AgentRunStarted', { runId: STEP_RUN, executorId: 'e', warnings: [], startedAt: AT }],
+  [
+    `agentrun-${STEP_RUN}`,
+    'AgentRunToolCalled',
+    { runId: STEP_RUN, callId: 'c', tool: 'current_time', input: {}, at: AT },
+  ],
+  [
+    `agentrun-${STEP_RUN}`,
+    'AgentRunToolReturned',
+    { runId: STEP_RUN, callId: 'c', tool: 'current_time', output: 'now', at: AT },
+  ],
+  [
+    `agentrun-${STEP_RUN}`,
+    'AgentRunSucceeded',
+    { runId: STEP_RUN, ...ended, output: 'done', workflowRunId: RUN, stepIndex: 0 },
+  ],
+  [
+    `workflowrun-${RUN}`,
+    'WorkflowStepEnded',
+    { runId: RUN, index: 0, status: 'succeeded', output: 'done', endedAt: AT },
+  ],
+  [`workflowrun-${RUN}`, 'WorkflowRunSucceeded', { runId: RUN, output: 'done', endedAt: AT }],
+  [
+    'agentrun-agentrun_02',
+    'AgentRunQueued',
+    { id: 'agentrun_02', agentId: AGENT, task: 't', context: {}, createdAt: AT },
+  ],
+  ['agentrun-agentrun_02', 'AgentRunCancelled', { runId: 'agentrun_02', ...ended }],
+];
+
+const events: RecordedEvent[] = history.map(([stream, type, data], i) => ({
+  id: `event-${i}`,
+  type,
+  stream,
+  revision: 0n,
+  position: BigInt(i + 1),
+  data,
+  metadata: { schemaVersion: 1 },
+  recordedAt: new Date(AT),
+}));
+
+describe('projections, batch by batch', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'projections-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  /** Every row of the read models after the projections applied `batches` (each in one transaction). */
+  function project(name: string, batches: RecordedEvent[][]) {
+    const db = openReadDatabase(join(folder, `${name}.sqlite`));
+    const runner = undefined as unknown as ProjectionRunner;
+    const projections = [
+      new AgentsProjection(new AgentsReadModel(db), runner),
+      new WorkflowsProjection(new WorkflowsReadModel(db), runner),
+    ];
+    for (const batch of batches) db.transaction(() => projections.forEach((p) => p.applyBatch(batch)))();
+    const tables = ['agents', 'agent_runs', 'workflows', 'workflow_runs'];
+    const rows = Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY id`).all()]));
+    db.close();
+    return rows;
+  }
+
+  it('leaves the same rows whether a batch holds one event or all of them, or some of them', () => {
+    const oneByOne = project(
+      'one-by-one',
+      events.map((event) => [event]),
+    );
+    expect(project('whole', [events])).toEqual(oneByOne);
+    expect(project('halves', [events.slice(0, 9), events.slice(9)])).toEqual(oneByOne);
+
+    const doc = (table: string, id: string) =>
+      JSON.parse((oneByOne[table] as Array<{ id: string; doc: string }>).find((row) => row.id === id)!.doc);
+    expect(doc('agent_runs', STEP_RUN)).toMatchObject({ status: 'succeeded', toolCalls: [{ id: 'c', output: 'now' }] });
+    expect(doc('agent_runs', 'agentrun_02')).toMatchObject({ status: 'cancelled' });
+    expect(doc('workflow_runs', RUN)).toMatchObject({ status: 'succeeded', output: 'done' });
+    expect(oneByOne.workflow_runs).toEqual([expect.objectContaining({ id: RUN, stream_opened: 1 })]);
+    expect(oneByOne.agents).toEqual([expect.objectContaining({ instructions: 'Be brief.', last_run: AT })]);
+  });
+});
