@@ -23,7 +23,7 @@ describe('TriggerScheduledRunsHandler', () => {
         triggered.push(workflowId);
       },
     } as unknown as WorkflowTriggers;
-    const count = 3 * MAX_TRIGGERS_IN_FLIGHT + 5;
+    const count = MAX_TRIGGERS_IN_FLIGHT + 5;
     const outcome = await new TriggerScheduledRunsHandler(triggers).execute(
       new TriggerScheduledRunsCommand(ticks(count)),
     );

@@ -24,6 +24,8 @@ import { GATHER_MS, scheduleJobName } from './workflow-scheduler';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+/** Tests that move time on by many steps (days of a schedule, two instances): seconds on a busy machine. */
+const MANY_STEPS_TIMEOUT_MS = 30_000;
 
 /** ISO times `count` minutes apart, the first `first`. */
 function minutes(first: string, count: number): string[] {
@@ -136,33 +138,41 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     expect(scheduledRuns(eventsFile)).toHaveLength(3); // the failed tick is not run late; the next one runs
   });
 
-  it('produces exactly one run per tick from two instances on one store, over 20 ticks', async () => {
-    const a = await start('a', { pollIntervalMs: 1000 });
-    const b = await start('b', { pollIntervalMs: 1000 });
-    const sent = [a, b].map((instance) => jest.spyOn(instance.commands, 'execute'));
-    const id = await a.createScheduledWorkflow('* * * * *');
-    await advance(5000, 1000); // b's subscription polls the shared file and schedules the workflow too
-    expect([a.scheduler.size, b.scheduler.size]).toEqual([1, 1]);
+  it(
+    'produces exactly one run per tick from two instances on one store, over 20 ticks',
+    async () => {
+      const a = await start('a', { pollIntervalMs: 1000 });
+      const b = await start('b', { pollIntervalMs: 1000 });
+      const sent = [a, b].map((instance) => jest.spyOn(instance.commands, 'execute'));
+      const id = await a.createScheduledWorkflow('* * * * *');
+      await advance(5000, 1000); // b's subscription polls the shared file and schedules the workflow too
+      expect([a.scheduler.size, b.scheduler.size]).toEqual([1, 1]);
 
-    await advance(20 * MINUTE);
-    expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 20));
-    const ticksSent = sent.map(
-      (spy) => spy.mock.calls.flatMap(([c]) => (c instanceof TriggerScheduledRunsCommand ? c.ticks : [])).length,
-    );
-    expect(ticksSent).toEqual([20, 20]);
-  });
+      await advance(20 * MINUTE);
+      expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 20));
+      const ticksSent = sent.map(
+        (spy) => spy.mock.calls.flatMap(([c]) => (c instanceof TriggerScheduledRunsCommand ? c.ticks : [])).length,
+      );
+      expect(ticksSent).toEqual([20, 20]);
+    },
+    MANY_STEPS_TIMEOUT_MS,
+  );
 
-  it('produces exactly one run per workflow per tick from two instances sending their ticks in one batch each', async () => {
-    const a = await start('a', { pollIntervalMs: 1000 });
-    const b = await start('b', { pollIntervalMs: 1000 });
-    const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push(await a.createScheduledWorkflow('* * * * *'));
-    await advance(5000, 1000);
-    expect([a.scheduler.size, b.scheduler.size]).toEqual([30, 30]);
+  it(
+    'produces exactly one run per workflow per tick from two instances sending their ticks in one batch each',
+    async () => {
+      const a = await start('a', { pollIntervalMs: 1000 });
+      const b = await start('b', { pollIntervalMs: 1000 });
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push(await a.createScheduledWorkflow('* * * * *'));
+      await advance(5000, 1000);
+      expect([a.scheduler.size, b.scheduler.size]).toEqual([30, 30]);
 
-    await advance(3 * MINUTE);
-    for (const id of ids) expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 3));
-  });
+      await advance(3 * MINUTE);
+      for (const id of ids) expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 3));
+    },
+    MANY_STEPS_TIMEOUT_MS,
+  );
 
   it('stops running an archived workflow, and does not schedule it again after a restart', async () => {
     const a = await start();
@@ -310,31 +320,39 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     expect(b.scheduler.size).toBe(1);
   });
 
-  it('follows daylight-saving changes in its time zone', async () => {
-    jest.setSystemTime(new Date('2026-03-27T00:00:00.000Z'));
-    const a = await start();
-    // 02:30 does not exist in Berlin on 29 March: that day it runs at 03:00 CEST.
-    const daily = await a.createScheduledWorkflow('30 2 * * *', 'Europe/Berlin');
-    await advance(4 * DAY, HOUR);
-    expect(scheduledRuns(eventsFile, daily)).toEqual([
-      '2026-03-27T01:30:00.000Z',
-      '2026-03-28T01:30:00.000Z',
-      '2026-03-29T01:00:00.000Z',
-      '2026-03-30T00:30:00.000Z',
-    ]);
-  }, 20_000); // 96 hourly steps, each settled through the store's writer thread
+  it(
+    'follows daylight-saving changes in its time zone',
+    async () => {
+      jest.setSystemTime(new Date('2026-03-27T00:00:00.000Z'));
+      const a = await start();
+      // 02:30 does not exist in Berlin on 29 March: that day it runs at 03:00 CEST.
+      const daily = await a.createScheduledWorkflow('30 2 * * *', 'Europe/Berlin');
+      await advance(4 * DAY, HOUR);
+      expect(scheduledRuns(eventsFile, daily)).toEqual([
+        '2026-03-27T01:30:00.000Z',
+        '2026-03-28T01:30:00.000Z',
+        '2026-03-29T01:00:00.000Z',
+        '2026-03-30T00:30:00.000Z',
+      ]);
+    },
+    MANY_STEPS_TIMEOUT_MS,
+  );
 
-  it('runs an hourly schedule every real hour across the autumn change, twice at 02:00 local', async () => {
-    jest.setSystemTime(new Date('2026-10-24T22:30:00.000Z'));
-    const a = await start();
-    const hourly = await a.createScheduledWorkflow('0 * * * *', 'Europe/Berlin');
-    await advance(5 * HOUR, 15 * MINUTE);
-    expect(scheduledRuns(eventsFile, hourly)).toEqual([
-      '2026-10-24T23:00:00.000Z', // 01:00 CEST
-      '2026-10-25T00:00:00.000Z', // 02:00 CEST
-      '2026-10-25T01:00:00.000Z', // 02:00 CET
-      '2026-10-25T02:00:00.000Z', // 03:00 CET
-      '2026-10-25T03:00:00.000Z', // 04:00 CET
-    ]);
-  });
+  it(
+    'runs an hourly schedule every real hour across the autumn change, twice at 02:00 local',
+    async () => {
+      jest.setSystemTime(new Date('2026-10-24T22:30:00.000Z'));
+      const a = await start();
+      const hourly = await a.createScheduledWorkflow('0 * * * *', 'Europe/Berlin');
+      await advance(5 * HOUR, 15 * MINUTE);
+      expect(scheduledRuns(eventsFile, hourly)).toEqual([
+        '2026-10-24T23:00:00.000Z', // 01:00 CEST
+        '2026-10-25T00:00:00.000Z', // 02:00 CEST
+        '2026-10-25T01:00:00.000Z', // 02:00 CET
+        '2026-10-25T02:00:00.000Z', // 03:00 CET
+        '2026-10-25T03:00:00.000Z', // 04:00 CET
+      ]);
+    },
+    MANY_STEPS_TIMEOUT_MS,
+  );
 });
