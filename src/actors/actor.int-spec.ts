@@ -131,6 +131,16 @@ describe('actors', () => {
     expect((await actors.send('count-6', counter, { amount: 1 }, context)).state).toBe(2);
   });
 
+  it('keeps no actor for a stream read with cache: false, and uses the cached one when there is one', async () => {
+    const actors = registry();
+    await actors.send('count-7', counter, { amount: 2 }, context, { cache: false });
+    expect(await actors.read('count-7', counter, { cache: false })).toBe(2);
+    expect(actors.size).toBe(0);
+    await actors.send('count-7', counter, { amount: 1 }, context);
+    expect(await actors.read('count-7', counter, { cache: false })).toBe(3);
+    expect(actors.size).toBe(1);
+  });
+
   it('appends nothing when the decider decides nothing', async () => {
     const result = await registry().send('count-5', counter, { amount: 0 }, context);
     expect(result.position).toBeUndefined();
