@@ -78,12 +78,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     context: CommandContext,
     options: { newStream?: boolean; cache?: boolean } = {},
   ): Promise<CommandResult<S, E>> {
-    // `cache: false` (a stream written once, such as a new run): its actor would only push busy ones out of the cache.
-    const actor =
-      options.cache === false && !this.actors.has(stream)
-        ? this.newActor(stream, decider)
-        : this.actorFor(stream, decider);
-    return actor.send(command, context, options.newStream);
+    return this.actorOf(stream, decider, options.cache).send(command, context, options.newStream);
   }
 
   /**
@@ -144,13 +139,12 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     return this.newActor(stream, decider);
   }
 
-  /** Drops the stream's actor from the cache if it is idle: for a stream that will hardly be written again. */
-  forget(stream: string): void {
-    if (this.actors.get(stream)?.idle) this.actors.delete(stream);
-  }
-
-  read<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Promise<S> {
-    return this.actorFor(stream, decider).read();
+  read<S, C, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<S, C, E>,
+    options: { cache?: boolean } = {},
+  ): Promise<S> {
+    return this.actorOf(stream, decider, options.cache).read();
   }
 
   get size(): number {
@@ -169,6 +163,18 @@ export class ActorRegistry implements BeforeApplicationShutdown {
       if (cache || this.actors.has(stream)) this.actorFor(stream, decider).adopt(state, nextRevision);
       return { state, events, position };
     });
+  }
+
+  /**
+   * `cache: false` (a stream used a few times within moments, such as a run's): an actor of its own, unless one is
+   * cached already; cached, it would only push busy ones out of the cache and hold memory after the stream is done.
+   */
+  private actorOf<S, C, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<S, C, E>,
+    cache = true,
+  ): Actor<S, C, E> {
+    return !cache && !this.actors.has(stream) ? this.newActor(stream, decider) : this.actorFor(stream, decider);
   }
 
   private actorFor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {

@@ -29,6 +29,8 @@ import { persistently } from './persistently';
 import { ProcessCheckpoints } from './process-checkpoints';
 
 const CHECKPOINT = 'workflow-run-manager';
+/** A run's stream is used a few times, then never again: its actor is not kept (see ActorRegistry). */
+const UNCACHED = { cache: false };
 const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
 
 /**
@@ -140,7 +142,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     task,
     agentRunId,
   }: WorkflowStepStarted['data']): Promise<void> {
-    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider);
+    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider, UNCACHED);
     if (!run || run.status !== 'running' || run.steps[index]?.agentRunId !== agentRunId) return;
     const { claimedBy } = await this.actors.read(agentNameStream(name), agentNameDecider);
     const agent = claimedBy ? await this.actors.read(agentStream(claimedBy), agentDecider) : null;
@@ -195,7 +197,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async cancelSteps(runId: string): Promise<void> {
-    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider);
+    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider, UNCACHED);
     for (const step of run?.steps ?? []) {
       if (step.agentRunId === null || step.status !== 'cancelled') continue;
       await this.actors
@@ -211,15 +213,9 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  /** An ended run's actor leaves the cache: it would only push out those of busy streams (scheduled workflows). */
-  private async sendToRun(runId: string, command: WorkflowRunCommand) {
-    const stream = workflowRunStream(runId);
-    const result = await this.actors.send(stream, workflowRunDecider, command, {
-      correlationId: runId,
-      causationId: runId,
-    });
-    if (result.state && isEnded(result.state.status)) this.actors.forget(stream);
-    return result;
+  private sendToRun(runId: string, command: WorkflowRunCommand) {
+    const context = { correlationId: runId, causationId: runId };
+    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, context, UNCACHED);
   }
 
   /** Catching up over old runs: those the read models show as ended need no look at their streams. */
