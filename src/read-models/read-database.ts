@@ -37,16 +37,33 @@ export function startCatchUp(db: Database.Database): () => void {
   if (db.memory) return () => undefined;
   const marker = catchUpMarker(db.name);
   writeDurably(marker);
+  try {
+    db.pragma('journal_mode = MEMORY');
+  } catch (error) {
+    // Leaving WAL needs the file to itself (busy, e.g. right after another process died on it): catch up as usual.
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    rmSync(marker, { force: true });
+    return () => undefined;
+  }
   db.pragma('synchronous = OFF');
-  db.pragma('journal_mode = MEMORY');
   let ended = false;
+  const backToWal = (attemptsLeft: number): void => {
+    if (!db.open) return;
+    try {
+      // Leaving a rollback journal for WAL rewrites the file's header in a transaction, which syncs the file.
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (mode === 'wal') rmSync(marker, { force: true });
+    } catch (error) {
+      // Busy (a reader of the file holds it): try again shortly. Meanwhile the marker stays, so a crash rebuilds.
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attemptsLeft === 0) return;
+      setTimeout(() => backToWal(attemptsLeft - 1), 100).unref();
+    }
+  };
   return () => {
     if (ended || !db.open) return;
     ended = true;
     db.pragma('synchronous = NORMAL');
-    // Leaving a rollback journal for WAL rewrites the file's header in a transaction, which syncs the file.
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (mode === 'wal') rmSync(marker, { force: true });
+    backToWal(50);
   };
 }
 
