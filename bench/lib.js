@@ -2,7 +2,7 @@
 // Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory, seed logs.
 const { spawn } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
-const { readFileSync, mkdtempSync, existsSync, copyFileSync } = require('node:fs');
+const { readFileSync, mkdtempSync, existsSync, copyFileSync, rmSync } = require('node:fs');
 const http = require('node:http');
 const { createServer } = require('node:net');
 const { tmpdir, loadavg } = require('node:os');
@@ -23,10 +23,14 @@ function temporaryDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Spawns `node [nodeArgs] script` with PORT set; does not wait for it. */
+/**
+ * Spawns `node [nodeArgs] script` with PORT set; does not wait for it. The service (dist/main.js) runs with the
+ * flags `npm start` gives it, unless `nodeArgs` name some.
+ */
 async function spawnServer(script, env = {}, nodeArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const flags = nodeArgs.length === 0 && script.endsWith(join('dist', 'main.js')) ? serviceNodeFlags() : nodeArgs;
+  const child = spawn(process.execPath, [...flags, script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -95,6 +99,33 @@ async function settled(pid, timeoutMs = 600_000) {
     before = now;
   }
   throw new Error(`process ${pid} was still busy after ${timeoutMs} ms`);
+}
+
+/** The Node flags `npm start` runs the service with (package.json), so that benchmarks measure what runs. */
+function serviceNodeFlags() {
+  return require('../package.json')
+    .scripts.start.split(/\s+/)
+    .filter((arg) => arg.startsWith('--'));
+}
+
+/**
+ * Options for startServer that preload bench/gc-probe.js into the service (with --expose-gc, in benchmarks only),
+ * so that `heapAfterGc` can ask it for its memory after a full garbage collection.
+ */
+function withGcProbe(file) {
+  return {
+    nodeArgs: [...serviceNodeFlags(), '--expose-gc', '-r', join(__dirname, 'gc-probe.js')],
+    env: { GC_PROBE_FILE: file },
+  };
+}
+
+/** The service's process.memoryUsage() after a full GC, in MB (see withGcProbe). */
+async function heapAfterGc(server, file) {
+  rmSync(file, { force: true });
+  process.kill(server.pid, 'SIGWINCH');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const usage = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.fromEntries(Object.entries(usage).map(([key, bytes]) => [key, bytes / 2 ** 20]));
 }
 
 /** Resident and peak resident memory of a process, in MB (Linux). */
@@ -452,6 +483,9 @@ module.exports = {
   startServer,
   settled,
   cpuSecondsOf,
+  serviceNodeFlags,
+  withGcProbe,
+  heapAfterGc,
   memoryOf,
   createAgentRequests,
   storeArgument,
