@@ -2,7 +2,7 @@
 // Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory, seed logs.
 const { spawn } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
-const { readFileSync, mkdtempSync, existsSync, copyFileSync } = require('node:fs');
+const { readFileSync, mkdtempSync, existsSync, copyFileSync, rmSync } = require('node:fs');
 const http = require('node:http');
 const { createServer } = require('node:net');
 const { tmpdir, loadavg } = require('node:os');
@@ -24,13 +24,15 @@ function temporaryDir(prefix) {
 }
 
 /**
- * Spawns `node [nodeArgs] script` with PORT set; does not wait for it. BENCH_NODE_ARGS adds options to that node
- * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+ * Spawns `node [nodeArgs] script` with PORT set; does not wait for it. The service (dist/main.js) runs with the
+ * flags `npm start` gives it, unless `nodeArgs` name some. BENCH_NODE_ARGS adds options to that node (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
  */
 async function spawnServer(script, env = {}, nodeArgs = []) {
   const port = await freePort();
+  const flags = nodeArgs.length === 0 && script.endsWith(join('dist', 'main.js')) ? serviceNodeFlags() : nodeArgs;
   const benchArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...benchArgs, ...nodeArgs, script], {
+  const child = spawn(process.execPath, [...benchArgs, ...flags, script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -99,6 +101,33 @@ async function settled(pid, timeoutMs = 600_000) {
     before = now;
   }
   throw new Error(`process ${pid} was still busy after ${timeoutMs} ms`);
+}
+
+/** The Node flags `npm start` runs the service with (package.json), so that benchmarks measure what runs. */
+function serviceNodeFlags() {
+  return require('../package.json')
+    .scripts.start.split(/\s+/)
+    .filter((arg) => arg.startsWith('--'));
+}
+
+/**
+ * Options for startServer that preload bench/gc-probe.js into the service (with --expose-gc, in benchmarks only),
+ * so that `heapAfterGc` can ask it for its memory after a full garbage collection.
+ */
+function withGcProbe(file) {
+  return {
+    nodeArgs: [...serviceNodeFlags(), '--expose-gc', '-r', join(__dirname, 'gc-probe.js')],
+    env: { GC_PROBE_FILE: file },
+  };
+}
+
+/** The service's process.memoryUsage() after a full GC, in MB (see withGcProbe). */
+async function heapAfterGc(server, file) {
+  rmSync(file, { force: true });
+  process.kill(server.pid, 'SIGWINCH');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const usage = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.fromEntries(Object.entries(usage).map(([key, bytes]) => [key, bytes / 2 ** 20]));
 }
 
 /** Resident and peak resident memory of a process, in MB (Linux). */
@@ -458,6 +487,9 @@ module.exports = {
   startServer,
   settled,
   cpuSecondsOf,
+  serviceNodeFlags,
+  withGcProbe,
+  heapAfterGc,
   memoryOf,
   createAgentRequests,
   storeArgument,

@@ -19,13 +19,15 @@ export class AgentNameClaims {
   async claim(name: string, agentId: string, context: CommandContext, refresh = false): Promise<void> {
     const stream = agentNameStream(name);
     try {
-      // Most names are new: skip reading the stream; a taken name shows up as a conflict and is read then.
+      // Most names are new: skip reading the stream; a taken name shows up as a conflict and is read then. A name's
+      // stream is written again only on a rename or an archive: its actor is not kept (see ActorRegistry).
       await this.actors.send(stream, agentNameDecider, { type: 'ClaimAgentName', name, agentId, refresh }, context, {
         newStream: true,
+        cache: false,
       });
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-      const { claimedBy } = await this.actors.read(stream, agentNameDecider);
+      const { claimedBy } = await this.actors.read(stream, agentNameDecider, { cache: false });
       if (claimedBy && (await this.holds(claimedBy, name))) throw error;
       const orphanOf = claimedBy ?? undefined;
       await this.actors.send(
@@ -33,6 +35,7 @@ export class AgentNameClaims {
         agentNameDecider,
         { type: 'ClaimAgentName', name, agentId, refresh, orphanOf },
         context,
+        { cache: false },
       );
     }
   }
@@ -48,6 +51,7 @@ export class AgentNameClaims {
         agentNameDecider,
         { type: 'ReleaseAgentName', name, agentId, claimedBefore },
         context,
+        { cache: false },
       );
     } catch (error) {
       this.logger.warn(`The name "${name}" stays claimed by ${agentId} until it is claimed again: ${String(error)}`);
