@@ -1,7 +1,7 @@
 'use strict';
 // Command throughput of the service against the bare Fastify + SQLite baseline (one insert per request), same
-// machine, same run. Baseline and service alternate for several rounds, so that a noisy neighbour hits both; the
-// ratio is the median. Commands (--command=):
+// machine, same run. Both stay up and take turns in one-second slices, so that a slow phase of the disk or a noisy
+// neighbour hits both; each round starts fresh servers, and the ratio is the median of the rounds. Commands (--command=):
 //   agents   POST /v1/agents, each with a new name (default);
 //   trigger  POST /v1/workflows/{id}/trigger, round robin over 100 manual workflows;
 //   run      POST /v1/agents/{id}/run, round robin over 100 agents.
@@ -9,15 +9,28 @@
 // the execution.
 // Usage: npm run build:bench && node bench/command-throughput.js [seconds=10] [connections=10] [rounds=3] [--store=sqlite|esdb-test-double] [--command=agents|trigger|run]
 // BENCH_COMPARE_MAIN=path/to/main.js also measures another build each round against the same baseline.
+// BENCH_COMPARE_NODE_ARGS="--flag ..." runs that build with these node flags instead of npm start's (e.g. the same
+// build with other V8 flags).
 // BENCH_SERVICE_MAIN=path/to/main.js measures another build of the service (e.g. a copy of dist from before a change).
 const autocannon = require('autocannon');
 const { join } = require('node:path');
-const { startServer, temporaryDir, createAgentRequests, storeArgument, positional, startStore } = require('./lib');
+const {
+  startServer,
+  temporaryDir,
+  createAgentRequests,
+  storeArgument,
+  positional,
+  startStore,
+  loadAverage,
+} = require('./lib');
 
 const [seconds = 10, connections = 10, rounds = 3] = positional().map(Number);
 const storeName = storeArgument();
 const command = (process.argv.find((arg) => arg.startsWith('--command=')) ?? '--command=agents').slice(10);
 const TARGETS = 100;
+const compareNodeArgs = (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Seconds of each turn of load; the servers take turns until each had `seconds`. */
+const SLICE_SECONDS = 1;
 
 const post = async (url, path, body) => {
   const response = await fetch(url + path, {
@@ -63,64 +76,98 @@ async function requestsFor(label, url, isBaseline) {
   return () => roundRobin(paths, (n) => ({ input: { n } }));
 }
 
-async function measure(label, script, env = {}) {
-  const server = await startServer(script, {
-    DATA_DIR: temporaryDir(`bench-${label}-`),
-    RUN_EXECUTOR_ENABLED: 'false',
-    ...env,
+/** A server of the comparison, started with its targets made and warmed up. */
+async function prepare(label, script, env = {}, nodeArgs = []) {
+  const server = await startServer(
+    script,
+    { DATA_DIR: temporaryDir(`bench-${label}-`), RUN_EXECUTOR_ENABLED: 'false', ...env },
+    '/health',
+    { nodeArgs },
+  );
+  const requests = await requestsFor(label, server.url, label === 'baseline');
+  await autocannon({ url: server.url, connections, duration: 2, requests: requests('warmup') });
+  return { label, server, requests, requestCount: 0, seconds: 0, latencies: [], non2xx: 0, errors: 0 };
+}
+
+/** One slice of load on one server; its counts add up to the round's figures. */
+async function slice(target, index) {
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: target.server.url,
+    connections,
+    duration: SLICE_SECONDS,
+    requests: target.requests(`slice${index}`),
   });
+  target.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+  target.requestCount += result.requests.total;
+  target.latencies.push(result.latency.p99);
+  target.non2xx += result.non2xx;
+  target.errors += result.errors;
+}
+
+function figures(target) {
+  const p99s = [...target.latencies].sort((a, b) => a - b);
+  const result = {
+    requestsPerSecond: Math.round(target.requestCount / target.seconds),
+    medianSliceP99Ms: p99s[Math.floor(p99s.length / 2)],
+    non2xx: target.non2xx,
+    errors: target.errors,
+  };
+  console.log(target.label.padEnd(9), JSON.stringify(result));
+  if (result.non2xx > 0)
+    console.log(
+      `  WARNING: ${target.label} answered ${result.non2xx} non-2xx responses: the figure is not of commands`,
+    );
+  return result;
+}
+
+/**
+ * One round: fresh servers, then `seconds` of load on each, in slices of SLICE_SECONDS that take turns, so that a
+ * slow phase of the disk or a noisy neighbour falls on every server alike.
+ */
+async function round(number, storeEnv) {
+  const targets = [await prepare('baseline', join(__dirname, 'baseline-server.js'))];
   try {
-    const requests = await requestsFor(label, server.url, label === 'baseline');
-    await autocannon({ url: server.url, connections, duration: 2, requests: requests('warmup') });
-    const result = await autocannon({ url: server.url, connections, duration: seconds, requests: requests('bench') });
-    const figures = {
-      requestsPerSecond: Math.round(result.requests.average),
-      latencyP50Ms: result.latency.p50,
-      latencyP99Ms: result.latency.p99,
-      non2xx: result.non2xx,
-      errors: result.errors,
-    };
-    console.log(label.padEnd(9), JSON.stringify(figures));
-    if (figures.non2xx > 0)
-      console.log(
-        `  WARNING: ${label} answered ${figures.non2xx} non-2xx responses: the figure is not of created agents`,
-      );
-    return figures;
+    targets.push(
+      await prepare('service', process.env.BENCH_SERVICE_MAIN ?? join(__dirname, '..', 'dist', 'main.js'), storeEnv),
+    );
+    if (process.env.BENCH_COMPARE_MAIN)
+      targets.push(await prepare('compared', process.env.BENCH_COMPARE_MAIN, storeEnv, compareNodeArgs));
+    const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
+    for (let index = 0; index < slices; index++) {
+      // Alternate who goes first, so that neither always follows the other's last writes.
+      const order = index % 2 === 0 ? targets : [...targets].reverse();
+      for (const target of order) await slice(target, index);
+    }
+    const [baseline, ...others] = targets.map(figures);
+    const ratios = others.map((other) => other.requestsPerSecond / baseline.requestsPerSecond);
+    console.log(
+      `round ${number}: ratio ${ratios.map((ratio) => ratio.toFixed(2)).join(', compared build ')} (${loadAverage()})`,
+    );
+    return ratios;
   } finally {
-    await server.stop();
+    await Promise.all(targets.map((target) => target.server.stop()));
   }
 }
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
   console.log(`${command}, ${connections} connections, ${seconds} s each, ${rounds} rounds, service on ${storeName}`);
   const ratios = [];
-  const otherRatios = [];
-  for (let round = 1; round <= rounds; round++) {
-    const baseline = await measure('baseline', join(__dirname, 'baseline-server.js'));
+  for (let number = 1; number <= rounds; number++) {
     const store = await startStore(storeName);
     try {
-      const service = await measure(
-        'service',
-        process.env.BENCH_SERVICE_MAIN ?? join(__dirname, '..', 'dist', 'main.js'),
-        store.env,
-      );
-      ratios.push(service.requestsPerSecond / baseline.requestsPerSecond);
-      console.log(`round ${round}: ratio ${ratios[ratios.length - 1].toFixed(2)}`);
-      if (process.env.BENCH_COMPARE_MAIN) {
-        const other = await measure('compared', process.env.BENCH_COMPARE_MAIN, store.env);
-        otherRatios.push(other.requestsPerSecond / baseline.requestsPerSecond);
-        console.log(`round ${round}: compared build's ratio ${otherRatios[otherRatios.length - 1].toFixed(2)}`);
-      }
+      ratios.push(await round(number, store.env));
     } finally {
       await store.stop();
     }
   }
-  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
-  console.log(`median ratio service/baseline: ${median.toFixed(2)} (goal >= 1.0)`);
-  if (otherRatios.length) {
-    const otherMedian = [...otherRatios].sort((a, b) => a - b)[Math.floor(otherRatios.length / 2)];
-    console.log(`median ratio compared build (BENCH_COMPARE_MAIN)/baseline: ${otherMedian.toFixed(2)}`);
-  }
+  console.log(`median ratio service/baseline: ${median(ratios.map((r) => r[0])).toFixed(2)} (goal >= 1.0)`);
+  if (process.env.BENCH_COMPARE_MAIN)
+    console.log(
+      `median ratio compared build (BENCH_COMPARE_MAIN)/baseline: ${median(ratios.map((r) => r[1])).toFixed(2)}`,
+    );
 }
 
 main().catch((error) => {

@@ -195,7 +195,7 @@ describe('sqlite event store', () => {
       },
     );
     await caughtUpOnce;
-    const reads = jest.spyOn(store as unknown as { readAllNow(): unknown }, 'readAllNow');
+    const reads = jest.spyOn(store as unknown as { readRows(): unknown }, 'readRows');
     await Promise.all([
       store.append('s-1', [event('A'), event('B')], { expected: 'no_stream' }),
       store.append('other-1', [event('Skipped')], { expected: 'no_stream' }),
@@ -229,5 +229,79 @@ describe('sqlite event store', () => {
     expect(seen).toEqual(['FromElsewhere']);
     await writer.close();
     await reader.close();
+  });
+
+  describe('a subscription that is behind', () => {
+    /** 25 streams of 4 events, every other one of type Kept. */
+    async function log(store: SqliteEventStore) {
+      for (let i = 0; i < 25; i++)
+        await store.append(`s-${i}`, [event('Kept'), event('Other'), event('Kept'), event('Other')], {
+          expected: 'no_stream',
+        });
+    }
+
+    function catchUp(store: SqliteEventStore, filter?: { eventTypes: string[] }) {
+      const seen: RecordedEvent[] = [];
+      const batches: number[] = [];
+      return new Promise<{ seen: RecordedEvent[]; batches: number[] }>((resolve, reject) => {
+        const subscription = store.subscribe(
+          { filter, batchSize: 10 },
+          {
+            onEvents: async (events) => {
+              batches.push(events.length);
+              seen.push(...events);
+              // A handler that takes its time, as projections do: the next batch is read meanwhile.
+              await new Promise((wait) => setTimeout(wait, 2));
+            },
+            onCaughtUp: () => void subscription.stop().then(() => resolve({ seen, batches })),
+            onError: reject,
+          },
+        );
+      });
+    }
+
+    const readAhead = (store: SqliteEventStore) =>
+      (store as unknown as { readAheadThread: { read(sql: string, params: unknown[]): Promise<unknown[][]> } })
+        .readAheadThread;
+
+    it('reads each batch after the first full one on the reader thread, and gets every event once, in order', async () => {
+      const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+      await log(store);
+      const aheadReads = jest.spyOn(readAhead(store), 'read');
+      const onThisThread = jest.spyOn(store as unknown as { readRows(): unknown }, 'readRows');
+      const { seen, batches } = await catchUp(store, { eventTypes: ['Kept'] });
+      // The first batch here; the next four, and the empty one that ends the catch-up, there.
+      expect(onThisThread).toHaveBeenCalledTimes(1);
+      expect(aheadReads).toHaveBeenCalledTimes(5);
+      expect(batches).toEqual([10, 10, 10, 10, 10]);
+      expect(seen).toHaveLength(50);
+      expect(seen).toEqual(await store.readAll({ filter: { eventTypes: ['Kept'] } }));
+      await store.close();
+    });
+
+    it('reads on this thread instead when the reader thread fails', async () => {
+      const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+      await log(store);
+      jest.spyOn(readAhead(store), 'read').mockRejectedValue(new Error('reader gone'));
+      const { seen } = await catchUp(store);
+      expect(seen).toEqual(await store.readAll({ maxCount: 1000 }));
+      expect(seen).toHaveLength(100);
+      await store.close();
+    });
+
+    it('stops the reader thread once idle, so it keeps neither memory nor the process', async () => {
+      const workers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'MessagePort').length;
+      const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+      await log(store);
+      const before = workers();
+      const read = readAhead(store).read('SELECT position FROM events WHERE position > ? LIMIT ?', [90, 5]);
+      expect(workers()).toBeGreaterThan(before);
+      await expect(read).resolves.toEqual([[91], [92], [93], [94], [95]]);
+      expect(workers()).toBe(before);
+      await expect(readAhead(store).read('SELECT nothing FROM nowhere', [])).rejects.toMatchObject({
+        code: 'SQLITE_ERROR',
+      });
+      await store.close();
+    });
   });
 });

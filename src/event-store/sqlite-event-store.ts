@@ -18,6 +18,7 @@ import {
   Subscription,
   SubscriptionHandler,
 } from './event-store';
+import { SqliteReadAhead } from './sqlite-read-ahead';
 import { SqliteSnapshotWrites } from './sqlite-snapshot-writes';
 import {
   WriterFailure,
@@ -62,6 +63,19 @@ export const PAGE_CACHE_SIZE = -4096;
 /** The columns of an event read as an array (better-sqlite3's raw mode, which skips building an object per row). */
 const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
 type RawEventRow = [number, string, string, number, string, string, string, number];
+
+/** A read of the log: the SELECT of EVENT_COLUMNS, and its parameters. */
+interface EventsQuery {
+  sql: string;
+  params: Array<string | number>;
+}
+
+/** The next batch of a subscription, asked of the reader thread: the events after `after`, up to `upTo`. */
+interface ReadAhead {
+  after: bigint;
+  upTo?: bigint;
+  rows: Promise<RawEventRow[]>;
+}
 
 /** One append waiting for the writer: one stream, or several all or nothing. */
 interface PendingAppend {
@@ -133,6 +147,8 @@ export class SqliteEventStore implements EventStore {
   private writerGone = false;
   private commits = 0;
   private readonly snapshotWrites: SqliteSnapshotWrites;
+  /** Reads ahead for subscriptions that are behind; none for a database in memory, which no thread shares. */
+  private readonly readAheadThread?: SqliteReadAhead;
   private readonly waiters = new Set<(commit?: Commit) => void>();
   private readonly subscriptions = new Set<{ stop(): Promise<void> }>();
   private readonly readAllStatements = new Map<string, Database.Statement<unknown[], RawEventRow>>();
@@ -158,6 +174,7 @@ export class SqliteEventStore implements EventStore {
       )
       .raw(true);
     this.readSnapshotStmt = this.db.prepare('SELECT revision, schema_version, state FROM snapshots WHERE stream = ?');
+    if (!this.db.memory) this.readAheadThread = new SqliteReadAhead(options.file);
     this.writer = new Worker(WRITER_SCRIPT, {
       workerData: {
         driver: require.resolve('better-sqlite3'),
@@ -354,21 +371,47 @@ export class SqliteEventStore implements EventStore {
     filter?: EventFilter,
     upTo?: bigint,
   ): RecordedEvent[] {
-    const prefixes = filter?.streamPrefixes ?? [];
-    const types = filter?.eventTypes ?? [];
-    const clauses = ['position > ?', "substr(type, 1, 1) <> '$'"];
-    if (upTo !== undefined) clauses.push('position <= ?');
-    if (prefixes.length) clauses.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
-    if (types.length) clauses.push(`type IN (${types.map(() => '?').join(', ')})`);
-    const sql = `SELECT ${EVENT_COLUMNS} FROM events WHERE ${clauses.join(' AND ')} ORDER BY position LIMIT ?`;
+    return this.readRows(eventsQuery(after, maxCount, filter, upTo)).map(toRecorded);
+  }
+
+  private readRows({ sql, params }: EventsQuery): RawEventRow[] {
     let statement = this.readAllStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare<unknown[], RawEventRow>(sql).raw(true);
       this.readAllStatements.set(sql, statement);
     }
-    const bounds = upTo === undefined ? [Number(after ?? 0n)] : [Number(after ?? 0n), Number(upTo)];
-    const params = [...bounds, ...prefixes.flatMap((prefix) => [prefix.length, prefix]), ...types, maxCount];
-    return statement.all(...params).map(toRecorded);
+    return statement.all(...params);
+  }
+
+  /**
+   * A batch of a subscription that is behind. When the batch before was full, this one was asked of the reader
+   * thread then (`ahead`), and is read there while that one was handled; a full batch asks for the next.
+   */
+  private readBatch(
+    after: bigint,
+    batchSize: number,
+    filter: EventFilter | undefined,
+    ahead: ReadAhead | undefined,
+  ): { rows: RawEventRow[] | Promise<RawEventRow[]>; upTo?: bigint } {
+    if (ahead?.after === after) return ahead;
+    // A filtered read that finds fewer events than asked has seen the whole log up to its head (see subscribe).
+    const upTo = filter ? BigInt(this.headStmt.get()?.position ?? 0) : undefined;
+    return { rows: this.readRows(eventsQuery(after, batchSize, filter, upTo)), upTo };
+  }
+
+  /** Asks the reader thread for the batch after `rows`, when they filled theirs (more is likely to follow). */
+  private readAhead(
+    rows: RawEventRow[],
+    batchSize: number,
+    filter: EventFilter | undefined,
+    upTo: bigint | undefined,
+  ): ReadAhead | undefined {
+    if (!this.readAheadThread || rows.length < batchSize) return undefined;
+    const after = BigInt(rows[rows.length - 1][0]);
+    const query = eventsQuery(after, batchSize, filter, upTo);
+    const rowsAhead = this.readAheadThread.read(query.sql, query.params) as Promise<RawEventRow[]>;
+    // Should the reader thread fail, the batch is read here instead.
+    return { after, upTo, rows: rowsAhead.catch(() => this.readRows(query)) };
   }
 
   subscribe(
@@ -381,6 +424,7 @@ export class SqliteEventStore implements EventStore {
     const loop = async () => {
       let after = options.after ?? 0n;
       let handedOver: Commit | undefined;
+      let ahead: ReadAhead | undefined;
       while (!stopped) {
         // A commit made while this subscription waited at the log's head is handed over as it is, not read back.
         if (handedOver && after >= handedOver.headBefore) {
@@ -401,11 +445,14 @@ export class SqliteEventStore implements EventStore {
         }
         handedOver = undefined;
         const seenCommits = this.commits;
+        const batch = this.readBatch(after, batchSize, options.filter, ahead);
+        const rows = await batch.rows;
+        if (stopped) break;
+        ahead = this.readAhead(rows, batchSize, options.filter, batch.upTo);
+        const events = rows.map(toRecorded);
         // A filtered read that finds fewer events than asked has seen the whole log up to its head: the next read
         // starts there, rather than re-scanning what the filter left out since the last event it matched.
-        const head = options.filter ? BigInt(this.headStmt.get()?.position ?? 0) : undefined;
-        const events = this.readAllNow(after, batchSize, options.filter, head);
-        if (events.length < batchSize && head !== undefined && head > after) after = head;
+        if (events.length < batchSize && batch.upTo !== undefined && batch.upTo > after) after = batch.upTo;
         if (events.length > 0) {
           await handler.onEvents(events);
           if (events[events.length - 1].position > after) after = events[events.length - 1].position;
@@ -458,6 +505,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    await this.readAheadThread?.close();
     while (this.inFlight || this.pending.length || this.snapshotWrites.busy)
       await new Promise((resolve) => setImmediate(resolve));
     // Held until it has exited, or a caller awaiting close() with nothing else to do would see the process end.
@@ -509,6 +557,21 @@ function asStoreFailure(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
   return new StoreUnavailableError(`The event store could not append: ${(error as Error).message}`, { cause: error });
+}
+
+/** Events after `after` (and no further than `upTo`, when given) that pass the filter, in order. */
+function eventsQuery(after: bigint | undefined, maxCount: number, filter?: EventFilter, upTo?: bigint): EventsQuery {
+  const prefixes = filter?.streamPrefixes ?? [];
+  const types = filter?.eventTypes ?? [];
+  const clauses = ['position > ?', "substr(type, 1, 1) <> '$'"];
+  if (upTo !== undefined) clauses.push('position <= ?');
+  if (prefixes.length) clauses.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
+  if (types.length) clauses.push(`type IN (${types.map(() => '?').join(', ')})`);
+  const bounds = upTo === undefined ? [Number(after ?? 0n)] : [Number(after ?? 0n), Number(upTo)];
+  return {
+    sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE ${clauses.join(' AND ')} ORDER BY position LIMIT ?`,
+    params: [...bounds, ...prefixes.flatMap((prefix) => [prefix.length, prefix]), ...types, maxCount],
+  };
 }
 
 function toRecorded([position, id, stream, revision, type, data, metadata, recordedAt]: RawEventRow): RecordedEvent {
