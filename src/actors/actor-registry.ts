@@ -126,7 +126,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     options: { cache?: boolean } = {},
   ): Promise<{ result: CommandResult<S, E>; opened?: Array<CommandResult<unknown, DomainEvent>> }> {
     let commands: Array<NewStreamCommand<any, any, any>> = [];
-    return this.actorFor(stream, decider)
+    return this.actorOf(stream, decider)
       .sendWithNewStreams(command, context, (events, now) => decideNew((commands = newStreams(events)), now))
       .then(({ newStreams: written, ...result }) => ({
         result,
@@ -160,21 +160,24 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     return written.map(({ stream, events, nextRevision, position }, i) => {
       const { decider } = commands[i];
       const state = events.reduce(decider.evolve, decider.initialState);
-      if (cache || this.actors.has(stream)) this.actorFor(stream, decider).adopt(state, nextRevision);
+      if ((cache && decider.cacheActors !== false) || this.actors.has(stream))
+        this.actorFor(stream, decider).adopt(state, nextRevision);
       return { state, events, position };
     });
   }
 
   /**
-   * `cache: false` (a stream used a few times within moments, such as a run's): an actor of its own, unless one is
-   * cached already; cached, it would only push busy ones out of the cache and hold memory after the stream is done.
+   * `cache: false` (a stream used a few times within moments, such as a run's), or a decider that declares
+   * `cacheActors: false`: an actor of its own, unless one is cached already; cached, it would only push busy ones
+   * out of the cache and hold memory after the stream is done.
    */
   private actorOf<S, C, E extends DomainEvent>(
     stream: string,
     decider: Decider<S, C, E>,
     cache = true,
   ): Actor<S, C, E> {
-    return !cache && !this.actors.has(stream) ? this.newActor(stream, decider) : this.actorFor(stream, decider);
+    const keep = cache && decider.cacheActors !== false;
+    return !keep && !this.actors.has(stream) ? this.newActor(stream, decider) : this.actorFor(stream, decider);
   }
 
   private actorFor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {

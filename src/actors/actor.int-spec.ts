@@ -259,6 +259,18 @@ describe('actors', () => {
     expect(actors.size).toBe(1);
   });
 
+  it('keeps no actor for the streams of a decider that declares cacheActors: false, opened, sent to or read', async () => {
+    const actors = registry();
+    const short: typeof counter = { ...counter, cacheActors: false };
+    await actors.sendToNewStreams([{ stream: 'short-1', decider: short, command: { amount: 2 } }], context);
+    await actors.send('short-2', short, { amount: 1 }, context);
+    expect(await actors.read('short-1', short)).toBe(2);
+    expect((await actors.send('short-1', short, { amount: 3 }, context)).state).toBe(5);
+    expect(actors.size).toBe(0);
+    await actors.send('count-8', counter, { amount: 1 }, context);
+    expect(actors.size).toBe(1);
+  });
+
   it('appends nothing when the decider decides nothing', async () => {
     const result = await registry().send('count-5', counter, { amount: 0 }, context);
     expect(result.position).toBeUndefined();

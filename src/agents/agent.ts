@@ -58,6 +58,8 @@ export const agentStream = (agentId: string) => `agent-${agentId}`;
 
 export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   initialState: null,
+  // An agent's stream holds its creation and its few changes: one read rebuilds it.
+  cacheActors: false,
 
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {

@@ -11,6 +11,11 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   evolve(state: State, event: Event): State;
   /** Declared by a decider whose long streams should load from a snapshot rather than replay from revision 0. */
   snapshot?: SnapshotFormat<State>;
+  /**
+   * False for a decider whose streams stay a few events long: an actor caught up with such a stream reads as much
+   * as one loading it afresh, so keeping its actor cached would only hold memory (see ActorRegistry).
+   */
+  cacheActors?: false;
 }
 
 /**
