@@ -25,7 +25,8 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       agentRunDecider,
       { type: 'QueueAgentRun', id, agentId, model: agent.model, agentVersion: agent.version, task, context },
       { correlationId: id, causationId: agentId },
-      { newStream: true },
+      // Its executor works on the run with an actor of its own: a cached one would only hold memory.
+      { newStream: true, cache: false },
     );
     await this.projections.waitFor(queued.position);
     return toAgentRun(queued.state!);
