@@ -128,4 +128,95 @@ describe('projections, batch by batch', () => {
     expect(oneByOne.workflow_runs).toEqual([expect.objectContaining({ id: RUN, stream_opened: 1 })]);
     expect(oneByOne.agents).toEqual([expect.objectContaining({ instructions: 'Be brief.', last_run: AT })]);
   });
+
+  /** Events in log order, from [stream, type, data] triples. */
+  const recorded = (triples: Array<[string, string, Record<string, unknown>]>, from = 1): RecordedEvent[] =>
+    triples.map(([stream, type, data], i) => ({
+      ...events[0],
+      id: `e-${from + i}`,
+      stream,
+      type,
+      data,
+      position: BigInt(from + i),
+    }));
+  const at = (minute: number) => `2026-01-01T00:0${minute}:00.000Z`;
+  const trigger = (runId: string, minute: number, scheduled: boolean): [string, string, Record<string, unknown>] => [
+    `workflow-${WF}`,
+    'WorkflowTriggered',
+    {
+      workflowId: WF,
+      runId,
+      input: {},
+      trigger: scheduled ? { type: 'schedule', scheduledFor: at(minute) } : { type: 'manual' },
+      triggeredAt: at(minute),
+    },
+  ];
+  const queued = (runId: string, minute: number): [string, string, Record<string, unknown>] => [
+    `workflowrun-${runId}`,
+    'WorkflowRunQueued',
+    { id: runId, workflowId: WF, input: {}, trigger: { type: 'manual' }, createdAt: at(minute) },
+  ];
+
+  it('keeps the latest run of each workflow and agent, and the order of ticks and skips, within one batch', () => {
+    const busy = recorded([
+      history[0],
+      [
+        `workflow-${WF}`,
+        'WorkflowCreated',
+        { id: WF, name: 'w', trigger: { type: 'schedule', cron: '* * * * *', timezone: 'UTC' }, steps, createdAt: AT },
+      ],
+      trigger('wfrun_1', 1, true),
+      queued('wfrun_1', 1),
+      trigger('wfrun_2', 2, false),
+      [
+        `workflow-${WF}`,
+        'ScheduledRunsSkipped',
+        { workflowId: WF, first: at(3), last: at(4), count: 2, skippedAt: at(5) },
+      ],
+      trigger('wfrun_3', 5, false),
+      [
+        'agentrun-agentrun_1',
+        'AgentRunQueued',
+        { id: 'agentrun_1', agentId: AGENT, task: 't', context: {}, createdAt: at(2) },
+      ],
+      [
+        'agentrun-agentrun_2',
+        'AgentRunQueued',
+        { id: 'agentrun_2', agentId: AGENT, task: 't', context: {}, createdAt: at(1) },
+      ],
+    ]);
+    const oneByOne = project(
+      'one-by-one',
+      busy.map((event) => [event]),
+    );
+    expect(project('whole', [busy])).toEqual(oneByOne);
+    expect(oneByOne.workflows).toEqual([expect.objectContaining({ last_run: at(5), last_scheduled_for: at(4) })]);
+    expect(oneByOne.agents).toEqual([expect.objectContaining({ last_run: at(2) })]);
+    expect(
+      oneByOne.workflow_runs.map((row) => [
+        (row as { id: string }).id,
+        (row as { stream_opened: number }).stream_opened,
+      ]),
+    ).toEqual([
+      ['wfrun_1', 1],
+      ['wfrun_2', 0],
+      ['wfrun_3', 0],
+    ]);
+  });
+
+  it('leaves a run as it is when its trigger is applied again, marking its stream opened at most', () => {
+    const first = recorded(
+      [history[2], trigger('wfrun_1', 1, false), history[4], history[5]].map(
+        ([stream, type, data]): [string, string, Record<string, unknown>] =>
+          type === 'WorkflowRunQueued' || type === 'WorkflowRunStarted'
+            ? [`workflowrun-wfrun_1`, type, { ...data, id: 'wfrun_1', runId: 'wfrun_1' }]
+            : [stream, type, data],
+      ),
+    );
+    const again = recorded([trigger('wfrun_1', 1, false), queued('wfrun_1', 1)], 10);
+    const rows = project('again', [first, again]);
+    expect(rows.workflow_runs).toEqual([
+      expect.objectContaining({ id: 'wfrun_1', status: 'running', stream_opened: 1 }),
+    ]);
+  });
 });

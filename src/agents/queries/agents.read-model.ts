@@ -98,6 +98,8 @@ export class AgentsReadModel {
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
   private readonly batchRuns = new BatchRows<AgentRunAggregate>((run) => this.writeRun(run));
+  /** Within a batch, each agent's latest `lastRun`, written once at the batch's end. */
+  private lastRuns?: Map<string, string>;
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
@@ -117,13 +119,24 @@ export class AgentsReadModel {
     );
   }
 
+  /** `lastRun` only ever moves forward, so within a batch only the latest counts. */
   setLastRun(agentId: string, at: string): void {
-    this.statements.setLastRun.run(at, agentId, at);
+    if (!this.lastRuns) return void this.statements.setLastRun.run(at, agentId, at);
+    const kept = this.lastRuns.get(agentId);
+    if (kept === undefined || kept < at) this.lastRuns.set(agentId, at);
   }
 
-  /** Applies a projection's batch, writing each run it changes once, at the end (see BatchRows). */
+  /** Applies a projection's batch, writing each run and agent it changes once, at the end (see BatchRows). */
   batch(work: () => void): void {
-    this.batchRuns.batch(work);
+    this.lastRuns = new Map();
+    try {
+      this.batchRuns.batch(() => {
+        work();
+        for (const [agentId, at] of this.lastRuns!) this.statements.setLastRun.run(at, agentId, at);
+      });
+    } finally {
+      this.lastRuns = undefined;
+    }
   }
 
   /** Runs are kept whole, as their aggregate's `evolve` left them. */

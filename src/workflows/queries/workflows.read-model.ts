@@ -49,6 +49,13 @@ function migrate(db: Database.Database): void {
   `);
 }
 
+/** A run as a batch keeps it; `insertOnly`: added in this batch, written only if no run has its id. */
+interface KeptRun {
+  run: WorkflowRunAggregate;
+  streamOpened: boolean;
+  insertOnly?: boolean;
+}
+
 interface WorkflowRunRow {
   workflow_id: string;
   stream_opened: number;
@@ -98,9 +105,9 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc,
          stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
-    insertRun: db.prepare<[string, string, string, string, number, string]>(
+    insertRunOrOpen: db.prepare<[string, string, string, string, number, string]>(
       `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO NOTHING`,
+       ON CONFLICT (id) DO UPDATE SET stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
     markStreamOpened: db.prepare<[string]>('UPDATE workflow_runs SET stream_opened = 1 WHERE id = ?'),
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
@@ -123,15 +130,19 @@ export class WorkflowsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, WorkflowRow>>();
-  private readonly batchRuns = new BatchRows<{ run: WorkflowRunAggregate; streamOpened: boolean }>((kept) =>
-    this.writeRun(kept),
-  );
+  private readonly batchRuns = new BatchRows<KeptRun>((kept) => this.writeRun(kept));
+  /**
+   * Within a batch, each workflow's latest `lastRun` (and tick), written once: at the batch's end, or before
+   * anything else reads or writes the workflow's row. A workflow triggered many times in a batch is updated once.
+   */
+  private lastRuns?: Map<string, { at: string; scheduledFor: string | null }>;
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
   }
 
   saveWorkflow(workflow: WorkflowAggregate): void {
+    this.writeLastRuns();
     const { id, name, status, trigger, steps, lastRun, version, createdAt, lastScheduledFor, activeSince } = workflow;
     this.statements.upsertWorkflow.run(
       id,
@@ -149,10 +160,19 @@ export class WorkflowsReadModel {
 
   /** A run started: `lastRun` moves, and a schedule tick is remembered as handled. */
   setLastRun(workflowId: string, at: string, scheduledFor: string | null = null): void {
-    this.statements.setLastRun.run(at, scheduledFor, workflowId);
+    if (!this.lastRuns) return void this.statements.setLastRun.run(at, scheduledFor, workflowId);
+    const kept = this.lastRuns.get(workflowId);
+    this.lastRuns.set(workflowId, { at, scheduledFor: scheduledFor ?? kept?.scheduledFor ?? null });
+  }
+
+  private writeLastRuns(): void {
+    if (!this.lastRuns?.size) return;
+    for (const [id, { at, scheduledFor }] of this.lastRuns) this.statements.setLastRun.run(at, scheduledFor, id);
+    this.lastRuns.clear();
   }
 
   setLastScheduledFor(workflowId: string, scheduledFor: string): void {
+    this.writeLastRuns();
     this.statements.setLastScheduledFor.run(scheduledFor, workflowId);
   }
 
@@ -182,28 +202,40 @@ export class WorkflowsReadModel {
     this.batchRuns.set(run.id, { run, streamOpened });
   }
 
-  /** Applies a projection's batch, writing each run it changes once, at the end (see BatchRows). */
+  /** Applies a projection's batch, writing each run and workflow it changes once, at the end (see BatchRows). */
   batch(work: () => void): void {
-    this.batchRuns.batch(work);
+    this.lastRuns = new Map();
+    try {
+      this.batchRuns.batch(() => {
+        work();
+        this.writeLastRuns();
+      });
+    } finally {
+      this.lastRuns = undefined;
+    }
   }
 
-  /** Adds a run that is not there yet; a run already there is left as it is. */
+  /**
+   * Adds a run that is not there yet; a run already there is left as it is (only its stream may be marked
+   * opened). Within a batch it is written at the end, so that its stream opening in the same batch (the usual
+   * case: one commit) costs no second write.
+   */
   insertRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
-    if (this.batchRuns.has(run.id)) return;
-    const { id, workflowId, status, createdAt } = run;
-    const opened = streamOpened ? 1 : 0;
-    if (this.statements.insertRun.run(id, workflowId, status, createdAt, opened, JSON.stringify(run)).changes > 0)
-      this.batchRuns.set(id, { run, streamOpened }, false);
+    if (!this.batchRuns.has(run.id)) this.batchRuns.set(run.id, { run, streamOpened, insertOnly: true });
   }
 
-  private writeRun({ run, streamOpened }: { run: WorkflowRunAggregate; streamOpened: boolean }): void {
+  private writeRun({ run, streamOpened, insertOnly }: KeptRun): void {
     const { id, workflowId, status, createdAt } = run;
-    this.statements.upsertRun.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
+    const statement = insertOnly ? this.statements.insertRunOrOpen : this.statements.upsertRun;
+    statement.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
   }
 
   /** Records that the run's own stream exists; false when the run is not there. */
   markStreamOpened(runId: string): boolean {
-    return this.statements.markStreamOpened.run(runId).changes > 0;
+    const kept = this.batchRuns.get(runId, () => undefined);
+    if (!kept) return this.statements.markStreamOpened.run(runId).changes > 0;
+    if (!kept.streamOpened) this.batchRuns.set(runId, { ...kept, streamOpened: true });
+    return true;
   }
 
   /** Runs triggered no later than `before` whose own stream was never opened (see WorkflowRunOpener). */
@@ -237,6 +269,7 @@ export class WorkflowsReadModel {
 
   /** The workflow with what only the decider needs, for projecting a change onto it. */
   getAggregate(id: string): WorkflowAggregate | undefined {
+    this.writeLastRuns();
     const row = this.statements.get.get(id);
     return row && { ...toWorkflow(row), lastScheduledFor: row.last_scheduled_for, activeSince: row.active_since };
   }
