@@ -41,6 +41,13 @@ describe('agent name claims when a change stops between its steps', () => {
     );
   }
 
+  it('keeps no actor for names or agents: their streams are a few events, which one read rebuilds', async () => {
+    await createAgent('agent_1', 'researcher');
+    await names.release('researcher', 'agent_1', clock.now().toISOString(), context);
+    await createAgent('agent_2', 'researcher');
+    expect(actors.size).toBe(0);
+  });
+
   it('a rename that claimed the new name but never changed the agent holds it only for a while', async () => {
     await createAgent('agent_1', 'researcher');
     await names.claim('scout', 'agent_1', context, true); // ...and the process stops here

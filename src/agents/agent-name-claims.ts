@@ -19,15 +19,14 @@ export class AgentNameClaims {
   async claim(name: string, agentId: string, context: CommandContext, refresh = false): Promise<void> {
     const stream = agentNameStream(name);
     try {
-      // Most names are new: skip reading the stream; a taken name shows up as a conflict and is read then. A name's
-      // stream is written again only on a rename or an archive: its actor is not kept (see ActorRegistry).
+      // Most names are new: skip reading the stream; a taken name shows up as a conflict and is read then. (No
+      // actor is kept for a name's stream: see agentNameDecider.)
       await this.actors.send(stream, agentNameDecider, { type: 'ClaimAgentName', name, agentId, refresh }, context, {
         newStream: true,
-        cache: false,
       });
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-      const { claimedBy } = await this.actors.read(stream, agentNameDecider, { cache: false });
+      const { claimedBy } = await this.actors.read(stream, agentNameDecider);
       if (claimedBy && (await this.holds(claimedBy, name))) throw error;
       const orphanOf = claimedBy ?? undefined;
       await this.actors.send(
@@ -35,7 +34,6 @@ export class AgentNameClaims {
         agentNameDecider,
         { type: 'ClaimAgentName', name, agentId, refresh, orphanOf },
         context,
-        { cache: false },
       );
     }
   }
@@ -51,7 +49,6 @@ export class AgentNameClaims {
         agentNameDecider,
         { type: 'ReleaseAgentName', name, agentId, claimedBefore },
         context,
-        { cache: false },
       );
     } catch (error) {
       this.logger.warn(`The name "${name}" stays claimed by ${agentId} until it is claimed again: ${String(error)}`);

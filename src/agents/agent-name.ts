@@ -45,6 +45,8 @@ export const agentNameStream = (name: string) => `agentname-${createHash('sha256
 
 export const agentNameDecider: Decider<AgentNameState, AgentNameCommand, AgentNameEvent> = {
   initialState: { claimedBy: null, claimedAt: null },
+  // A name's stream is written again only on a rename or an archive.
+  cacheActors: false,
 
   decide(state, command, now) {
     if (command.type === 'ReleaseAgentName') return release(state, command, now);
