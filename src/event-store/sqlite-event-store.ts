@@ -55,8 +55,9 @@ interface EventRow {
 }
 
 /**
- * SQLite's page cache per connection, in KiB (negative: a size, not a page count). better-sqlite3 builds SQLite
- * with 16 MB, which a busy process fills and keeps; the OS caches the file as well, so a smaller one costs little.
+ * SQLite's page cache per connection (this thread's, the writer's, the reader's, the read models'), in KiB
+ * (negative: a size, not a page count). better-sqlite3 builds SQLite with 16 MB, which a busy process fills and
+ * keeps; the OS caches the file as well, so a smaller one costs little.
  */
 export const PAGE_CACHE_SIZE = -4096;
 
@@ -174,13 +175,14 @@ export class SqliteEventStore implements EventStore {
       )
       .raw(true);
     this.readSnapshotStmt = this.db.prepare('SELECT revision, schema_version, state FROM snapshots WHERE stream = ?');
-    if (!this.db.memory) this.readAheadThread = new SqliteReadAhead(options.file);
+    if (!this.db.memory) this.readAheadThread = new SqliteReadAhead(options.file, PAGE_CACHE_SIZE);
     this.writer = new Worker(WRITER_SCRIPT, {
       workerData: {
         driver: require.resolve('better-sqlite3'),
         file: options.file,
         synchronous: options.synchronous ?? 'FULL',
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+        cacheSize: PAGE_CACHE_SIZE,
       },
     });
     // Bound, so that a wrapper made with Object.create(store) (as tests do) queues on this store, not on itself.

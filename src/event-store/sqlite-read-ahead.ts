@@ -28,7 +28,11 @@ export class SqliteReadAhead {
   private lastId = 0;
   private idleTimer?: NodeJS.Timeout;
 
-  constructor(private readonly file: string) {}
+  /** `cacheSize`: SQLite's cache_size for the thread's connection. */
+  constructor(
+    private readonly file: string,
+    private readonly cacheSize: number,
+  ) {}
 
   /** The rows of `sql` with `params`, read on the reader thread. */
   read(sql: string, params: unknown[]): Promise<unknown[][]> {
@@ -52,7 +56,7 @@ export class SqliteReadAhead {
   private started(): Reader {
     if (this.reader) return this.reader;
     const worker = new Worker(READER_SCRIPT, {
-      workerData: { driver: require.resolve('better-sqlite3'), file: this.file },
+      workerData: { driver: require.resolve('better-sqlite3'), file: this.file, cacheSize: this.cacheSize },
     });
     const reader: Reader = { worker, reads: new Map() };
     worker.on('message', ({ id, rows, failure }: { id: number; rows?: unknown[][]; failure?: { message: string } }) => {

@@ -2,7 +2,7 @@
 // The SQLite event store's writer, on a worker thread: it commits batches of appends, so that the disk sync of a
 // commit never stops the main thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
 //
-// In (workerData): { driver: path of better-sqlite3, file, synchronous, busyTimeoutMs }.
+// In (workerData): { driver: path of better-sqlite3, file, synchronous, busyTimeoutMs, cacheSize }.
 // In (messages): a batch of appends, as sqlite-writer-protocol.ts encodes it: one string and two arrays of numbers.
 //                 Each append is all or nothing over its parts (one part: an ordinary append; several: a
 //                 multi-stream append); every event of the batch is recorded at its recordedAt.
@@ -17,6 +17,7 @@ const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma(`synchronous = ${workerData.synchronous}`);
 db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
+db.pragma(`cache_size = ${workerData.cacheSize}`);
 
 const lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
 const findById = db.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
