@@ -412,8 +412,8 @@ export class SqliteEventStore implements EventStore {
     const after = BigInt(rows[rows.length - 1][0]);
     const query = eventsQuery(after, batchSize, filter, upTo);
     const rowsAhead = this.readAheadThread.read(query.sql, query.params) as Promise<RawEventRow[]>;
-    // Should the reader thread fail, the batch is read here instead.
-    return { after, upTo, rows: rowsAhead.catch(() => this.readRows(query)) };
+    // Should the reader thread fail, the batch is read here instead (unless the store closed meanwhile).
+    return { after, upTo, rows: rowsAhead.catch(() => (this.db.open ? this.readRows(query) : [])) };
   }
 
   subscribe(
