@@ -22,6 +22,7 @@ const {
   positional,
   startStore,
   loadAverage,
+  postJson: post,
 } = require('./lib');
 
 const [seconds = 10, connections = 10, rounds = 3] = positional().map(Number);
@@ -31,16 +32,6 @@ const TARGETS = 100;
 const compareNodeArgs = (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Seconds of each turn of load; the servers take turns until each had `seconds`. */
 const SLICE_SECONDS = 1;
-
-const post = async (url, path, body) => {
-  const response = await fetch(url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-};
 
 /** Round robin over `paths`, each request with a body of its own. */
 function roundRobin(paths, body) {

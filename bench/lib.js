@@ -158,6 +158,17 @@ function createAgentRequests(prefix) {
   ];
 }
 
+/** POSTs `body` as JSON and returns the answer's JSON; a non-2xx answer throws with its status and body. */
+async function postJson(url, path, body) {
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
 /** The 1, 5 and 15 minute load averages, as `uptime` prints them, to read a figure against. */
 function loadAverage() {
   return `load average: ${loadavg()
@@ -492,6 +503,7 @@ module.exports = {
   heapAfterGc,
   memoryOf,
   createAgentRequests,
+  postJson,
   storeArgument,
   positional,
   startStore,

@@ -10,16 +10,6 @@ const lib = require('./lib');
 
 const [triggers = 50_000] = lib.positional().map(Number);
 
-async function post(url, path, body) {
-  const response = await fetch(url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
 async function main() {
   const dir = lib.temporaryDir('bench-storm-');
   const probe = join(dir, 'gc-probe.json');
@@ -39,8 +29,8 @@ async function main() {
     );
   };
   try {
-    await post(server.url, '/v1/agents', { name: 'storm', model: 'openai/gpt-4o-mini' });
-    const workflow = await post(server.url, '/v1/workflows', {
+    await lib.postJson(server.url, '/v1/agents', { name: 'storm', model: 'openai/gpt-4o-mini' });
+    const workflow = await lib.postJson(server.url, '/v1/workflows', {
       name: 'storm',
       steps: [{ agent: 'storm', action: 'Summarise {{input.n}}' }],
     });

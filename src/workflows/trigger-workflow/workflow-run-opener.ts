@@ -5,6 +5,7 @@ import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import {
+  QueueWorkflowRun,
   WorkflowRun,
   WorkflowRunCommand,
   WorkflowRunEvent,
@@ -13,21 +14,24 @@ import {
   workflowRunStream,
 } from '../workflow-run';
 
-/** The command that opens a run's stream, from the run as its trigger recorded it. */
-export function openingCommand({
-  id,
-  workflowId,
-  input,
-  trigger,
-  workflowVersion,
-  createdAt,
-}: WorkflowRun): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
-  const version = workflowVersion !== null ? { workflowVersion } : {};
+/** A run as its trigger records it: what opening its stream needs. */
+export type QueuedRun = Omit<QueueWorkflowRun, 'type'>;
+
+/** The command that opens a run's stream. */
+export function openingCommand(
+  run: QueuedRun,
+): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
   return {
-    stream: workflowRunStream(id),
+    stream: workflowRunStream(run.id),
     decider: workflowRunDecider,
-    command: { type: 'QueueWorkflowRun', id, workflowId, input, trigger, ...version, createdAt },
+    command: { type: 'QueueWorkflowRun', ...run },
   };
+}
+
+/** The run as its trigger recorded it, from the run as the read models list it. */
+function asQueued({ id, workflowId, input, trigger, workflowVersion, createdAt }: WorkflowRun): QueuedRun {
+  const version = workflowVersion !== null ? { workflowVersion } : {};
+  return { id, workflowId, input, trigger, ...version, createdAt };
 }
 
 /** Runs younger than this may still be being opened by the request that triggered them. */
@@ -62,7 +66,7 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
   ) {}
 
   open(run: WorkflowRun, context: CommandContext) {
-    const { stream, decider, command } = openingCommand(run);
+    const { stream, decider, command } = openingCommand(asQueued(run));
     // A run stream is written once: caching its actor would only push busy ones out of the cache.
     return this.actors.send(stream, decider, command, context, { newStream: true, cache: false });
   }

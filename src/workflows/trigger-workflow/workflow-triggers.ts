@@ -1,20 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
+import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { IdGenerator } from '../../shared/ids';
 import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import {
-  WorkflowRun,
-  WorkflowRunAggregate,
-  WorkflowRunCommand,
-  WorkflowRunEvent,
-  WorkflowRunState,
-  toWorkflowRun,
-  workflowRunDecider,
-  workflowRunStream,
-} from '../workflow-run';
-import { WorkflowRunOpener } from './workflow-run-opener';
+import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun, workflowRunDecider } from '../workflow-run';
+import { QueuedRun, WorkflowRunOpener, openingCommand } from './workflow-run-opener';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -41,7 +32,7 @@ export class WorkflowTriggers {
         stream: workflowStream(workflowId),
         decider: workflowDecider,
         command: { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
-        newStreams: (events) => [runOpening(events)],
+        newStreams: (events) => [openingCommand(queuedBy(events))],
       },
       context,
       // A run stream is written once: caching its actor would only push busy ones out of the cache.
@@ -73,31 +64,13 @@ export class WorkflowTriggers {
   }
 }
 
-/** The command that opens the stream of the run a trigger records. */
-function runOpening(events: WorkflowEvent[]): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
+/** The run a trigger records, as its stream's opening command and its WorkflowRunQueued event carry it. */
+function queuedBy(events: WorkflowEvent[]): QueuedRun {
   const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
-  return {
-    stream: workflowRunStream(runId),
-    decider: workflowRunDecider,
-    command: {
-      type: 'QueueWorkflowRun',
-      id: runId,
-      workflowId,
-      input,
-      trigger,
-      workflowVersion,
-      createdAt: triggeredAt,
-    },
-  };
+  return { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt };
 }
 
 /** The run a trigger records, as it stands once queued. */
 function runOf(events: WorkflowEvent[]): WorkflowRun {
-  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
-  return toWorkflowRun(
-    workflowRunDecider.evolve(null, {
-      type: 'WorkflowRunQueued',
-      data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
-    })!,
-  );
+  return toWorkflowRun(workflowRunDecider.evolve(null, { type: 'WorkflowRunQueued', data: queuedBy(events) })!);
 }
