@@ -28,5 +28,5 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The same Node flag as `npm start` (see README, Configuration): a smaller young generation, for less memory.
+# The same Node flag as `npm start` (see docs/configuration.md): a smaller young generation, for less memory.
 CMD ["node", "--max-semi-space-size=4", "dist/main.js"]
