@@ -12,7 +12,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 # The web console: its source, and the API types it is built against.
 COPY web ./web
-COPY test/support/generated ./test/support/generated
+COPY client ./client
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
