@@ -72,7 +72,7 @@ const HOUR = 3_600_000;
 const MIB = 1024 * 1024;
 
 /** Every environment variable: read in this order, and listed so in `docs/configuration.md`. */
-export const SETTINGS = {
+const SETTINGS = {
   port: int('PORT', 3000, 0, 65535, 'HTTP port.'),
   host: custom({ name: 'HOST', default: '0.0.0.0', meaning: 'Address to listen on.' }, (env) => env.HOST ?? '0.0.0.0'),
   dataDir: custom(
