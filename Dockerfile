@@ -12,7 +12,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 # The web console: its source, and the API types it is built against.
 COPY web ./web
-COPY test/support/generated ./test/support/generated
+COPY client ./client
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
@@ -28,5 +28,5 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The same Node flag as `npm start` (see README, Configuration): a smaller young generation, for less memory.
+# The same Node flag as `npm start` (see docs/configuration.md): a smaller young generation, for less memory.
 CMD ["node", "--max-semi-space-size=4", "dist/main.js"]

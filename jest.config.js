@@ -1,10 +1,15 @@
-/** Unit (*.spec.ts), integration (*.int-spec.ts) and e2e (test/e2e) tests in one run. */
+/** Unit (*.spec.ts), integration (*.int-spec.ts), e2e (test/e2e) and docs (test/docs) tests in one run. */
 module.exports = {
   testEnvironment: 'node',
   // e2e suites start real servers and processes; a busy machine must not turn a slow start into a failure.
   testTimeout: 15_000,
   rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/src/**/*.int-spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/test/docs/*.spec.ts',
+  ],
   transform: { '^.+\\.ts$': 'ts-jest' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],

@@ -6,7 +6,7 @@
 // runs missed or doubled, and resident memory.
 // Usage: npm run build && node bench/scheduler.js [workflows=10000] [ticks=3]
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service; BENCH_SERVICE_MAIN=path/to/main.js
-// measures another build (e.g. a copy of dist from before a change, see the README).
+// measures another build (e.g. a copy of dist from before a change, see docs/benchmarks.md).
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
 const { loadavg } = require('node:os');

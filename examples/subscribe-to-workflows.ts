@@ -6,7 +6,7 @@
  *   EVENTSTORE_URL='esdb://localhost:2113?tls=false' npx tsx examples/subscribe-to-workflows.ts
  *
  * The stream names (`workflow-<id>`, `workflowrun-<id>`, `agent-<id>`, `agentrun-<id>`) and event types are a
- * stable contract (see the README, "Events for subscribers"). A service started with STREAM_PREFIX writes
+ * stable contract (see docs/event-types.md). A service started with STREAM_PREFIX writes
  * `<prefix>-workflow-<id>`: its category is then the prefix.
  */
 import { EventStoreDBClient, JSONEventType, START } from '@eventstore/db-client';

@@ -1,117 +1,334 @@
 import { join } from 'node:path';
 import { DEFAULT_SNAPSHOT_EVERY } from './actors/actor-registry';
-import { SqliteSynchronous } from './event-store/sqlite-event-store';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
-import { integer, oneOf } from './shared/env';
+import {
+  Settings,
+  choice,
+  custom,
+  fixed,
+  flag,
+  group,
+  int,
+  integerVariable,
+  readSettings,
+  variablesOf,
+} from './shared/settings';
 
 export const APP_CONFIG = Symbol('AppConfig');
 
+/** The service's configuration; `SETTINGS` below says which variable sets each field, and what it means. */
 export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
   /** `esdb://…`: use EventStoreDB; unset: the embedded SQLite store in `dataDir`. */
   eventStoreUrl?: string;
-  /** Upper bound on each EventStoreDB call, so an unreachable store fails fast with a 503. */
   eventStoreDeadlineMs: number;
-  /** Prefixes every stream name, so several deployments can share one EventStoreDB. */
   streamPrefix: string;
   sqliteSynchronous: SqliteSynchronous;
-  /** How long a write waits for the read models to show it before answering anyway. */
   readYourWritesTimeoutMs: number;
   actorCacheSize: number;
-  /** A stream's snapshot is written once its state is this many events past the last one; 0: no snapshots. */
   snapshotEvery: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
-  /** Whether this instance runs the cron schedules (any number of instances may; each tick runs once). */
   schedulerEnabled: boolean;
-  /** At start, the latest tick missed while the service was down still runs if at most this old; 0: never. */
   scheduleCatchUpWindowMs: number;
-  /** How often a server-sent events response gets a comment line, so that proxies keep it open. */
   sseHeartbeatMs: number;
   providers: ProviderConfig;
   tools: ToolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
-  /** What a request may be and how long it may take; applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
+  /** Applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
   http: HttpLimits;
 }
 
+/** How the SQLite store syncs its commits (the adapter declares the same modes). */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
 /** Limits on requests and connections, configured here once and applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
 export interface HttpLimits {
-  /** Largest request body accepted; a larger one is a 413. */
   bodyLimitBytes: number;
   /** Longest path parameter (such as an id) the router accepts; a longer one is a 414. Fixed. */
   maxParamLength: number;
-  /** Deepest nesting of objects and arrays in a JSON body; a deeper one is a 400. */
   jsonMaxDepth: number;
-  /** Time for a client to send a whole request, headers and body; past it a 408 and the connection closes. */
   requestTimeoutMs: number;
-  /** A connection that sends and receives nothing for this long is closed (0: never). */
   connectionIdleTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open between requests. */
   keepAliveTimeoutMs: number;
-  /** On shutdown, requests still open after this long are cut off, so the process always stops. */
   shutdownTimeoutMs: number;
-  /** Behind a reverse proxy: take the client's address from `X-Forwarded-For` (for rate limits and logs). */
   trustProxy: boolean;
 }
 
 /** How this instance executes runs. */
 export interface RunsConfig {
-  /** Whether this instance executes runs (any number of instances may: each run executes once). */
   executorEnabled: boolean;
-  /** Agent runs executing at once in this instance; the others wait, first in, first out. */
   concurrency: number;
-  /** A run still going after this long fails with `timeout`. */
   timeoutMs: number;
-  /** Upper bound on `Prefer: wait=<seconds>`. */
   waitMaxSeconds: number;
-  /** A run whose executor has not renewed its lease for this long is ended as `interrupted`. */
   leaseMs: number;
 }
 
+const HOUR = 3_600_000;
+const MIB = 1024 * 1024;
+
+/** Every environment variable: read in this order, and listed so in `docs/configuration.md`. */
+const SETTINGS = {
+  port: int('PORT', 3000, 0, 65535, 'HTTP port.'),
+  host: custom({ name: 'HOST', default: '0.0.0.0', meaning: 'Address to listen on.' }, (env) => env.HOST ?? '0.0.0.0'),
+  dataDir: custom(
+    {
+      name: 'DATA_DIR',
+      note: '`./data`',
+      meaning:
+        'Folder for `events.sqlite` (the event log, on the SQLite store) and `read-models.sqlite` (the lists, on either store). One process per folder: a second one is refused at start (see [Errors and limits](api.md#errors-and-limits)).',
+    },
+    (env) => env.DATA_DIR ?? join(process.cwd(), 'data'),
+  ),
+  eventStoreUrl: custom(
+    {
+      name: 'EVENTSTORE_URL',
+      meaning:
+        'An `esdb://` or `esdb+discover://` connection string: the events go to EventStoreDB instead of SQLite (see [Running on EventStoreDB](eventstoredb.md)). Unset: the embedded SQLite store.',
+    },
+    (env) => eventStoreUrl(env.EVENTSTORE_URL),
+  ),
+  eventStoreDeadlineMs: int(
+    'EVENTSTORE_DEADLINE_MS',
+    5000,
+    100,
+    600_000,
+    'Upper bound on each EventStoreDB call; past it the request answers `503`.',
+  ),
+  streamPrefix: custom(
+    {
+      name: 'STREAM_PREFIX',
+      meaning:
+        'Prefixes every stream name (`<prefix>-agent-…`), so several deployments can share one EventStoreDB. Letters, digits, `_`, `.` and `-`.',
+    },
+    (env) => streamPrefix(env.STREAM_PREFIX),
+  ),
+  sqliteSynchronous: choice(
+    'SQLITE_SYNCHRONOUS',
+    ['FULL', 'NORMAL'] as const satisfies readonly SqliteSynchronous[],
+    'FULL',
+    '`FULL`: a 2xx means the events are synced to disk and survive power loss. `NORMAL`: faster, and they survive a crash of the process, but the last commits before a power loss or OS crash can be lost.',
+  ),
+  readYourWritesTimeoutMs: int(
+    'READ_YOUR_WRITES_TIMEOUT_MS',
+    5000,
+    0,
+    60_000,
+    'How long a write waits for the lists to show it before answering anyway (its events are durable either way).',
+  ),
+  actorCacheSize: int(
+    'ACTOR_CACHE_SIZE',
+    10_000,
+    1,
+    10_000_000,
+    'How many aggregates stay cached in memory; the least recently used idle ones are dropped. Keep it above the number of scheduled workflows, or each tick re-reads their streams.',
+  ),
+  snapshotEvery: int(
+    'SNAPSHOT_EVERY',
+    DEFAULT_SNAPSHOT_EVERY,
+    0,
+    1_000_000_000,
+    "A workflow's state is saved as a snapshot each time it has moved this many events past the last one, so that loading it reads the snapshot and at most this many events instead of the whole stream (see [Snapshots](architecture.md#snapshots)). `0`: no snapshots, neither read nor written.",
+  ),
+  logLevel: choice(
+    'LOG_LEVEL',
+    ['error', 'warn', 'log', 'debug'] as const,
+    'log',
+    'Which log lines are written: those of this level and the more severe ones.',
+  ),
+  schedulerEnabled: flag(
+    'SCHEDULER_ENABLED',
+    true,
+    'Whether this instance runs the cron schedules. Any number of instances may: each tick still runs once.',
+  ),
+  scheduleCatchUpWindowMs: int(
+    'SCHEDULE_CATCH_UP_WINDOW_MS',
+    300_000,
+    0,
+    31 * 24 * HOUR,
+    'After downtime, the latest missed tick still runs if it is at most this old; `0` runs none. See [Schedules](api.md#schedules).',
+    '5 min',
+  ),
+  http: {
+    bodyLimitBytes: int(
+      'BODY_LIMIT_BYTES',
+      MIB,
+      1024,
+      100 * MIB,
+      'Largest request body; a larger one is a `413`.',
+      '1 MiB',
+    ),
+    maxParamLength: fixed(100),
+    jsonMaxDepth: int(
+      'JSON_MAX_DEPTH',
+      64,
+      2,
+      1000,
+      'Deepest nesting of objects and arrays in a JSON body (the body itself is level 1); deeper is a `400`.',
+    ),
+    requestTimeoutMs: int(
+      'REQUEST_TIMEOUT_MS',
+      30_000,
+      100,
+      HOUR,
+      'Time for a client to send a whole request, headers and body; past it a `408` and the connection is closed.',
+    ),
+    connectionIdleTimeoutMs: int(
+      'CONNECTION_IDLE_TIMEOUT_MS',
+      120_000,
+      0,
+      HOUR,
+      'A connection that sends and receives nothing for this long is closed; `0`: never. A long-lived response (a stream) must send something within it.',
+    ),
+    keepAliveTimeoutMs: int(
+      'KEEP_ALIVE_TIMEOUT_MS',
+      72_000,
+      100,
+      HOUR,
+      'How long an idle keep-alive connection stays open between requests.',
+    ),
+    shutdownTimeoutMs: int(
+      'SHUTDOWN_TIMEOUT_MS',
+      10_000,
+      0,
+      600_000,
+      'On `SIGTERM`/`SIGINT`, requests still open after this long are cut off, so the process always stops.',
+    ),
+    trustProxy: flag(
+      'TRUST_PROXY',
+      false,
+      "`true` behind a reverse proxy: the client's address (for rate limits) is taken from `X-Forwarded-For`.",
+    ),
+  },
+  sseHeartbeatMs: int(
+    'SSE_HEARTBEAT_MS',
+    15_000,
+    10,
+    HOUR,
+    "How often a server-sent events response (`GET /v1/events`, a run's `/stream`) gets a comment line, so that proxies keep it open.",
+  ),
+  providers: group(loadProviderConfig, [
+    {
+      name: 'OPENAI_API_KEY',
+      meaning: 'Key for `openai/<model>`. Unset: runs of such agents fail with `provider_not_configured`.',
+    },
+    {
+      name: 'OPENAI_BASE_URL',
+      note: "OpenAI's",
+      meaning: 'Another address for the OpenAI API (Chat Completions).',
+    },
+    { name: 'ANTHROPIC_API_KEY', meaning: 'Key for `anthropic/<model>`.' },
+    {
+      name: 'ANTHROPIC_BASE_URL',
+      default: 'https://api.anthropic.com',
+      meaning: "The API's origin, as Anthropic's own SDK takes it; a value ending in `/v1` works too.",
+    },
+    {
+      name: 'OLLAMA_BASE_URL',
+      default: 'http://127.0.0.1:11434',
+      meaning: 'Ollama, for `ollama/<model>` (its OpenAI-compatible API; with or without `/v1`); no key.',
+    },
+    {
+      name: 'OPENAI_COMPATIBLE_BASE_URL',
+      meaning:
+        "A Chat Completions endpoint (streaming and tool calls), e.g. `http://host:8000/v1`, for `openai-compatible/<model>`: vLLM, LM Studio, llama.cpp's server and the like.",
+    },
+    { name: 'OPENAI_COMPATIBLE_API_KEY', meaning: 'Bearer key for that endpoint, if it wants one.' },
+    integerVariable('MODEL_MAX_RETRIES', 2, 0, 10, 'Retries of a model call answered 429 or 5xx, with back-off.'),
+    integerVariable('MODEL_RETRY_BASE_DELAY_MS', 500, 0, 60_000, 'First back-off; it doubles at each retry.'),
+    integerVariable(
+      'MODEL_RETRY_MAX_DELAY_MS',
+      30_000,
+      0,
+      600_000,
+      'Upper bound on one back-off, including one a `Retry-After` asks for.',
+    ),
+  ]),
+  tools: group(loadToolsConfig, [
+    {
+      name: 'HTTP_TOOL_ALLOWED_HOSTS',
+      meaning:
+        'Comma-separated hosts the `http_get` tool may fetch from (`host` for any port, `host:port`, `[::1]:port`). Unset: there is no `http_get` tool.',
+    },
+    integerVariable(
+      'HTTP_TOOL_MAX_BYTES',
+      MIB,
+      1,
+      100 * MIB,
+      '`http_get` cuts longer bodies here (and says `truncated: true`).',
+    ),
+    integerVariable(
+      'HTTP_TOOL_TIMEOUT_MS',
+      10_000,
+      1,
+      600_000,
+      'Upper bound on one `http_get` call, redirects and body included.',
+    ),
+    {
+      name: 'MCP_SERVERS_FILE',
+      meaning:
+        'A JSON file of Model Context Protocol servers whose tools agents may use (see [Tools](api.md#tools)). A bad file stops the start.',
+    },
+  ]),
+  access: group(loadAccessConfig, [
+    {
+      name: 'API_KEYS',
+      meaning:
+        'Comma-separated keys (at least 16 printable characters each, no spaces) that may read and write; set: every `/v1` route needs one (see [API keys and rate limits](api.md#api-keys-and-rate-limits)).',
+    },
+    { name: 'API_READ_KEYS', meaning: 'Comma-separated keys that may only read.' },
+    integerVariable(
+      'RATE_LIMIT',
+      6000,
+      0,
+      10_000_000,
+      'Requests per window per key (per client address without a valid key); `0`: no limit.',
+    ),
+    integerVariable('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000, 'The window of `RATE_LIMIT`.'),
+  ]),
+  runs: {
+    executorEnabled: flag(
+      'RUN_EXECUTOR_ENABLED',
+      true,
+      'Whether this instance executes runs. Any number of instances may: each run executes once.',
+    ),
+    concurrency: int(
+      'RUN_CONCURRENCY',
+      10,
+      1,
+      10_000,
+      'Agent runs executing at once in this instance; the others wait, first in, first out.',
+    ),
+    timeoutMs: int(
+      'RUN_TIMEOUT_MS',
+      600_000,
+      100,
+      24 * HOUR,
+      'A run still going after this long fails with `timeout`.',
+      '10 min',
+    ),
+    waitMaxSeconds: int('RUN_WAIT_MAX_SECONDS', 60, 0, 3600, 'Upper bound on `Prefer: wait=<seconds>`.'),
+    leaseMs: int(
+      'RUN_LEASE_MS',
+      30_000,
+      300,
+      HOUR,
+      'An executing instance renews its claim on a run every third of this; a run whose claim is older (its instance died) fails with `interrupted` within about 1.5 times this.',
+    ),
+  },
+} satisfies Settings;
+
 /** Reads the environment; a bad value stops the start with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST ?? '0.0.0.0',
-    dataDir: env.DATA_DIR ?? join(process.cwd(), 'data'),
-    eventStoreUrl: eventStoreUrl(env.EVENTSTORE_URL),
-    eventStoreDeadlineMs: integer(env, 'EVENTSTORE_DEADLINE_MS', 5000, 100, 600_000),
-    streamPrefix: streamPrefix(env.STREAM_PREFIX),
-    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
-    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
-    actorCacheSize: integer(env, 'ACTOR_CACHE_SIZE', 10_000, 1, 10_000_000),
-    snapshotEvery: integer(env, 'SNAPSHOT_EVERY', DEFAULT_SNAPSHOT_EVERY, 0, 1_000_000_000),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
-    schedulerEnabled: oneOf(env, 'SCHEDULER_ENABLED', ['true', 'false'] as const, 'true') === 'true',
-    scheduleCatchUpWindowMs: integer(env, 'SCHEDULE_CATCH_UP_WINDOW_MS', 300_000, 0, 31 * 24 * 3_600_000),
-    http: {
-      bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
-      maxParamLength: 100,
-      jsonMaxDepth: integer(env, 'JSON_MAX_DEPTH', 64, 2, 1000),
-      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
-      connectionIdleTimeoutMs: integer(env, 'CONNECTION_IDLE_TIMEOUT_MS', 120_000, 0, 3_600_000),
-      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
-      shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-      trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
-    },
-    sseHeartbeatMs: integer(env, 'SSE_HEARTBEAT_MS', 15_000, 10, 3_600_000),
-    providers: loadProviderConfig(env),
-    tools: loadToolsConfig(env),
-    access: loadAccessConfig(env),
-    runs: {
-      executorEnabled: oneOf(env, 'RUN_EXECUTOR_ENABLED', ['true', 'false'] as const, 'true') === 'true',
-      concurrency: integer(env, 'RUN_CONCURRENCY', 10, 1, 10_000),
-      timeoutMs: integer(env, 'RUN_TIMEOUT_MS', 600_000, 100, 24 * 3_600_000),
-      waitMaxSeconds: integer(env, 'RUN_WAIT_MAX_SECONDS', 60, 0, 3600),
-      leaseMs: integer(env, 'RUN_LEASE_MS', 30_000, 300, 3_600_000),
-    },
-  };
+  return readSettings(SETTINGS, env);
 }
+
+/** The rows of `docs/configuration.md`. */
+export const CONFIG_VARIABLES = variablesOf(SETTINGS);
 
 function eventStoreUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;

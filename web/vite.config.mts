@@ -8,11 +8,6 @@ export default defineConfig({
   root: here('.'),
   base: '/',
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
-  resolve: {
-    // The `cron` package (shared with the service for the schedule preview) requires child_process for a feature
-    // the page never uses.
-    alias: { child_process: here('src/empty-module.ts') },
-  },
   build: {
     outDir: here('../dist-web'),
     emptyOutDir: true,

@@ -19,7 +19,7 @@ export interface Decider<State, Command, Event extends DomainEvent> {
 }
 
 /**
- * How a decider's state is written in a snapshot (see README, "Snapshots"). A snapshot of another `version` is
+ * How a decider's state is written in a snapshot (see docs/architecture.md, "Snapshots"). A snapshot of another `version` is
  * ignored: the stream is replayed and a snapshot of this version written. Bump `version` whenever a snapshot
  * written before would not equal a replay now: the state's fields change in shape or meaning, or `evolve`
  * folds any existing event differently (a fix, a new field derived from old events, an event it used to ignore).

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import createClient from 'openapi-fetch';
 import { openApiDocument } from '../../src/http/openapi/openapi';
-import type { paths } from '../support/generated/api-schema';
+import type { paths } from '../../client/api-schema';
 import { routeTable } from '../support/route-table';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { TestApp, startTestApp } from '../support/test-app';
 
-const GENERATED = join(__dirname, '..', 'support', 'generated', 'api-schema.ts');
+const GENERATED = join(__dirname, '..', '..', 'client', 'api-schema.ts');
 
 /** Every route the app serves, as `METHOD /path/{param}`, but the interactive page's own files. */
 function servedRoutes(app: TestApp): string[] {

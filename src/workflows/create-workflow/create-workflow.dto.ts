@@ -16,7 +16,7 @@ import {
 } from 'class-validator';
 import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
 import { Optional, normalizeText } from '../../http/validation';
-import { cronProblem, isTimeZone } from '../cron';
+import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 
 type TriggerField = 'cron' | 'timezone';
 

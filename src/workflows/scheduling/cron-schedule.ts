@@ -1,5 +1,5 @@
 import { CronTime } from 'cron';
-import { nextOccurrenceMs, posixCronTimes } from '../posix-cron';
+import { nextOccurrenceMs, posixCronTimes } from '../../shared/cron-rules';
 
 const MINUTE = 60_000;
 /** Shared by every schedule, oldest entries dropped first: a few MB, whatever the number of schedules. */

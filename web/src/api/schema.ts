@@ -2,8 +2,8 @@
  * The API's types, generated from /v1/openapi.json by openapi-typescript (`npm run generate:client`; a test fails
  * when they are stale). The console and the end-to-end tests share the one generated file.
  */
-export type { paths, components } from '../../../test/support/generated/api-schema';
-import type { components } from '../../../test/support/generated/api-schema';
+export type { paths, components } from '../../../client/api-schema';
+import type { components } from '../../../client/api-schema';
 
 type Schemas = components['schemas'];
 export type Agent = Schemas['AgentSchema'];

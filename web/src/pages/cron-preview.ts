@@ -1,7 +1,6 @@
 // The service's own cron rules (five fields, POSIX day semantics, the `cron` package's time-zone handling), so
 // the preview says exactly what the service will accept and when it will fire.
-import { cronProblem, isTimeZone } from '../../../src/workflows/cron';
-import { nextOccurrenceMs, posixCronTimes } from '../../../src/workflows/posix-cron';
+import { cronProblem, isTimeZone, nextOccurrenceMs, posixCronTimes } from '../../../src/shared/cron-rules';
 
 export type CronPreview = { valid: true; next: Date[] } | { valid: false; problem: string };
 

@@ -1,4 +1,4 @@
-import { cronProblem, isTimeZone } from './cron';
+import { cronProblem, isTimeZone } from './cron-rules';
 
 describe('cron validation', () => {
   it.each(['* * * * *', '*/5 * * * *', '0 9 * * MON-FRI', '0 0 1 1 *', '15,45 8-18 * * 1-5', '0 0 29 2 *'])(
