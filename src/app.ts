@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AccessControl } from './access/access-control';
 import { AppModule } from './app.module';
 import { serveConsole } from './http/console/serve-console';
 import { AppConfig } from './config';
@@ -28,6 +29,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   registerJsonBodyParser(fastify, config.http);
   registerShutdownGuard(fastify, config.http);
   returnRequestIds(fastify);
+  app.get(AccessControl).register(fastify);
   app.get(Metrics).observeRequests(fastify);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);

@@ -4,6 +4,7 @@ import { SqliteSynchronous } from './event-store/sqlite-event-store';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
+import { TrustProxy, trustProxy } from './http/trust-proxy';
 import { integer, oneOf } from './shared/env';
 
 export const APP_CONFIG = Symbol('AppConfig');
@@ -55,8 +56,11 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** On shutdown, requests still open after this long are cut off, so the process always stops. */
   shutdownTimeoutMs: number;
-  /** Behind a reverse proxy: take the client's address from `X-Forwarded-For` (for rate limits and logs). */
-  trustProxy: boolean;
+  /**
+   * Behind reverse proxies: how many there are, or their addresses and CIDRs; the client's address (for rate limits
+   * and logs) is then taken from `X-Forwarded-For`, as far back as those proxies wrote it.
+   */
+  trustProxy: TrustProxy;
 }
 
 /** How this instance executes runs. */
@@ -97,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       connectionIdleTimeoutMs: integer(env, 'CONNECTION_IDLE_TIMEOUT_MS', 120_000, 0, 3_600_000),
       keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
       shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-      trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+      trustProxy: trustProxy(env),
     },
     sseHeartbeatMs: integer(env, 'SSE_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     providers: loadProviderConfig(env),

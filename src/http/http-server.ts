@@ -59,7 +59,8 @@ export function registerShutdownGuard(fastify: FastifyInstance, limits: HttpLimi
   });
 }
 
-function sendProblem(reply: FastifyReply, problem: Problem, url: string): void {
+/** Answers with a problem from a hook, outside Nest (whose filter answers errors thrown in handlers). */
+export function sendProblem(reply: FastifyReply, problem: Problem, url: string): void {
   if (problem.status === 503) void reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   void reply
     .code(problem.status)
