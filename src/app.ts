@@ -9,6 +9,7 @@ import { CoreOverrides } from './core.module';
 import { fastifyOptions, registerShutdownGuard } from './http/http-server';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMergePatchParser } from './http/merge-patch-parser';
+import { registerSecurityHeaders } from './http/security-headers';
 import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 import { Metrics } from './operations/metrics';
@@ -29,6 +30,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   registerJsonBodyParser(fastify, config.http);
   registerShutdownGuard(fastify, config.http);
   returnRequestIds(fastify);
+  registerSecurityHeaders(fastify);
   app.get(AccessControl).register(fastify);
   app.get(Metrics).observeRequests(fastify);
   app.useGlobalPipes(createValidationPipe());

@@ -4,7 +4,7 @@ export class HealthSchema {
   @ApiProperty({ enum: ['ok', 'unavailable'] })
   status: string;
 
-  @ApiProperty()
+  @ApiProperty({ enum: ['sqlite', 'eventstoredb'], description: 'The kind of event store.' })
   store: string;
 
   @ApiProperty()
