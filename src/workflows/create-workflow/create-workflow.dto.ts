@@ -61,7 +61,7 @@ export class TriggerDto {
   @ScheduleField('cron')
   cron?: string;
 
-  @ApiPropertyOptional({ example: 'Europe/Berlin', default: 'UTC' })
+  @ApiPropertyOptional({ example: 'Europe/Berlin', description: 'An IANA time zone. Default: UTC.' })
   @ScheduleField('timezone')
   timezone?: string;
 }
@@ -91,7 +91,7 @@ export class CreateWorkflowDto {
   @IsDefined({ message: 'name is required' })
   name: string;
 
-  @ApiPropertyOptional({ type: TriggerDto, default: { type: 'manual' } })
+  @ApiPropertyOptional({ type: TriggerDto, description: 'Default: a manual trigger.' })
   @ValidateNested()
   @IsObject({ message: 'trigger must be an object' })
   @Optional()

@@ -463,20 +463,16 @@ export interface components {
              * @example openai/gpt-4o-mini
              */
             model: string;
-            /** @default  */
+            /** @description The system prompt. Default: none. */
             instructions?: string;
             /**
-             * @description Tool ids from GET /v1/tools.
-             * @default []
+             * @description Tool ids from GET /v1/tools. Default: none.
              * @example [
              *       "current_time"
              *     ]
              */
             tools?: string[];
-            /**
-             * @description Model calls one run may make.
-             * @default 10
-             */
+            /** @description Model calls one run may make. Default: 10. */
             maxSteps?: number;
         };
         AgentSchema: {
@@ -516,7 +512,7 @@ export interface components {
             /** @example Summarise this paper */
             task: string;
             /**
-             * @default {}
+             * @description Free-form JSON the model gets with the task. Default: {}.
              * @example {
              *       "url": "https://arxiv.org/abs/1234.5678"
              *     }
@@ -616,7 +612,7 @@ export interface components {
              */
             cron?: string;
             /**
-             * @default UTC
+             * @description An IANA time zone. Default: UTC.
              * @example Europe/Berlin
              */
             timezone?: string;
@@ -633,11 +629,7 @@ export interface components {
         CreateWorkflowDto: {
             /** @example daily digest */
             name: string;
-            /**
-             * @default {
-             *       "type": "manual"
-             *     }
-             */
+            /** @description Default: a manual trigger. */
             trigger?: components["schemas"]["TriggerDto"];
             steps: components["schemas"]["StepDto"][];
         };
@@ -691,7 +683,7 @@ export interface components {
         };
         TriggerWorkflowDto: {
             /**
-             * @default {}
+             * @description Free-form JSON the steps read as {{input.…}}. Default: {}.
              * @example {
              *       "topic": "cron"
              *     }
@@ -774,7 +766,11 @@ export interface components {
         HealthSchema: {
             /** @enum {string} */
             status: "ok" | "unavailable";
-            store: string;
+            /**
+             * @description The kind of event store.
+             * @enum {string}
+             */
+            store: "sqlite" | "eventstoredb";
             storeReachable: boolean;
             /** @description The store answers and the read models are up to date with the log. */
             ready: boolean;
