@@ -50,10 +50,10 @@ export class AccessControl {
     const { rateLimit: limit, rateLimitWindowMs: windowMs } = this.config;
     const tracker = validKey ? `key:${digestOf(validKey).toString('hex').slice(0, 32)}` : `ip:${request.ip}`;
     const count = await this.counts.increment(tracker, windowMs, limit, windowMs, 'default');
-    void reply
-      .header('X-RateLimit-Limit', limit)
-      .header('X-RateLimit-Remaining', Math.max(0, limit - count.totalHits))
-      .header('X-RateLimit-Reset', count.timeToExpire);
+    // On the raw response, so that event streams (which write their own head) carry them too.
+    reply.raw.setHeader('X-RateLimit-Limit', limit);
+    reply.raw.setHeader('X-RateLimit-Remaining', Math.max(0, limit - count.totalHits));
+    reply.raw.setHeader('X-RateLimit-Reset', count.timeToExpire);
     if (!count.isBlocked) return false;
     void reply.header('Retry-After', count.timeToBlockExpire);
     const detail = `More than ${limit} requests in ${windowMs / 1000} s; retry after Retry-After seconds`;

@@ -70,6 +70,21 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('documents the rate-limit headers every limited answer carries, and Retry-After on a 429', async () => {
+    const document = (await app.request('GET', '/v1/openapi.json')).body;
+    const list = document.paths['/v1/agents'].get.responses;
+    for (const status of ['200', '400', '401', '429']) {
+      expect(Object.keys(list[status].headers)).toEqual(
+        expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      );
+    }
+    expect(Object.keys(list['429'].headers)).toContain('Retry-After');
+    expect(Object.keys(list)).toEqual(expect.arrayContaining(['401', '500']));
+    const sent = await app.request('GET', '/v1/agents');
+    for (const name of Object.keys(list['200'].headers)) expect(sent.headers.get(name)).not.toBeNull();
+    expect(document.components.securitySchemes.bearer.bearerFormat).not.toMatch(/jwt/i);
+  });
+
   it('matches the client types generated from it (npm run generate:client writes them)', async () => {
     const documentFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
     writeFileSync(documentFile, JSON.stringify(openApiDocument(app.app)));

@@ -8,6 +8,7 @@ import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
+import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -24,7 +25,7 @@ export class ArchiveAgentController {
   @ApiResponse({
     status: 200,
     type: AgentSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
   })
   @ApiProblems(404, 412)
   @Delete(':agentId')

@@ -53,7 +53,8 @@ export class CreateAgentDto {
   instructions: string = '';
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 200 },
     maxItems: 100,
     example: ['current_time'],
     description: 'Tool ids from GET /v1/tools. Default: none.',

@@ -10,6 +10,7 @@ import { RunListQuery } from '../../http/paging';
 import { Agent } from '../agent';
 import { AgentListQuery } from './agent-list.query-params';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
+import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -28,7 +29,7 @@ export class AgentQueriesController {
   @ApiResponse({
     status: 200,
     type: AgentSchema,
-    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: ETAG } },
   })
   @ApiProblems(404)
   @Get(':agentId')

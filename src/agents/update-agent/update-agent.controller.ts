@@ -9,6 +9,7 @@ import { ParseIdPipe } from '../../http/id.pipe';
 import { Agent } from '../agent';
 import { UpdateAgentCommand } from './update-agent.command';
 import { checkAgentPatch } from './update-agent.dto';
+import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -30,7 +31,7 @@ export class UpdateAgentController {
   @ApiResponse({
     status: 200,
     type: AgentSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
   })
   @ApiProblems(404, 409, 412)
   @Patch(':agentId')

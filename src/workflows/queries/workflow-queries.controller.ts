@@ -10,6 +10,7 @@ import { RunListQuery } from '../../http/paging';
 import { WorkflowView } from '../workflow-view';
 import { WorkflowListQuery } from './workflow-list.query-params';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
+import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -28,7 +29,7 @@ export class WorkflowQueriesController {
   @ApiResponse({
     status: 200,
     type: WorkflowSchema,
-    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: ETAG } },
   })
   @ApiProblems(404)
   @Get(':workflowId')

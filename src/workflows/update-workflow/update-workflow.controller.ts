@@ -9,6 +9,7 @@ import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { checkWorkflowPatch } from './update-workflow.dto';
+import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -30,7 +31,7 @@ export class UpdateWorkflowController {
   @ApiResponse({
     status: 200,
     type: WorkflowSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
   })
   @ApiProblems(404, 409, 412, 422)
   @Patch(':workflowId')
