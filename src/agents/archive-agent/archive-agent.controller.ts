@@ -6,9 +6,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
-import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('agents')
 @Controller('v1/agents')

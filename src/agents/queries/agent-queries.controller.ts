@@ -7,10 +7,10 @@ import type { FastifyReply } from 'fastify';
 import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
+import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { AgentListQuery } from './agent-list.query-params';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
-import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('agents')
 @Controller('v1/agents')

@@ -6,10 +6,10 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { UpdateAgentCommand } from './update-agent.command';
 import { checkAgentPatch } from './update-agent.dto';
-import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('agents')
 @Controller('v1/agents')

@@ -35,5 +35,5 @@ export const LIST_ITEMS = 100;
 /** Query and header values are bounded only by the size Node allows a request's head (16 KiB; larger is a 431). */
 export const HEAD_LENGTH = 16 * 1024;
 
-/** A version as an entity tag: `"3"`. */
+/** A version as an entity tag, `"3"` (a header's schema, hence the plain type). */
 export const ETAG = { type: 'string', maxLength: 18, pattern: '^"[0-9]+"$' } as const;

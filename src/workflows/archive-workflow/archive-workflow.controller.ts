@@ -6,9 +6,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { ArchiveWorkflowCommand } from './archive-workflow.command';
-import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')

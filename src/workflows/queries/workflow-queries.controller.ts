@@ -7,10 +7,10 @@ import type { FastifyReply } from 'fastify';
 import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
+import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { WorkflowListQuery } from './workflow-list.query-params';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
-import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')

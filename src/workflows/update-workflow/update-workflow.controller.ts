@@ -6,10 +6,10 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { checkWorkflowPatch } from './update-workflow.dto';
-import { ETAG } from '../../http/openapi/fields';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
