@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AccessControl } from './access/access-control';
 import { AppModule } from './app.module';
 import { serveConsole } from './http/console/serve-console';
 import { AppConfig } from './config';
@@ -8,6 +9,7 @@ import { CoreOverrides } from './core.module';
 import { fastifyOptions, registerShutdownGuard } from './http/http-server';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMergePatchParser } from './http/merge-patch-parser';
+import { registerSecurityHeaders } from './http/security-headers';
 import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 import { Metrics } from './operations/metrics';
@@ -28,6 +30,8 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   registerJsonBodyParser(fastify, config.http);
   registerShutdownGuard(fastify, config.http);
   returnRequestIds(fastify);
+  registerSecurityHeaders(fastify);
+  app.get(AccessControl).register(fastify);
   app.get(Metrics).observeRequests(fastify);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);

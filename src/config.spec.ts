@@ -32,7 +32,12 @@ describe('loadConfig', () => {
       runs: { executorEnabled: true, concurrency: 10, timeoutMs: 600_000, waitMaxSeconds: 60, leaseMs: 30_000 },
     });
     expect(providers.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });
-    expect(tools).toEqual({ httpAllowedHosts: [], httpMaxBytes: 1_048_576, httpTimeoutMs: 10_000 });
+    expect(tools).toEqual({
+      httpAllowedHosts: [],
+      httpAllowPrivate: false,
+      httpMaxBytes: 1_048_576,
+      httpTimeoutMs: 10_000,
+    });
     expect(access).toEqual({ keys: [], readKeys: [], rateLimit: 6000, rateLimitWindowMs: 60_000 });
   });
 
@@ -58,7 +63,7 @@ describe('loadConfig', () => {
       CONNECTION_IDLE_TIMEOUT_MS: '0',
       KEEP_ALIVE_TIMEOUT_MS: '3600000',
       SHUTDOWN_TIMEOUT_MS: '600000',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
       RUN_EXECUTOR_ENABLED: 'false',
       RUN_CONCURRENCY: '10000',
       RUN_TIMEOUT_MS: '86400000',
@@ -88,7 +93,7 @@ describe('loadConfig', () => {
         connectionIdleTimeoutMs: 0,
         keepAliveTimeoutMs: 3_600_000,
         shutdownTimeoutMs: 600_000,
-        trustProxy: true,
+        trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       },
       runs: { executorEnabled: false, concurrency: 10_000, timeoutMs: 86_400_000, waitMaxSeconds: 3600, leaseMs: 300 },
     });
@@ -131,7 +136,11 @@ describe('loadConfig', () => {
     ['CONNECTION_IDLE_TIMEOUT_MS', '-5', 'CONNECTION_IDLE_TIMEOUT_MS must be an integer from 0 to 3600000, not "-5"'],
     ['KEEP_ALIVE_TIMEOUT_MS', '99', 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 100 to 3600000, not "99"'],
     ['SHUTDOWN_TIMEOUT_MS', '600001', 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, not "600001"'],
-    ['TRUST_PROXY', '1', 'TRUST_PROXY must be one of true, false, not "1"'],
+    [
+      'TRUST_PROXY',
+      'x',
+      'TRUST_PROXY must be false, a number of proxies, or a comma-separated list of addresses and CIDRs (or loopback, linklocal, uniquelocal), not "x"',
+    ],
     ['SSE_HEARTBEAT_MS', '9', 'SSE_HEARTBEAT_MS must be an integer from 10 to 3600000, not "9"'],
     ['RUN_EXECUTOR_ENABLED', 'no', 'RUN_EXECUTOR_ENABLED must be one of true, false, not "no"'],
     ['RUN_CONCURRENCY', '10001', 'RUN_CONCURRENCY must be an integer from 1 to 10000, not "10001"'],

@@ -3,6 +3,7 @@ import { DEFAULT_SNAPSHOT_EVERY } from './actors/actor-registry';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
+import { TrustProxy, trustProxy } from './http/trust-proxy';
 import {
   Settings,
   choice,
@@ -56,7 +57,11 @@ export interface HttpLimits {
   connectionIdleTimeoutMs: number;
   keepAliveTimeoutMs: number;
   shutdownTimeoutMs: number;
-  trustProxy: boolean;
+  /**
+   * Behind reverse proxies: how many there are, or their addresses and CIDRs; the client's address (for rate limits
+   * and logs) is then taken from `X-Forwarded-For`, as far back as those proxies wrote it.
+   */
+  trustProxy: TrustProxy;
 }
 
 /** How this instance executes runs. */
@@ -198,10 +203,14 @@ const SETTINGS = {
       600_000,
       'On `SIGTERM`/`SIGINT`, requests still open after this long are cut off, so the process always stops.',
     ),
-    trustProxy: flag(
-      'TRUST_PROXY',
-      false,
-      "`true` behind a reverse proxy: the client's address (for rate limits) is taken from `X-Forwarded-For`.",
+    trustProxy: custom(
+      {
+        name: 'TRUST_PROXY',
+        default: 'false',
+        meaning:
+          "Behind reverse proxies: their number (`1` for one proxy), or a comma-separated list of their addresses and CIDRs (`10.0.0.0/8,127.0.0.1`; also `loopback`, `linklocal`, `uniquelocal`), as Fastify's `trustProxy` takes them. The client's address (for rate limits and logs) is then read from `X-Forwarded-For` as far back as those proxies wrote it. `true` is refused: it would let any client choose its address.",
+      },
+      (env) => trustProxy(env),
     ),
   },
   sseHeartbeatMs: int(
@@ -252,7 +261,13 @@ const SETTINGS = {
     {
       name: 'HTTP_TOOL_ALLOWED_HOSTS',
       meaning:
-        'Comma-separated hosts the `http_get` tool may fetch from (`host` for any port, `host:port`, `[::1]:port`). Unset: there is no `http_get` tool.',
+        'Comma-separated hosts the `http_get` tool may fetch from (`host` for any port, `host:port`, `[::1]:port`). A name must resolve to public addresses only; a loopback, private or link-local address is reached only through its IP literal listed here (or with `HTTP_TOOL_ALLOW_PRIVATE`). Unset: there is no `http_get` tool.',
+    },
+    {
+      name: 'HTTP_TOOL_ALLOW_PRIVATE',
+      default: 'false',
+      meaning:
+        '`true`: names in `HTTP_TOOL_ALLOWED_HOSTS` may resolve to loopback, private, link-local (cloud metadata) and unique-local addresses too.',
     },
     integerVariable(
       'HTTP_TOOL_MAX_BYTES',

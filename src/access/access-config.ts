@@ -1,5 +1,7 @@
 import { integer } from '../shared/env';
 
+export const ACCESS_CONFIG = Symbol('AccessConfig');
+
 /** Who may call the API, and how often. */
 export interface AccessConfig {
   /** Keys that may do anything; empty with `readKeys` empty: the API is open. */

@@ -1,30 +1,24 @@
-import { DynamicModule, Logger, Module, OnApplicationBootstrap, Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
-import { AccessConfig } from './access-config';
-import { ApiKeyGuard } from './api-key.guard';
+import { DynamicModule, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { ThrottlerStorageService } from '@nestjs/throttler';
+import { ACCESS_CONFIG, AccessConfig } from './access-config';
+import { AccessControl } from './access-control';
 import { ApiKeys } from './api-keys';
-import { RateLimitGuard } from './rate-limit.guard';
 
-/** API keys and rate limits, for every route but the public ones (see public-paths.ts). */
+/** API keys and rate limits for every `/v1` route (see access-control.ts; `createApp` registers its hook). */
 @Module({})
 export class AccessModule implements OnApplicationBootstrap {
   constructor(private readonly keys: ApiKeys) {}
 
   static forRoot(config: AccessConfig): DynamicModule {
-    const keys = new ApiKeys(config.keys, config.readKeys);
-    const guards: Provider[] = [];
-    if (config.rateLimit > 0) guards.push({ provide: APP_GUARD, useClass: RateLimitGuard });
-    guards.push({ provide: APP_GUARD, useClass: ApiKeyGuard });
     return {
       module: AccessModule,
-      imports: [
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: config.rateLimitWindowMs, limit: Math.max(config.rateLimit, 1) }],
-        }),
+      providers: [
+        { provide: ApiKeys, useValue: new ApiKeys(config.keys, config.readKeys) },
+        { provide: ACCESS_CONFIG, useValue: config },
+        ThrottlerStorageService,
+        AccessControl,
       ],
-      providers: [{ provide: ApiKeys, useValue: keys }, ...guards],
-      exports: [ApiKeys],
+      exports: [ApiKeys, AccessControl],
     };
   }
 

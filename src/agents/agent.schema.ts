@@ -1,35 +1,38 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
+import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 
 /** The shapes the agent routes answer with, for the OpenAPI document. */
 
+const TOOL_IDS = { type: 'array', maxItems: LIST_ITEMS, items: { type: 'string', maxLength: NAME_LENGTH } } as const;
+
 export class AgentSummarySchema {
-  @ApiProperty({ example: 'agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J' })
+  @ApiProperty(idField('agent', 'agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J'))
   id: string;
 
-  @ApiProperty({ example: 'researcher' })
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'researcher' })
   name: string;
 
   @ApiProperty({ enum: ['active', 'archived'] })
   status: string;
 
-  @ApiProperty({ example: 'openai/gpt-4o-mini' })
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'openai/gpt-4o-mini' })
   model: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty(TIME)
   createdAt: string;
 }
 
 export class AgentListItemSchema extends AgentSummarySchema {
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When its latest run was queued.' })
+  @ApiProperty({ ...TIME, nullable: true, description: 'When its latest run was queued.' })
   lastRun: string | null;
 }
 
 export class AgentSchema extends AgentSummarySchema {
-  @ApiProperty()
+  @ApiProperty({ maxLength: TEXT_LENGTH })
   instructions: string;
 
-  @ApiProperty({ type: [String], example: ['current_time'] })
+  @ApiProperty({ ...TOOL_IDS, example: ['current_time'] })
   tools: string[];
 
   @ApiProperty({ minimum: 1, maximum: 100, example: 10 })
@@ -41,16 +44,16 @@ export class AgentSchema extends AgentSummarySchema {
 
 /** A JSON Merge Patch of an agent: the fields to change; null puts a default back. */
 export class AgentPatchSchema {
-  @ApiPropertyOptional({ maxLength: 200 })
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 200 })
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH })
   model?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: TEXT_LENGTH, nullable: true })
   instructions?: string | null;
 
-  @ApiPropertyOptional({ type: [String], nullable: true })
+  @ApiPropertyOptional({ ...TOOL_IDS, nullable: true })
   tools?: string[] | null;
 
   @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100, nullable: true })
@@ -58,10 +61,10 @@ export class AgentPatchSchema {
 }
 
 export class AgentListSchema {
-  @ApiProperty({ type: [AgentListItemSchema] })
+  @ApiProperty({ type: [AgentListItemSchema], maxItems: PAGE_ITEMS })
   agents: AgentListItemSchema[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last.' })
+  @ApiProperty({ ...CURSOR, nullable: true, description: 'Pass as `cursor` for the next page; null on the last.' })
   nextCursor: string | null;
 }
 
@@ -74,10 +77,10 @@ export class UsageSchema {
 }
 
 export class RunErrorSchema {
-  @ApiProperty({ example: 'provider_error' })
+  @ApiProperty({ maxLength: 64, example: 'provider_error' })
   code: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: "Why, in the provider's or tool's words where they gave one (secrets taken out)." })
   message: string;
 
   @ApiPropertyOptional({ description: "The provider's HTTP status, for provider errors." })
@@ -100,27 +103,27 @@ export class ToolCallSchema {
   @ApiPropertyOptional({ description: 'Why the tool failed.' })
   error?: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty(TIME)
   startedAt: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   endedAt: string | null;
 }
 
 export class AgentRunSchema {
-  @ApiProperty({ example: 'agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K' })
+  @ApiProperty(idField('agentrun', 'agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K'))
   id: string;
 
-  @ApiProperty()
+  @ApiProperty(idField('agent'))
   agentId: string;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: NAME_LENGTH })
   model: string;
 
   @ApiProperty({ type: Number, nullable: true, description: 'The version of the agent the run ran.' })
   agentVersion: number | null;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: TEXT_LENGTH })
   task: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
@@ -144,10 +147,10 @@ export class AgentRunSchema {
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;
 
-  @ApiProperty({ type: [String] })
+  @ApiProperty({ type: 'array', maxItems: LIST_ITEMS, items: { type: 'string', maxLength: 2 * NAME_LENGTH } })
   warnings: string[];
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ ...idField('wfrun'), nullable: true })
   workflowRunId: string | null;
 
   @ApiProperty({ type: Number, nullable: true })
@@ -156,20 +159,20 @@ export class AgentRunSchema {
   @ApiProperty()
   cancelRequested: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty(TIME)
   createdAt: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   startedAt: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   endedAt: string | null;
 }
 
 export class AgentRunListSchema {
-  @ApiProperty({ type: [AgentRunSchema] })
+  @ApiProperty({ type: [AgentRunSchema], maxItems: PAGE_ITEMS })
   runs: AgentRunSchema[];
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ ...CURSOR, nullable: true })
   nextCursor: string | null;
 }

@@ -55,7 +55,10 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
     private readonly checkpoints: ProcessCheckpoints,
     private readonly projections: ProjectionRunner,
   ) {
-    this.providers = new ModelProviders(config.providers);
+    this.providers = new ModelProviders(config.providers, undefined, [
+      ...config.access.keys,
+      ...config.access.readKeys,
+    ]);
     logAiSdkWarningsTo(new Logger('Models'));
   }
 

@@ -5,6 +5,7 @@ import type { HttpLimits } from '../config';
 import { requestIdOf } from '../operations/request-id';
 import { answerFor, shuttingDown } from './error-problems';
 import { PROBLEM_CONTENT_TYPE, Problem, RETRY_AFTER_SECONDS } from './problem';
+import { NOSNIFF } from './security-headers';
 
 /**
  * Fastify's options from the configured limits: body size, time limits, and problem+json for the errors Fastify
@@ -59,9 +60,12 @@ export function registerShutdownGuard(fastify: FastifyInstance, limits: HttpLimi
   });
 }
 
-function sendProblem(reply: FastifyReply, problem: Problem, url: string): void {
+/** Answers with a problem from a hook, outside Nest (whose filter answers errors thrown in handlers). */
+export function sendProblem(reply: FastifyReply, problem: Problem, url: string): void {
   if (problem.status === 503) void reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  // Framework errors (a bad URL, a too-long parameter) are answered before any hook has run.
   void reply
+    .header(...NOSNIFF)
     .code(problem.status)
     .type(PROBLEM_CONTENT_TYPE)
     .send({ ...problem, instance: url });
@@ -80,6 +84,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, limits:
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
       `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
       `Content-Length: ${Buffer.byteLength(body)}`,
+      NOSNIFF.join(': '),
       'Connection: close',
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);

@@ -6,6 +6,8 @@ import { ValidationFailed } from './problem';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
+/** A cursor is the base64url of an id. */
+export const CURSOR_LENGTH = 44;
 
 export class ListQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
@@ -17,7 +19,7 @@ export class ListQuery {
   @IsOptional()
   limit: number = DEFAULT_LIMIT;
 
-  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
+  @ApiPropertyOptional({ maxLength: CURSOR_LENGTH, description: 'The `nextCursor` of the previous page.' })
   @IsString({ message: 'cursor must be given once' })
   @IsOptional()
   cursor?: string;

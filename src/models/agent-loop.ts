@@ -37,6 +37,7 @@ export interface AgentLoopResult {
  * Runs the model with the agent's tools until it answers without calling a tool or `maxSteps` is reached.
  * A tool that fails is an error result for the model. Throws `ModelRunError` when the model call fails or the
  * signal fires; an error thrown by the observer is rethrown as it is (the run could not be recorded).
+ * Error texts of the provider and the tools pass through the providers' redaction before anyone sees them.
  */
 export async function runAgentLoop(
   request: AgentLoopRequest,
@@ -56,6 +57,7 @@ export async function runAgentLoop(
     }
   };
   const signal = AbortSignal.any([request.signal, observerFailed.signal]);
+  const redact = (text: string) => providers.redaction.apply(text);
 
   let output = '';
   let stepText = '';
@@ -71,7 +73,7 @@ export async function runAgentLoop(
         model: opened.model,
         system: request.instructions,
         messages: [{ role: 'user', content: userMessage(request.task, request.context) }],
-        tools: toolSet(request.tools, observer, observe, executed),
+        tools: toolSet(request.tools, observer, observe, executed, redact),
         stopWhen: stepCountIs(request.maxSteps),
         abortSignal: signal,
         maxRetries: 0,
@@ -94,7 +96,7 @@ export async function runAgentLoop(
         // A call the SDK refused (unknown tool, unparsable input): the model gets the error; record it too.
         const call = { id: part.toolCallId, tool: toolsById.get(part.toolName) ?? part.toolName };
         await observe(() => observer.toolCalled({ ...call, input: part.input }));
-        await observe(() => observer.toolReturned({ ...call, error: errorMessage(part.error) }));
+        await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
       }
     }
   } catch (error) {
@@ -105,6 +107,7 @@ export async function runAgentLoop(
   if (streamError || !finished) {
     // Without an error part, a stream that did not finish was aborted (it ends with an `abort` part).
     const error = toModelRunError(streamError?.error, opened.provider, request.signal);
+    error.message = redact(error.message);
     error.attempts = opened.attempts();
     throw error;
   }
@@ -123,7 +126,13 @@ function userMessage(task: string, context: Record<string, unknown>): string {
 type Observe = (report: () => Promise<void>) => Promise<void>;
 
 /** The tools keyed by the name the model sees; each call is reported before it runs and before its result goes back. */
-function toolSet(tools: RunnableTool[], observer: AgentLoopObserver, observe: Observe, executed: Set<string>): ToolSet {
+function toolSet(
+  tools: RunnableTool[],
+  observer: AgentLoopObserver,
+  observe: Observe,
+  executed: Set<string>,
+  redact: (text: string) => string,
+): ToolSet {
   const set: ToolSet = {};
   for (const runnable of tools) {
     set[runnable.modelName] = tool<unknown, unknown>({
@@ -133,7 +142,7 @@ function toolSet(tools: RunnableTool[], observer: AgentLoopObserver, observe: Ob
         executed.add(toolCallId);
         const call = { id: toolCallId, tool: runnable.id };
         await observe(() => observer.toolCalled({ ...call, input }));
-        const result = await runTool(runnable, input, abortSignal);
+        const result = await runTool(runnable, input, abortSignal, redact);
         await observe(() => observer.toolReturned({ ...call, ...result }));
         return 'error' in result ? { error: result.error } : result.output;
       },
@@ -146,11 +155,12 @@ async function runTool(
   runnable: RunnableTool,
   input: unknown,
   signal: AbortSignal | undefined,
+  redact: (text: string) => string,
 ): Promise<{ output: unknown } | { error: string }> {
   try {
     const output = await runnable.execute(input, { signal: signal ?? new AbortController().signal });
     return { output: output ?? null };
   } catch (error) {
-    return { error: errorMessage(error) };
+    return { error: redact(errorMessage(error)) };
   }
 }

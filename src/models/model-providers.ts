@@ -3,6 +3,7 @@ import type { LanguageModel } from 'ai';
 import { KnownProvider, parseModelId } from './model-id';
 import { ModelRunError } from './model-run-error';
 import type { ProviderConfig } from './provider-config';
+import { Redaction } from '../shared/redaction';
 import { createRetryingFetch } from './retrying-fetch';
 
 /** A language model for one run, with the count of HTTP attempts made through it. */
@@ -21,12 +22,18 @@ export class ModelProviders {
   /** The attempts of the run whose model call is in progress, followed through its async calls. */
   private readonly runAttempts = new AsyncLocalStorage<{ count: number }>();
   private readonly fetch: typeof globalThis.fetch;
+  /** What error texts of providers and tools pass through before they are recorded. */
+  readonly redaction: Redaction;
 
   constructor(
     readonly config: ProviderConfig,
     /** The underlying `fetch` (the global one unless a test wants otherwise). */
     baseFetch?: typeof globalThis.fetch,
+    /** Secrets besides the providers' keys that no recorded error text may show (such as the API keys). */
+    otherSecrets: string[] = [],
   ) {
+    const { openai, anthropic, openaiCompatible } = config;
+    this.redaction = new Redaction([openai.apiKey, anthropic.apiKey, openaiCompatible.apiKey, ...otherSecrets]);
     const counted: typeof globalThis.fetch = (input, init) => {
       const attempts = this.runAttempts.getStore();
       if (attempts) attempts.count++;

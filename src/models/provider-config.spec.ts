@@ -56,6 +56,26 @@ describe('loadProviderConfig', () => {
   ])('rejects a bad value naming the variable: %p', (env, name) => {
     expect(() => loadProviderConfig(env)).toThrow(name);
   });
+
+  it.each(['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'OLLAMA_BASE_URL', 'OPENAI_COMPATIBLE_BASE_URL'])(
+    'refuses credentials in %s, naming the variable and not the password',
+    (name) => {
+      for (const value of [
+        'https://user:s3cret-pass@api.example.com/v1',
+        'http://s3cret-pass@host:8000',
+        'x://s3cret-pass@ bad',
+      ]) {
+        let message = '';
+        try {
+          loadProviderConfig({ [name]: value });
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toContain(name);
+        expect(message).not.toContain('s3cret');
+      }
+    },
+  );
 });
 
 describe('parseModelId', () => {

@@ -1,6 +1,7 @@
 export { KNOWN_PROVIDERS, isKnownModelId, parseModelId } from './model-id';
 export type { KnownProvider, ModelId } from './model-id';
 import { integer } from '../shared/env';
+import { withoutUrlCredentials } from '../shared/redaction';
 
 /** Keys and base URLs of the model providers; a provider missing what it needs is "not configured". */
 export interface ProviderConfig {
@@ -61,16 +62,24 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
+  // The value is quoted in messages only without credentials, should it hold any.
+  const shown = withoutUrlCredentials(raw);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`${name} must be an http:// or https:// URL, not "${raw}"`);
+    throw new Error(`${name} must be an http:// or https:// URL, not "${shown}"`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // They would reach error texts, and so the event log: keys go in the *_API_KEY variables.
+    throw new Error(
+      `${name} must not hold credentials (user:password@); give the provider's key in its API key variable`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`${name} must be an http:// or https:// URL, not "${raw}"`);
+    throw new Error(`${name} must be an http:// or https:// URL, not "${shown}"`);
   }
-  if (url.search !== '' || url.hash !== '') throw new Error(`${name} must not hold a query or fragment: "${raw}"`);
+  if (url.search !== '' || url.hash !== '') throw new Error(`${name} must not hold a query or fragment: "${shown}"`);
   return withoutTrailingSlashes(raw);
 }
 

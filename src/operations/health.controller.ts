@@ -37,7 +37,7 @@ export class HealthController {
     void reply.status(ok ? 200 : 503);
     return {
       status: ok ? 'ok' : 'unavailable',
-      store: this.checks.description,
+      store: this.checks.kind,
       storeReachable,
       ready: storeReachable && readiness.ready,
       readModels: readiness.readModels,

@@ -4,7 +4,7 @@ export class HealthSchema {
   @ApiProperty({ enum: ['ok', 'unavailable'] })
   status: string;
 
-  @ApiProperty()
+  @ApiProperty({ enum: ['sqlite', 'eventstoredb'], description: 'The kind of event store.' })
   store: string;
 
   @ApiProperty()
@@ -16,7 +16,7 @@ export class HealthSchema {
   @ApiProperty({ enum: ['following', 'behind', 'stopped'] })
   readModels: string;
 
-  @ApiProperty({ description: 'The position in the log the read models have reached.' })
+  @ApiProperty({ maxLength: 20, description: 'The position in the log the read models have reached.' })
   readModelPosition: string;
 }
 

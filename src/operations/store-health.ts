@@ -12,8 +12,9 @@ export class StoreHealth {
     private readonly indicators: HealthIndicatorService,
   ) {}
 
-  get description(): string {
-    return this.store.description;
+  /** The kind of store (`sqlite`, `eventstoredb`): anyone may see it; the description's path or hosts stay in the log. */
+  get kind(): string {
+    return this.store.description.split(/[\s(,]/)[0];
   }
 
   async storeReachable(): Promise<boolean> {
@@ -26,8 +27,8 @@ export class StoreHealth {
   async storeCheck() {
     const check = this.indicators.check('store');
     return (await this.storeReachable())
-      ? check.up({ description: this.store.description })
-      : check.down({ description: this.store.description, message: 'The event store does not answer' });
+      ? check.up({ kind: this.kind })
+      : check.down({ kind: this.kind, message: 'The event store does not answer' });
   }
 
   readModelsCheck() {

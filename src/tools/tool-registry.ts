@@ -43,6 +43,7 @@ export class ToolRegistry implements OnModuleInit, OnApplicationShutdown {
       this.builtIn.push(
         httpGetTool({
           allowedHosts: config.httpAllowedHosts,
+          allowPrivate: config.httpAllowPrivate,
           maxBytes: config.httpMaxBytes,
           timeoutMs: config.httpTimeoutMs,
         }),

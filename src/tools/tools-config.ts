@@ -1,10 +1,15 @@
-import { integer } from '../shared/env';
+import { integer, oneOf } from '../shared/env';
 
 export const TOOLS_CONFIG = Symbol('ToolsConfig');
 
 export interface ToolsConfig {
   /** Hosts `http_get` may fetch from: `host` (any port) or `host:port`; empty: no `http_get` tool. */
   httpAllowedHosts: string[];
+  /**
+   * Whether `http_get` may connect to loopback, private, link-local (cloud metadata) and unique-local addresses from
+   * any allowed host; otherwise only from hosts listed as IP literals.
+   */
+  httpAllowPrivate: boolean;
   /** Bodies longer than this are cut here (the result says `truncated: true`). */
   httpMaxBytes: number;
   /** Upper bound on one `http_get` call, redirects and body included. */
@@ -20,6 +25,7 @@ export function loadToolsConfig(env: NodeJS.ProcessEnv = process.env): ToolsConf
   const mcpServersFile = env.MCP_SERVERS_FILE?.trim();
   return {
     httpAllowedHosts: allowedHosts(env.HTTP_TOOL_ALLOWED_HOSTS),
+    httpAllowPrivate: oneOf(env, 'HTTP_TOOL_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
     httpMaxBytes: integer(env, 'HTTP_TOOL_MAX_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024),
     httpTimeoutMs: integer(env, 'HTTP_TOOL_TIMEOUT_MS', 10_000, 1, 600_000),
     ...(mcpServersFile ? { mcpServersFile } : {}),

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
 import { RunErrorSchema } from '../agents/agent.schema';
+import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TIME, idField } from '../http/openapi/fields';
+import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
 
 /** The shapes the workflow routes answer with, for the OpenAPI document. */
 
@@ -8,46 +10,54 @@ export class WorkflowTriggerSchema {
   @ApiProperty({ enum: ['manual', 'schedule'] })
   type: string;
 
-  @ApiPropertyOptional({ example: '0 9 * * 1-5', description: 'For schedules: five cron fields.' })
+  @ApiPropertyOptional({
+    maxLength: CRON_LENGTH,
+    example: '0 9 * * 1-5',
+    description: 'For schedules: five cron fields.',
+  })
   cron?: string;
 
-  @ApiPropertyOptional({ example: 'Europe/Berlin', description: 'For schedules: an IANA time zone.' })
+  @ApiPropertyOptional({
+    maxLength: TIMEZONE_LENGTH,
+    example: 'Europe/Berlin',
+    description: 'For schedules: an IANA time zone.',
+  })
   timezone?: string;
 }
 
 export class WorkflowStepSchema {
-  @ApiProperty({ example: 'researcher', description: 'The name of an agent.' })
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
   agent: string;
 
-  @ApiProperty({ example: 'List three facts about {{input.topic}}' })
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'List three facts about {{input.topic}}' })
   action: string;
 }
 
 export class WorkflowSummarySchema {
-  @ApiProperty({ example: 'wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP' })
+  @ApiProperty(idField('wf', 'wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP'))
   id: string;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: NAME_LENGTH })
   name: string;
 
   @ApiProperty({ enum: ['active', 'paused', 'archived'] })
   status: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   lastRun: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   nextRunAt: string | null;
 
   @ApiProperty({ type: WorkflowTriggerSchema })
   trigger: WorkflowTriggerSchema;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty(TIME)
   createdAt: string;
 }
 
 export class WorkflowSchema extends WorkflowSummarySchema {
-  @ApiProperty({ type: [WorkflowStepSchema] })
+  @ApiProperty({ type: [WorkflowStepSchema], maxItems: LIST_ITEMS })
   steps: WorkflowStepSchema[];
 
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
@@ -56,21 +66,21 @@ export class WorkflowSchema extends WorkflowSummarySchema {
 
 /** A JSON Merge Patch of a workflow: the fields to change; `trigger` merges field by field, `steps` is replaced. */
 export class WorkflowPatchSchema {
-  @ApiPropertyOptional({ maxLength: 200 })
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH })
   name?: string;
 
   @ApiPropertyOptional({ type: WorkflowTriggerSchema, nullable: true })
   trigger?: WorkflowTriggerSchema | null;
 
-  @ApiPropertyOptional({ type: [WorkflowStepSchema] })
+  @ApiPropertyOptional({ type: [WorkflowStepSchema], maxItems: LIST_ITEMS })
   steps?: WorkflowStepSchema[];
 }
 
 export class WorkflowListSchema {
-  @ApiProperty({ type: [WorkflowSummarySchema] })
+  @ApiProperty({ type: [WorkflowSummarySchema], maxItems: PAGE_ITEMS })
   workflows: WorkflowSummarySchema[];
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ ...CURSOR, nullable: true })
   nextCursor: string | null;
 }
 
@@ -78,7 +88,7 @@ export class RunTriggerSchema {
   @ApiProperty({ enum: ['manual', 'schedule'] })
   type: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'The schedule tick the run stands for.' })
+  @ApiPropertyOptional({ ...TIME, description: 'The schedule tick the run stands for.' })
   scheduledFor?: string;
 }
 
@@ -86,16 +96,16 @@ export class WorkflowRunStepSchema {
   @ApiProperty()
   index: number;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: NAME_LENGTH })
   agent: string;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: NAME_LENGTH })
   action: string;
 
   @ApiProperty({ enum: ['pending', ...RUN_STATUSES, 'skipped'] })
   status: string;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ ...idField('agentrun'), nullable: true })
   agentRunId: string | null;
 
   @ApiProperty({ type: String, nullable: true })
@@ -104,18 +114,18 @@ export class WorkflowRunStepSchema {
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   startedAt: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   endedAt: string | null;
 }
 
 export class WorkflowRunSchema {
-  @ApiProperty({ example: 'wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M' })
+  @ApiProperty(idField('wfrun', 'wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M'))
   id: string;
 
-  @ApiProperty()
+  @ApiProperty(idField('wf'))
   workflowId: string;
 
   @ApiProperty({ type: Number, nullable: true, description: 'The version of the workflow the run ran.' })
@@ -130,7 +140,7 @@ export class WorkflowRunSchema {
   @ApiProperty({ type: RunTriggerSchema })
   trigger: RunTriggerSchema;
 
-  @ApiProperty({ type: [WorkflowRunStepSchema] })
+  @ApiProperty({ type: [WorkflowRunStepSchema], maxItems: LIST_ITEMS })
   steps: WorkflowRunStepSchema[];
 
   @ApiProperty({ type: String, nullable: true })
@@ -139,20 +149,20 @@ export class WorkflowRunSchema {
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty(TIME)
   createdAt: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   startedAt: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ ...TIME, nullable: true })
   endedAt: string | null;
 }
 
 export class WorkflowRunListSchema {
-  @ApiProperty({ type: [WorkflowRunSchema] })
+  @ApiProperty({ type: [WorkflowRunSchema], maxItems: PAGE_ITEMS })
   runs: WorkflowRunSchema[];
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ ...CURSOR, nullable: true })
   nextCursor: string | null;
 }

@@ -243,16 +243,22 @@ describe('the web console on a service with API keys', () => {
     await app?.close();
   });
 
-  it('asks for a key, keeps it for the session, and asks again for a wrong one', async () => {
+  it('asks for a key, keeps it for the session, and says so when a key is refused', async () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/`);
     await page.getByRole('heading', { name: 'API key needed' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await screenshot(page, 'key-prompt');
+    await expectNoText(page, /refused/);
     await page.getByLabel('API key').fill('not-the-right-key-000000');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'API key needed' }).waitFor();
-    await page.getByLabel('API key').fill(KEY);
+    const input = page.getByLabel('API key');
+    await expectText(page.locator('#api-key-error'), 'The service refused this key');
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(await input.getAttribute('aria-describedby')).toBe('api-key-error');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'key-prompt');
+    await input.fill(KEY);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('link', { name: 'guarded' }).waitFor();
     await page.reload();
@@ -260,6 +266,10 @@ describe('the web console on a service with API keys', () => {
     expect(await page.evaluate("sessionStorage.getItem('workflows.apiKey')")).toBe(KEY);
   });
 });
+
+async function expectNoText(page: Page, text: RegExp): Promise<void> {
+  expect(await page.locator('body').textContent()).not.toMatch(text);
+}
 
 async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -1,3 +1,4 @@
+import { RawClient } from '../support/raw-http';
 import { TestApp, startTestApp } from '../support/test-app';
 
 const WRITE_KEY = 'write-key-0123456789abcdef';
@@ -39,6 +40,22 @@ describe('API keys', () => {
   it('needs no key for health', async () => {
     expect((await api.request('GET', '/health')).status).toBe(200);
   });
+
+  it('refuses a request without a key before reading its body', async () => {
+    const malformed = `{"name": "${'x'.repeat(1024 * 1024 - 20)}`;
+    const refused = await api.request('POST', '/v1/agents', malformed);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="workflows"');
+    // The answer comes while most of the announced body has not even been sent.
+    const client = await RawClient.open(api.url);
+    client.write(
+      'POST /v1/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${1024 * 1024}\r\n\r\n{"name": "`,
+    );
+    const [answer] = await client.waitForResponses(1, 2000);
+    client.destroy();
+    expect(answer).toMatchObject({ status: 401, body: { type: '/problems/unauthorized' } });
+  });
 });
 
 describe('rate limits', () => {
@@ -58,21 +75,57 @@ describe('rate limits', () => {
     expect(limited.headers.get('content-type')).toContain('application/problem+json');
     expect((await api.request('GET', '/health')).status).toBe(200);
   });
+
+  it('says the limit and what is left of it', async () => {
+    const answer = await api.request('GET', '/v1/agents');
+    expect(answer.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(answer.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(answer.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+  });
 });
 
-describe('rate limits behind a reverse proxy', () => {
+describe('rate limits on bad requests', () => {
   let api: TestApp;
   beforeAll(async () => {
-    api = await startTestApp({ env: { RATE_LIMIT: '2', TRUST_PROXY: 'true' } });
+    api = await startTestApp({ env: { RATE_LIMIT: '3' } });
   });
   afterAll(() => api.close());
 
-  it('counts each client named by X-Forwarded-For on its own', async () => {
-    const from = (address: string) => ({ 'x-forwarded-for': address });
+  it('counts requests whose body is refused', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await api.request('POST', '/v1/agents', '{"name": ')).status);
+    expect(statuses).toEqual([400, 400, 400]);
+    expect((await api.request('GET', '/v1/agents')).status).toBe(429);
+  });
+});
+
+describe.each([
+  ['a number of proxies', '1'],
+  ['the addresses of the proxies', '127.0.0.1,::1'],
+])('rate limits behind a reverse proxy given as %s', (_, trustProxy) => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ env: { RATE_LIMIT: '2', TRUST_PROXY: trustProxy } });
+  });
+  afterAll(() => api.close());
+
+  const from = (forwardedFor: string) => ({ 'x-forwarded-for': forwardedFor });
+
+  it('counts each client named by the proxy on its own', async () => {
     const first = [];
     for (let i = 0; i < 3; i++)
       first.push((await api.request('GET', '/v1/agents', undefined, from('203.0.113.1'))).status);
     expect(first).toEqual([200, 200, 429]);
     expect((await api.request('GET', '/v1/agents', undefined, from('203.0.113.2'))).status).toBe(200);
+  });
+
+  it('is not escaped by a client that names a new address of its own with each request', async () => {
+    // The proxy appends the address it saw to whatever X-Forwarded-For the client sent.
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const madeUp = `198.51.100.${i + 1}`;
+      statuses.push((await api.request('GET', '/v1/agents', undefined, from(`${madeUp}, 203.0.113.3`))).status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
   });
 });

@@ -41,8 +41,17 @@ function skipToContent(event: Event) {
 function App() {
   const path = useHashPath();
   const [needKey, setNeedKey] = useState(false);
+  const [keyRefused, setKeyRefused] = useState(false);
   const [session, setSession] = useState(0);
-  useEffect(() => onApiKeyRequired(() => setNeedKey(true)), []);
+  useEffect(
+    () =>
+      onApiKeyRequired((refused) => {
+        setNeedKey(true);
+        // Several requests may fail with one key: the first to find it says whether it was refused.
+        if (refused) setKeyRefused(true);
+      }),
+    [],
+  );
   useEffect(() => {
     const title =
       path[0] === 'workflows' ? 'Workflows' : path[0] === 'events' || path[0] === 'history' ? 'Event log' : 'Agents';
@@ -67,7 +76,11 @@ function App() {
           {nav('events', 'Event log', section === 'events' || section === 'history')}
         </nav>
         {apiKey() && (
-          <button type="button" class="secondary" onClick={() => (sessionStorage.clear(), setNeedKey(true))}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => (sessionStorage.clear(), setKeyRefused(false), setNeedKey(true))}
+          >
             Forget key
           </button>
         )}
@@ -75,8 +88,10 @@ function App() {
       <div id="content" tabIndex={-1}>
         {needKey ? (
           <KeyPrompt
+            refused={keyRefused}
             onDone={() => {
               setNeedKey(false);
+              setKeyRefused(false);
               setSession(session + 1);
             }}
           />

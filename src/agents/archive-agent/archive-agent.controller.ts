@@ -6,6 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
 
@@ -24,7 +25,7 @@ export class ArchiveAgentController {
   @ApiResponse({
     status: 200,
     type: AgentSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
   })
   @ApiProblems(404, 412)
   @Delete(':agentId')

@@ -17,6 +17,8 @@ import { DEFAULT_MAX_STEPS } from '../agent';
 
 const MAX_STEPS_LIMIT = 100;
 
+// Request schemas state defaults in words: a `default` keyword makes generated clients require the field.
+
 // Validation stops at a property's first failure, and class-validator runs the lowest decorator first:
 // so presence and type come last in each list, then the finer checks above them.
 
@@ -44,18 +46,18 @@ export class CreateAgentDto {
   @IsDefined({ message: 'model is required' })
   model: string;
 
-  @ApiPropertyOptional({ maxLength: 100_000, default: '' })
+  @ApiPropertyOptional({ maxLength: 100_000, description: 'The system prompt. Default: none.' })
   @MaxLength(100_000)
   @IsString()
   @Optional()
   instructions: string = '';
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 200 },
     maxItems: 100,
-    default: [],
     example: ['current_time'],
-    description: 'Tool ids from GET /v1/tools.',
+    description: 'Tool ids from GET /v1/tools. Default: none.',
   })
   @MaxLength(200, { each: true })
   @Matches(TOOL_PATTERN, {
@@ -69,7 +71,11 @@ export class CreateAgentDto {
   @Optional()
   tools: string[] = [];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10, description: 'Model calls one run may make.' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 100,
+    description: `Model calls one run may make. Default: ${DEFAULT_MAX_STEPS}.`,
+  })
   @Max(MAX_STEPS_LIMIT)
   @Min(1)
   @IsInt({ message: 'maxSteps must be an integer' })

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
+import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { AgentListQuery } from './agent-list.query-params';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
@@ -28,7 +29,7 @@ export class AgentQueriesController {
   @ApiResponse({
     status: 200,
     type: AgentSchema,
-    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: ETAG } },
   })
   @ApiProblems(404)
   @Get(':agentId')

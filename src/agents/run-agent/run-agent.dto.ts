@@ -15,8 +15,8 @@ export class RunAgentDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    default: {},
     example: { url: 'https://arxiv.org/abs/1234.5678' },
+    description: 'Free-form JSON the model gets with the task. Default: {}.',
   })
   @FreeFormObject({ message: 'context must be an object' })
   context: Record<string, unknown> = {};

@@ -1,6 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { APP_CONFIG, AppConfig } from '../../config';
 import { PROBLEM_CONTENT_TYPE } from '../problem';
+import { HEAD_LENGTH } from './fields';
 import { COMMON_PROBLEMS, ProblemSchema } from './problem.schema';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -15,15 +18,28 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         'Every error is RFC 9457 application/problem+json.',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key, when the service has API_KEYS set.' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      // An opaque key, not a JWT.
+      bearerFormat: 'API key',
+      description: 'An API key, when the service has API_KEYS set.',
+    })
+    .addTag('agents', 'Agents, and runs of an agent on a task')
+    .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
+    .addTag('events', 'The event log, and the history of each resource')
+    .addTag('tools', 'The tools agents may use')
+    .addTag('operations', 'Health and metrics')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemSchema] });
+  const { maxParamLength } = app.get<AppConfig>(APP_CONFIG).http;
+  (document.components ??= {}).headers = HEADERS;
   for (const [path, item] of Object.entries(document.paths)) {
     const open = !path.startsWith('/v1/');
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
       operation.security = open ? [] : [{ bearer: [] }];
-      const statuses = [...(open ? [] : COMMON_PROBLEMS), 400, 431];
+      const statuses = [...(open ? [] : COMMON_PROBLEMS), 400, 431, 500];
       if (operation.parameters?.some((parameter: { in?: string }) => parameter.in === 'path')) statuses.push(414);
       if (operation.requestBody) statuses.push(408, 413, 415);
       if (!open && method !== 'get') statuses.push(403);
@@ -37,10 +53,49 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
           content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/ProblemSchema' } } },
         };
       }
+      for (const [status, response] of Object.entries(operation.responses as Record<string, ResponseObject>)) {
+        const headers = { ...response.headers, ...headersOf(Number(status), open) };
+        if (Object.keys(headers).length > 0) response.headers = headers;
+      }
+      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+        boundLength(parameter, parameter.in === 'path' ? maxParamLength : HEAD_LENGTH);
+      }
     }
   }
   return document;
 }
+
+/** The headers an answer carries: the rate limit's on every limited route's, Retry-After where a retry may follow. */
+function headersOf(status: number, open: boolean): ResponseObject['headers'] {
+  const headers: NonNullable<ResponseObject['headers']> = {};
+  const limited = !open && (status < 300 || (status >= 400 && status < 500));
+  if (limited) for (const name of RATE_LIMIT_HEADERS) headers[name] = { $ref: `#/components/headers/${name}` };
+  if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  return headers;
+}
+
+/** Path parameters are bounded by the router (414 past it), query and header values by the size of a request head. */
+function boundLength(parameter: ParameterObject, maxLength: number): void {
+  const schema = parameter.schema as { type?: string; maxLength?: number; enum?: unknown[] } | undefined;
+  if (schema?.type === 'string' && schema.maxLength === undefined && schema.enum === undefined) {
+    schema.maxLength = maxLength;
+  }
+}
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+const counter = (description: string) => ({
+  description,
+  schema: { type: 'integer' as const, format: 'int32', minimum: 0, maximum: 2_147_483_647 },
+});
+
+/** Sent when RATE_LIMIT is set (the default): requests per window per key, or per client address without one. */
+const HEADERS = {
+  'X-RateLimit-Limit': counter('Requests allowed per window (RATE_LIMIT); sent while the service limits requests.'),
+  'X-RateLimit-Remaining': counter('Requests left in the current window.'),
+  'X-RateLimit-Reset': counter('Seconds until the current window ends.'),
+  'Retry-After': counter('Seconds to wait before trying again.'),
+};
 
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -62,6 +117,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'The request refers to something that cannot be used, or reuses an Idempotency-Key for another body',
   413: 'The body is too large',
   415: 'The body is not JSON',
+  500: 'An unexpected error in the service (a bug): retrying may not help',
   429: 'Too many requests; retry after Retry-After seconds',
   503: 'The event store is unavailable; retry after Retry-After seconds',
 };

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE } from '../problem';
+import { HEAD_LENGTH } from './fields';
 
 export class FieldErrorSchema {
   @ApiProperty({ example: 'steps[1].agent' })
@@ -12,10 +13,10 @@ export class FieldErrorSchema {
 
 /** RFC 9457 problem details, the body of every error. */
 export class ProblemSchema {
-  @ApiProperty({ example: '/problems/validation-error' })
+  @ApiProperty({ maxLength: 100, example: '/problems/validation-error' })
   type: string;
 
-  @ApiProperty({ example: 'Bad Request' })
+  @ApiProperty({ maxLength: 64, example: 'Bad Request' })
   title: string;
 
   @ApiProperty({ example: 400 })
@@ -24,7 +25,11 @@ export class ProblemSchema {
   @ApiProperty({ example: 'The request is not valid' })
   detail: string;
 
-  @ApiPropertyOptional({ example: '/v1/workflows' })
+  @ApiPropertyOptional({
+    maxLength: HEAD_LENGTH,
+    example: '/v1/workflows',
+    description: 'The path and query asked for.',
+  })
   instance?: string;
 
   @ApiPropertyOptional({ type: [FieldErrorSchema] })

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { ExecutableTool } from '../executable-tool';
+import { Resolve } from './address-policy';
 import { httpGetTool } from './http-get.tool';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -28,6 +29,9 @@ describe('http_get', () => {
       if (path === '/loop') return void response.writeHead(302, { location: '/loop' }).end();
       if (path === '/away') {
         return void response.writeHead(301, { location: `http://localhost:${other.port}/` }).end();
+      }
+      if (path === '/to-internal') {
+        return void response.writeHead(302, { location: `http://internal.example:${allowed.port}/hello` }).end();
       }
       if (path === '/big') return void response.end('x'.repeat(5000));
       if (path === '/slow') return void setTimeout(() => response.end('late'), 4000).unref();
@@ -90,6 +94,53 @@ describe('http_get', () => {
     await expect(closed.execute({ url: `http://127.0.0.1:${port}/` }, { signal })).rejects.toThrow(
       /http_get failed: fetch failed: .*ECONNREFUSED/,
     );
+  });
+
+  describe('by name', () => {
+    // A name only this test knows, resolving to the loopback address (as a rebound or internal name would).
+    const resolved: string[] = [];
+    const resolve: Resolve = (hostname, _options, callback) => {
+      resolved.push(hostname);
+      if (hostname === 'internal.example') callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      else callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+    };
+    const byName = (allowPrivate?: boolean) =>
+      httpGetTool({
+        // The address itself is listed too: only a URL that names it may reach it.
+        allowedHosts: [`internal.example:${allowed.port}`, `127.0.0.1:${allowed.port}`],
+        allowPrivate,
+        maxBytes: 1000,
+        timeoutMs: 1000,
+        resolve,
+      });
+    const fetchFrom = (tool: ExecutableTool, path: string) =>
+      tool.execute({ url: `http://internal.example:${allowed.port}${path}` }, { signal });
+
+    it('refuses an allowed name that resolves to a loopback address', async () => {
+      await expect(fetchFrom(byName(), '/hello')).rejects.toThrow(
+        'http_get refused: internal.example resolves to 127.0.0.1, which is a loopback address, not a public one',
+      );
+    });
+
+    it('connects to the address it checked, when private addresses are allowed', async () => {
+      resolved.length = 0;
+      await expect(fetchFrom(byName(true), '/hello')).resolves.toMatchObject({ body: 'héllo' });
+      // One lookup, answered by ours: the system resolver does not know the name.
+      expect(resolved).toEqual(['internal.example']);
+    });
+
+    it('checks again on a redirect', async () => {
+      const tool = httpGetTool({
+        allowedHosts: [`127.0.0.1:${allowed.port}`, `internal.example:${allowed.port}`],
+        maxBytes: 1000,
+        timeoutMs: 1000,
+        resolve,
+      });
+      const url = `http://127.0.0.1:${allowed.port}/to-internal`;
+      await expect(tool.execute({ url }, { signal })).rejects.toThrow(
+        'http_get refused: internal.example resolves to 127.0.0.1, which is a loopback address',
+      );
+    });
   });
 
   it("stops when the run's signal aborts", async () => {

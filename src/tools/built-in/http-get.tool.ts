@@ -1,7 +1,9 @@
 import { TextDecoder } from 'node:util';
+import { Agent, fetch, type Response } from 'undici';
 import { z } from 'zod';
 import { errorMessage } from '../error-message';
 import { ExecutableTool, ToolFailure } from '../executable-tool';
+import { AddressPolicy, AddressRefused, Resolve } from './address-policy';
 import { defineTool } from './define-tool';
 import { HostAllowList } from './host-allow-list';
 
@@ -9,6 +11,10 @@ export interface HttpGetOptions {
   allowedHosts: string[];
   maxBytes: number;
   timeoutMs: number;
+  /** Names may lead to loopback, private, link-local and the like (otherwise only IP literals in URLs do). */
+  allowPrivate?: boolean;
+  /** How names are resolved (`dns.lookup` unless a test wants otherwise). */
+  resolve?: Resolve;
 }
 
 export interface HttpGetResult {
@@ -26,35 +32,43 @@ const input = z.object({ url: z.string().describe('Absolute http(s) URL on one o
 
 export function httpGetTool(options: HttpGetOptions): ExecutableTool {
   const allowList = new HostAllowList(options.allowedHosts);
+  const addresses = new AddressPolicy(options.allowPrivate);
   return defineTool({
     id: 'http_get',
     description:
       `Fetches a URL with HTTP GET and returns its status, content type and body as text. ` +
       `Only these hosts may be fetched: ${options.allowedHosts.join(', ')}.`,
     input,
-    run: ({ url }, signal) => httpGet(parseUrl(url), allowList, options, signal),
+    run: ({ url }, signal) => httpGet(parseUrl(url), { allowList, addresses }, options, signal),
   });
+}
+
+interface Rules {
+  allowList: HostAllowList;
+  addresses: AddressPolicy;
 }
 
 async function httpGet(
   start: URL,
-  allowList: HostAllowList,
+  rules: Rules,
   options: HttpGetOptions,
   runSignal: AbortSignal,
 ): Promise<HttpGetResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = AbortSignal.any([runSignal, timeout]);
+  // Each connection resolves its host once, through the address checks, and connects to what was checked.
+  const dispatcher = new Agent({ connect: { lookup: rules.addresses.lookup(options.resolve) } });
   try {
     let url = start;
-    refuseUnlessAllowed(url, allowList, 'Fetching');
+    refuseUnlessAllowed(url, rules.allowList, 'Fetching');
     for (let hop = 0; ; hop++) {
-      const response = await fetch(url, { method: 'GET', redirect: 'manual', signal });
+      const response = await fetch(url, { method: 'GET', redirect: 'manual', signal, dispatcher });
       const location = response.headers.get('location');
       if (!REDIRECT_STATUSES.has(response.status) || location === null) return await readResult(response, options);
       await response.body?.cancel();
       if (hop === MAX_REDIRECTS) throw new ToolFailure(`Too many redirects (more than ${MAX_REDIRECTS}) from ${start}`);
       url = new URL(location, url);
-      refuseUnlessAllowed(url, allowList, 'Redirect to');
+      refuseUnlessAllowed(url, rules.allowList, 'Redirect to');
     }
   } catch (error) {
     if (timeout.aborted && !runSignal.aborted) {
@@ -62,7 +76,11 @@ async function httpGet(
     }
     if (runSignal.aborted) throw runSignal.reason ?? error;
     if (error instanceof ToolFailure) throw error;
+    const refused = refusalIn(error);
+    if (refused) throw new ToolFailure(`http_get refused: ${refused.message}`);
     throw new ToolFailure(`http_get failed: ${errorMessage(error)}`);
+  } finally {
+    void dispatcher.destroy();
   }
 }
 
@@ -72,6 +90,15 @@ function refuseUnlessAllowed(url: URL, allowList: HostAllowList, what: string): 
   }
   if (!allowList.allows(url))
     throw new ToolFailure(`${what} ${url} is not allowed: ${url.host} is not an allowed host`);
+}
+
+/** The address check that failed a connection, wherever fetch wrapped it. */
+function refusalIn(error: unknown): AddressRefused | undefined {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
+    if (current instanceof AddressRefused) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 async function readResult(response: Response, { maxBytes }: HttpGetOptions): Promise<HttpGetResult> {

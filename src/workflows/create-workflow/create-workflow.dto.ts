@@ -20,6 +20,10 @@ import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 
 type TriggerField = 'cron' | 'timezone';
 
+/** Longer than any five cron fields are written, or than any IANA zone's name. */
+export const CRON_LENGTH = 256;
+export const TIMEZONE_LENGTH = 64;
+
 /** `cron` and `timezone` belong to schedule triggers; a schedule needs a valid cron in its time zone. */
 function ScheduleField(field: TriggerField): PropertyDecorator {
   return (target, propertyName) =>
@@ -38,6 +42,10 @@ function ScheduleField(field: TriggerField): PropertyDecorator {
 function problemWith(field: TriggerField, value: unknown, trigger: TriggerDto): string | undefined {
   if (trigger.type !== 'schedule')
     return value === undefined ? undefined : `${field} is only allowed when type is "schedule"`;
+  const maxLength = field === 'cron' ? CRON_LENGTH : TIMEZONE_LENGTH;
+  if (typeof value === 'string' && value.length > maxLength) {
+    return `${field} must be at most ${maxLength} characters`;
+  }
   if (field === 'timezone') {
     if (value === undefined) return undefined;
     return typeof value === 'string' && isTimeZone(value)
@@ -57,11 +65,19 @@ export class TriggerDto {
   @IsDefined({ message: 'type is required' })
   type: 'schedule' | 'manual';
 
-  @ApiPropertyOptional({ example: '0 9 * * 1-5', description: 'Five cron fields; required for schedules.' })
+  @ApiPropertyOptional({
+    maxLength: CRON_LENGTH,
+    example: '0 9 * * 1-5',
+    description: 'Five cron fields; required for schedules.',
+  })
   @ScheduleField('cron')
   cron?: string;
 
-  @ApiPropertyOptional({ example: 'Europe/Berlin', default: 'UTC' })
+  @ApiPropertyOptional({
+    maxLength: TIMEZONE_LENGTH,
+    example: 'Europe/Berlin',
+    description: 'An IANA time zone. Default: UTC.',
+  })
   @ScheduleField('timezone')
   timezone?: string;
 }
@@ -91,7 +107,7 @@ export class CreateWorkflowDto {
   @IsDefined({ message: 'name is required' })
   name: string;
 
-  @ApiPropertyOptional({ type: TriggerDto, default: { type: 'manual' } })
+  @ApiPropertyOptional({ type: TriggerDto, description: 'Default: a manual trigger.' })
   @ValidateNested()
   @IsObject({ message: 'trigger must be an object' })
   @Optional()

@@ -10,7 +10,7 @@ export class WorkflowListQuery extends ListQuery {
   @IsOptional()
   status?: WorkflowStatus;
 
-  @ApiPropertyOptional({ description: 'A prefix of the name (ASCII letters in any case).' })
+  @ApiPropertyOptional({ maxLength: 200, description: 'A prefix of the name (ASCII letters in any case).' })
   @MaxLength(200)
   @IsString({ message: 'name must be given once' })
   @IsOptional()

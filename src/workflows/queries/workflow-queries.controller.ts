@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { etagOf } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
+import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { WorkflowListQuery } from './workflow-list.query-params';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
@@ -28,7 +29,7 @@ export class WorkflowQueriesController {
   @ApiResponse({
     status: 200,
     type: WorkflowSchema,
-    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The version, quoted: send it as If-Match', schema: ETAG } },
   })
   @ApiProblems(404)
   @Get(':workflowId')

@@ -6,6 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { etagOf, versionsFromIfMatch } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
+import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { checkWorkflowPatch } from './update-workflow.dto';
@@ -30,7 +31,7 @@ export class UpdateWorkflowController {
   @ApiResponse({
     status: 200,
     type: WorkflowSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: { type: 'string' } } },
+    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
   })
   @ApiProblems(404, 409, 412, 422)
   @Patch(':workflowId')

@@ -1,6 +1,7 @@
 /** The API key the user gave, kept for this browser tab's session only. */
 const STORAGE_KEY = 'workflows.apiKey';
-type Listener = () => void;
+/** `refused`: the service turned down the key the console sent. */
+type Listener = (refused: boolean) => void;
 const listeners = new Set<Listener>();
 
 export function apiKey(): string | null {
@@ -11,10 +12,11 @@ export function setApiKey(key: string): void {
   sessionStorage.setItem(STORAGE_KEY, key);
 }
 
-/** The service answered 401: forget the key and ask for one. */
+/** The service answered 401: forget the key and ask for one, saying whether the key sent was refused. */
 export function requireApiKey(): void {
+  const refused = apiKey() !== null;
   sessionStorage.removeItem(STORAGE_KEY);
-  for (const listener of listeners) listener();
+  for (const listener of listeners) listener(refused);
 }
 
 export function onApiKeyRequired(listener: Listener): () => void {

@@ -1,8 +1,12 @@
 import { useState } from 'preact/hooks';
 import { setApiKey } from '../api/api-key';
+import { Field } from './field';
 
-/** Asks for an API key when the service wants one; it is kept in sessionStorage for this tab's session. */
-export function KeyPrompt({ onDone }: { onDone: () => void }) {
+/**
+ * Asks for an API key when the service wants one; it is kept in sessionStorage for this tab's session.
+ * `refused`: the last key given was turned down, which the prompt says.
+ */
+export function KeyPrompt({ refused, onDone }: { refused: boolean; onDone: () => void }) {
   const [key, setKey] = useState('');
   return (
     <main class="key-prompt">
@@ -15,17 +19,25 @@ export function KeyPrompt({ onDone }: { onDone: () => void }) {
           onDone();
         }}
       >
-        <div class="field">
-          <label for="api-key">API key</label>
-          <input
-            id="api-key"
-            type="password"
-            autoComplete="off"
-            required
-            value={key}
-            onInput={(e) => setKey(e.currentTarget.value)}
-          />
-        </div>
+        <Field
+          id="api-key"
+          label="API key"
+          localError={refused ? 'The service refused this key: check it, or ask for another one.' : null}
+        >
+          {(describedBy, invalid) => (
+            <input
+              id="api-key"
+              type="password"
+              autoComplete="off"
+              required
+              autoFocus={refused}
+              aria-invalid={invalid ? 'true' : undefined}
+              aria-describedby={describedBy}
+              value={key}
+              onInput={(e) => setKey(e.currentTarget.value)}
+            />
+          )}
+        </Field>
         <button type="submit">Continue</button>
       </form>
     </main>
