@@ -43,17 +43,6 @@ export interface SqliteEventStoreOptions {
   now?: () => Date;
 }
 
-interface EventRow {
-  position: number;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: number;
-}
-
 /**
  * SQLite's page cache per connection (this thread's, the writer's, the reader's, the read models'), in KiB
  * (negative: a size, not a page count). better-sqlite3 builds SQLite with 16 MB, which a busy process fills and
@@ -516,14 +505,6 @@ export class SqliteEventStore implements EventStore {
     await this.writerExited;
     this.db.close();
   }
-}
-
-/** `last`: the stream's last revision, null when it has none. */
-function expectationHolds(expected: ExpectedRevision, last: number | null): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return last === null;
-  if (expected === 'stream_exists') return last !== null;
-  return last !== null && BigInt(last) === expected;
 }
 
 function toActual(last: number | null): bigint | 'no_stream' {
