@@ -5,8 +5,8 @@
 // --cache: keep the seeded SQLite log in the temporary folder and reuse it on the next run of the same size.
 const { rmSync } = require('node:fs');
 const { join } = require('node:path');
-const { SqliteEventStore } = require('../dist/event-store/sqlite-event-store');
-const { EventStoreDbEventStore } = require('../dist/event-store/eventstoredb-event-store');
+const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-store');
+const { EventStoreDbEventStore } = require('../dist/event-store/eventstoredb/eventstoredb-event-store');
 const { ProjectionRunner } = require('../dist/read-models/projection-runner');
 const { openReadDatabase } = require('../dist/read-models/read-database');
 const { AgentsReadModel } = require('../dist/agents/queries/agents.read-model');

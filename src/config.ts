@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { DEFAULT_SNAPSHOT_EVERY } from './actors/actor-registry';
-import { SqliteSynchronous } from './event-store/sqlite-event-store';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
@@ -18,7 +17,7 @@ export interface AppConfig {
   eventStoreDeadlineMs: number;
   /** Prefixes every stream name, so several deployments can share one EventStoreDB. */
   streamPrefix: string;
-  sqliteSynchronous: SqliteSynchronous;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
   /** How long a write waits for the read models to show it before answering anyway. */
   readYourWritesTimeoutMs: number;
   actorCacheSize: number;

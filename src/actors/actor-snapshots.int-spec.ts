@@ -7,7 +7,7 @@ import { TestClock } from '../../test/support/test-clock';
 import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainEvent } from '../domain/decider';
 import { EventStore, StreamSnapshot } from '../event-store/event-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ActorRegistry } from './actor-registry';
 
 type Added = DomainEvent<'Added', { amount: number }>;

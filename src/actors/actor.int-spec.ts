@@ -8,7 +8,7 @@ import { TestClock } from '../../test/support/test-clock';
 import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import { ConcurrencyError, EventStore } from '../event-store/event-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actor-registry';
 
 type Added = DomainEvent<'Added', { amount: number; total: number }>;

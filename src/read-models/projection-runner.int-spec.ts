@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { RecordedEvent } from '../event-store/event-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { Projection } from './projection';
 import { ProjectionRunner } from './projection-runner';
 import { openReadDatabase } from './read-database';

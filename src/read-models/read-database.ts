@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { PAGE_CACHE_SIZE } from '../event-store/sqlite-event-store';
+import { SQLITE_PAGE_CACHE_SIZE } from '../shared/sqlite-page-cache';
 
 export const READ_DATABASE = Symbol('ReadDatabase');
 
@@ -19,7 +19,7 @@ export function openReadDatabase(file: string): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma(`cache_size = ${PAGE_CACHE_SIZE}`);
+  db.pragma(`cache_size = ${SQLITE_PAGE_CACHE_SIZE}`);
   db.exec('CREATE TABLE IF NOT EXISTS projection_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
   return db;
 }

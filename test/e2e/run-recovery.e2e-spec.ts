@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EventStore, StoreUnavailableError } from '../../src/event-store/event-store';
-import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { CommandBus } from '@nestjs/cqrs';
 import { TriggerWorkflowCommand } from '../../src/workflows/trigger-workflow/trigger-workflow.command';
 import { WorkflowRunOpener } from '../../src/workflows/trigger-workflow/workflow-run-opener';

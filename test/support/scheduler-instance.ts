@@ -4,7 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CreateAgentCommand } from '../../src/agents/create-agent/create-agent.command';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { ProjectionRunner } from '../../src/read-models/projection-runner';
 import { CreateWorkflowCommand } from '../../src/workflows/create-workflow/create-workflow.command';
 import { WorkflowScheduler } from '../../src/workflows/scheduling/workflow-scheduler';
