@@ -16,7 +16,11 @@ import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
-import { StreamWatch } from './read-models/stream-watch';
+import { RunFeed } from './live/run-feed';
+import { StreamWatch } from './live/stream-watch';
+import { AppliedEvents } from './read-models/applied-events';
+import { ReadModelReadiness } from './read-models/read-model-readiness';
+import { ReadYourWrites } from './read-models/read-your-writes';
 import { Clock, SystemClock } from './shared/clock';
 import { DATA_FOLDER_LOCK, DataFolderLock } from './shared/data-folder-lock';
 import { IdGenerator, UlidIdGenerator } from './shared/ids';
@@ -27,7 +31,10 @@ export interface CoreOverrides {
   store?: EventStore;
 }
 
-/** What every feature shares: configuration, time, ids, the event store, the read database, actors, projections. */
+/**
+ * What every feature shares: configuration, time, ids, the event store, the read database, actors, projections and
+ * what follows them (read-your-writes, readiness, the after-commit bus), and the live feeds of streams and runs.
+ */
 @Global()
 @Module({})
 export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -66,8 +73,12 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         },
       },
       ActorRegistry,
+      AppliedEvents,
       ProjectionRunner,
+      ReadYourWrites,
+      ReadModelReadiness,
       StreamWatch,
+      RunFeed,
     ];
     return { module: CoreModule, providers, exports: providers };
   }

@@ -16,8 +16,8 @@ import { RunError } from '../domain/run';
 import type { ModelProviders } from '../models/model-providers';
 import { ModelRunError } from '../models/model-run-error';
 import { ToolRegistry } from '../tools/tool-registry';
-import { persistently } from './persistently';
-import { RunFeed } from './run-feed';
+import { persistently } from '../actors/persistently';
+import { RunFeed } from '../live/run-feed';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}

@@ -8,11 +8,12 @@ import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
 import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
 import { ModelProviders } from '../models/model-providers';
+import { AppliedEvents } from '../read-models/applied-events';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
 import { ProcessCheckpoints } from './process-checkpoints';
-import { RunFeed } from './run-feed';
+import { RunFeed } from '../live/run-feed';
 
 const CHECKPOINT = 'agent-run-executor';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
@@ -54,13 +55,14 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
     private readonly runs: AgentsReadModel,
     private readonly checkpoints: ProcessCheckpoints,
     private readonly projections: ProjectionRunner,
+    private readonly applied: AppliedEvents,
   ) {
     this.providers = new ModelProviders(config.providers);
     logAiSdkWarningsTo(new Logger('Models'));
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.projections.onBatchApplied((events) => this.onApplied(events));
+    this.applied.onApplied((events) => this.onApplied(events));
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
     this.lastSeen = this.checkpoints.load(CHECKPOINT);

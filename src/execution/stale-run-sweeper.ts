@@ -4,6 +4,7 @@ import { agentRunDecider, agentRunStream } from '../agents/agent-run';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { ProjectionRunner } from '../read-models/projection-runner';
+import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
 
 const BATCH = 100;
@@ -24,6 +25,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
     private readonly actors: ActorRegistry,
     private readonly runs: AgentsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {}
 
@@ -59,7 +61,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
         );
         if (events.length === 0) continue;
         ended++;
-        await this.projections.waitFor(position);
+        await this.readYourWrites.waitFor(position);
         this.logger.warn(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
       } catch (error) {
         this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);

@@ -25,7 +25,7 @@ import {
   workflowRunDecider,
   workflowRunStream,
 } from '../workflows/workflow-run';
-import { persistently } from './persistently';
+import { persistently } from '../actors/persistently';
 import { ProcessCheckpoints } from './process-checkpoints';
 
 const CHECKPOINT = 'workflow-run-manager';

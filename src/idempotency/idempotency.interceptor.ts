@@ -4,7 +4,7 @@ import { Observable, catchError, from, mergeMap, of } from 'rxjs';
 import { bearerToken, digestOf } from '../access/api-keys';
 import { ActorRegistry } from '../actors/actor-registry';
 import { DomainError } from '../domain/decider';
-import { persistently } from '../execution/persistently';
+import { persistently } from '../actors/persistently';
 import { ValidationFailed } from '../http/problem';
 import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
 

@@ -1,26 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventFilter, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { AppliedEvents } from './applied-events';
 import { Projection } from './projection';
 import { READ_DATABASE, startCatchUp } from './read-database';
 
 /** Events per batch; each batch commits in one transaction with the checkpoints. */
 const BATCH_SIZE = 1000;
-
-/** Whether the read models show the store's latest events: the readiness signal of this instance. */
-export interface ReadModelReadiness {
-  /** True when the read models follow the store and hold every write this instance made. */
-  ready: boolean;
-  /** `following`: up to date; `behind`: catching up or cut off from the store; `stopped`: failed for good. */
-  readModels: 'following' | 'behind' | 'stopped';
-  position: bigint;
-}
-
-interface Waiter {
-  position: bigint;
-  resolve(reached: boolean): void;
-}
 
 /**
  * Feeds the store's global subscription to every projection. Each batch of events and the projections'
@@ -32,26 +18,35 @@ export class ProjectionRunner {
   private readonly projections: Projection[] = [];
   private readonly checkpoints = new Map<string, bigint>();
   private subscription?: Subscription;
-  private waiters: Waiter[] = [];
   private applyBatch!: (events: RecordedEvent[]) => void;
   private failure?: unknown;
   private started?: Promise<void>;
   /** Ends the fast, unsynced writes of the catch-up at start (see `startCatchUp`). */
   private endCatchUp?: () => void;
-  private caughtUp = false;
+  /** Whether the read models have caught up with the log since the start. */
+  caughtUp = false;
   private droppedAt?: number;
-  /** The highest position a write of this instance waited for: read models below it are behind. */
-  private awaited = 0n;
-  /** Every event up to here is in the read models. */
-  position = 0n;
-  /** Listeners told about each applied batch, after it committed (the scheduler uses this). */
-  private readonly listeners: Array<(events: RecordedEvent[]) => void> = [];
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_DATABASE) private readonly db: Database.Database,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'readYourWritesTimeoutMs'>,
+    private readonly applied: AppliedEvents,
   ) {}
+
+  /** Whether the projections have failed for good. */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Whether the store's subscription is cut off (it reconnects by itself). */
+  get dropped(): boolean {
+    return this.droppedAt !== undefined;
+  }
+
+  /** Every event up to here is in the read models. */
+  get position(): bigint {
+    return this.applied.position;
+  }
 
   /** Projections register while the modules initialise, before `start`. */
   register(projection: Projection): void {
@@ -89,7 +84,7 @@ export class ProjectionRunner {
       }
     });
     const positions = [...this.checkpoints.values()];
-    this.position = positions.length ? positions.reduce((a, b) => (a < b ? a : b)) : 0n;
+    this.applied.startAt(positions.length ? positions.reduce((a, b) => (a < b ? a : b)) : 0n);
     this.endCatchUp = startCatchUp(this.db);
 
     return new Promise((resolve, reject) => {
@@ -167,45 +162,6 @@ export class ProjectionRunner {
     return following;
   }
 
-  /** Waits until the read models include `position` (read-your-writes); false if that took too long. */
-  waitFor(position: bigint | undefined, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
-    if (position === undefined) return Promise.resolve(true);
-    if (position > this.awaited) this.awaited = position;
-    if (this.position >= position) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        position,
-        resolve: (reached) => {
-          clearTimeout(timer);
-          resolve(reached);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        this.logger.warn(`Read models did not reach position ${position} within ${timeoutMs} ms`);
-        resolve(false);
-      }, timeoutMs);
-      this.waiters.push(waiter);
-    });
-  }
-
-  onBatchApplied(listener: (events: RecordedEvent[]) => void): void {
-    this.listeners.push(listener);
-  }
-
-  get healthy(): boolean {
-    return this.failure === undefined;
-  }
-
-  readiness(): ReadModelReadiness {
-    const readModels = !this.healthy
-      ? 'stopped'
-      : !this.caughtUp || this.droppedAt !== undefined || this.position < this.awaited
-        ? 'behind'
-        : 'following';
-    return { ready: readModels === 'following', readModels, position: this.position };
-  }
-
   async stop(): Promise<void> {
     await this.subscription?.stop();
     this.endCatchUp?.();
@@ -213,19 +169,9 @@ export class ProjectionRunner {
 
   private onEvents(events: RecordedEvent[]): void {
     this.applyBatch(events);
-    this.position = events[events.length - 1].position;
-    for (const name of this.checkpoints.keys()) this.checkpoints.set(name, this.position);
-    const reached = this.waiters.filter((w) => w.position <= this.position);
-    this.waiters = this.waiters.filter((w) => w.position > this.position);
-    for (const waiter of reached) waiter.resolve(true);
-    // A listener that fails must not stop the read models, nor keep the batch from the other listeners.
-    for (const listener of this.listeners) {
-      try {
-        listener(events);
-      } catch (error) {
-        this.logger.error(`A listener of the read models failed: ${describe(error)}`);
-      }
-    }
+    const position = events[events.length - 1].position;
+    for (const name of this.checkpoints.keys()) this.checkpoints.set(name, position);
+    this.applied.applied(events);
   }
 }
 

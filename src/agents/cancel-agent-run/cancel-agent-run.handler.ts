@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { CancelAgentRunCommand } from './cancel-agent-run.command';
 
@@ -13,7 +13,7 @@ import { CancelAgentRunCommand } from './cancel-agent-run.command';
 export class CancelAgentRunHandler implements ICommandHandler<CancelAgentRunCommand, AgentRun> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute({ agentId, runId }: CancelAgentRunCommand): Promise<AgentRun> {
@@ -27,7 +27,7 @@ export class CancelAgentRunHandler implements ICommandHandler<CancelAgentRunComm
       { type: 'CancelAgentRun' },
       { correlationId: runId, causationId: runId },
     );
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return toAgentRun(state!);
   }
 }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { agentDecider, agentStream } from '../agent';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
@@ -12,7 +12,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
@@ -28,7 +28,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       // Its executor works on the run with an actor of its own: a cached one would only hold memory.
       { newStream: true, cache: false },
     );
-    await this.projections.waitFor(queued.position);
+    await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
   }
 }

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { workflowDecider, workflowStream } from '../workflow';
 import { WorkflowView, workflowView } from '../workflow-view';
@@ -14,7 +14,7 @@ import { ArchiveWorkflowCommand } from './archive-workflow.command';
 export class ArchiveWorkflowHandler implements ICommandHandler<ArchiveWorkflowCommand, WorkflowView> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {}
 
@@ -25,7 +25,7 @@ export class ArchiveWorkflowHandler implements ICommandHandler<ArchiveWorkflowCo
       { type: 'ArchiveWorkflow', workflowId, ifMatch },
       { correlationId: workflowId, causationId: workflowId },
     );
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return workflowView(state!, this.clock.now());
   }
 }

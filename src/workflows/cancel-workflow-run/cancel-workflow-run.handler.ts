@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
@@ -15,7 +15,7 @@ import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowRunCommand, WorkflowRun> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly readModel: WorkflowsReadModel,
     private readonly opener: WorkflowRunOpener,
   ) {}
@@ -38,7 +38,7 @@ export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowR
       { type: 'CancelWorkflowRun' },
       context,
     );
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return toWorkflowRun(state!);
   }
 }

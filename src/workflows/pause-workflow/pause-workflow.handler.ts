@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { workflowDecider, workflowStream } from '../workflow';
 import { WorkflowView, workflowView } from '../workflow-view';
@@ -11,7 +11,7 @@ import { PauseWorkflowCommand } from './pause-workflow.command';
 export class PauseWorkflowHandler implements ICommandHandler<PauseWorkflowCommand, WorkflowView> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {}
 
@@ -22,7 +22,7 @@ export class PauseWorkflowHandler implements ICommandHandler<PauseWorkflowComman
       { type: 'PauseWorkflow', workflowId },
       { correlationId: workflowId, causationId: workflowId },
     );
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return workflowView(state!, this.clock.now());
   }
 }

@@ -5,6 +5,7 @@ import { CronJob } from 'cron';
 import { APP_CONFIG, AppConfig } from '../../config';
 import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
+import { AppliedEvents } from '../../read-models/applied-events';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { ScheduledWorkflow, WorkflowsReadModel } from '../queries/workflows.read-model';
@@ -59,6 +60,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     private readonly commands: CommandBus,
     private readonly readModel: WorkflowsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly applied: AppliedEvents,
     private readonly runs: WorkflowRunOpener,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
@@ -73,7 +75,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     await this.projections.whenCaughtUp();
     // Listening and reading the read model in one synchronous step: no batch can fall between the two.
     this.running = true;
-    this.projections.onBatchApplied((events) => this.onBatchApplied(events));
+    this.applied.onApplied((events) => this.onBatchApplied(events));
     const due: ScheduledTick[] = [];
     for (const workflow of this.readModel.activeSchedules()) {
       this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs, due));

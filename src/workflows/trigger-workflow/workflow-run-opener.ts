@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import {
@@ -62,6 +63,7 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     private readonly actors: ActorRegistry,
     private readonly readModel: WorkflowsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {}
 
@@ -116,7 +118,7 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     for (const run of runs) {
       try {
         const { position } = await this.open(run, { correlationId: run.id, causationId: run.workflowId });
-        await this.projections.waitFor(position);
+        await this.readYourWrites.waitFor(position);
         this.logger.log(`Opened the stream of run ${run.id}, whose trigger was recorded without it`);
       } catch (error) {
         this.logger.warn(`Could not open the stream of run ${run.id} yet: ${String(error)}`);

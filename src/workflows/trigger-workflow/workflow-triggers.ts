@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
 import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun, workflowRunDecider } from '../workflow-run';
@@ -17,7 +17,7 @@ export class WorkflowTriggers {
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly runs: WorkflowRunOpener,
   ) {}
 
@@ -41,7 +41,7 @@ export class WorkflowTriggers {
     return sent.then(async ({ result, opened }) => {
       if (!opened) return this.openAfter(runOf(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
-      if (trigger.type !== 'schedule') await this.projections.waitFor(opened[0].position);
+      if (trigger.type !== 'schedule') await this.readYourWrites.waitFor(opened[0].position);
       return toWorkflowRun(opened[0].state as WorkflowRunAggregate);
     });
   }
@@ -59,7 +59,7 @@ export class WorkflowTriggers {
       this.logger.warn(`Run ${run.id} is recorded; its stream will be opened later: ${String(error)}`);
       return undefined;
     });
-    await this.projections.waitFor(opened?.position ?? position);
+    await this.readYourWrites.waitFor(opened?.position ?? position);
     return opened?.state ? toWorkflowRun(opened.state) : run;
   }
 }

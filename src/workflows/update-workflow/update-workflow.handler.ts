@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { DomainError } from '../../domain/decider';
 import { ChangedMeanwhile, changedFields, checkIfMatch } from '../../domain/definition';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { checkStepAgents } from '../create-workflow/step-agents';
 import { workflowDecider, workflowStream } from '../workflow';
@@ -21,7 +21,7 @@ const MAX_MERGES = 5;
 export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowCommand, WorkflowView> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly agents: AgentsReadModel,
     private readonly clock: Clock,
   ) {}
@@ -42,7 +42,7 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
           { type: 'UpdateWorkflow', workflowId, changes, baseVersion: workflow.version, ifMatch },
           { correlationId: workflowId, causationId: workflowId },
         );
-        await this.projections.waitFor(position);
+        await this.readYourWrites.waitFor(position);
         return workflowView(state!, this.clock.now());
       } catch (error) {
         // Another request changed the workflow after it was read: merge onto the newer version.
