@@ -9,6 +9,7 @@ const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-st
 const { EventStoreDbEventStore } = require('../dist/event-store/eventstoredb/eventstoredb-event-store');
 const { ProjectionRunner } = require('../dist/read-models/projection-runner');
 const { AppliedEvents } = require('../dist/read-models/applied-events');
+const { SqliteCheckpointStore } = require('../dist/read-models/sqlite-checkpoint-store');
 const { openReadDatabase } = require('../dist/read-models/read-database');
 const { AgentsReadModel } = require('../dist/agents/queries/agents.read-model');
 const { AgentsProjection } = require('../dist/agents/queries/agents.projection');
@@ -44,7 +45,7 @@ async function main() {
   const scanSeconds = Number(process.hrtime.bigint() - scanStarted) / 1e9;
 
   const db = openReadDatabase(join(dir, 'read-models.sqlite'));
-  const runner = new ProjectionRunner(store, db, new AppliedEvents());
+  const runner = new ProjectionRunner(store, new SqliteCheckpointStore(db), db, new AppliedEvents());
   runner.register(new AgentsProjection(new AgentsReadModel(db), runner));
   runner.register(new WorkflowsProjection(new WorkflowsReadModel(db), runner));
   const started = process.hrtime.bigint();

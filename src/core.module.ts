@@ -12,10 +12,12 @@ import {
 import type Database from 'better-sqlite3';
 import { ACTOR_OPTIONS, ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actors/actor-registry';
 import { APP_CONFIG, AppConfig } from './config';
+import { CHECKPOINT_STORE } from './consumers/checkpoint-store';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
+import { SqliteCheckpointStore } from './read-models/sqlite-checkpoint-store';
 import { RunFeed } from './live/run-feed';
 import { StreamWatch } from './live/stream-watch';
 import { AppliedEvents } from './read-models/applied-events';
@@ -63,6 +65,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         provide: READ_DATABASE,
         useFactory: () => openReadDatabase(join(config.dataDir, 'read-models.sqlite')),
         inject: [DATA_FOLDER_LOCK],
+      },
+      {
+        provide: CHECKPOINT_STORE,
+        useFactory: (db: Database.Database) => new SqliteCheckpointStore(db),
+        inject: [READ_DATABASE],
       },
       {
         provide: ACTOR_OPTIONS,

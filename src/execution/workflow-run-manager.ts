@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentDecider, agentStream } from '../agents/agent';
 import { agentNameDecider, agentNameStream } from '../agents/agent-name';
@@ -12,7 +12,9 @@ import {
 import { APP_CONFIG, AppConfig } from '../config';
 import { DomainError } from '../domain/decider';
 import { isEnded } from '../domain/run';
-import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
+import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
@@ -26,9 +28,7 @@ import {
   workflowRunStream,
 } from '../workflows/workflow-run';
 import { persistently } from '../actors/persistently';
-import { ProcessCheckpoints } from './process-checkpoints';
 
-const CHECKPOINT = 'workflow-run-manager';
 /** A run's stream is used a few times, then never again: its actor is not kept (see ActorRegistry). */
 const UNCACHED = { cache: false };
 const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
@@ -40,40 +40,38 @@ const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCan
  * an event twice changes nothing, so after a crash it simply reads on from where it last saved.
  */
 @Injectable()
-export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('WorkflowRuns');
-  private subscription?: Subscription;
+export class WorkflowRunManager
+  extends CheckpointedConsumer
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  protected readonly name = 'workflow-run-manager';
   private stopping = false;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly workflows: WorkflowsReadModel,
-    private readonly checkpoints: ProcessCheckpoints,
     private readonly projections: ProjectionRunner,
-  ) {}
+  ) {
+    super(store, checkpoints);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
-    this.subscription = this.store.subscribe(
-      { after: this.checkpoints.load(CHECKPOINT), filter: { eventTypes: EVENT_TYPES } },
-      {
-        onEvents: (events) => this.onEvents(events),
-        onError: (error) => this.logger.error(`Stopped moving workflow runs on: ${String(error)}`),
-      },
-    );
+    void this.follow({ filter: { eventTypes: EVENT_TYPES } });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    await this.subscription?.stop();
+    await this.stopFollowing();
   }
 
   /** Events of different workflow runs are handled side by side, those of one run in order. */
-  private async onEvents(events: RecordedEvent[]): Promise<void> {
+  protected async handle(events: RecordedEvent[]): Promise<void> {
     const byRun = new Map<string, RecordedEvent[]>();
     for (const event of events) {
       const runId = this.workflowRunOf(event);
@@ -81,10 +79,9 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     }
     await Promise.all(
       [...byRun.values()].map(async (runEvents) => {
-        for (const event of runEvents) await this.handle(event);
+        for (const event of runEvents) await this.handleEvent(event);
       }),
     );
-    if (!this.stopping) this.checkpoints.save(CHECKPOINT, events[events.length - 1].position);
   }
 
   private workflowRunOf(event: RecordedEvent): string | undefined {
@@ -93,7 +90,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     return event.data.runId as string;
   }
 
-  private async handle(event: RecordedEvent): Promise<void> {
+  private async handleEvent(event: RecordedEvent): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
     try {
       await persistently(

@@ -9,6 +9,7 @@ import { Projection } from './projection';
 import { AppliedEvents } from './applied-events';
 import { ProjectionRunner } from './projection-runner';
 import { ReadYourWrites } from './read-your-writes';
+import { SqliteCheckpointStore } from './sqlite-checkpoint-store';
 import { openReadDatabase } from './read-database';
 
 /** Counts events per stream in a table, and remembers every event it was handed. */
@@ -50,7 +51,7 @@ describe('projection runner', () => {
   function runnerOn(db: Database.Database) {
     const applied = new AppliedEvents();
     const writes = new ReadYourWrites(applied, { readYourWritesTimeoutMs: 1000 });
-    return { runner: new ProjectionRunner(store, db, applied), applied, writes };
+    return { runner: new ProjectionRunner(store, new SqliteCheckpointStore(db), db, applied), applied, writes };
   }
 
   function open() {
@@ -106,7 +107,7 @@ describe('projection runner', () => {
     await expect(runner.start()).rejects.toThrow('cannot apply Poison');
     expect(runner.failed).toBe(true);
     expect(projection.counts()).toEqual({});
-    expect(db.prepare('SELECT count(*) AS n FROM projection_checkpoints').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM checkpoints').get()).toEqual({ n: 0 });
     await runner.stop();
     db.close();
   });

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_PAGE_CACHE_SIZE } from '../shared/sqlite-page-cache';
+import { createCheckpointTable } from './sqlite-checkpoint-store';
 
 export const READ_DATABASE = Symbol('ReadDatabase');
 
@@ -20,7 +21,7 @@ export function openReadDatabase(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = ${SQLITE_PAGE_CACHE_SIZE}`);
-  db.exec('CREATE TABLE IF NOT EXISTS projection_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+  createCheckpointTable(db);
   return db;
 }
 

@@ -36,7 +36,7 @@ function migrate(db: Database.Database): void {
   if (runs.length === 0 || (runs.includes('doc') && agents.includes('version') && agents.includes('last_run'))) return;
   db.exec(`
     DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
-    DELETE FROM projection_checkpoints WHERE name = 'agents';
+    DELETE FROM checkpoints WHERE name = 'agents';
   `);
 }
 

@@ -45,7 +45,7 @@ function migrate(db: Database.Database): void {
   if (workflows.length === 0 || current) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
-    DELETE FROM projection_checkpoints WHERE name = 'workflows';
+    DELETE FROM checkpoints WHERE name = 'workflows';
   `);
 }
 
