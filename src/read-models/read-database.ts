@@ -68,6 +68,14 @@ export function startCatchUp(db: Database.Database): () => void {
   };
 }
 
+/** The names of a table's columns; none when there is no such table (a read model's migration checks its shape). */
+export function tableColumns(db: Database.Database, table: string): string[] {
+  return db
+    .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+    .all(table)
+    .map((column) => column.name);
+}
+
 function catchUpMarker(file: string): string {
   return `${file}.catching-up`;
 }

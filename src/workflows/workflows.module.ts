@@ -22,6 +22,7 @@ import { ResumeWorkflowHandler } from './resume-workflow/resume-workflow.handler
 import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handler';
 import { TriggerScheduledRunsHandler } from './scheduling/trigger-scheduled-runs.handler';
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
+import { WorkflowSchedules } from './scheduling/workflow-schedules';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
@@ -54,6 +55,7 @@ import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler
     SkipScheduledRunsHandler,
     TriggerScheduledRunsHandler,
     WorkflowScheduler,
+    WorkflowSchedules,
     ListWorkflowsHandler,
     GetWorkflowHandler,
     ListWorkflowRunsHandler,

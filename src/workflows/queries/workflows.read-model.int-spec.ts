@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openReadDatabase } from '../../read-models/read-database';
+import { WorkflowSchedules } from '../scheduling/workflow-schedules';
 import { WorkflowsReadModel } from './workflows.read-model';
 
 describe('workflows read model', () => {
@@ -34,7 +35,7 @@ describe('workflows read model', () => {
       activeSince: '2026-01-01T00:00:00.000Z',
     });
     new WorkflowsReadModel(db); // a current table is kept
-    expect(readModel.activeSchedules()).toEqual([
+    expect(new WorkflowSchedules(db).active()).toEqual([
       {
         id: 'wf_2',
         status: 'active',

@@ -8,12 +8,12 @@ import { RecordedEvent } from '../../event-store/event-store';
 import { AppliedEvents } from '../../read-models/applied-events';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
-import { ScheduledWorkflow, WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow';
 import { CronSchedule, cronSchedule } from './cron-schedule';
 import { DueTicks, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
+import { ScheduledWorkflow, WorkflowSchedules } from './workflow-schedules';
 import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 
 interface ScheduledWorkflowJob {
@@ -58,7 +58,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     private readonly registry: SchedulerRegistry,
     private readonly commands: CommandBus,
-    private readonly readModel: WorkflowsReadModel,
+    private readonly schedules: WorkflowSchedules,
     private readonly projections: ProjectionRunner,
     private readonly applied: AppliedEvents,
     private readonly runs: WorkflowRunOpener,
@@ -77,7 +77,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.running = true;
     this.applied.onApplied((events) => this.onBatchApplied(events));
     const due: ScheduledTick[] = [];
-    for (const workflow of this.readModel.activeSchedules()) {
+    for (const workflow of this.schedules.active()) {
       this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs, due));
     }
     this.sendRuns(due);
@@ -131,7 +131,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
 
   /** Brings one workflow's job in line with the read model: created, paused, resumed, or later changed. */
   private reconcile(workflowId: string): void {
-    const workflow = this.readModel.schedule(workflowId);
+    const workflow = this.schedules.of(workflowId);
     const wanted = workflow?.status === 'active' && workflow.trigger.type === 'schedule' ? workflow : undefined;
     const job = this.jobs.get(workflowId);
     if (job && wanted?.trigger.type === 'schedule') {
