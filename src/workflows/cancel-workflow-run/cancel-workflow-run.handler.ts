@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
-import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { WorkflowRun, queuedRunFrom, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 
 /**
@@ -27,7 +27,7 @@ export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowR
     if (!run) {
       // Recorded by its trigger, with its own stream not opened yet: open it now.
       const recorded = this.readModel.getRun(workflowId, runId);
-      if (recorded) run = (await this.opener.open(recorded, context)).state;
+      if (recorded) run = (await this.opener.open(queuedRunFrom(recorded), context)).state;
     }
     if (run?.workflowId !== workflowId) {
       throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);

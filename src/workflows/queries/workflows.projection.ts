@@ -11,8 +11,18 @@ import {
   WorkflowTriggered,
   workflowDecider,
 } from '../workflow';
-import { WORKFLOW_RUN_EVENT_TYPES, WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
+import {
+  WORKFLOW_RUN_EVENT_TYPES,
+  WorkflowRunEvent,
+  WorkflowRunQueued,
+  queuedRunOf,
+  workflowRunDecider,
+  workflowRunStream,
+} from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
+
+/** Every run's stream starts so. */
+const RUN_STREAMS = workflowRunStream('');
 
 /** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
@@ -43,14 +53,11 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         break;
       }
       case 'WorkflowTriggered': {
-        const { workflowId, runId, input, triggeredAt, trigger, workflowVersion } =
-          event.data as WorkflowTriggered['data'];
+        const triggered = event.data as WorkflowTriggered['data'];
+        const { workflowId, triggeredAt, trigger } = triggered;
         this.readModel.setLastRun(workflowId, triggeredAt, trigger.type === 'schedule' ? trigger.scheduledFor : null);
         // The trigger alone makes the run: it is listed even before (or if never) its own stream is opened.
-        const queued: WorkflowRunQueued = {
-          type: 'WorkflowRunQueued',
-          data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
-        };
+        const queued: WorkflowRunQueued = { type: 'WorkflowRunQueued', data: queuedRunOf(triggered) };
         this.readModel.insertRun(workflowRunDecider.evolve(null, queued)!, false);
         break;
       }
@@ -80,7 +87,7 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
           this.readModel.insertRun(workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
         break;
       default:
-        if (event.stream.startsWith('workflowrun-')) this.applyToRun(event);
+        if (event.stream.startsWith(RUN_STREAMS)) this.applyToRun(event);
     }
   }
 

@@ -4,8 +4,15 @@ import { CommandContext } from '../../actors/actor';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun, workflowRunDecider } from '../workflow-run';
-import { QueuedRun, WorkflowRunOpener, openingCommand } from './workflow-run-opener';
+import {
+  QueuedRun,
+  WorkflowRun,
+  WorkflowRunAggregate,
+  queuedRunOf,
+  toWorkflowRun,
+  workflowRunDecider,
+} from '../workflow-run';
+import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -21,7 +28,7 @@ export class WorkflowTriggers {
     private readonly runs: WorkflowRunOpener,
   ) {}
 
-  private readonly logger = new Logger('TriggerWorkflow');
+  private readonly logger = new Logger(WorkflowTriggers.name);
 
   /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
   trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
@@ -39,7 +46,7 @@ export class WorkflowTriggers {
       { cache: false },
     );
     return sent.then(async ({ result, opened }) => {
-      if (!opened) return this.openAfter(runOf(result.events), result.position, context);
+      if (!opened) return this.openAfter(queuedBy(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
       if (trigger.type !== 'schedule') await this.readYourWrites.waitFor(opened[0].position);
       return toWorkflowRun(opened[0].state as WorkflowRunAggregate);
@@ -47,15 +54,16 @@ export class WorkflowTriggers {
   }
 
   /** The trigger is durable now, and with it the run: its stream is opened in a second step. */
-  private async openAfter(run: WorkflowRun, position: bigint | undefined, context: CommandContext) {
+  private async openAfter(queued: QueuedRun, position: bigint | undefined, context: CommandContext) {
+    const run = asRun(queued);
     // A schedule tick has no client waiting for the run: its stream is opened after the tick's other triggers.
     if (run.trigger.type === 'schedule') {
-      this.runs.openSoon(run, context);
+      this.runs.openSoon(queued, context);
       return run;
     }
     // Should opening the stream fail, the opener's sweep does it later, so the answer stays a 202 (a retry
     // would only start a second run).
-    const opened = await this.runs.open(run, context).catch((error: unknown) => {
+    const opened = await this.runs.open(queued, context).catch((error: unknown) => {
       this.logger.warn(`Run ${run.id} is recorded; its stream will be opened later: ${String(error)}`);
       return undefined;
     });
@@ -64,13 +72,12 @@ export class WorkflowTriggers {
   }
 }
 
-/** The run a trigger records, as its stream's opening command and its WorkflowRunQueued event carry it. */
+/** The run the trigger decided (the command's one event) records. */
 function queuedBy(events: WorkflowEvent[]): QueuedRun {
-  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
-  return { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt };
+  return queuedRunOf((events[0] as WorkflowTriggered).data);
 }
 
-/** The run a trigger records, as it stands once queued. */
-function runOf(events: WorkflowEvent[]): WorkflowRun {
-  return toWorkflowRun(workflowRunDecider.evolve(null, { type: 'WorkflowRunQueued', data: queuedBy(events) })!);
+/** The run as it stands once queued. */
+function asRun(queued: QueuedRun): WorkflowRun {
+  return toWorkflowRun(workflowRunDecider.evolve(null, { type: 'WorkflowRunQueued', data: queued })!);
 }
