@@ -52,7 +52,8 @@ export class AgentRunExecution {
     readonly runId: string,
     private readonly deps: ExecutionDeps,
   ) {
-    this.actor = deps.actors.detached(agentRunStream(runId), agentRunDecider);
+    // An actor of its own (runs' actors are not cached), held while the run executes.
+    this.actor = deps.actors.of(agentRunStream(runId), agentRunDecider);
     this.context = { correlationId: runId, causationId: runId };
   }
 
@@ -61,11 +62,11 @@ export class AgentRunExecution {
     const run = await this.actor.read();
     // A claim of ours whose answer was lost (a deadline, with the append done) is still ours.
     if (run?.status === 'running' && run.executorId === this.deps.executorId) {
-      const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
+      const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
       return { run, agent };
     }
     if (run?.status !== 'queued') return undefined;
-    const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
+    const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
     const { missing } = this.deps.tools.resolve(agent?.tools ?? []);
     const warnings = missing.map((id) => `The tool "${id}" is not available now; the run went on without it`);
     try {

@@ -16,7 +16,7 @@ const BATCH = 100;
  */
 @Injectable()
 export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('StaleRuns');
+  private readonly logger = new Logger(StaleRunSweeper.name);
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
 
@@ -57,7 +57,6 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
           agentRunDecider,
           { type: 'InterruptAgentRun', staleBefore },
           { correlationId: runId, causationId: runId },
-          { cache: false },
         );
         if (events.length === 0) continue;
         ended++;

@@ -29,8 +29,6 @@ import {
 } from '../workflows/workflow-run';
 import { persistently } from '../actors/persistently';
 
-/** A run's stream is used a few times, then never again: its actor is not kept (see ActorRegistry). */
-const UNCACHED = { cache: false };
 const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
 
 /**
@@ -121,7 +119,7 @@ export class WorkflowRunManager
 
   private async start(runId: string, workflowId: string): Promise<void> {
     if (this.hasEnded(runId)) return;
-    const workflow = await this.actors.read(workflowStream(workflowId), workflowDecider);
+    const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
     await this.sendToRun(runId, {
       type: 'StartWorkflowRun',
@@ -139,10 +137,10 @@ export class WorkflowRunManager
     task,
     agentRunId,
   }: WorkflowStepStarted['data']): Promise<void> {
-    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider, UNCACHED);
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     if (!run || run.status !== 'running' || run.steps[index]?.agentRunId !== agentRunId) return;
-    const { claimedBy } = await this.actors.read(agentNameStream(name), agentNameDecider);
-    const agent = claimedBy ? await this.actors.read(agentStream(claimedBy), agentDecider) : null;
+    const { claimedBy } = await this.actors.of(agentNameStream(name), agentNameDecider).read();
+    const agent = claimedBy ? await this.actors.of(agentStream(claimedBy), agentDecider).read() : null;
     // An archived agent, or one renamed since, is no longer the agent of that name.
     if (!agent || agent.status === 'archived' || agent.name !== name) {
       const error = { code: 'agent_not_found', message: `No agent is named "${name}"` };
@@ -170,7 +168,7 @@ export class WorkflowRunManager
         stepIndex: index,
       },
       { correlationId: runId, causationId: runId },
-      { newStream: true, cache: false },
+      { newStream: true },
     );
   }
 
@@ -194,7 +192,7 @@ export class WorkflowRunManager
   }
 
   private async cancelSteps(runId: string): Promise<void> {
-    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider, UNCACHED);
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     for (const step of run?.steps ?? []) {
       if (step.agentRunId === null || step.status !== 'cancelled') continue;
       await this.actors
@@ -212,7 +210,7 @@ export class WorkflowRunManager
 
   private sendToRun(runId: string, command: WorkflowRunCommand) {
     const context = { correlationId: runId, causationId: runId };
-    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, context, UNCACHED);
+    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, context);
   }
 
   /** Catching up over old runs: those the read models show as ended need no look at their streams. */

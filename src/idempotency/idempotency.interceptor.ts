@@ -40,7 +40,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
     const context_ = { correlationId: stream, causationId: stream };
     const send = (command: Parameters<typeof idempotencyDecider.decide>[1]) =>
-      this.actors.send(stream, idempotencyDecider, command, context_, { cache: false });
+      this.actors.send(stream, idempotencyDecider, command, context_);
 
     return from(send({ type: 'ClaimIdempotencyKey', fingerprint })).pipe(
       mergeMap(({ events, state }) => {

@@ -136,6 +136,8 @@ export function queuedRunFrom({ id, workflowId, input, trigger, workflowVersion,
 
 export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> = {
   initialState: null,
+  // A run's stream is used a few times within moments, then never again.
+  cacheActors: false,
 
   decide(state, command, now) {
     const at = now.toISOString();

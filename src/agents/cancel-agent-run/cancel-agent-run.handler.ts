@@ -17,13 +17,11 @@ export class CancelAgentRunHandler implements ICommandHandler<CancelAgentRunComm
   ) {}
 
   async execute({ agentId, runId }: CancelAgentRunCommand): Promise<AgentRun> {
-    const stream = agentRunStream(runId);
-    const run = await this.actors.read(stream, agentRunDecider);
+    const actor = this.actors.of(agentRunStream(runId), agentRunDecider);
+    const run = await actor.read();
     if (run?.agentId !== agentId)
       throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
-    const { state, position } = await this.actors.send(
-      stream,
-      agentRunDecider,
+    const { state, position } = await actor.send(
       { type: 'CancelAgentRun' },
       { correlationId: runId, causationId: runId },
     );

@@ -16,7 +16,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
   ) {}
 
   async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
-    const agent = await this.actors.read(agentStream(agentId), agentDecider);
+    const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
     const id = this.ids.newId('agentrun');
@@ -25,8 +25,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       agentRunDecider,
       { type: 'QueueAgentRun', id, agentId, model: agent.model, agentVersion: agent.version, task, context },
       { correlationId: id, causationId: agentId },
-      // Its executor works on the run with an actor of its own: a cached one would only hold memory.
-      { newStream: true, cache: false },
+      { newStream: true },
     );
     await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);

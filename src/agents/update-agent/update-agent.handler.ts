@@ -29,7 +29,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
 
   async execute({ agentId, patch, ifMatch }: UpdateAgentCommand): Promise<Agent> {
     for (let merge = 1; ; merge++) {
-      const agent = await this.actors.read(agentStream(agentId), agentDecider);
+      const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
       if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
       checkIfMatch('Agent', agentId, agent, { ifMatch });
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);

@@ -21,23 +21,21 @@ export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowR
   ) {}
 
   async execute({ workflowId, runId }: CancelWorkflowRunCommand): Promise<WorkflowRun> {
-    const stream = workflowRunStream(runId);
+    const actor = this.actors.of(workflowRunStream(runId), workflowRunDecider);
     const context = { correlationId: runId, causationId: runId };
-    let run = await this.actors.read(stream, workflowRunDecider);
+    let run = await actor.read();
     if (!run) {
       // Recorded by its trigger, with its own stream not opened yet: open it now.
       const recorded = this.readModel.getRun(workflowId, runId);
-      if (recorded) run = (await this.opener.open(queuedRunFrom(recorded), context)).state;
+      if (recorded) {
+        await this.opener.open(queuedRunFrom(recorded), context);
+        run = await actor.read();
+      }
     }
     if (run?.workflowId !== workflowId) {
       throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);
     }
-    const { state, position } = await this.actors.send(
-      stream,
-      workflowRunDecider,
-      { type: 'CancelWorkflowRun' },
-      context,
-    );
+    const { state, position } = await actor.send({ type: 'CancelWorkflowRun' }, context);
     await this.readYourWrites.waitFor(position);
     return toWorkflowRun(state!);
   }

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
+import { ActorRegistry, StreamCommand } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
@@ -16,9 +16,7 @@ import {
 } from '../workflow-run';
 
 /** The command that opens a run's stream. */
-export function openingCommand(
-  run: QueuedRun,
-): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
+export function openingCommand(run: QueuedRun): StreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
   return {
     stream: workflowRunStream(run.id),
     decider: workflowRunDecider,
@@ -60,8 +58,7 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
 
   open(run: QueuedRun, context: CommandContext) {
     const { stream, decider, command } = openingCommand(run);
-    // A run stream is written once: caching its actor would only push busy ones out of the cache.
-    return this.actors.send(stream, decider, command, context, { newStream: true, cache: false });
+    return this.actors.send(stream, decider, command, context, { newStream: true });
   }
 
   /** Opens the run's stream on the next turn of the event loop, with every other run deferred by then. */

@@ -34,18 +34,14 @@ export class WorkflowTriggers {
   trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
-    const sent = this.actors.sendWithNewStreams(
-      {
-        stream: workflowStream(workflowId),
-        decider: workflowDecider,
-        command: { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
-        newStreams: (events) => [openingCommand(queuedBy(events))],
-      },
+    const sent = this.actors.send(
+      workflowStream(workflowId),
+      workflowDecider,
+      { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
       context,
-      // A run stream is written once: caching its actor would only push busy ones out of the cache.
-      { cache: false },
+      { opens: (events) => [openingCommand(queuedBy(events))] },
     );
-    return sent.then(async ({ result, opened }) => {
+    return sent.then(async ({ opened, ...result }) => {
       if (!opened) return this.openAfter(queuedBy(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
       if (trigger.type !== 'schedule') await this.readYourWrites.waitFor(opened[0].position);

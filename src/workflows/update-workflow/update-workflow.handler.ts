@@ -28,7 +28,7 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
 
   async execute({ workflowId, patch, ifMatch }: UpdateWorkflowCommand): Promise<WorkflowView> {
     for (let merge = 1; ; merge++) {
-      const workflow = await this.actors.read(workflowStream(workflowId), workflowDecider);
+      const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
       if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
       checkIfMatch('Workflow', workflowId, workflow, { ifMatch });
       if (workflow.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
