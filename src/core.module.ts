@@ -40,7 +40,7 @@ export interface CoreOverrides {
 @Global()
 @Module({})
 export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Core');
+  private readonly logger = new Logger(CoreModule.name);
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,

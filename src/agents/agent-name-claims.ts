@@ -11,7 +11,7 @@ import { agentNameDecider, agentNameStream } from './agent-name';
  */
 @Injectable()
 export class AgentNameClaims {
-  private readonly logger = new Logger('AgentNames');
+  private readonly logger = new Logger(AgentNameClaims.name);
 
   constructor(private readonly actors: ActorRegistry) {}
 

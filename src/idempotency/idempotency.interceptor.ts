@@ -21,7 +21,7 @@ const COMPLETE_WITHIN_MS = 10_000;
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  private readonly logger = new Logger('Idempotency');
+  private readonly logger = new Logger(IdempotencyInterceptor.name);
 
   constructor(private readonly actors: ActorRegistry) {}
 

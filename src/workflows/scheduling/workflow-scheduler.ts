@@ -45,7 +45,7 @@ export function scheduleJobName(cron: string, timezone: string): string {
  */
 @Injectable()
 export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Scheduler');
+  private readonly logger = new Logger(WorkflowScheduler.name);
   private readonly jobs = new Map<string, ScheduledWorkflowJob>();
   /** The workflows of each schedule that has a job. */
   private readonly workflowsOf = new Map<CronSchedule, Set<string>>();
