@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { FieldError, MalformedJson, ValidationFailed } from './problem';
+import { MalformedJson } from './problem';
+import { FieldError, ValidationFailed } from '../shared/validation-failed';
 
 /** Matches a UTF-16 surrogate that is not half of a pair: text that cannot be stored as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

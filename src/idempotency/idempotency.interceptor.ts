@@ -5,7 +5,7 @@ import { bearerToken, digestOf } from '../access/api-keys';
 import { ActorRegistry } from '../actors/actor-registry';
 import { DomainError } from '../domain/decider';
 import { persistently } from '../actors/persistently';
-import { ValidationFailed } from '../http/problem';
+import { ValidationFailed } from '../shared/validation-failed';
 import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

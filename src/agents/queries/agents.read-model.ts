@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { RunStatus } from '../../domain/run';
-import { Page, toPage } from '../../http/paging';
+import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
