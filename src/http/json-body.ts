@@ -15,8 +15,17 @@ export function registerJsonBodyParser(
   limits: { bodyLimitBytes: number; jsonMaxDepth: number },
 ) {
   fastify.removeAllContentTypeParsers();
+  addJsonParser(fastify, 'application/json', limits);
+}
+
+/** Parses bodies of `contentType` as JSON (`parseJsonBody`), within the body limit. */
+export function addJsonParser(
+  fastify: FastifyInstance,
+  contentType: string,
+  limits: { bodyLimitBytes: number; jsonMaxDepth: number },
+): void {
   fastify.addContentTypeParser(
-    'application/json',
+    contentType,
     { parseAs: 'string', bodyLimit: limits.bodyLimitBytes },
     (_request, body, done) => {
       try {

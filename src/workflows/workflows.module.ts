@@ -29,6 +29,7 @@ import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
 import { WorkflowTriggers } from './trigger-workflow/workflow-triggers';
 import { UpdateWorkflowController } from './update-workflow/update-workflow.controller';
 import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler';
+import { WorkflowChanges } from './workflow-changes';
 
 @Module({
   imports: [AgentsModule],
@@ -45,6 +46,7 @@ import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler
   providers: [
     CreateWorkflowHandler,
     UpdateWorkflowHandler,
+    WorkflowChanges,
     ArchiveWorkflowHandler,
     TriggerWorkflowHandler,
     WorkflowTriggers,

@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../../event-store/event-store';
-import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadModelProjection } from '../../read-models/read-model-projection';
 import {
   ScheduledRunsSkipped,
   WORKFLOW_EVENT_TYPES,
@@ -26,23 +26,15 @@ const RUN_STREAMS = workflowRunStream('');
 
 /** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
-export class WorkflowsProjection implements Projection, OnModuleInit {
+export class WorkflowsProjection extends ReadModelProjection {
   readonly name = 'workflows';
   readonly eventTypes = [...WORKFLOW_EVENT_TYPES, ...WORKFLOW_RUN_EVENT_TYPES];
 
   constructor(
     private readonly readModel: WorkflowsReadModel,
-    private readonly runner: ProjectionRunner,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(this);
-  }
-
-  applyBatch(events: RecordedEvent[]): void {
-    this.readModel.batch(() => {
-      for (const event of events) this.apply(event);
-    });
+    runner: ProjectionRunner,
+  ) {
+    super(readModel, runner);
   }
 
   apply(event: RecordedEvent): void {
