@@ -9,8 +9,8 @@ const { randomUUID } = require('node:crypto');
 const { loadavg } = require('node:os');
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { SqliteEventStore } = require('../dist/event-store/sqlite-event-store');
-const { EventStoreDbEventStore } = require('../dist/event-store/eventstoredb-event-store');
+const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-store');
+const { EventStoreDbEventStore } = require('../dist/event-store/eventstoredb/eventstoredb-event-store');
 const { startServer, temporaryDir, storeArgument, positional, startStore } = require('./lib');
 
 const [triggers = 100_000, rounds = 3] = positional().map(Number);

@@ -6,7 +6,7 @@
 // --cache: keep the seeded log in the temporary folder and reuse it on the next run of the same size.
 const { rmSync } = require('node:fs');
 const { join } = require('node:path');
-const { SqliteEventStore } = require('../dist/event-store/sqlite-event-store');
+const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-store');
 const {
   temporaryDir,
   positional,

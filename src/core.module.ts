@@ -12,11 +12,17 @@ import {
 import type Database from 'better-sqlite3';
 import { ACTOR_OPTIONS, ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actors/actor-registry';
 import { APP_CONFIG, AppConfig } from './config';
+import { CHECKPOINT_STORE } from './consumers/checkpoint-store';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
-import { StreamWatch } from './read-models/stream-watch';
+import { SqliteCheckpointStore } from './read-models/sqlite-checkpoint-store';
+import { RunFeed } from './live/run-feed';
+import { StreamWatch } from './live/stream-watch';
+import { AppliedEvents } from './read-models/applied-events';
+import { ReadModelReadiness } from './read-models/read-model-readiness';
+import { ReadYourWrites } from './read-models/read-your-writes';
 import { Clock, SystemClock } from './shared/clock';
 import { DATA_FOLDER_LOCK, DataFolderLock } from './shared/data-folder-lock';
 import { IdGenerator, UlidIdGenerator } from './shared/ids';
@@ -27,11 +33,14 @@ export interface CoreOverrides {
   store?: EventStore;
 }
 
-/** What every feature shares: configuration, time, ids, the event store, the read database, actors, projections. */
+/**
+ * What every feature shares: configuration, time, ids, the event store, the read database, actors, projections and
+ * what follows them (read-your-writes, readiness, the after-commit bus), and the live feeds of streams and runs.
+ */
 @Global()
 @Module({})
 export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Core');
+  private readonly logger = new Logger(CoreModule.name);
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -58,6 +67,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         inject: [DATA_FOLDER_LOCK],
       },
       {
+        provide: CHECKPOINT_STORE,
+        useFactory: (db: Database.Database) => new SqliteCheckpointStore(db),
+        inject: [READ_DATABASE],
+      },
+      {
         provide: ACTOR_OPTIONS,
         useValue: {
           cacheSize: config.actorCacheSize,
@@ -66,8 +80,12 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         },
       },
       ActorRegistry,
+      AppliedEvents,
       ProjectionRunner,
+      ReadYourWrites,
+      ReadModelReadiness,
       StreamWatch,
+      RunFeed,
     ];
     return { module: CoreModule, providers, exports: providers };
   }

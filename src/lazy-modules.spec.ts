@@ -22,7 +22,7 @@ describe('modules loaded at start', () => {
     require('./app');
     expect(mockLoaded).toEqual([]);
 
-    require('./event-store/eventstoredb-event-store');
+    require('./event-store/eventstoredb/eventstoredb-event-store');
     require('./tools/mcp/mcp-server-connection');
     require('./models/agent-loop');
     expect(mockLoaded.sort()).toEqual(['@eventstore/db-client', '@modelcontextprotocol/sdk', 'ai']);

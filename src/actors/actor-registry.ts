@@ -6,20 +6,23 @@ import { IdGenerator } from '../shared/ids';
 import { Actor, ActorDeps, CommandContext, CommandResult, NewStreamEvents, metadataOf, toNewEvents } from './actor';
 import { SnapshotWriter } from './snapshot-writer';
 
-/** A command to an existing stream, and the commands opening new streams in its commit (`sendWithNewStreams`). */
-export interface CommandWithNewStreams<S, C, E extends DomainEvent> {
+/** A command, the stream it goes to, and that stream's decider. */
+export interface StreamCommand<S, C, E extends DomainEvent> {
   stream: string;
   decider: Decider<S, C, E>;
   command: C;
-  /** The commands for the new streams, made from the events the command decided. */
-  newStreams(events: E[]): Array<NewStreamCommand<any, any, any>>;
 }
 
-/** A command for `sendToNewStreams`: its stream, the stream's decider, and the command. */
-export interface NewStreamCommand<S, C, E extends DomainEvent> {
-  stream: string;
-  decider: Decider<S, C, E>;
-  command: C;
+export interface SendOptions<E extends DomainEvent> {
+  /** The caller has just made the stream's id: no read first (see ActorSendOptions). */
+  newStream?: boolean;
+  /** The streams this command opens, made from its events: written in its commit where the store can. */
+  opens?(events: E[]): Array<StreamCommand<any, any, any>>;
+}
+
+/** A command's result; with `opens`, the opened streams' results, or undefined when they were not written. */
+export interface SendResult<S, E> extends CommandResult<S, E> {
+  opened?: Array<CommandResult<unknown, DomainEvent>>;
 }
 
 export const ACTOR_OPTIONS = Symbol('ActorOptions');
@@ -71,14 +74,39 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     return this.deps.snapshots?.writer.settled() ?? Promise.resolve();
   }
 
+  /**
+   * The stream's actor. A decider's actors are cached and shared, the least recently used idle ones dropped first,
+   * unless it declares `cacheActors: false`: the caller then gets one of its own (unless one is cached already),
+   * which it may hold while it works on the stream, and which no one else keeps.
+   */
+  of<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
+    return decider.cacheActors === false && !this.actors.has(stream)
+      ? this.newActor(stream, decider)
+      : this.actorFor(stream, decider);
+  }
+
+  /**
+   * A command to its stream's actor. With `opens`, the new streams it opens (decided from its events on their
+   * initial states) go in the same commit, all or nothing, where the store can; a conflict on the actor's stream
+   * reloads and decides again. `opened` is then undefined when the store cannot append to several streams at once
+   * (EventStoreDB) or a new stream exists after all: the command's events were written alone, and the caller opens
+   * the new streams step by step. A command the domain refuses throws.
+   */
   send<S, C, E extends DomainEvent>(
     stream: string,
     decider: Decider<S, C, E>,
     command: C,
     context: CommandContext,
-    options: { newStream?: boolean; cache?: boolean } = {},
-  ): Promise<CommandResult<S, E>> {
-    return this.actorOf(stream, decider, options.cache).send(command, context, options.newStream);
+    { newStream, opens }: SendOptions<E> = {},
+  ): Promise<SendResult<S, E>> {
+    const actor = this.of(stream, decider);
+    if (!opens) return actor.send(command, context, { newStream });
+    let commands: Array<StreamCommand<any, any, any>> = [];
+    const newStreams = (events: E[], now: Date) => decideNew((commands = opens(events)), now);
+    return actor.send(command, context, { newStream, newStreams }).then(({ newStreams: written, ...result }) => ({
+      ...result,
+      opened: written && this.adoptNew(commands, written),
+    }));
   }
 
   /**
@@ -87,7 +115,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
    * exists after all: the caller then goes step by step. A command the domain refuses throws, as `send` does.
    */
   async sendToNewStreams(
-    commands: Array<NewStreamCommand<any, any, any>>,
+    commands: Array<StreamCommand<any, any, any>>,
     context: CommandContext,
   ): Promise<Array<CommandResult<unknown, DomainEvent>> | undefined> {
     if (!this.store.appendMultiple) return undefined;
@@ -112,72 +140,22 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     );
   }
 
-  /**
-   * A command to a stream's actor (an existing stream, with its expected revision), and the new streams it opens,
-   * decided from its events on their initial states, in one commit, all or nothing. A conflict on the actor's
-   * stream reloads and decides again (a bounded number of times, as `send`). `opened` is undefined when the store
-   * cannot append to several streams at once (EventStoreDB) or a new stream exists after all: the command's events
-   * were then written alone, and the caller opens the new streams step by step. A refusal throws, as `send` does.
-   * `cache: false` keeps no actor for the new streams (they take the state otherwise).
-   */
-  sendWithNewStreams<S, C, E extends DomainEvent>(
-    { stream, decider, command, newStreams }: CommandWithNewStreams<S, C, E>,
-    context: CommandContext,
-    options: { cache?: boolean } = {},
-  ): Promise<{ result: CommandResult<S, E>; opened?: Array<CommandResult<unknown, DomainEvent>> }> {
-    let commands: Array<NewStreamCommand<any, any, any>> = [];
-    return this.actorOf(stream, decider)
-      .sendWithNewStreams(command, context, (events, now) => decideNew((commands = newStreams(events)), now))
-      .then(({ newStreams: written, ...result }) => ({
-        result,
-        opened: written && this.adoptNew(commands, written, options.cache),
-      }));
-  }
-
-  /** An actor of its own for a caller that keeps it while it works on one stream (a run being executed). */
-  detached<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
-    return this.newActor(stream, decider);
-  }
-
-  read<S, C, E extends DomainEvent>(
-    stream: string,
-    decider: Decider<S, C, E>,
-    options: { cache?: boolean } = {},
-  ): Promise<S> {
-    return this.actorOf(stream, decider, options.cache).read();
-  }
-
   get size(): number {
     return this.actors.size;
   }
 
-  /** The new streams' states, taken by their actors (kept only when `cache` is not false, or already there). */
+  /** The new streams' states, taken by their actors (kept as their deciders say, or already there). */
   private adoptNew(
-    commands: Array<NewStreamCommand<any, any, any>>,
+    commands: Array<StreamCommand<any, any, any>>,
     written: Array<NewStreamEvents & AppendResult>,
-    cache = true,
   ): Array<CommandResult<unknown, DomainEvent>> {
     return written.map(({ stream, events, nextRevision, position }, i) => {
       const { decider } = commands[i];
       const state = events.reduce(decider.evolve, decider.initialState);
-      if ((cache && decider.cacheActors !== false) || this.actors.has(stream))
+      if (decider.cacheActors !== false || this.actors.has(stream))
         this.actorFor(stream, decider).adopt(state, nextRevision);
       return { state, events, position };
     });
-  }
-
-  /**
-   * `cache: false` (a stream used a few times within moments, such as a run's), or a decider that declares
-   * `cacheActors: false`: an actor of its own, unless one is cached already; cached, it would only push busy ones
-   * out of the cache and hold memory after the stream is done.
-   */
-  private actorOf<S, C, E extends DomainEvent>(
-    stream: string,
-    decider: Decider<S, C, E>,
-    cache = true,
-  ): Actor<S, C, E> {
-    const keep = cache && decider.cacheActors !== false;
-    return !keep && !this.actors.has(stream) ? this.newActor(stream, decider) : this.actorFor(stream, decider);
   }
 
   private actorFor<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
@@ -209,7 +187,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
 }
 
 /** Each command decided on its stream's initial state. */
-function decideNew(commands: Array<NewStreamCommand<any, any, any>>, now: Date): NewStreamEvents[] {
+function decideNew(commands: Array<StreamCommand<any, any, any>>, now: Date): NewStreamEvents[] {
   return commands.map(({ stream, decider, command }) => ({
     stream,
     events: decider.decide(decider.initialState, command, now),

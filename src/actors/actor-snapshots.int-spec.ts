@@ -7,7 +7,7 @@ import { TestClock } from '../../test/support/test-clock';
 import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainEvent } from '../domain/decider';
 import { EventStore, StreamSnapshot } from '../event-store/event-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ActorRegistry } from './actor-registry';
 
 type Added = DomainEvent<'Added', { amount: number }>;
@@ -87,7 +87,7 @@ describe('actors with snapshots', () => {
 
     const { spy, reads } = spied();
     const actors = registry(3, spy);
-    expect(await actors.read('c-2', counter)).toBe(7);
+    expect(await actors.of('c-2', counter).read()).toBe(7);
     expect(reads).toEqual([5n]); // the snapshot's own revision, which the stream must have, and what follows
     expect((await actors.send('c-2', counter, { amount: 1 }, context)).state).toBe(8);
     expect((await store.readStream('c-2')).events).toHaveLength(8);
@@ -97,7 +97,7 @@ describe('actors with snapshots', () => {
     await history('c-3', 1200);
     await store.writeSnapshot('c-3', { revision: 99n, schemaVersion: 2, state: 100 });
     const { spy, reads } = spied();
-    expect(await registry(5000, spy).read('c-3', counter)).toBe(1200);
+    expect(await registry(5000, spy).of('c-3', counter).read()).toBe(1200);
     expect(reads).toEqual([99n, 599n, 1099n]);
   });
 
@@ -106,7 +106,7 @@ describe('actors with snapshots', () => {
     await store.writeSnapshot('c-4', { revision: 5n, schemaVersion: 1, state: 1000 });
     const { spy, reads } = spied();
     const actors = registry(3, spy);
-    expect(await actors.read('c-4', counter)).toBe(7);
+    expect(await actors.of('c-4', counter).read()).toBe(7);
     expect(reads).toEqual([0n]);
     await actors.snapshotsSettled();
     expect(await store.readSnapshot('c-4')).toEqual({ revision: 6n, schemaVersion: 2, state: 7 });
@@ -116,7 +116,7 @@ describe('actors with snapshots', () => {
     await history('c-5', 7);
     const replays = async (s: EventStore) => {
       const { spy, reads } = spied(s === store ? {} : { readSnapshot: s.readSnapshot });
-      expect(await registry(100, spy).read('c-5', counter)).toBe(7);
+      expect(await registry(100, spy).of('c-5', counter).read()).toBe(7);
       return reads;
     };
     await store.writeSnapshot('c-5', { revision: 5n, schemaVersion: 2, state: 'not a count' });
@@ -135,7 +135,7 @@ describe('actors with snapshots', () => {
     expect(await replays(store)).toEqual([100n, 0n]);
 
     await store.writeSnapshot('c-missing', { revision: 3n, schemaVersion: 2, state: 999 });
-    expect(await registry(100).read('c-missing', counter)).toBe(0);
+    expect(await registry(100).of('c-missing', counter).read()).toBe(0);
     expect(warnings).toHaveBeenCalledTimes(5);
   });
 
@@ -152,8 +152,8 @@ describe('actors with snapshots', () => {
       },
     });
     const actors = registry(100, flaky);
-    await expect(actors.read('c-8', counter)).rejects.toThrow('store down');
-    expect(await actors.read('c-8', counter)).toBe(3);
+    await expect(actors.of('c-8', counter).read()).rejects.toThrow('store down');
+    expect(await actors.of('c-8', counter).read()).toBe(3);
     expect(reads).toEqual([50n, 0n]);
   });
 
@@ -163,7 +163,7 @@ describe('actors with snapshots', () => {
     const { spy, reads } = spied({ readSnapshot, writeSnapshot });
     const actors = registry(0, spy);
     for (let i = 0; i < 5; i++) await actors.send('c-6', counter, { amount: 1 }, context);
-    expect(await registry(0, spy).read('c-6', counter)).toBe(5);
+    expect(await registry(0, spy).of('c-6', counter).read()).toBe(5);
     await actors.snapshotsSettled();
     expect(reads).toEqual([0n, 0n]);
     expect(readSnapshot).not.toHaveBeenCalled();
@@ -178,7 +178,7 @@ describe('actors with snapshots', () => {
       return new Promise<void>((_, reject) => (fail = reject));
     };
     const actors = registry(2, spied({ writeSnapshot }).spy);
-    const detached = actors.detached('c-7', counter);
+    const detached = actors.of('c-7', { ...counter, cacheActors: false }); // another actor of the same stream
     for (let i = 0; i < 2; i++) await actors.send('c-7', counter, { amount: 1 }, context);
     await new Promise((resolve) => setImmediate(resolve));
     // Due again at revision 3, for this actor and for another one of the same stream: both wait their turn.

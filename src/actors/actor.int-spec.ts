@@ -8,7 +8,7 @@ import { TestClock } from '../../test/support/test-clock';
 import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import { ConcurrencyError, EventStore } from '../event-store/event-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actor-registry';
 
 type Added = DomainEvent<'Added', { amount: number; total: number }>;
@@ -77,20 +77,20 @@ describe('actors', () => {
     expect(stepByStep).toBeUndefined();
   });
 
-  /** `count-<n>` plus a new stream `copy-<n>` that starts at the total the command reached. */
-  const addAndCopy = (n: number, amount: number, copy = `copy-${n}`) => ({
-    stream: `count-${n}`,
-    decider: counter,
-    command: { amount },
-    newStreams: (events: Added[]) => [
-      { stream: copy, decider: counter, command: { amount: events[events.length - 1].data.total } },
-    ],
-  });
+  /** Adds to `count-<n>` and opens a new stream `copy-<n>` that starts at the total the command reached. */
+  const addAndCopy = (actors: ActorRegistry, n: number, amount: number, copy = `copy-${n}`) =>
+    actors
+      .send(`count-${n}`, counter, { amount }, context, {
+        opens: (events) => [
+          { stream: copy, decider: counter, command: { amount: events[events.length - 1].data.total } },
+        ],
+      })
+      .then(({ opened, ...result }) => ({ result, opened }));
 
   it('writes a command to an existing stream and the new streams it opens in one commit', async () => {
     const actors = registry();
     await actors.send('count-7', counter, { amount: 1 }, context);
-    const { result, opened } = await actors.sendWithNewStreams(addAndCopy(7, 2), context);
+    const { result, opened } = await addAndCopy(actors, 7, 2);
     expect(result.state).toBe(3);
     expect(opened?.map((o) => o.state)).toEqual([3]);
     const [own, copy] = [(await store.readStream('count-7')).events[1], (await store.readStream('copy-7')).events[0]];
@@ -105,7 +105,7 @@ describe('actors', () => {
     const second = registry();
     await first.send('count-8', counter, { amount: 1 }, context);
     await second.send('count-8', counter, { amount: 10 }, context); // first's cached state is now stale
-    const { result, opened } = await first.sendWithNewStreams(addAndCopy(8, 2), context);
+    const { result, opened } = await addAndCopy(first, 8, 2);
     expect(result.state).toBe(13);
     expect(opened?.map((o) => o.state)).toEqual([13]);
     expect((await store.readStream('count-8')).events).toHaveLength(3);
@@ -115,14 +115,14 @@ describe('actors', () => {
   it('writes the command alone when a new stream exists after all, or the store cannot write several', async () => {
     const actors = registry();
     await actors.send('taken-9', counter, { amount: 5 }, context);
-    const taken = await actors.sendWithNewStreams(addAndCopy(9, 2, 'taken-9'), context);
+    const taken = await addAndCopy(actors, 9, 2, 'taken-9');
     expect(taken.opened).toBeUndefined();
     expect(taken.result.state).toBe(2);
     expect((await store.readStream('count-9')).events).toHaveLength(1);
     expect((await store.readStream('taken-9')).events).toHaveLength(1);
 
     const withoutMultiple = Object.assign(Object.create(store) as EventStore, { appendMultiple: undefined });
-    const alone = await registry(withoutMultiple).sendWithNewStreams(addAndCopy(10, 2), context);
+    const alone = await addAndCopy(registry(withoutMultiple), 10, 2);
     expect(alone.opened).toBeUndefined();
     expect((await store.readStream('count-10')).events).toHaveLength(1);
     expect((await store.readStream('copy-10')).exists).toBe(false);
@@ -136,11 +136,8 @@ describe('actors', () => {
       },
     };
     const actors = registry();
-    const refusedCopy = {
-      ...addAndCopy(11, 2),
-      newStreams: () => [{ stream: 'copy-11', decider: refusing, command: { amount: 1 } }],
-    };
-    await expect(actors.sendWithNewStreams(refusedCopy, context)).rejects.toThrow('refused');
+    const refusedCopy = { opens: () => [{ stream: 'copy-11', decider: refusing, command: { amount: 1 } }] };
+    await expect(actors.send('count-11', counter, { amount: 2 }, context, refusedCopy)).rejects.toThrow('refused');
     expect((await store.readStream('count-11')).exists).toBe(false);
     expect((await actors.send('count-11', counter, { amount: 1 }, context)).state).toBe(1);
   });
@@ -174,10 +171,10 @@ describe('actors', () => {
     expect(stored.events.map((e) => (e.data as Added['data']).total)).toEqual(
       Array.from({ length: 40 }, (_, i) => i + 1),
     );
-    expect(await first.read('count-2', counter)).toBe(40);
+    expect(await first.of('count-2', counter).read()).toBe(40);
     // A cached actor's read catches up with what the other instance wrote since.
     await second.send('count-2', counter, { amount: 2 }, context);
-    expect(await first.read('count-2', counter)).toBe(42);
+    expect(await first.of('count-2', counter).read()).toBe(42);
   });
 
   it('gives up with a conflict after a bounded number of attempts', async () => {
@@ -196,7 +193,7 @@ describe('actors', () => {
     expect(error.kind).toBe('conflict');
     expect(appends).toBe(3);
 
-    const withNewStreams = await registry(
+    const conflicting = registry(
       Object.assign(Object.create(store), {
         readStream: store.readStream.bind(store),
         appendMultiple: async () => {
@@ -206,9 +203,8 @@ describe('actors', () => {
       }),
       100,
       3,
-    )
-      .sendWithNewStreams(addAndCopy(3, 1), context)
-      .catch((e) => e);
+    );
+    const withNewStreams = await addAndCopy(conflicting, 3, 1).catch((e) => e);
     expect(withNewStreams.kind).toBe('conflict');
     expect(appends).toBe(6);
   });
@@ -242,21 +238,15 @@ describe('actors', () => {
     expect((await actors.send('count-a', counter, { amount: 3 }, context)).state).toBe(5);
   });
 
-  it('keeps no actor for a stream sent to with cache: false', async () => {
+  it('hands out an actor of its own for a decider that declares cacheActors: false, to hold while it works', async () => {
     const actors = registry();
-    await actors.send('count-6', counter, { amount: 1 }, context, { newStream: true, cache: false });
+    const short: typeof counter = { ...counter, cacheActors: false };
+    const held = actors.of('short-6', short);
+    await held.send({ amount: 2 }, context, { newStream: true });
     expect(actors.size).toBe(0);
-    expect((await actors.send('count-6', counter, { amount: 1 }, context)).state).toBe(2);
-  });
-
-  it('keeps no actor for a stream read with cache: false, and uses the cached one when there is one', async () => {
-    const actors = registry();
-    await actors.send('count-7', counter, { amount: 2 }, context, { cache: false });
-    expect(await actors.read('count-7', counter, { cache: false })).toBe(2);
-    expect(actors.size).toBe(0);
-    await actors.send('count-7', counter, { amount: 1 }, context);
-    expect(await actors.read('count-7', counter, { cache: false })).toBe(3);
-    expect(actors.size).toBe(1);
+    expect(actors.of('short-6', short)).not.toBe(held);
+    await actors.send('short-6', short, { amount: 1 }, context);
+    expect((await held.send({ amount: 1 }, context)).state).toBe(4); // its conflict read what the other wrote
   });
 
   it('keeps no actor for the streams of a decider that declares cacheActors: false, opened, sent to or read', async () => {
@@ -264,7 +254,7 @@ describe('actors', () => {
     const short: typeof counter = { ...counter, cacheActors: false };
     await actors.sendToNewStreams([{ stream: 'short-1', decider: short, command: { amount: 2 } }], context);
     await actors.send('short-2', short, { amount: 1 }, context);
-    expect(await actors.read('short-1', short)).toBe(2);
+    expect(await actors.of('short-1', short).read()).toBe(2);
     expect((await actors.send('short-1', short, { amount: 3 }, context)).state).toBe(5);
     expect(actors.size).toBe(0);
     await actors.send('count-8', counter, { amount: 1 }, context);

@@ -41,6 +41,20 @@ export interface CommandWithNewStreamsResult<State, Event> extends CommandResult
   newStreams?: Array<NewStreamEvents & AppendResult>;
 }
 
+export interface ActorSendOptions<Event> {
+  /**
+   * The caller expects the stream not to exist yet (it has just made its id): the actor skips reading it and
+   * appends expecting no stream; should it exist after all, the conflict makes it read and decide again.
+   */
+  newStream?: boolean;
+  /**
+   * New streams decided from this command's events, written in the same commit, all or nothing, when the store
+   * can (`appendMultiple`). Should a new stream exist after all, or the store have no `appendMultiple`, this
+   * stream's events are written alone and the result has no `newStreams`: the caller opens them step by step.
+   */
+  newStreams?: NewStreamsOf<Event>;
+}
+
 export interface ActorDeps {
   store: EventStore;
   clock: Clock;
@@ -85,26 +99,13 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.queued === 0;
   }
 
-  /**
-   * `newStream`: the caller expects the stream not to exist yet (it has just made its id), so the actor skips
-   * reading it and appends expecting no stream; should it exist after all, the conflict makes it read and decide again.
-   */
-  send(command: Command, context: CommandContext, newStream = false): Promise<CommandResult<State, Event>> {
-    if (newStream && !this.loaded && this.idle) this.loaded = true;
-    return this.enqueue(() => this.handle(command, context));
-  }
-
-  /**
-   * Like `send`, and writes the new streams `newStreams` decides from this command's events in the same commit,
-   * all or nothing, when the store can (`appendMultiple`). A conflict on this stream reloads and decides again;
-   * should a new stream exist after all, or the store have no `appendMultiple`, this stream's events are written
-   * alone and the result has no `newStreams`: the caller opens them step by step.
-   */
-  sendWithNewStreams(
+  /** Decides the command on the stream's state and appends its events (see ActorSendOptions). */
+  send(
     command: Command,
     context: CommandContext,
-    newStreams: NewStreamsOf<Event>,
+    { newStream, newStreams }: ActorSendOptions<Event> = {},
   ): Promise<CommandWithNewStreamsResult<State, Event>> {
+    if (newStream && !this.loaded && this.idle) this.loaded = true;
     return this.enqueue(() => this.handle(command, context, this.deps.store.appendMultiple && newStreams));
   }
 

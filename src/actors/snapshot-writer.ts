@@ -6,7 +6,7 @@ import { EventStore, StreamSnapshot } from '../event-store/event-store';
  * one at a time per stream (whichever actor asks), and a failure is logged, never thrown: a snapshot is a cache.
  */
 export class SnapshotWriter {
-  private readonly logger = new Logger('Snapshots');
+  private readonly logger = new Logger(SnapshotWriter.name);
   private readonly writing = new Map<string, Promise<void>>();
 
   constructor(private readonly store: EventStore) {}

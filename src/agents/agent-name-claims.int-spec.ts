@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SequentialIds } from '../../test/support/sequential-ids';
 import { TestClock } from '../../test/support/test-clock';
 import { ActorRegistry } from '../actors/actor-registry';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { agentDecider, agentStream } from './agent';
 import { ORPHANED_CLAIM_AFTER_MS } from './agent-name';
 import { AgentNameClaims } from './agent-name-claims';

@@ -11,7 +11,7 @@ import { agentNameDecider, agentNameStream } from './agent-name';
  */
 @Injectable()
 export class AgentNameClaims {
-  private readonly logger = new Logger('AgentNames');
+  private readonly logger = new Logger(AgentNameClaims.name);
 
   constructor(private readonly actors: ActorRegistry) {}
 
@@ -26,7 +26,7 @@ export class AgentNameClaims {
       });
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-      const { claimedBy } = await this.actors.read(stream, agentNameDecider);
+      const { claimedBy } = await this.actors.of(stream, agentNameDecider).read();
       if (claimedBy && (await this.holds(claimedBy, name))) throw error;
       const orphanOf = claimedBy ?? undefined;
       await this.actors.send(
@@ -56,7 +56,7 @@ export class AgentNameClaims {
   }
 
   private async holds(agentId: string, name: string): Promise<boolean> {
-    const agent = await this.actors.read(agentStream(agentId), agentDecider);
+    const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     return agent !== null && agent.status !== 'archived' && agent.name === name;
   }
 }

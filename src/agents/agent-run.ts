@@ -159,6 +159,8 @@ export const agentRunStream = (runId: string) => `agentrun-${runId}`;
 
 export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEvent> = {
   initialState: null,
+  // A run's stream is written a few times within moments, then never again; its executor holds an actor of its own.
+  cacheActors: false,
 
   decide(state, command, now) {
     const at = now.toISOString();

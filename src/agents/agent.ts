@@ -52,7 +52,11 @@ export type AgentArchived = DomainEvent<
 >;
 export type AgentEvent = AgentCreated | AgentUpdated | AgentArchived;
 
-export const AGENT_EVENT_TYPES = eventTypes<AgentEvent>({ AgentCreated: true, AgentUpdated: true, AgentArchived: true });
+export const AGENT_EVENT_TYPES = eventTypes<AgentEvent>({
+  AgentCreated: true,
+  AgentUpdated: true,
+  AgentArchived: true,
+});
 
 export const agentStream = (agentId: string) => `agent-${agentId}`;
 

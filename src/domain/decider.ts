@@ -4,7 +4,7 @@ export interface DomainEvent<Type extends string = string, Data extends object =
   data: Data;
 }
 
-/** An aggregate as two pure functions (see DESIGN.md, "Domain as deciders"). */
+/** An aggregate as two pure functions (docs/architecture.md, "Deciders and actors"). */
 export interface Decider<State, Command, Event extends DomainEvent> {
   initialState: State;
   decide(state: State, command: Command, now: Date): Event[];
@@ -12,16 +12,17 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   /** Declared by a decider whose long streams should load from a snapshot rather than replay from revision 0. */
   snapshot?: SnapshotFormat<State>;
   /**
-   * False for a decider whose streams stay a few events long: an actor caught up with such a stream reads as much
-   * as one loading it afresh, so keeping its actor cached would only hold memory (see ActorRegistry).
+   * False for a decider whose streams stay a few events long, or are used a few times and then never again (runs):
+   * an actor caught up with such a stream reads as much as one loading it afresh, so keeping it cached would only
+   * hold memory and push busy actors out of the cache. The actors' one caching policy (see ActorRegistry.of).
    */
   cacheActors?: false;
 }
 
 /**
- * How a decider's state is written in a snapshot (see docs/architecture.md, "Snapshots"). A snapshot of another `version` is
- * ignored: the stream is replayed and a snapshot of this version written. Bump `version` whenever a snapshot
- * written before would not equal a replay now: the state's fields change in shape or meaning, or `evolve`
+ * How a decider's state is written in a snapshot (docs/architecture.md, "Snapshots"). A snapshot of another
+ * `version` is ignored: the stream is replayed and a snapshot of this version written. Bump `version` whenever a
+ * snapshot written before would not equal a replay now: the state's fields change in shape or meaning, or `evolve`
  * folds any existing event differently (a fix, a new field derived from old events, an event it used to ignore).
  */
 export interface SnapshotFormat<State> {

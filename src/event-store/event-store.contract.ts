@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, EventStore, NewEvent, RecordedEvent } from './event-store';
 
 /**
- * The store contract as a test suite: every adapter runs it (see sqlite-event-store.int-spec.ts).
+ * The store contract as a test suite: every adapter runs it (see sqlite/sqlite-event-store.int-spec.ts).
  * Streams get a unique prefix per test so the suite also runs against a shared, non-empty real server.
  */
 export function describeEventStoreContract(

@@ -1,4 +1,4 @@
-/** The event store contract shared by every adapter (see DESIGN.md, "The event store contract"). */
+/** The event store contract shared by every adapter (docs/architecture.md, "The event store"). */
 
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
 

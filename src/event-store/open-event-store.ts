@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppConfig } from '../config';
 import { EventStore } from './event-store';
 import { PrefixedEventStore } from './prefixed-event-store';
-import { SqliteEventStore } from './sqlite-event-store';
+import { SqliteEventStore } from './sqlite/sqlite-event-store';
 
 /** EventStoreDB when `EVENTSTORE_URL` is set, else the embedded SQLite store in the data folder. */
 export function openEventStore(config: AppConfig): EventStore {
@@ -14,7 +14,7 @@ export function openEventStore(config: AppConfig): EventStore {
 /** Its client (gRPC, protobuf) is loaded only when used: it takes a noticeable part of the start otherwise. */
 function openEventStoreDb(url: string, config: AppConfig): EventStore {
   const { EventStoreDbEventStore } =
-    require('./eventstoredb-event-store') as typeof import('./eventstoredb-event-store');
+    require('./eventstoredb/eventstoredb-event-store') as typeof import('./eventstoredb/eventstoredb-event-store');
   return new EventStoreDbEventStore({ url, deadlineMs: config.eventStoreDeadlineMs });
 }
 

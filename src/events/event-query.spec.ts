@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../http/problem';
+import { ValidationFailed } from '../shared/validation-failed';
 import { parseEventLogQuery, parseHistoryQuery } from './event-query';
 import { isSelected, toStoreFilter } from './event-selection';
 import { RecordedEvent } from '../event-store/event-store';

@@ -1,5 +1,5 @@
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/paging';
-import { FieldError, ValidationFailed } from '../http/problem';
+import { FieldError, ValidationFailed } from '../shared/validation-failed';
 import { IdPrefix, isId } from '../shared/ids';
 import { EventSelection } from './event-selection';
 

@@ -21,7 +21,7 @@ import { RawQuery, parseEventLogQuery } from './event-query';
 @ApiTags('events')
 @Controller('v1/events')
 export class EventsController implements BeforeApplicationShutdown {
-  private readonly logger = new Logger('EventsController');
+  private readonly logger = new Logger(EventsController.name);
   /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
   private readonly open = new Set<EventLogStream>();
 

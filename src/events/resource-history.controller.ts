@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../http/openapi/problem.schema';
 import { ApiEventPaging, EventPageSchema } from './event.schema';
@@ -12,7 +12,17 @@ import { workflowStream } from '../workflows/workflow';
 import { workflowRunStream } from '../workflows/workflow-run';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
 import { EventPage, readStreamPage } from './event-pages';
-import { HistoryQuery, RawQuery, parseHistoryQuery } from './event-query';
+import { RawQuery, parseHistoryQuery } from './event-query';
+
+/** What every history route answers, in the OpenAPI document (applied bottom-up, as stacked decorators are). */
+function HistoryRoute(summary: string) {
+  return applyDecorators(
+    ApiProblems(404),
+    ApiResponse({ status: 200, type: EventPageSchema }),
+    ApiEventPaging('A revision in the stream: the events after it.'),
+    ApiOperation({ summary }),
+  );
+}
 
 /** The events of one agent, workflow or run: its own stream, oldest first, in pages. */
 @ApiTags('events')
@@ -24,65 +34,49 @@ export class ResourceHistoryController {
     private readonly workflows: WorkflowsReadModel,
   ) {}
 
-  @ApiOperation({ summary: 'The events of an agent, oldest first' })
-  @ApiEventPaging('A revision in the stream: the events after it.')
-  @ApiResponse({ status: 200, type: EventPageSchema })
-  @ApiProblems(404)
+  @HistoryRoute('The events of an agent, oldest first')
   @Get('agents/:agentId/events')
   agentEvents(@Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string, @Query() raw: RawQuery) {
-    const query = parseHistoryQuery(raw);
-    if (!this.agents.get(agentId)) notFound(`Agent ${agentId} does not exist`);
-    return this.page(agentStream(agentId), query);
+    return this.history(raw, agentStream(agentId), () => this.agents.get(agentId), `Agent ${agentId}`);
   }
 
-  @ApiOperation({ summary: 'The events of an agent run, oldest first' })
-  @ApiEventPaging('A revision in the stream: the events after it.')
-  @ApiResponse({ status: 200, type: EventPageSchema })
-  @ApiProblems(404)
+  @HistoryRoute('The events of an agent run, oldest first')
   @Get('agents/:agentId/runs/:runId/events')
   agentRunEvents(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
     @Query() raw: RawQuery,
   ) {
-    const query = parseHistoryQuery(raw);
-    if (!this.agents.getRun(agentId, runId)) notFound(`Agent run ${runId} of agent ${agentId} does not exist`);
-    return this.page(agentRunStream(runId), query);
+    const exists = () => this.agents.getRun(agentId, runId);
+    return this.history(raw, agentRunStream(runId), exists, `Agent run ${runId} of agent ${agentId}`);
   }
 
-  @ApiOperation({ summary: 'The events of a workflow, oldest first' })
-  @ApiEventPaging('A revision in the stream: the events after it.')
-  @ApiResponse({ status: 200, type: EventPageSchema })
-  @ApiProblems(404)
+  @HistoryRoute('The events of a workflow, oldest first')
   @Get('workflows/:workflowId/events')
   workflowEvents(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string, @Query() raw: RawQuery) {
-    const query = parseHistoryQuery(raw);
-    if (!this.workflows.get(workflowId)) notFound(`Workflow ${workflowId} does not exist`);
-    return this.page(workflowStream(workflowId), query);
+    return this.history(
+      raw,
+      workflowStream(workflowId),
+      () => this.workflows.get(workflowId),
+      `Workflow ${workflowId}`,
+    );
   }
 
-  @ApiOperation({ summary: 'The events of a workflow run, oldest first' })
-  @ApiEventPaging('A revision in the stream: the events after it.')
-  @ApiResponse({ status: 200, type: EventPageSchema })
-  @ApiProblems(404)
+  @HistoryRoute('The events of a workflow run, oldest first')
   @Get('workflows/:workflowId/runs/:runId/events')
   workflowRunEvents(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
     @Query() raw: RawQuery,
   ) {
-    const query = parseHistoryQuery(raw);
-    if (!this.workflows.getRun(workflowId, runId)) {
-      notFound(`Workflow run ${runId} of workflow ${workflowId} does not exist`);
-    }
-    return this.page(workflowRunStream(runId), query);
+    const exists = () => this.workflows.getRun(workflowId, runId);
+    return this.history(raw, workflowRunStream(runId), exists, `Workflow run ${runId} of workflow ${workflowId}`);
   }
 
-  private page(stream: string, query: HistoryQuery): Promise<EventPage> {
+  /** A bad query is a 400 before an unknown resource is a 404. */
+  private history(raw: RawQuery, stream: string, exists: () => unknown, what: string): Promise<EventPage> {
+    const query = parseHistoryQuery(raw);
+    if (!exists()) throw new DomainError('not_found', `${what} does not exist`);
     return readStreamPage(this.store, stream, query);
   }
-}
-
-function notFound(message: string): never {
-  throw new DomainError('not_found', message);
 }

@@ -16,8 +16,8 @@ import { RunError } from '../domain/run';
 import type { ModelProviders } from '../models/model-providers';
 import { ModelRunError } from '../models/model-run-error';
 import { ToolRegistry } from '../tools/tool-registry';
-import { persistently } from './persistently';
-import { RunFeed } from './run-feed';
+import { persistently } from '../actors/persistently';
+import { RunFeed } from '../live/run-feed';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -52,7 +52,8 @@ export class AgentRunExecution {
     readonly runId: string,
     private readonly deps: ExecutionDeps,
   ) {
-    this.actor = deps.actors.detached(agentRunStream(runId), agentRunDecider);
+    // An actor of its own (runs' actors are not cached), held while the run executes.
+    this.actor = deps.actors.of(agentRunStream(runId), agentRunDecider);
     this.context = { correlationId: runId, causationId: runId };
   }
 
@@ -61,11 +62,11 @@ export class AgentRunExecution {
     const run = await this.actor.read();
     // A claim of ours whose answer was lost (a deadline, with the append done) is still ours.
     if (run?.status === 'running' && run.executorId === this.deps.executorId) {
-      const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
+      const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
       return { run, agent };
     }
     if (run?.status !== 'queued') return undefined;
-    const agent = await this.deps.actors.read(agentStream(run.agentId), agentDecider);
+    const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
     const { missing } = this.deps.tools.resolve(agent?.tools ?? []);
     const warnings = missing.map((id) => `The tool "${id}" is not available now; the run went on without it`);
     try {

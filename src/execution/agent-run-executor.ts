@@ -5,22 +5,23 @@ import { ActorRegistry } from '../actors/actor-registry';
 import { AgentRunQueued } from '../agents/agent-run';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
-import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
+import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
+import { RunFeed } from '../live/run-feed';
 import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
 import { ModelProviders } from '../models/model-providers';
+import { AppliedEvents } from '../read-models/applied-events';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
-import { ProcessCheckpoints } from './process-checkpoints';
-import { RunFeed } from './run-feed';
-
-const CHECKPOINT = 'agent-run-executor';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 const MAX_WAITING = 10_000;
 
 interface Waiting {
   runId: string;
-  position: bigint;
+  /** Lets the checkpoint pass the run: its claim has settled. */
+  claimed(): void;
 }
 
 /**
@@ -30,31 +31,33 @@ interface Waiting {
  * checkpoint never passes a run not yet claimed, so after a restart the queued runs are taken up again.
  */
 @Injectable()
-export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class AgentRunExecutor
+  extends CheckpointedConsumer
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  protected readonly name = 'agent-run-executor';
   readonly executorId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly logger = new Logger('RunExecutor');
   private readonly waiting: Waiting[] = [];
   /** Runs taken from `waiting` whose claim has not settled yet. */
   private readonly claiming = new Set<Waiting>();
   private readonly executing = new Map<string, AgentRunExecution>();
-  private lastSeen = 0n;
-  private lastSaved = -1n;
-  private subscription?: Subscription;
   private stopping = false;
   private roomWaiter?: () => void;
   private readonly running = new Set<Promise<void>>();
   private readonly providers: ModelProviders;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly tools: ToolRegistry,
     private readonly feed: RunFeed,
     private readonly runs: AgentsReadModel,
-    private readonly checkpoints: ProcessCheckpoints,
     private readonly projections: ProjectionRunner,
+    private readonly applied: AppliedEvents,
   ) {
+    super(store, checkpoints);
     this.providers = new ModelProviders(config.providers, undefined, [
       ...config.access.keys,
       ...config.access.readKeys,
@@ -63,23 +66,16 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.projections.onBatchApplied((events) => this.onApplied(events));
+    this.applied.onApplied((events) => this.cancelAsked(events));
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
-    this.lastSeen = this.checkpoints.load(CHECKPOINT);
-    this.subscription = this.store.subscribe(
-      { after: this.lastSeen, filter: { eventTypes: ['AgentRunQueued'] } },
-      {
-        onEvents: (events) => this.onQueued(events),
-        onError: (error) => this.logger.error(`Stopped taking up runs: ${String(error)}`),
-      },
-    );
+    void this.follow({ filter: { eventTypes: ['AgentRunQueued'] } });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.roomWaiter?.();
-    await this.subscription?.stop();
+    await this.stopFollowing();
     // Runs in flight end as interrupted now, rather than when their lease runs out.
     for (const execution of this.executing.values()) execution.controller.abort(new RunInterrupted());
     await Promise.allSettled([...this.running]);
@@ -90,17 +86,16 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
     return { executing: this.executing.size + this.claiming.size, waiting: this.waiting.length };
   }
 
-  private async onQueued(events: RecordedEvent[]): Promise<void> {
+  /** Queued runs wait their turn; the checkpoint stays before each until its claim has settled. */
+  protected async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
       const runId = (event.data as AgentRunQueued['data']).id;
-      this.lastSeen = event.position;
       // Runs the read models already show as started or ended need no claim.
       const known = this.runs.getRunAggregate(runId);
       if (known && known.status !== 'queued') continue;
-      this.waiting.push({ runId, position: event.position });
+      this.waiting.push({ runId, claimed: this.hold(event) });
     }
     this.pump();
-    this.saveCheckpoint();
     if (this.waiting.length >= MAX_WAITING && !this.stopping) {
       await new Promise<void>((resolve) => (this.roomWaiter = resolve));
     }
@@ -150,7 +145,7 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
       return;
     }
     this.claiming.delete(entry);
-    this.saveCheckpoint();
+    entry.claimed();
     if (!claimed) return;
     this.executing.set(entry.runId, execution);
     // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
@@ -163,19 +158,8 @@ export class AgentRunExecutor implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  /** Everything before the oldest run not yet claimed has been handled. */
-  private saveCheckpoint(): void {
-    let position = this.lastSeen;
-    for (const entry of [...this.claiming, ...this.waiting.slice(0, 1)]) {
-      if (entry.position - 1n < position) position = entry.position - 1n;
-    }
-    if (position === this.lastSaved) return;
-    this.checkpoints.save(CHECKPOINT, position);
-    this.lastSaved = position;
-  }
-
   /** A cancel asked for through any instance aborts the run where it executes. */
-  private onApplied(events: RecordedEvent[]): void {
+  private cancelAsked(events: RecordedEvent[]): void {
     if (this.executing.size === 0) return;
     for (const event of events) {
       if (event.type !== 'AgentRunCancelRequested') continue;

@@ -1,18 +1,13 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
 import { AgentRunExecutor } from './agent-run-executor';
-import { ProcessCheckpoints } from './process-checkpoints';
-import { RunEndings } from './run-endings';
-import { RunFeed } from './run-feed';
 import { StaleRunSweeper } from './stale-run-sweeper';
 import { WorkflowRunManager } from './workflow-run-manager';
 
-/** The process managers that execute runs, and what the run routes need of them. */
-@Global()
+/** The process managers that execute runs. */
 @Module({
   imports: [AgentsModule, WorkflowsModule],
-  providers: [ProcessCheckpoints, RunFeed, RunEndings, AgentRunExecutor, StaleRunSweeper, WorkflowRunManager],
-  exports: [RunFeed, RunEndings],
+  providers: [AgentRunExecutor, StaleRunSweeper, WorkflowRunManager],
 })
 export class ExecutionModule {}

@@ -4,6 +4,7 @@ import { agentRunDecider, agentRunStream } from '../agents/agent-run';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { ProjectionRunner } from '../read-models/projection-runner';
+import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
 
 const BATCH = 100;
@@ -15,7 +16,7 @@ const BATCH = 100;
  */
 @Injectable()
 export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('StaleRuns');
+  private readonly logger = new Logger(StaleRunSweeper.name);
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
 
@@ -24,6 +25,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
     private readonly actors: ActorRegistry,
     private readonly runs: AgentsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {}
 
@@ -55,11 +57,10 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
           agentRunDecider,
           { type: 'InterruptAgentRun', staleBefore },
           { correlationId: runId, causationId: runId },
-          { cache: false },
         );
         if (events.length === 0) continue;
         ended++;
-        await this.projections.waitFor(position);
+        await this.readYourWrites.waitFor(position);
         this.logger.warn(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
       } catch (error) {
         this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);

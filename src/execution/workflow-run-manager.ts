@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentDecider, agentStream } from '../agents/agent';
 import { agentNameDecider, agentNameStream } from '../agents/agent-name';
@@ -12,7 +12,9 @@ import {
 import { APP_CONFIG, AppConfig } from '../config';
 import { DomainError } from '../domain/decider';
 import { isEnded } from '../domain/run';
-import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
+import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
@@ -25,12 +27,8 @@ import {
   workflowRunDecider,
   workflowRunStream,
 } from '../workflows/workflow-run';
-import { persistently } from './persistently';
-import { ProcessCheckpoints } from './process-checkpoints';
+import { persistently } from '../actors/persistently';
 
-const CHECKPOINT = 'workflow-run-manager';
-/** A run's stream is used a few times, then never again: its actor is not kept (see ActorRegistry). */
-const UNCACHED = { cache: false };
 const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
 
 /**
@@ -40,40 +38,38 @@ const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCan
  * an event twice changes nothing, so after a crash it simply reads on from where it last saved.
  */
 @Injectable()
-export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('WorkflowRuns');
-  private subscription?: Subscription;
+export class WorkflowRunManager
+  extends CheckpointedConsumer
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  protected readonly name = 'workflow-run-manager';
   private stopping = false;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly workflows: WorkflowsReadModel,
-    private readonly checkpoints: ProcessCheckpoints,
     private readonly projections: ProjectionRunner,
-  ) {}
+  ) {
+    super(store, checkpoints);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
-    this.subscription = this.store.subscribe(
-      { after: this.checkpoints.load(CHECKPOINT), filter: { eventTypes: EVENT_TYPES } },
-      {
-        onEvents: (events) => this.onEvents(events),
-        onError: (error) => this.logger.error(`Stopped moving workflow runs on: ${String(error)}`),
-      },
-    );
+    void this.follow({ filter: { eventTypes: EVENT_TYPES } });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    await this.subscription?.stop();
+    await this.stopFollowing();
   }
 
   /** Events of different workflow runs are handled side by side, those of one run in order. */
-  private async onEvents(events: RecordedEvent[]): Promise<void> {
+  protected async handle(events: RecordedEvent[]): Promise<void> {
     const byRun = new Map<string, RecordedEvent[]>();
     for (const event of events) {
       const runId = this.workflowRunOf(event);
@@ -81,10 +77,9 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     }
     await Promise.all(
       [...byRun.values()].map(async (runEvents) => {
-        for (const event of runEvents) await this.handle(event);
+        for (const event of runEvents) await this.handleEvent(event);
       }),
     );
-    if (!this.stopping) this.checkpoints.save(CHECKPOINT, events[events.length - 1].position);
   }
 
   private workflowRunOf(event: RecordedEvent): string | undefined {
@@ -93,7 +88,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     return event.data.runId as string;
   }
 
-  private async handle(event: RecordedEvent): Promise<void> {
+  private async handleEvent(event: RecordedEvent): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
     try {
       await persistently(
@@ -124,7 +119,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
 
   private async start(runId: string, workflowId: string): Promise<void> {
     if (this.hasEnded(runId)) return;
-    const workflow = await this.actors.read(workflowStream(workflowId), workflowDecider);
+    const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
     await this.sendToRun(runId, {
       type: 'StartWorkflowRun',
@@ -142,10 +137,10 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
     task,
     agentRunId,
   }: WorkflowStepStarted['data']): Promise<void> {
-    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider, UNCACHED);
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     if (!run || run.status !== 'running' || run.steps[index]?.agentRunId !== agentRunId) return;
-    const { claimedBy } = await this.actors.read(agentNameStream(name), agentNameDecider);
-    const agent = claimedBy ? await this.actors.read(agentStream(claimedBy), agentDecider) : null;
+    const { claimedBy } = await this.actors.of(agentNameStream(name), agentNameDecider).read();
+    const agent = claimedBy ? await this.actors.of(agentStream(claimedBy), agentDecider).read() : null;
     // An archived agent, or one renamed since, is no longer the agent of that name.
     if (!agent || agent.status === 'archived' || agent.name !== name) {
       const error = { code: 'agent_not_found', message: `No agent is named "${name}"` };
@@ -173,7 +168,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
         stepIndex: index,
       },
       { correlationId: runId, causationId: runId },
-      { newStream: true, cache: false },
+      { newStream: true },
     );
   }
 
@@ -197,7 +192,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async cancelSteps(runId: string): Promise<void> {
-    const run = await this.actors.read(workflowRunStream(runId), workflowRunDecider, UNCACHED);
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     for (const step of run?.steps ?? []) {
       if (step.agentRunId === null || step.status !== 'cancelled') continue;
       await this.actors
@@ -215,7 +210,7 @@ export class WorkflowRunManager implements OnApplicationBootstrap, BeforeApplica
 
   private sendToRun(runId: string, command: WorkflowRunCommand) {
     const context = { correlationId: runId, causationId: runId };
-    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, context, UNCACHED);
+    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, context);
   }
 
   /** Catching up over old runs: those the read models show as ended need no look at their streams. */

@@ -3,7 +3,8 @@ import { HttpException } from '@nestjs/common';
 import { DomainError } from '../domain/decider';
 import { StoreUnavailableError } from '../event-store/event-store';
 import type { HttpLimits } from '../config';
-import { MalformedJson, Problem, ValidationFailed, problem } from './problem';
+import { MalformedJson, Problem, problem } from './problem';
+import { ValidationFailed } from '../shared/validation-failed';
 
 /** How loud an error is in the log: a client's mistake or departure is none of our errors. */
 export type LogLevel = 'none' | 'debug' | 'warn' | 'error';

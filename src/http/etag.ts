@@ -1,4 +1,4 @@
-import { ValidationFailed } from './problem';
+import { ValidationFailed } from '../shared/validation-failed';
 
 /** A definition's strong entity tag: its version, quoted (`"3"`). */
 export function etagOf(version: number): string {

@@ -1,6 +1,6 @@
 import { PipeTransform } from '@nestjs/common';
 import { IdPrefix, isId } from '../shared/ids';
-import { ValidationFailed } from './problem';
+import { ValidationFailed } from '../shared/validation-failed';
 
 /** Checks a path id has the resource's prefix and a ULID, e.g. `wf_01J…`; anything else is a 400. */
 export class ParseIdPipe implements PipeTransform<string, string> {

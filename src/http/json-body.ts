@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { FieldError, MalformedJson, ValidationFailed } from './problem';
+import { MalformedJson } from './problem';
+import { FieldError, ValidationFailed } from '../shared/validation-failed';
 
 /** Matches a UTF-16 surrogate that is not half of a pair: text that cannot be stored as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -14,8 +15,17 @@ export function registerJsonBodyParser(
   limits: { bodyLimitBytes: number; jsonMaxDepth: number },
 ) {
   fastify.removeAllContentTypeParsers();
+  addJsonParser(fastify, 'application/json', limits);
+}
+
+/** Parses bodies of `contentType` as JSON (`parseJsonBody`), within the body limit. */
+export function addJsonParser(
+  fastify: FastifyInstance,
+  contentType: string,
+  limits: { bodyLimitBytes: number; jsonMaxDepth: number },
+): void {
   fastify.addContentTypeParser(
-    'application/json',
+    contentType,
     { parseAs: 'string', bodyLimit: limits.bodyLimitBytes },
     (_request, body, done) => {
       try {

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../shared/json-merge-patch';
-import { FieldError, ValidationFailed } from './problem';
+import { FieldError, ValidationFailed } from '../shared/validation-failed';
 
 /** The media type of RFC 7396 JSON Merge Patch bodies; `application/json` is taken too. */
 export const MERGE_PATCH_CONTENT_TYPE = 'application/merge-patch+json';

@@ -7,7 +7,7 @@ import { PROBLEM_CONTENT_TYPE, RETRY_AFTER_SECONDS } from './problem';
 /** Answers every error as RFC 9457 problem+json; never leaks a stack trace. */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
+  private readonly logger = new Logger(ProblemDetailsFilter.name);
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 

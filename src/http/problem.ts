@@ -1,9 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import { FieldError } from '../shared/validation-failed';
 
 /** An RFC 9457 problem details body. */
 export interface Problem {
@@ -31,16 +27,6 @@ export function problem(status: number, slug: string, detail: string, errors?: F
     detail,
     ...(errors && errors.length ? { errors } : {}),
   };
-}
-
-/** Thrown by our own validation; the filter answers it as a 400 with `errors`. */
-export class ValidationFailed extends Error {
-  constructor(
-    readonly errors: FieldError[],
-    message = 'The request is not valid',
-  ) {
-    super(message);
-  }
 }
 
 /** The body could not be parsed as JSON; answered as a 400 `malformed-json`. */

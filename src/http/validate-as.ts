@@ -1,6 +1,6 @@
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { ValidationFailed } from './problem';
+import { ValidationFailed } from '../shared/validation-failed';
 import { flatten } from './validation';
 
 /** Validates a plain object with a DTO's rules, as the validation pipe checks a body; a 400 lists every problem. */

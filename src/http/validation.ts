@@ -2,7 +2,7 @@ import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { ValidateIf, ValidationError } from 'class-validator';
 import { isPlainObject } from '../shared/json-merge-patch';
 import { freeFormFields } from './free-form-json';
-import { FieldError, ValidationFailed } from './problem';
+import { FieldError, ValidationFailed } from '../shared/validation-failed';
 
 /** DTO validation: unknown fields and wrong types are 400s listing every offending path. */
 export function createValidationPipe(): ValidationPipe {

@@ -46,6 +46,8 @@ export const idempotencyStream = (principal: string, key: string) =>
  */
 export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, IdempotencyEvent> = {
   initialState: null,
+  // A key's stream is written twice within one request, then only read by a repeat.
+  cacheActors: false,
 
   decide(state, command, now) {
     const at = now.toISOString();

@@ -4,8 +4,8 @@ import { Observable, catchError, from, mergeMap, of } from 'rxjs';
 import { bearerToken, digestOf } from '../access/api-keys';
 import { ActorRegistry } from '../actors/actor-registry';
 import { DomainError } from '../domain/decider';
-import { persistently } from '../execution/persistently';
-import { ValidationFailed } from '../http/problem';
+import { persistently } from '../actors/persistently';
+import { ValidationFailed } from '../shared/validation-failed';
 import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -21,7 +21,7 @@ const COMPLETE_WITHIN_MS = 10_000;
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  private readonly logger = new Logger('Idempotency');
+  private readonly logger = new Logger(IdempotencyInterceptor.name);
 
   constructor(private readonly actors: ActorRegistry) {}
 
@@ -40,7 +40,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
     const context_ = { correlationId: stream, causationId: stream };
     const send = (command: Parameters<typeof idempotencyDecider.decide>[1]) =>
-      this.actors.send(stream, idempotencyDecider, command, context_, { cache: false });
+      this.actors.send(stream, idempotencyDecider, command, context_);
 
     return from(send({ type: 'ClaimIdempotencyKey', fingerprint })).pipe(
       mergeMap(({ events, state }) => {

@@ -4,7 +4,7 @@ import { HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { ApiProblems } from '../http/openapi/problem.schema';
 import { PROBLEM_CONTENT_TYPE, RETRY_AFTER_SECONDS, problem } from '../http/problem';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { ReadModelReadiness } from '../read-models/read-model-readiness';
 import { CheckSchema, HealthSchema, ProbeSchema } from './health.schema';
 import { StoreHealth } from './store-health';
 
@@ -15,7 +15,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly checks: StoreHealth,
-    private readonly projections: ProjectionRunner,
+    private readonly readModels: ReadModelReadiness,
   ) {}
 
   /**
@@ -32,8 +32,8 @@ export class HealthController {
   @Get()
   async summary(@Res({ passthrough: true }) reply: FastifyReply) {
     const storeReachable = await this.checks.storeReachable();
-    const readiness = this.projections.readiness();
-    const ok = storeReachable && this.projections.healthy;
+    const readiness = this.readModels.readiness();
+    const ok = storeReachable && this.readModels.healthy;
     void reply.status(ok ? 200 : 503);
     return {
       status: ok ? 'ok' : 'unavailable',

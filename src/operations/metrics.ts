@@ -3,7 +3,8 @@ import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RecordedEvent } from '../event-store/event-store';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { AppliedEvents } from '../read-models/applied-events';
+import { ReadModelReadiness } from '../read-models/read-model-readiness';
 import { READ_DATABASE } from '../read-models/read-database';
 import { WorkflowTriggered } from '../workflows/workflow';
 
@@ -40,7 +41,8 @@ export class Metrics implements OnModuleInit {
   });
 
   constructor(
-    private readonly projections: ProjectionRunner,
+    private readonly appliedEvents: AppliedEvents,
+    private readonly readModels: ReadModelReadiness,
     @Inject(READ_DATABASE) db: Database.Database,
   ) {
     collectDefaultMetrics({ register: this.registry });
@@ -49,7 +51,7 @@ export class Metrics implements OnModuleInit {
       help: 'The position in the log the read models have reached',
       registers: [this.registry],
       collect() {
-        this.set(Number(projections.position));
+        this.set(Number(appliedEvents.position));
       },
     });
     const countRuns = (table: string) => {
@@ -77,7 +79,7 @@ export class Metrics implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.projections.onBatchApplied((events) => this.applied(events));
+    this.appliedEvents.onApplied((events) => this.applied(events));
   }
 
   /** Times every request Fastify answers, by its route pattern (not its path, which holds ids). */
@@ -94,7 +96,7 @@ export class Metrics implements OnModuleInit {
 
   private applied(events: RecordedEvent[]): void {
     // The catch-up after a start replays old events: their lag says nothing of now.
-    if (this.projections.readiness().readModels !== 'following') return;
+    if (this.readModels.readiness().readModels !== 'following') return;
     const now = Date.now();
     for (const event of events) {
       this.events.inc({ type: event.type });

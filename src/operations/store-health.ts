@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { ReadModelReadiness } from '../read-models/read-model-readiness';
 
 /** The checks behind the health routes: the event store answers; the read models are up to date with it. */
 @Injectable()
 export class StoreHealth {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly projections: ProjectionRunner,
+    private readonly readModels: ReadModelReadiness,
     private readonly indicators: HealthIndicatorService,
   ) {}
 
@@ -33,7 +33,7 @@ export class StoreHealth {
 
   readModelsCheck() {
     const check = this.indicators.check('readModels');
-    const { ready, readModels, position } = this.projections.readiness();
+    const { ready, readModels, position } = this.readModels.readiness();
     const data = { state: readModels, position: position.toString() };
     return ready ? check.up(data) : check.down(data);
   }

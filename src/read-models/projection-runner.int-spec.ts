@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { RecordedEvent } from '../event-store/event-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { Projection } from './projection';
+import { AppliedEvents } from './applied-events';
 import { ProjectionRunner } from './projection-runner';
+import { ReadYourWrites } from './read-your-writes';
+import { SqliteCheckpointStore } from './sqlite-checkpoint-store';
 import { openReadDatabase } from './read-database';
 
 /** Counts events per stream in a table, and remembers every event it was handed. */
@@ -44,12 +47,19 @@ describe('projection runner', () => {
   let store: SqliteEventStore;
   const event = (type = 'Happened') => ({ id: randomUUID(), type, data: {}, metadata: { schemaVersion: 1 } });
 
+  /** The runner, the after-commit bus it tells and the read-your-writes waiter on it. */
+  function runnerOn(db: Database.Database) {
+    const applied = new AppliedEvents();
+    const writes = new ReadYourWrites(applied, { readYourWritesTimeoutMs: 1000 });
+    return { runner: new ProjectionRunner(store, new SqliteCheckpointStore(db), db, applied), applied, writes };
+  }
+
   function open() {
     const db = openReadDatabase(join(folder, 'read.sqlite'));
     const projection = new CountingProjection(db);
-    const runner = new ProjectionRunner(store, db, { readYourWritesTimeoutMs: 1000 });
+    const { runner, writes } = runnerOn(db);
     runner.register(projection);
-    return { db, projection, runner };
+    return { db, projection, runner, writes };
   }
 
   beforeEach(() => {
@@ -63,12 +73,12 @@ describe('projection runner', () => {
 
   it('catches up before start resolves, then follows live appends; waitFor resolves at the position', async () => {
     await store.append('a', [event(), event()], { expected: 'no_stream' });
-    const { db, projection, runner } = open();
+    const { db, projection, runner, writes } = open();
     await runner.start();
     expect(projection.counts()).toEqual({ a: 2 });
 
     const { position } = await store.append('b', [event()], { expected: 'no_stream' });
-    await expect(runner.waitFor(position)).resolves.toBe(true);
+    await expect(writes.waitFor(position)).resolves.toBe(true);
     expect(projection.counts()).toEqual({ a: 2, b: 1 });
     await runner.stop();
     db.close();
@@ -95,9 +105,9 @@ describe('projection runner', () => {
     const { db, projection, runner } = open();
     projection.failOn = 'Poison';
     await expect(runner.start()).rejects.toThrow('cannot apply Poison');
-    expect(runner.healthy).toBe(false);
+    expect(runner.failed).toBe(true);
     expect(projection.counts()).toEqual({});
-    expect(db.prepare('SELECT count(*) AS n FROM projection_checkpoints').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM checkpoints').get()).toEqual({ n: 0 });
     await runner.stop();
     db.close();
   });
@@ -106,16 +116,16 @@ describe('projection runner', () => {
     await store.append('a', [event('Wanted'), event('Other'), event('Wanted')], { expected: 'no_stream' });
     const db = openReadDatabase(join(folder, 'read.sqlite'));
     const projection = new WantedProjection(db);
-    const runner = new ProjectionRunner(store, db, { readYourWritesTimeoutMs: 1000 });
+    const { runner, applied, writes } = runnerOn(db);
     runner.register(projection);
     const seen: string[] = [];
-    runner.onBatchApplied((events) => seen.push(...events.map((e) => e.type)));
+    applied.onApplied((events) => seen.push(...events.map((e) => e.type)));
     await runner.start();
     expect(projection.applied.map((e) => e.type)).toEqual(['Wanted', 'Wanted']);
     expect(runner.position).toBe(3n);
 
     const { position } = await store.append('b', [event('Other')], { expected: 'no_stream' });
-    await expect(runner.waitFor(position)).resolves.toBe(true);
+    await expect(writes.waitFor(position)).resolves.toBe(true);
     expect(projection.applied.map((e) => e.type)).toEqual(['Wanted', 'Wanted', 'Other']);
     expect(seen).toEqual(['Wanted', 'Wanted', 'Other']);
     await runner.stop();
@@ -123,9 +133,9 @@ describe('projection runner', () => {
   });
 
   it('tells a waiting writer when the read models did not catch up in time', async () => {
-    const { db, runner } = open();
+    const { db, runner, writes } = open();
     await runner.start();
-    await expect(runner.waitFor(10_000n, 30)).resolves.toBe(false);
+    await expect(writes.waitFor(10_000n, 30)).resolves.toBe(false);
     await runner.stop();
     db.close();
   });

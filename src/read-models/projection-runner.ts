@@ -1,57 +1,44 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { APP_CONFIG, AppConfig } from '../config';
-import { EVENT_STORE, EventFilter, EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
+import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { EVENT_STORE, EventFilter, EventStore, RecordedEvent } from '../event-store/event-store';
+import { AppliedEvents } from './applied-events';
 import { Projection } from './projection';
 import { READ_DATABASE, startCatchUp } from './read-database';
 
 /** Events per batch; each batch commits in one transaction with the checkpoints. */
 const BATCH_SIZE = 1000;
 
-/** Whether the read models show the store's latest events: the readiness signal of this instance. */
-export interface ReadModelReadiness {
-  /** True when the read models follow the store and hold every write this instance made. */
-  ready: boolean;
-  /** `following`: up to date; `behind`: catching up or cut off from the store; `stopped`: failed for good. */
-  readModels: 'following' | 'behind' | 'stopped';
-  position: bigint;
-}
-
-interface Waiter {
-  position: bigint;
-  resolve(reached: boolean): void;
-}
-
 /**
- * Feeds the store's global subscription to every projection. Each batch of events and the projections'
- * checkpoints commit in one transaction, so a crash never half-applies a batch and replay is idempotent.
+ * Feeds the log to every projection, each from its own checkpoint. A batch of events and the projections'
+ * checkpoints commit in one transaction, so a crash never half-applies a batch and replay is idempotent; then the
+ * batch goes to the after-commit bus (AppliedEvents).
  */
 @Injectable()
-export class ProjectionRunner {
-  private readonly logger = new Logger(ProjectionRunner.name);
+export class ProjectionRunner extends CheckpointedConsumer {
+  protected readonly name = 'projections';
   private readonly projections: Projection[] = [];
-  private readonly checkpoints = new Map<string, bigint>();
-  private subscription?: Subscription;
-  private waiters: Waiter[] = [];
+  /** Each projection's checkpoint: the last event it has applied. */
+  private readonly positions = new Map<string, bigint>();
   private applyBatch!: (events: RecordedEvent[]) => void;
-  private failure?: unknown;
   private started?: Promise<void>;
   /** Ends the fast, unsynced writes of the catch-up at start (see `startCatchUp`). */
   private endCatchUp?: () => void;
-  private caughtUp = false;
-  private droppedAt?: number;
-  /** The highest position a write of this instance waited for: read models below it are behind. */
-  private awaited = 0n;
-  /** Every event up to here is in the read models. */
-  position = 0n;
-  /** Listeners told about each applied batch, after it committed (the scheduler uses this). */
-  private readonly listeners: Array<(events: RecordedEvent[]) => void> = [];
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
     @Inject(READ_DATABASE) private readonly db: Database.Database,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'readYourWritesTimeoutMs'>,
-  ) {}
+    private readonly applied: AppliedEvents,
+  ) {
+    super(store, checkpoints);
+  }
+
+  /** Every event up to here is in the read models. */
+  get position(): bigint {
+    return this.applied.position;
+  }
 
   /** Projections register while the modules initialise, before `start`. */
   register(projection: Projection): void {
@@ -60,7 +47,18 @@ export class ProjectionRunner {
 
   /** Resolves once the read models have caught up with the log. */
   start(): Promise<void> {
-    this.started = this.follow();
+    this.applyBatch = this.db.transaction((events: RecordedEvent[]) => {
+      const first = events[0].position;
+      for (const projection of this.projections) {
+        const checkpoint = this.positions.get(projection.name)!;
+        applyTo(projection, first > checkpoint ? events : events.filter((event) => event.position > checkpoint));
+      }
+      this.handled(events);
+    });
+    this.endCatchUp = startCatchUp(this.db);
+    // Catching up, only the events the projections use; then every event, as the bus's listeners expect them all.
+    const following = this.follow({ batchSize: BATCH_SIZE, catchUpFilter: this.catchUpFilter() });
+    this.started = following.then(() => this.endCatchUp?.());
     return this.started;
   }
 
@@ -69,163 +67,49 @@ export class ProjectionRunner {
     return this.started ?? Promise.reject(new Error('The read models are not being kept up to date yet'));
   }
 
-  private follow(): Promise<void> {
-    const saveCheckpoint = this.db.prepare(
-      'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-    );
-    const loadCheckpoint = this.db.prepare<[string], { position: number }>(
-      'SELECT position FROM projection_checkpoints WHERE name = ?',
-    );
-    for (const projection of this.projections) {
-      this.checkpoints.set(projection.name, BigInt(loadCheckpoint.get(projection.name)?.position ?? 0));
-    }
-    this.applyBatch = this.db.transaction((events: RecordedEvent[]) => {
-      const first = events[0].position;
-      const last = events[events.length - 1].position;
-      for (const projection of this.projections) {
-        const checkpoint = this.checkpoints.get(projection.name)!;
-        applyTo(projection, first > checkpoint ? events : events.filter((event) => event.position > checkpoint));
-        saveCheckpoint.run(projection.name, Number(last));
-      }
-    });
-    const positions = [...this.checkpoints.values()];
-    this.position = positions.length ? positions.reduce((a, b) => (a < b ? a : b)) : 0n;
-    this.endCatchUp = startCatchUp(this.db);
+  async stop(): Promise<void> {
+    await this.stopFollowing();
+    this.endCatchUp?.();
+  }
 
-    return new Promise((resolve, reject) => {
-      const live = () =>
-        this.subscribe(
-          undefined,
-          () => {
-            this.endCatchUp?.();
-            this.caughtUp = true;
-            resolve();
-          },
-          reject,
-        );
-      const filter = this.catchUpFilter();
-      if (!filter) return live();
-      // Catching up, only the events the projections use; then every event, as the listeners expect them all.
-      let switched = false;
-      const catchingUp = this.subscribe(
-        filter,
-        () => {
-          if (switched) return;
-          switched = true;
-          // Deferred: a store may call this before `subscribe` has returned.
-          queueMicrotask(() => {
-            catchingUp.active = false;
-            void catchingUp.subscription.stop();
-            live();
-          });
-        },
-        reject,
-      );
-    });
+  protected handle(events: RecordedEvent[]): void {
+    this.applyBatch(events);
+    this.applied.applied(events);
+  }
+
+  /** The runner starts from the projection furthest behind. */
+  protected override loadCheckpoint(): bigint {
+    for (const { name } of this.projections) this.positions.set(name, this.checkpoints.load(name));
+    const positions = [...this.positions.values()];
+    const start = positions.length ? positions.reduce((a, b) => (a < b ? a : b)) : 0n;
+    this.applied.startAt(start);
+    return start;
+  }
+
+  /** Inside the batch's transaction: every projection is now at `position`. */
+  protected override saveCheckpoint(position: bigint): void {
+    for (const name of this.positions.keys()) {
+      this.checkpoints.save(name, position);
+      this.positions.set(name, position);
+    }
+  }
+
+  protected override onDropped(reason: unknown): void {
+    this.logger.warn(
+      `Read models lost the event store's subscription at position ${this.position}: ${describe(reason)}; reconnecting`,
+    );
+  }
+
+  protected override onResumed(afterMs: number): void {
+    this.logger.log(
+      `Read models resumed the event store's subscription from position ${this.position} after ${afterMs} ms`,
+    );
   }
 
   /** Every event type the projections use, when each of them names its types. */
   private catchUpFilter(): EventFilter | undefined {
     if (this.projections.some((projection) => !projection.eventTypes)) return undefined;
     return { eventTypes: [...new Set(this.projections.flatMap((projection) => projection.eventTypes!))] };
-  }
-
-  /** Follows the store from `position`; events come to `onEvents` while `active` holds. */
-  private subscribe(
-    filter: EventFilter | undefined,
-    onCaughtUp: () => void,
-    reject: (error: unknown) => void,
-  ): { subscription: Subscription; active: boolean } {
-    const following = { subscription: undefined as unknown as Subscription, active: true };
-    following.subscription = this.subscription = this.store.subscribe(
-      { after: this.position, filter, batchSize: BATCH_SIZE },
-      {
-        onEvents: (events) => {
-          if (following.active) this.onEvents(events);
-        },
-        onCaughtUp,
-        onDropped: (reason) => {
-          this.droppedAt = Date.now();
-          this.logger.warn(
-            `Read models lost the event store's subscription at position ${this.position}: ${describe(reason)}; reconnecting`,
-          );
-        },
-        onResumed: () => {
-          const after = Date.now() - (this.droppedAt ?? Date.now());
-          this.droppedAt = undefined;
-          this.logger.log(
-            `Read models resumed the event store's subscription from position ${this.position} after ${after} ms`,
-          );
-        },
-        onError: (error) => {
-          this.failure = error;
-          this.logger.error(`Projections stopped: ${String(error)}`);
-          reject(error);
-        },
-      },
-    );
-    return following;
-  }
-
-  /** Waits until the read models include `position` (read-your-writes); false if that took too long. */
-  waitFor(position: bigint | undefined, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
-    if (position === undefined) return Promise.resolve(true);
-    if (position > this.awaited) this.awaited = position;
-    if (this.position >= position) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        position,
-        resolve: (reached) => {
-          clearTimeout(timer);
-          resolve(reached);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        this.logger.warn(`Read models did not reach position ${position} within ${timeoutMs} ms`);
-        resolve(false);
-      }, timeoutMs);
-      this.waiters.push(waiter);
-    });
-  }
-
-  onBatchApplied(listener: (events: RecordedEvent[]) => void): void {
-    this.listeners.push(listener);
-  }
-
-  get healthy(): boolean {
-    return this.failure === undefined;
-  }
-
-  readiness(): ReadModelReadiness {
-    const readModels = !this.healthy
-      ? 'stopped'
-      : !this.caughtUp || this.droppedAt !== undefined || this.position < this.awaited
-        ? 'behind'
-        : 'following';
-    return { ready: readModels === 'following', readModels, position: this.position };
-  }
-
-  async stop(): Promise<void> {
-    await this.subscription?.stop();
-    this.endCatchUp?.();
-  }
-
-  private onEvents(events: RecordedEvent[]): void {
-    this.applyBatch(events);
-    this.position = events[events.length - 1].position;
-    for (const name of this.checkpoints.keys()) this.checkpoints.set(name, this.position);
-    const reached = this.waiters.filter((w) => w.position <= this.position);
-    this.waiters = this.waiters.filter((w) => w.position > this.position);
-    for (const waiter of reached) waiter.resolve(true);
-    // A listener that fails must not stop the read models, nor keep the batch from the other listeners.
-    for (const listener of this.listeners) {
-      try {
-        listener(events);
-      } catch (error) {
-        this.logger.error(`A listener of the read models failed: ${describe(error)}`);
-      }
-    }
   }
 }
 

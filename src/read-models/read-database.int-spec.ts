@@ -49,7 +49,7 @@ describe('read database', () => {
 
     const after = openReadDatabase(file);
     expect(hasRows(after)).toBe(false);
-    expect(after.prepare('SELECT count(*) FROM projection_checkpoints').pluck().get()).toBe(0);
+    expect(after.prepare('SELECT count(*) FROM checkpoints').pluck().get()).toBe(0);
     expect(existsSync(`${file}.catching-up`)).toBe(false);
     after.close();
   });

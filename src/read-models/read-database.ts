@@ -1,7 +1,8 @@
 import { closeSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { PAGE_CACHE_SIZE } from '../event-store/sqlite-event-store';
+import { SQLITE_PAGE_CACHE_SIZE } from '../shared/sqlite-page-cache';
+import { createCheckpointTable } from './sqlite-checkpoint-store';
 
 export const READ_DATABASE = Symbol('ReadDatabase');
 
@@ -19,8 +20,8 @@ export function openReadDatabase(file: string): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma(`cache_size = ${PAGE_CACHE_SIZE}`);
-  db.exec('CREATE TABLE IF NOT EXISTS projection_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+  db.pragma(`cache_size = ${SQLITE_PAGE_CACHE_SIZE}`);
+  createCheckpointTable(db);
   return db;
 }
 
@@ -65,6 +66,14 @@ export function startCatchUp(db: Database.Database): () => void {
     db.pragma('synchronous = NORMAL');
     backToWal(50);
   };
+}
+
+/** The names of a table's columns; none when there is no such table (a read model's migration checks its shape). */
+export function tableColumns(db: Database.Database, table: string): string[] {
+  return db
+    .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+    .all(table)
+    .map((column) => column.name);
 }
 
 function catchUpMarker(file: string): string {

@@ -37,7 +37,7 @@ export class ToolRegistry implements OnModuleInit, OnApplicationShutdown {
     clock: Clock,
     @Optional() @Inject(TOOL_REGISTRY_OPTIONS) private readonly options: ToolRegistryOptions = {},
   ) {
-    this.logger = options.logger ?? new Logger('Tools');
+    this.logger = options.logger ?? new Logger(ToolRegistry.name);
     this.builtIn = [currentTimeTool(clock)];
     if (config.httpAllowedHosts.length > 0) {
       this.builtIn.push(

@@ -1,7 +1,7 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, isEnded } from '../domain/run';
 import { renderStepTask } from './step-task';
-import { RunTrigger, WorkflowStep } from './workflow';
+import { RunTrigger, WorkflowStep, WorkflowTriggered } from './workflow';
 
 export type StepStatus = 'pending' | RunStatus | 'skipped';
 
@@ -120,8 +120,24 @@ export const WORKFLOW_RUN_ENDINGS = ['WorkflowRunSucceeded', 'WorkflowRunFailed'
 
 export const workflowRunStream = (runId: string) => `workflowrun-${runId}`;
 
+/** A run as its trigger records it: what its stream's opening command and its WorkflowRunQueued event carry. */
+export type QueuedRun = WorkflowRunQueued['data'];
+
+/** The run a trigger makes (the trigger alone records it; its stream is opened with it, or after it). */
+export function queuedRunOf(triggered: WorkflowTriggered['data']): QueuedRun {
+  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = triggered;
+  return { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt };
+}
+
+/** The same, from the run as it stands while its stream is not opened yet (as the read models list it). */
+export function queuedRunFrom({ id, workflowId, input, trigger, workflowVersion, createdAt }: WorkflowRun): QueuedRun {
+  return { id, workflowId, input, trigger, ...(workflowVersion !== null && { workflowVersion }), createdAt };
+}
+
 export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> = {
   initialState: null,
+  // A run's stream is used a few times within moments, then never again.
+  cacheActors: false,
 
   decide(state, command, now) {
     const at = now.toISOString();

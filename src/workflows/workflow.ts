@@ -1,6 +1,5 @@
-import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
+import { Decider, DomainError, DomainEvent, SnapshotFormat, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
-import { workflowSnapshot } from './workflow-snapshot';
 
 export type WorkflowStatus = 'active' | 'paused' | 'archived';
 export const WORKFLOW_STATUSES: WorkflowStatus[] = ['active', 'paused', 'archived'];
@@ -128,6 +127,19 @@ export const WORKFLOW_EVENT_TYPES = eventTypes<WorkflowEvent>({
 
 export const workflowStream = (workflowId: string) => `workflow-${workflowId}`;
 
+/**
+ * A workflow's snapshot is its state as it is: plain JSON, and bounded (triggers move `lastRun` and
+ * `lastScheduledFor` but add nothing), so a snapshot stays small however often the workflow runs.
+ * Bump `version` with any change to WorkflowAggregate or to what `evolve` makes of past events.
+ */
+const workflowSnapshot: SnapshotFormat<WorkflowState> = {
+  version: 1,
+  fromJson(json) {
+    if (json === null || isWorkflowAggregate(json)) return json;
+    throw new Error('not the state of a workflow');
+  },
+};
+
 export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEvent> = {
   initialState: null,
 
@@ -243,4 +255,19 @@ function checkTick(state: WorkflowAggregate, scheduledFor: string): void {
   if (at <= Date.parse(state.activeSince)) {
     throw new DomainError('conflict', `Workflow ${id} was not active at ${scheduledFor}`);
   }
+}
+
+const STRINGS = ['id', 'name', 'status', 'createdAt', 'activeSince'] as const;
+const NULLABLE_STRINGS = ['lastRun', 'lastScheduledFor'] as const;
+
+function isWorkflowAggregate(json: unknown): json is WorkflowAggregate {
+  if (typeof json !== 'object' || json === null) return false;
+  const state = json as Record<string, unknown>;
+  return (
+    STRINGS.every((key) => typeof state[key] === 'string') &&
+    NULLABLE_STRINGS.every((key) => state[key] === null || typeof state[key] === 'string') &&
+    typeof state.version === 'number' &&
+    Array.isArray(state.steps) &&
+    typeof (state.trigger as { type?: unknown } | null)?.type === 'string'
+  );
 }

@@ -22,12 +22,14 @@ import { ResumeWorkflowHandler } from './resume-workflow/resume-workflow.handler
 import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handler';
 import { TriggerScheduledRunsHandler } from './scheduling/trigger-scheduled-runs.handler';
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
+import { WorkflowSchedules } from './scheduling/workflow-schedules';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
 import { WorkflowTriggers } from './trigger-workflow/workflow-triggers';
 import { UpdateWorkflowController } from './update-workflow/update-workflow.controller';
 import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler';
+import { WorkflowChanges } from './workflow-changes';
 
 @Module({
   imports: [AgentsModule],
@@ -44,6 +46,7 @@ import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler
   providers: [
     CreateWorkflowHandler,
     UpdateWorkflowHandler,
+    WorkflowChanges,
     ArchiveWorkflowHandler,
     TriggerWorkflowHandler,
     WorkflowTriggers,
@@ -54,6 +57,7 @@ import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler
     SkipScheduledRunsHandler,
     TriggerScheduledRunsHandler,
     WorkflowScheduler,
+    WorkflowSchedules,
     ListWorkflowsHandler,
     GetWorkflowHandler,
     ListWorkflowRunsHandler,

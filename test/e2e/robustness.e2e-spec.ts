@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Logger } from '@nestjs/common';
-import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { expectProblem } from '../support/problem-expectations';
 import { RawClient } from '../support/raw-http';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { agentRunStream } from '../../src/agents/agent-run';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { startMcpTestServers } from '../support/mcp-test-servers';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EventStore, StoreUnavailableError } from '../../src/event-store/event-store';
-import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { CommandBus } from '@nestjs/cqrs';
 import { TriggerWorkflowCommand } from '../../src/workflows/trigger-workflow/trigger-workflow.command';
 import { WorkflowRunOpener } from '../../src/workflows/trigger-workflow/workflow-run-opener';
@@ -64,6 +64,21 @@ describe('a trigger recorded without its run stream (a store without appendMulti
 
     expect(await opener.sweep()).toBe(0);
     expect((await api.request('GET', `/v1/workflows/${workflow.id}/runs`)).body.runs).toEqual([run.body]);
+  });
+
+  it('cancels a run whose stream was never opened: opens it, then records the cancel on it', async () => {
+    const workflow = (
+      await api.request('POST', '/v1/workflows', { name: 'w', steps: [{ agent: 'worker', action: 'go' }] })
+    ).body;
+    store.failNextRunAppend = true;
+    const run = (await api.request('POST', `/v1/workflows/${workflow.id}/trigger`, { input: {} })).body;
+    expect((await inner.readStream(`workflowrun-${run.id}`)).exists).toBe(false);
+
+    const cancelled = await api.request('POST', `/v1/workflows/${workflow.id}/runs/${run.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ id: run.id, status: 'cancelled' });
+    const opened = await inner.readStream(`workflowrun-${run.id}`);
+    expect(opened.events.map((e) => e.type)).toEqual(['WorkflowRunQueued', 'WorkflowRunCancelled']);
   });
 
   it('records a schedule tick whose deferred stream opening fails, and the sweep opens it later', async () => {

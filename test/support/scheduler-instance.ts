@@ -4,8 +4,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CreateAgentCommand } from '../../src/agents/create-agent/create-agent.command';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { SqliteEventStore } from '../../src/event-store/sqlite-event-store';
-import { ProjectionRunner } from '../../src/read-models/projection-runner';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import { ReadYourWrites } from '../../src/read-models/read-your-writes';
 import { CreateWorkflowCommand } from '../../src/workflows/create-workflow/create-workflow.command';
 import { WorkflowScheduler } from '../../src/workflows/scheduling/workflow-scheduler';
 import { RunTrigger } from '../../src/workflows/workflow';
@@ -19,7 +19,7 @@ export interface SchedulerInstance {
   commands: CommandBus;
   queries: QueryBus;
   scheduler: WorkflowScheduler;
-  projections: ProjectionRunner;
+  readYourWrites: ReadYourWrites;
   createScheduledWorkflow(cron: string, timezone?: string): Promise<string>;
   /** Waits for the commands of the ticks so far, then for this instance's read models to show them. */
   settle(): Promise<void>;
@@ -48,14 +48,14 @@ export async function startSchedulerInstance(
   if (options.catchUpWindowMs !== undefined) config.scheduleCatchUpWindowMs = options.catchUpWindowMs;
   const app = await createApp(config, { store });
   const commands = app.get(CommandBus);
-  const projections = app.get(ProjectionRunner);
+  const readYourWrites = app.get(ReadYourWrites);
   const scheduler = app.get(WorkflowScheduler);
   return {
     app,
     commands,
     queries: app.get(QueryBus),
     scheduler,
-    projections,
+    readYourWrites,
     async createScheduledWorkflow(cron, timezone = 'UTC') {
       const agent = `agent ${++agents}`;
       await commands.execute(new CreateAgentCommand(agent, 'openai/gpt-4o-mini', '', [], 10));
@@ -69,7 +69,7 @@ export async function startSchedulerInstance(
       // Another instance's commits reach this one by polling, which fake timers would hold back.
       const head = headOf(eventsFile);
       store.pollNow();
-      await projections.waitFor(head);
+      await readYourWrites.waitFor(head);
     },
     close: () => app.close(),
   };

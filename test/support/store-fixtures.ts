@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore } from '../../src/event-store/event-store';
-import { EventStoreDbEventStore } from '../../src/event-store/eventstoredb-event-store';
+import { EventStoreDbEventStore } from '../../src/event-store/eventstoredb/eventstoredb-event-store';
 import { PrefixedEventStore } from '../../src/event-store/prefixed-event-store';
 import { EventStoreDbTestDouble } from './eventstoredb-test-double';
 

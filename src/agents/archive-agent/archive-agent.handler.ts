@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
@@ -14,7 +14,7 @@ import { ArchiveAgentCommand } from './archive-agent.command';
 export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand, Agent> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly names: AgentNameClaims,
     private readonly clock: Clock,
   ) {}
@@ -30,7 +30,7 @@ export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand,
     const agent = state!;
     // An archived agent is never renamed, so any claim it holds on its name is one to release.
     await this.names.release(agent.name, agentId, this.clock.now().toISOString(), context);
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return agent;
   }
 }

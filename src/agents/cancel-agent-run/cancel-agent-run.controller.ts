@@ -4,9 +4,10 @@ import { AgentRunSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { RunEndings } from '../../execution/run-endings';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { AgentRun } from '../agent-run';
+import { StreamWatch } from '../../live/stream-watch';
+import { AgentRun, agentRunStream } from '../agent-run';
+import { AgentsReadModel } from '../queries/agents.read-model';
 import { CancelAgentRunCommand } from './cancel-agent-run.command';
 
 /** How long a cancel waits for the executing instance to confirm it before answering 202. */
@@ -17,7 +18,8 @@ export const CANCEL_WAIT_MS = 5_000;
 export class CancelAgentRunController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly endings: RunEndings,
+    private readonly watch: StreamWatch,
+    private readonly runs: AgentsReadModel,
   ) {}
 
   /** 200 with the cancelled run; 202 with the run as it stands if its executor has not confirmed within 5 s. */
@@ -36,7 +38,8 @@ export class CancelAgentRunController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
     const requested = await this.commands.execute(new CancelAgentRunCommand(agentId, runId));
-    const { run, ended } = await this.endings.agentRun(requested, CANCEL_WAIT_MS);
+    const current = () => this.runs.getRun(agentId, runId) ?? requested;
+    const { run, ended } = await this.watch.runEnding(agentRunStream(runId), current, CANCEL_WAIT_MS);
     void reply.status(ended ? 200 : 202);
     return run;
   }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { CancelAgentRunCommand } from './cancel-agent-run.command';
 
@@ -13,21 +13,19 @@ import { CancelAgentRunCommand } from './cancel-agent-run.command';
 export class CancelAgentRunHandler implements ICommandHandler<CancelAgentRunCommand, AgentRun> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute({ agentId, runId }: CancelAgentRunCommand): Promise<AgentRun> {
-    const stream = agentRunStream(runId);
-    const run = await this.actors.read(stream, agentRunDecider);
+    const actor = this.actors.of(agentRunStream(runId), agentRunDecider);
+    const run = await actor.read();
     if (run?.agentId !== agentId)
       throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
-    const { state, position } = await this.actors.send(
-      stream,
-      agentRunDecider,
+    const { state, position } = await actor.send(
       { type: 'CancelAgentRun' },
       { correlationId: runId, causationId: runId },
     );
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return toAgentRun(state!);
   }
 }

@@ -1,4 +1,4 @@
-import { FieldError, ValidationFailed } from '../../http/problem';
+import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
 

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
@@ -12,7 +12,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly names: AgentNameClaims,
   ) {}
 
@@ -34,13 +34,13 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
       context,
     );
     if (together) {
-      await this.projections.waitFor(together[1].position!);
+      await this.readYourWrites.waitFor(together[1].position!);
       return together[1].state as Agent;
     }
     // The name first, so two agents never share it; an orphaned claim (see agent-name.ts) is taken over.
     await this.names.claim(name, id, context);
     const created = await this.actors.send(agentStream(id), agentDecider, create, context, { newStream: true });
-    await this.projections.waitFor(created.position);
+    await this.readYourWrites.waitFor(created.position);
     return created.state!;
   }
 }

@@ -1,30 +1,22 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../../event-store/event-store';
-import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadModelProjection } from '../../read-models/read-model-projection';
 import { AGENT_EVENT_TYPES, AgentEvent, agentDecider } from '../agent';
 import { AGENT_RUN_EVENT_TYPES, AgentRunEvent, agentRunDecider } from '../agent-run';
 import { AgentsReadModel } from './agents.read-model';
 
 /** Keeps `agents` and `agent_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
-export class AgentsProjection implements Projection, OnModuleInit {
+export class AgentsProjection extends ReadModelProjection {
   readonly name = 'agents';
   readonly eventTypes = [...AGENT_EVENT_TYPES, ...AGENT_RUN_EVENT_TYPES];
 
   constructor(
     private readonly readModel: AgentsReadModel,
-    private readonly runner: ProjectionRunner,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(this);
-  }
-
-  applyBatch(events: RecordedEvent[]): void {
-    this.readModel.batch(() => {
-      for (const event of events) this.apply(event);
-    });
+    runner: ProjectionRunner,
+  ) {
+    super(readModel, runner);
   }
 
   apply(event: RecordedEvent): void {

@@ -17,11 +17,11 @@ describe('agents read model', () => {
       CREATE TABLE agent_runs (id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, status TEXT NOT NULL, lease_at TEXT,
         doc TEXT NOT NULL);
       INSERT INTO agents VALUES ('agent_1', 'old', 'active', 'a/b', '', '[]', 10, '2026-01-01T00:00:00.000Z');
-      INSERT INTO projection_checkpoints VALUES ('agents', 42), ('workflows', 42);
+      INSERT INTO checkpoints VALUES ('agents', 42), ('workflows', 42);
     `);
     const readModel = new AgentsReadModel(db);
     expect(readModel.get('agent_1')).toBeUndefined();
-    expect(db.prepare('SELECT name FROM projection_checkpoints').all()).toEqual([{ name: 'workflows' }]);
+    expect(db.prepare('SELECT name FROM checkpoints').all()).toEqual([{ name: 'workflows' }]);
 
     const agent = {
       id: 'agent_2',

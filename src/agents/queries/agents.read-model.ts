@@ -1,61 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { RunStatus } from '../../domain/run';
-import { Page, toPage } from '../../http/paging';
+import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
+import { AgentRow, createAgentTables } from './agent-tables';
 
 /** A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step. */
 export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'createdAt'> & { lastRun: string | null };
 
-interface AgentRow {
-  id: string;
-  name: string;
-  status: Agent['status'];
-  model: string;
-  instructions: string;
-  tools: string;
-  max_steps: number | null;
-  version: number;
-  created_at: string;
-  last_run: string | null;
-}
-
-/** A read model from before runs were executed, versions or last runs is dropped and rebuilt from the log. */
-function migrate(db: Database.Database): void {
-  const columns = (table: string) =>
-    db
-      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
-      .all(table)
-      .map((c) => c.name);
-  const runs = columns('agent_runs');
-  const agents = columns('agents');
-  if (runs.length === 0 || (runs.includes('doc') && agents.includes('version') && agents.includes('last_run'))) return;
-  db.exec(`
-    DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
-    DELETE FROM projection_checkpoints WHERE name = 'agents';
-  `);
-}
-
 function prepareStatements(db: Database.Database) {
-  migrate(db);
-  db.exec(`
-      CREATE TABLE IF NOT EXISTS agents (
-        id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, model TEXT NOT NULL,
-        instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, version INTEGER NOT NULL,
-        created_at TEXT NOT NULL, last_run TEXT
-      );
-      CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
-      CREATE TABLE IF NOT EXISTS agent_runs (
-        id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, status TEXT NOT NULL, lease_at TEXT, doc TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS agent_runs_by_agent ON agent_runs (agent_id, id);
-      CREATE INDEX IF NOT EXISTS agent_runs_by_agent_status ON agent_runs (agent_id, status, id);
-      CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
-    `);
+  createAgentTables(db);
   return {
     upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string]>(
       `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)

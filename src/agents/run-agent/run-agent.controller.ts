@@ -5,10 +5,11 @@ import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config';
-import { RunEndings } from '../../execution/run-endings';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { preferredWait } from '../../http/prefer';
-import { AgentRun } from '../agent-run';
+import { StreamWatch } from '../../live/stream-watch';
+import { AgentRun, agentRunStream } from '../agent-run';
+import { AgentsReadModel } from '../queries/agents.read-model';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
 
@@ -17,7 +18,8 @@ import { RunAgentDto } from './run-agent.dto';
 export class RunAgentController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly endings: RunEndings,
+    private readonly watch: StreamWatch,
+    private readonly runs: AgentsReadModel,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -50,7 +52,8 @@ export class RunAgentController {
       return queued;
     }
     void reply.header('Preference-Applied', `wait=${wait}`);
-    const { run, ended } = await this.endings.agentRun(queued, wait * 1000);
+    const current = () => this.runs.getRun(agentId, queued.id) ?? queued;
+    const { run, ended } = await this.watch.runEnding(agentRunStream(queued.id), current, wait * 1000);
     void reply.status(ended ? 200 : 202);
     return run;
   }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { agentDecider, agentStream } from '../agent';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
@@ -12,11 +12,11 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
-    const agent = await this.actors.read(agentStream(agentId), agentDecider);
+    const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
     const id = this.ids.newId('agentrun');
@@ -25,10 +25,9 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       agentRunDecider,
       { type: 'QueueAgentRun', id, agentId, model: agent.model, agentVersion: agent.version, task, context },
       { correlationId: id, causationId: agentId },
-      // Its executor works on the run with an actor of its own: a cached one would only hold memory.
-      { newStream: true, cache: false },
+      { newStream: true },
     );
-    await this.projections.waitFor(queued.position);
+    await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
   }
 }

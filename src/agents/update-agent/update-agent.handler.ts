@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
 import { ChangedMeanwhile, changedFields, checkIfMatch } from '../../domain/definition';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { Agent, AgentDefinition, AgentUpdated, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
@@ -22,14 +22,14 @@ const MAX_MERGES = 5;
 export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, Agent> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly names: AgentNameClaims,
     private readonly tools: ToolRegistry,
   ) {}
 
   async execute({ agentId, patch, ifMatch }: UpdateAgentCommand): Promise<Agent> {
     for (let merge = 1; ; merge++) {
-      const agent = await this.actors.read(agentStream(agentId), agentDecider);
+      const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
       if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
       checkIfMatch('Agent', agentId, agent, { ifMatch });
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
@@ -62,7 +62,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
     if (updated && changes.name !== undefined) {
       await this.names.release(agent.name, agentId, updated.data.updatedAt, context);
     }
-    await this.projections.waitFor(position);
+    await this.readYourWrites.waitFor(position);
     return state!;
   }
 }

@@ -1,9 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
-import { Clock } from '../../shared/clock';
-import { workflowDecider, workflowStream } from '../workflow';
-import { WorkflowView, workflowView } from '../workflow-view';
+import { WorkflowChanges } from '../workflow-changes';
+import { WorkflowView } from '../workflow-view';
 import { ArchiveWorkflowCommand } from './archive-workflow.command';
 
 /**
@@ -12,20 +9,9 @@ import { ArchiveWorkflowCommand } from './archive-workflow.command';
  */
 @CommandHandler(ArchiveWorkflowCommand)
 export class ArchiveWorkflowHandler implements ICommandHandler<ArchiveWorkflowCommand, WorkflowView> {
-  constructor(
-    private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly workflows: WorkflowChanges) {}
 
-  async execute({ workflowId, ifMatch }: ArchiveWorkflowCommand): Promise<WorkflowView> {
-    const { state, position } = await this.actors.send(
-      workflowStream(workflowId),
-      workflowDecider,
-      { type: 'ArchiveWorkflow', workflowId, ifMatch },
-      { correlationId: workflowId, causationId: workflowId },
-    );
-    await this.projections.waitFor(position);
-    return workflowView(state!, this.clock.now());
+  execute({ workflowId, ifMatch }: ArchiveWorkflowCommand): Promise<WorkflowView> {
+    return this.workflows.change({ type: 'ArchiveWorkflow', workflowId, ifMatch });
   }
 }

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
-import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { WorkflowRun, queuedRunFrom, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 
 /**
@@ -15,30 +15,28 @@ import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowRunCommand, WorkflowRun> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly readModel: WorkflowsReadModel,
     private readonly opener: WorkflowRunOpener,
   ) {}
 
   async execute({ workflowId, runId }: CancelWorkflowRunCommand): Promise<WorkflowRun> {
-    const stream = workflowRunStream(runId);
+    const actor = this.actors.of(workflowRunStream(runId), workflowRunDecider);
     const context = { correlationId: runId, causationId: runId };
-    let run = await this.actors.read(stream, workflowRunDecider);
+    let run = await actor.read();
     if (!run) {
       // Recorded by its trigger, with its own stream not opened yet: open it now.
       const recorded = this.readModel.getRun(workflowId, runId);
-      if (recorded) run = (await this.opener.open(recorded, context)).state;
+      if (recorded) {
+        await this.opener.open(queuedRunFrom(recorded), context);
+        run = await actor.read();
+      }
     }
     if (run?.workflowId !== workflowId) {
       throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);
     }
-    const { state, position } = await this.actors.send(
-      stream,
-      workflowRunDecider,
-      { type: 'CancelWorkflowRun' },
-      context,
-    );
-    await this.projections.waitFor(position);
+    const { state, position } = await actor.send({ type: 'CancelWorkflowRun' }, context);
+    await this.readYourWrites.waitFor(position);
     return toWorkflowRun(state!);
   }
 }

@@ -4,10 +4,10 @@ import { WorkflowSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { WorkflowTrigger } from '../workflow';
 import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
-import { CreateWorkflowDto, TriggerDto } from './create-workflow.dto';
+import { CreateWorkflowDto } from './create-workflow.dto';
+import { toTrigger } from './workflow-trigger';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -28,10 +28,4 @@ export class CreateWorkflowController {
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;
   }
-}
-
-export function toTrigger(trigger: TriggerDto): WorkflowTrigger {
-  return trigger.type === 'schedule'
-    ? { type: 'schedule', cron: trigger.cron!.trim().split(/\s+/).join(' '), timezone: trigger.timezone ?? 'UTC' }
-    : { type: 'manual' };
 }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
 import { workflowDecider, workflowStream } from '../workflow';
@@ -14,7 +14,7 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly agents: AgentsReadModel,
     private readonly clock: Clock,
   ) {}
@@ -30,7 +30,7 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
       { correlationId: id, causationId: id },
       { newStream: true },
     );
-    await this.projections.waitFor(created.position);
+    await this.readYourWrites.waitFor(created.position);
     return workflowView(created.state!, this.clock.now());
   }
 }

@@ -1,28 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
-import { Clock } from '../../shared/clock';
-import { workflowDecider, workflowStream } from '../workflow';
-import { WorkflowView, workflowView } from '../workflow-view';
+import { WorkflowChanges } from '../workflow-changes';
+import { WorkflowView } from '../workflow-view';
 import { PauseWorkflowCommand } from './pause-workflow.command';
 
 /** Stops the schedule (manual triggers still work); pausing a paused workflow changes nothing. */
 @CommandHandler(PauseWorkflowCommand)
 export class PauseWorkflowHandler implements ICommandHandler<PauseWorkflowCommand, WorkflowView> {
-  constructor(
-    private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly workflows: WorkflowChanges) {}
 
-  async execute({ workflowId }: PauseWorkflowCommand): Promise<WorkflowView> {
-    const { state, position } = await this.actors.send(
-      workflowStream(workflowId),
-      workflowDecider,
-      { type: 'PauseWorkflow', workflowId },
-      { correlationId: workflowId, causationId: workflowId },
-    );
-    await this.projections.waitFor(position);
-    return workflowView(state!, this.clock.now());
+  execute({ workflowId }: PauseWorkflowCommand): Promise<WorkflowView> {
+    return this.workflows.change({ type: 'PauseWorkflow', workflowId });
   }
 }

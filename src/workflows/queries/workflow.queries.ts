@@ -1,7 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
 import { RunStatus } from '../../domain/run';
-import { Page, decodeCursor } from '../../http/paging';
+import { Page, decodeCursor } from '../../read-models/page';
 import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { Clock } from '../../shared/clock';
 import { isId } from '../../shared/ids';

@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../../event-store/event-store';
-import { Projection } from '../../read-models/projection';
 import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadModelProjection } from '../../read-models/read-model-projection';
 import {
   ScheduledRunsSkipped,
   WORKFLOW_EVENT_TYPES,
@@ -11,28 +11,30 @@ import {
   WorkflowTriggered,
   workflowDecider,
 } from '../workflow';
-import { WORKFLOW_RUN_EVENT_TYPES, WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from '../workflow-run';
+import {
+  WORKFLOW_RUN_EVENT_TYPES,
+  WorkflowRunEvent,
+  WorkflowRunQueued,
+  queuedRunOf,
+  workflowRunDecider,
+  workflowRunStream,
+} from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
+
+/** Every run's stream starts so. */
+const RUN_STREAMS = workflowRunStream('');
 
 /** Keeps `workflows` and `workflow_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
-export class WorkflowsProjection implements Projection, OnModuleInit {
+export class WorkflowsProjection extends ReadModelProjection {
   readonly name = 'workflows';
   readonly eventTypes = [...WORKFLOW_EVENT_TYPES, ...WORKFLOW_RUN_EVENT_TYPES];
 
   constructor(
     private readonly readModel: WorkflowsReadModel,
-    private readonly runner: ProjectionRunner,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(this);
-  }
-
-  applyBatch(events: RecordedEvent[]): void {
-    this.readModel.batch(() => {
-      for (const event of events) this.apply(event);
-    });
+    runner: ProjectionRunner,
+  ) {
+    super(readModel, runner);
   }
 
   apply(event: RecordedEvent): void {
@@ -43,14 +45,11 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
         break;
       }
       case 'WorkflowTriggered': {
-        const { workflowId, runId, input, triggeredAt, trigger, workflowVersion } =
-          event.data as WorkflowTriggered['data'];
+        const triggered = event.data as WorkflowTriggered['data'];
+        const { workflowId, triggeredAt, trigger } = triggered;
         this.readModel.setLastRun(workflowId, triggeredAt, trigger.type === 'schedule' ? trigger.scheduledFor : null);
         // The trigger alone makes the run: it is listed even before (or if never) its own stream is opened.
-        const queued: WorkflowRunQueued = {
-          type: 'WorkflowRunQueued',
-          data: { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt },
-        };
+        const queued: WorkflowRunQueued = { type: 'WorkflowRunQueued', data: queuedRunOf(triggered) };
         this.readModel.insertRun(workflowRunDecider.evolve(null, queued)!, false);
         break;
       }
@@ -80,7 +79,7 @@ export class WorkflowsProjection implements Projection, OnModuleInit {
           this.readModel.insertRun(workflowRunDecider.evolve(null, event as unknown as WorkflowRunEvent)!, true);
         break;
       default:
-        if (event.stream.startsWith('workflowrun-')) this.applyToRun(event);
+        if (event.stream.startsWith(RUN_STREAMS)) this.applyToRun(event);
     }
   }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openReadDatabase } from '../../read-models/read-database';
+import { WorkflowSchedules } from '../scheduling/workflow-schedules';
 import { WorkflowsReadModel } from './workflows.read-model';
 
 describe('workflows read model', () => {
@@ -15,11 +16,11 @@ describe('workflows read model', () => {
       CREATE TABLE workflows (id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
         steps TEXT NOT NULL, last_run TEXT, created_at TEXT NOT NULL);
       INSERT INTO workflows VALUES ('wf_1', 'old', 'active', '{"type":"manual"}', '[]', NULL, '2026-01-01T00:00:00.000Z');
-      INSERT INTO projection_checkpoints VALUES ('workflows', 42), ('agents', 42);
+      INSERT INTO checkpoints VALUES ('workflows', 42), ('agents', 42);
     `);
     const readModel = new WorkflowsReadModel(db);
     expect(readModel.get('wf_1')).toBeUndefined();
-    expect(db.prepare('SELECT name FROM projection_checkpoints').all()).toEqual([{ name: 'agents' }]);
+    expect(db.prepare('SELECT name FROM checkpoints').all()).toEqual([{ name: 'agents' }]);
 
     readModel.saveWorkflow({
       id: 'wf_2',
@@ -34,7 +35,7 @@ describe('workflows read model', () => {
       activeSince: '2026-01-01T00:00:00.000Z',
     });
     new WorkflowsReadModel(db); // a current table is kept
-    expect(readModel.activeSchedules()).toEqual([
+    expect(new WorkflowSchedules(db).active()).toEqual([
       {
         id: 'wf_2',
         status: 'active',

@@ -1,53 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { Page, toPage } from '../../http/paging';
+import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
-import { Workflow, WorkflowAggregate, WorkflowTrigger } from '../workflow';
+import { Workflow, WorkflowAggregate } from '../workflow';
+import { WorkflowRow, WorkflowRunRow, createWorkflowTables } from './workflow-tables';
 import { RunStatus } from '../../domain/run';
 import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun } from '../workflow-run';
-
-/** What the scheduler needs of a workflow: its schedule, and the instant after which its ticks are still due. */
-export interface ScheduledWorkflow {
-  id: string;
-  status: Workflow['status'];
-  trigger: WorkflowTrigger;
-  /** The latest tick recorded, or when the workflow was created or resumed, whichever is later. */
-  dueAfter: string;
-}
-
-interface WorkflowRow {
-  id: string;
-  name: string;
-  status: Workflow['status'];
-  trigger: string;
-  steps: string;
-  last_run: string | null;
-  version: number;
-  created_at: string;
-  last_scheduled_for: string | null;
-  active_since: string;
-}
-
-type ScheduleRow = Pick<WorkflowRow, 'id' | 'status' | 'trigger' | 'last_scheduled_for' | 'active_since'>;
-
-/** A read model from before the schedule columns, the run-stream flag or versions is dropped and rebuilt from the log. */
-function migrate(db: Database.Database): void {
-  const columns = (table: string) =>
-    db
-      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
-      .all(table)
-      .map((c) => c.name);
-  const workflows = columns('workflows');
-  const runs = columns('workflow_runs');
-  const current = workflows.includes('active_since') && workflows.includes('version') && runs.includes('doc');
-  if (workflows.length === 0 || current) return;
-  db.exec(`
-    DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
-    DELETE FROM projection_checkpoints WHERE name = 'workflows';
-  `);
-}
 
 /** A run as a batch keeps it; `insertOnly`: added in this batch, written only if no run has its id. */
 interface KeptRun {
@@ -56,31 +16,8 @@ interface KeptRun {
   insertOnly?: boolean;
 }
 
-interface WorkflowRunRow {
-  workflow_id: string;
-  stream_opened: number;
-  doc: string;
-}
-
 function prepareStatements(db: Database.Database) {
-  migrate(db);
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS workflows (
-      id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
-      steps TEXT NOT NULL, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
-      last_scheduled_for TEXT, active_since TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS workflow_runs (
-      id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,
-      stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
-    CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow_status ON workflow_runs (workflow_id, status, id);
-    CREATE INDEX IF NOT EXISTS workflow_runs_unopened ON workflow_runs (created_at) WHERE stream_opened = 0;
-    CREATE INDEX IF NOT EXISTS workflows_scheduled ON workflows (id)
-      WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule';
-  `);
-  const scheduleColumns = `id, status, trigger, last_scheduled_for, active_since`;
+  createWorkflowTables(db);
   return {
     upsertWorkflow: db.prepare<
       [string, string, string, string, string, string | null, number, string, string | null, string]
@@ -95,10 +32,6 @@ function prepareStatements(db: Database.Database) {
     setLastScheduledFor: db.prepare<[string, string]>('UPDATE workflows SET last_scheduled_for = ? WHERE id = ?'),
     pause: db.prepare<[string]>(`UPDATE workflows SET status = 'paused' WHERE id = ?`),
     resume: db.prepare<[string, string]>(`UPDATE workflows SET status = 'active', active_since = ? WHERE id = ?`),
-    activeSchedules: db.prepare<[], ScheduleRow>(
-      `SELECT ${scheduleColumns} FROM workflows WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule'`,
-    ),
-    schedule: db.prepare<[string], ScheduleRow>(`SELECT ${scheduleColumns} FROM workflows WHERE id = ?`),
     upsertRun: db.prepare<[string, string, string, string, number, string]>(
       `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc)
        VALUES (?, ?, ?, ?, ?, ?)
@@ -182,16 +115,6 @@ export class WorkflowsReadModel {
 
   resume(workflowId: string, at: string): void {
     this.statements.resume.run(at, workflowId);
-  }
-
-  /** Every active workflow with a schedule (the scheduler's start). */
-  activeSchedules(): ScheduledWorkflow[] {
-    return this.statements.activeSchedules.all().map(toScheduled);
-  }
-
-  schedule(workflowId: string): ScheduledWorkflow | undefined {
-    const row = this.statements.schedule.get(workflowId);
-    return row && toScheduled(row);
   }
 
   /**
@@ -298,12 +221,6 @@ function toWorkflow(row: WorkflowRow): Workflow {
     version: row.version,
     createdAt: row.created_at,
   };
-}
-
-function toScheduled(row: ScheduleRow): ScheduledWorkflow {
-  const { last_scheduled_for: last, active_since: since } = row;
-  const dueAfter = last !== null && Date.parse(last) > Date.parse(since) ? last : since;
-  return { id: row.id, status: row.status, trigger: JSON.parse(row.trigger), dueAfter };
 }
 
 function toRun(row: WorkflowRunRow): WorkflowRun {

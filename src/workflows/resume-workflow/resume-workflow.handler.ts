@@ -1,28 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ActorRegistry } from '../../actors/actor-registry';
-import { ProjectionRunner } from '../../read-models/projection-runner';
-import { Clock } from '../../shared/clock';
-import { workflowDecider, workflowStream } from '../workflow';
-import { WorkflowView, workflowView } from '../workflow-view';
+import { WorkflowChanges } from '../workflow-changes';
+import { WorkflowView } from '../workflow-view';
 import { ResumeWorkflowCommand } from './resume-workflow.command';
 
 /** Starts the schedule again from now (ticks while paused are not run); resuming an active workflow changes nothing. */
 @CommandHandler(ResumeWorkflowCommand)
 export class ResumeWorkflowHandler implements ICommandHandler<ResumeWorkflowCommand, WorkflowView> {
-  constructor(
-    private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly workflows: WorkflowChanges) {}
 
-  async execute({ workflowId }: ResumeWorkflowCommand): Promise<WorkflowView> {
-    const { state, position } = await this.actors.send(
-      workflowStream(workflowId),
-      workflowDecider,
-      { type: 'ResumeWorkflow', workflowId },
-      { correlationId: workflowId, causationId: workflowId },
-    );
-    await this.projections.waitFor(position);
-    return workflowView(state!, this.clock.now());
+  execute({ workflowId }: ResumeWorkflowCommand): Promise<WorkflowView> {
+    return this.workflows.change({ type: 'ResumeWorkflow', workflowId });
   }
 }

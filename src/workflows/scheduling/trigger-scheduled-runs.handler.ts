@@ -20,7 +20,7 @@ export const MAX_TRIGGERS_IN_FLIGHT = 10_000;
  */
 @CommandHandler(TriggerScheduledRunsCommand)
 export class TriggerScheduledRunsHandler implements ICommandHandler<TriggerScheduledRunsCommand, ScheduledRunsOutcome> {
-  private readonly logger = new Logger('Scheduler');
+  private readonly logger = new Logger(TriggerScheduledRunsHandler.name);
 
   constructor(private readonly triggers: WorkflowTriggers) {}
 

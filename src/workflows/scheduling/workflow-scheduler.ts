@@ -5,14 +5,15 @@ import { CronJob } from 'cron';
 import { APP_CONFIG, AppConfig } from '../../config';
 import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
+import { AppliedEvents } from '../../read-models/applied-events';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
-import { ScheduledWorkflow, WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow';
 import { CronSchedule, cronSchedule } from './cron-schedule';
 import { DueTicks, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
+import { ScheduledWorkflow, WorkflowSchedules } from './workflow-schedules';
 import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 
 interface ScheduledWorkflowJob {
@@ -44,7 +45,7 @@ export function scheduleJobName(cron: string, timezone: string): string {
  */
 @Injectable()
 export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Scheduler');
+  private readonly logger = new Logger(WorkflowScheduler.name);
   private readonly jobs = new Map<string, ScheduledWorkflowJob>();
   /** The workflows of each schedule that has a job. */
   private readonly workflowsOf = new Map<CronSchedule, Set<string>>();
@@ -57,8 +58,9 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     private readonly registry: SchedulerRegistry,
     private readonly commands: CommandBus,
-    private readonly readModel: WorkflowsReadModel,
+    private readonly schedules: WorkflowSchedules,
     private readonly projections: ProjectionRunner,
+    private readonly applied: AppliedEvents,
     private readonly runs: WorkflowRunOpener,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
@@ -73,9 +75,9 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     await this.projections.whenCaughtUp();
     // Listening and reading the read model in one synchronous step: no batch can fall between the two.
     this.running = true;
-    this.projections.onBatchApplied((events) => this.onBatchApplied(events));
+    this.applied.onApplied((events) => this.onBatchApplied(events));
     const due: ScheduledTick[] = [];
-    for (const workflow of this.readModel.activeSchedules()) {
+    for (const workflow of this.schedules.active()) {
       this.guarded(workflow.id, () => this.add(workflow, this.config.scheduleCatchUpWindowMs, due));
     }
     this.sendRuns(due);
@@ -129,7 +131,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
 
   /** Brings one workflow's job in line with the read model: created, paused, resumed, or later changed. */
   private reconcile(workflowId: string): void {
-    const workflow = this.readModel.schedule(workflowId);
+    const workflow = this.schedules.of(workflowId);
     const wanted = workflow?.status === 'active' && workflow.trigger.type === 'schedule' ? workflow : undefined;
     const job = this.jobs.get(workflowId);
     if (job && wanted?.trigger.type === 'schedule') {

@@ -5,10 +5,11 @@ import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config';
-import { RunEndings } from '../../execution/run-endings';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { preferredWait } from '../../http/prefer';
-import { WorkflowRun } from '../workflow-run';
+import { StreamWatch } from '../../live/stream-watch';
+import { WorkflowsReadModel } from '../queries/workflows.read-model';
+import { WorkflowRun, workflowRunStream } from '../workflow-run';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 import { TriggerWorkflowDto } from './trigger-workflow.dto';
 
@@ -17,7 +18,8 @@ import { TriggerWorkflowDto } from './trigger-workflow.dto';
 export class TriggerWorkflowController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly endings: RunEndings,
+    private readonly watch: StreamWatch,
+    private readonly runs: WorkflowsReadModel,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -50,7 +52,8 @@ export class TriggerWorkflowController {
       return queued;
     }
     void reply.header('Preference-Applied', `wait=${wait}`);
-    const { run, ended } = await this.endings.workflowRun(queued, wait * 1000);
+    const current = () => this.runs.getRun(workflowId, queued.id) ?? queued;
+    const { run, ended } = await this.watch.runEnding(workflowRunStream(queued.id), current, wait * 1000);
     void reply.status(ended ? 200 : 202);
     return run;
   }

@@ -1,37 +1,27 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ActorRegistry, NewStreamCommand } from '../../actors/actor-registry';
+import { ActorRegistry, StreamCommand } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import {
-  QueueWorkflowRun,
-  WorkflowRun,
+  QueuedRun,
   WorkflowRunCommand,
   WorkflowRunEvent,
   WorkflowRunState,
+  queuedRunFrom,
   workflowRunDecider,
   workflowRunStream,
 } from '../workflow-run';
 
-/** A run as its trigger records it: what opening its stream needs. */
-export type QueuedRun = Omit<QueueWorkflowRun, 'type'>;
-
 /** The command that opens a run's stream. */
-export function openingCommand(
-  run: QueuedRun,
-): NewStreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
+export function openingCommand(run: QueuedRun): StreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {
   return {
     stream: workflowRunStream(run.id),
     decider: workflowRunDecider,
     command: { type: 'QueueWorkflowRun', ...run },
   };
-}
-
-/** The run as its trigger recorded it, from the run as the read models list it. */
-function asQueued({ id, workflowId, input, trigger, workflowVersion, createdAt }: WorkflowRun): QueuedRun {
-  const version = workflowVersion !== null ? { workflowVersion } : {};
-  return { id, workflowId, input, trigger, ...version, createdAt };
 }
 
 /** Runs younger than this may still be being opened by the request that triggered them. */
@@ -40,20 +30,20 @@ const SWEEP_EVERY_MS = 15_000;
 const SWEEP_BATCH = 500;
 
 interface DeferredRun {
-  run: WorkflowRun;
+  run: QueuedRun;
   context: CommandContext;
 }
 
 /**
  * Opens a run's own stream once its workflow has recorded the trigger, where the store cannot write both in one
- * commit (EventStoreDB; see TriggerWorkflowHandler). A request that triggered the run does this at once; a
+ * commit (EventStoreDB; see WorkflowTriggers). A request that triggered the run does this at once; a
  * schedule tick defers it (`openSoon`), so the tick's triggers, which record the runs, come first.
  * Should opening fail (the store went away, the process died), the sweep opens the stream later, so no recorded
  * trigger is left without its run. Opening is idempotent.
  */
 @Injectable()
 export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('WorkflowRuns');
+  private readonly logger = new Logger(WorkflowRunOpener.name);
   private timer?: NodeJS.Timeout;
   private deferred: DeferredRun[] = [];
   private draining?: Promise<void>;
@@ -62,17 +52,17 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     private readonly actors: ActorRegistry,
     private readonly readModel: WorkflowsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {}
 
-  open(run: WorkflowRun, context: CommandContext) {
-    const { stream, decider, command } = openingCommand(asQueued(run));
-    // A run stream is written once: caching its actor would only push busy ones out of the cache.
-    return this.actors.send(stream, decider, command, context, { newStream: true, cache: false });
+  open(run: QueuedRun, context: CommandContext) {
+    const { stream, decider, command } = openingCommand(run);
+    return this.actors.send(stream, decider, command, context, { newStream: true });
   }
 
   /** Opens the run's stream on the next turn of the event loop, with every other run deferred by then. */
-  openSoon(run: WorkflowRun, context: CommandContext): void {
+  openSoon(run: QueuedRun, context: CommandContext): void {
     this.deferred.push({ run, context });
     this.draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
   }
@@ -115,8 +105,11 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     const runs = this.readModel.unopenedRuns(before, SWEEP_BATCH);
     for (const run of runs) {
       try {
-        const { position } = await this.open(run, { correlationId: run.id, causationId: run.workflowId });
-        await this.projections.waitFor(position);
+        const { position } = await this.open(queuedRunFrom(run), {
+          correlationId: run.id,
+          causationId: run.workflowId,
+        });
+        await this.readYourWrites.waitFor(position);
         this.logger.log(`Opened the stream of run ${run.id}, whose trigger was recorded without it`);
       } catch (error) {
         this.logger.warn(`Could not open the stream of run ${run.id} yet: ${String(error)}`);

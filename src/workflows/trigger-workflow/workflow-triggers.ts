@@ -1,11 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun, workflowRunDecider } from '../workflow-run';
-import { QueuedRun, WorkflowRunOpener, openingCommand } from './workflow-run-opener';
+import {
+  QueuedRun,
+  WorkflowRun,
+  WorkflowRunAggregate,
+  queuedRunOf,
+  toWorkflowRun,
+  workflowRunDecider,
+} from '../workflow-run';
+import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -17,60 +24,56 @@ export class WorkflowTriggers {
   constructor(
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
-    private readonly projections: ProjectionRunner,
+    private readonly readYourWrites: ReadYourWrites,
     private readonly runs: WorkflowRunOpener,
   ) {}
 
-  private readonly logger = new Logger('TriggerWorkflow');
+  private readonly logger = new Logger(WorkflowTriggers.name);
 
   /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
   trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
-    const sent = this.actors.sendWithNewStreams(
-      {
-        stream: workflowStream(workflowId),
-        decider: workflowDecider,
-        command: { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
-        newStreams: (events) => [openingCommand(queuedBy(events))],
-      },
+    const sent = this.actors.send(
+      workflowStream(workflowId),
+      workflowDecider,
+      { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
       context,
-      // A run stream is written once: caching its actor would only push busy ones out of the cache.
-      { cache: false },
+      { opens: (events) => [openingCommand(queuedBy(events))] },
     );
-    return sent.then(async ({ result, opened }) => {
-      if (!opened) return this.openAfter(runOf(result.events), result.position, context);
+    return sent.then(async ({ opened, ...result }) => {
+      if (!opened) return this.openAfter(queuedBy(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
-      if (trigger.type !== 'schedule') await this.projections.waitFor(opened[0].position);
+      if (trigger.type !== 'schedule') await this.readYourWrites.waitFor(opened[0].position);
       return toWorkflowRun(opened[0].state as WorkflowRunAggregate);
     });
   }
 
   /** The trigger is durable now, and with it the run: its stream is opened in a second step. */
-  private async openAfter(run: WorkflowRun, position: bigint | undefined, context: CommandContext) {
+  private async openAfter(queued: QueuedRun, position: bigint | undefined, context: CommandContext) {
+    const run = asRun(queued);
     // A schedule tick has no client waiting for the run: its stream is opened after the tick's other triggers.
     if (run.trigger.type === 'schedule') {
-      this.runs.openSoon(run, context);
+      this.runs.openSoon(queued, context);
       return run;
     }
     // Should opening the stream fail, the opener's sweep does it later, so the answer stays a 202 (a retry
     // would only start a second run).
-    const opened = await this.runs.open(run, context).catch((error: unknown) => {
+    const opened = await this.runs.open(queued, context).catch((error: unknown) => {
       this.logger.warn(`Run ${run.id} is recorded; its stream will be opened later: ${String(error)}`);
       return undefined;
     });
-    await this.projections.waitFor(opened?.position ?? position);
+    await this.readYourWrites.waitFor(opened?.position ?? position);
     return opened?.state ? toWorkflowRun(opened.state) : run;
   }
 }
 
-/** The run a trigger records, as its stream's opening command and its WorkflowRunQueued event carry it. */
+/** The run the trigger decided (the command's one event) records. */
 function queuedBy(events: WorkflowEvent[]): QueuedRun {
-  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = (events[0] as WorkflowTriggered).data;
-  return { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt };
+  return queuedRunOf((events[0] as WorkflowTriggered).data);
 }
 
-/** The run a trigger records, as it stands once queued. */
-function runOf(events: WorkflowEvent[]): WorkflowRun {
-  return toWorkflowRun(workflowRunDecider.evolve(null, { type: 'WorkflowRunQueued', data: queuedBy(events) })!);
+/** The run as it stands once queued. */
+function asRun(queued: QueuedRun): WorkflowRun {
+  return toWorkflowRun(workflowRunDecider.evolve(null, { type: 'WorkflowRunQueued', data: queued })!);
 }

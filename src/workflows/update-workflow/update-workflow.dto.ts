@@ -2,7 +2,7 @@ import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
 import { CreateWorkflowDto } from '../create-workflow/create-workflow.dto';
-import { toTrigger } from '../create-workflow/create-workflow.controller';
+import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
 export const EDITABLE_WORKFLOW_FIELDS = ['name', 'trigger', 'steps'] as const;

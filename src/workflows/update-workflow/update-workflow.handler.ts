@@ -3,11 +3,10 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { DomainError } from '../../domain/decider';
 import { ChangedMeanwhile, changedFields, checkIfMatch } from '../../domain/definition';
-import { ProjectionRunner } from '../../read-models/projection-runner';
-import { Clock } from '../../shared/clock';
 import { checkStepAgents } from '../create-workflow/step-agents';
 import { workflowDecider, workflowStream } from '../workflow';
-import { WorkflowView, workflowView } from '../workflow-view';
+import { WorkflowChanges } from '../workflow-changes';
+import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { mergeWorkflowPatch, workflowDefinition } from './update-workflow.dto';
 
@@ -21,14 +20,13 @@ const MAX_MERGES = 5;
 export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowCommand, WorkflowView> {
   constructor(
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
+    private readonly workflows: WorkflowChanges,
     private readonly agents: AgentsReadModel,
-    private readonly clock: Clock,
   ) {}
 
   async execute({ workflowId, patch, ifMatch }: UpdateWorkflowCommand): Promise<WorkflowView> {
     for (let merge = 1; ; merge++) {
-      const workflow = await this.actors.read(workflowStream(workflowId), workflowDecider);
+      const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
       if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
       checkIfMatch('Workflow', workflowId, workflow, { ifMatch });
       if (workflow.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
@@ -36,14 +34,13 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
       if ('steps' in patch) checkStepAgents(next.steps, this.agents);
       const changes = changedFields(workflowDefinition(workflow), next);
       try {
-        const { state, position } = await this.actors.send(
-          workflowStream(workflowId),
-          workflowDecider,
-          { type: 'UpdateWorkflow', workflowId, changes, baseVersion: workflow.version, ifMatch },
-          { correlationId: workflowId, causationId: workflowId },
-        );
-        await this.projections.waitFor(position);
-        return workflowView(state!, this.clock.now());
+        return await this.workflows.change({
+          type: 'UpdateWorkflow',
+          workflowId,
+          changes,
+          baseVersion: workflow.version,
+          ifMatch,
+        });
       } catch (error) {
         // Another request changed the workflow after it was read: merge onto the newer version.
         if (!(error instanceof ChangedMeanwhile) || merge >= MAX_MERGES) throw error;

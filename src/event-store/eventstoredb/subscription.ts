@@ -8,8 +8,8 @@ import {
   excludeSystemEvents,
   streamNameFilter,
 } from '@eventstore/db-client';
-import { EventFilter, RecordedEvent, StoreUnavailableError, Subscription, SubscriptionHandler } from './event-store';
-import { isVisible, toRecorded } from './eventstoredb-mapping';
+import { EventFilter, RecordedEvent, StoreUnavailableError, Subscription, SubscriptionHandler } from '../event-store';
+import { isVisible, toRecorded } from './mapping';
 
 export interface SubscriptionSettings {
   after?: bigint;

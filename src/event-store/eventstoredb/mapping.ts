@@ -18,7 +18,7 @@ import {
   RecordedEvent,
   StoreUnavailableError,
   matchesFilter,
-} from './event-store';
+} from '../event-store';
 
 /** Translation between our envelope and `@eventstore/db-client`'s types. */
 

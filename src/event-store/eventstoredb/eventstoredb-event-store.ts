@@ -19,17 +19,10 @@ import {
   StreamSnapshot,
   Subscription,
   SubscriptionHandler,
-} from './event-store';
-import {
-  describeConnection,
-  isVisible,
-  toEventData,
-  toExpectedRevision,
-  toRecorded,
-  toStoreError,
-} from './eventstoredb-mapping';
-import { fromSnapshotEvent, snapshotStream, toSnapshotEvent } from './eventstoredb-snapshots';
-import { EventStoreDbSubscription } from './eventstoredb-subscription';
+} from '../event-store';
+import { describeConnection, isVisible, toEventData, toExpectedRevision, toRecorded, toStoreError } from './mapping';
+import { fromSnapshotEvent, snapshotStream, toSnapshotEvent } from './snapshots';
+import { EventStoreDbSubscription } from './subscription';
 
 export interface EventStoreDbEventStoreOptions {
   /** An `esdb://` connection string; credentials in it are never printed. */
@@ -127,7 +120,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  /** The last event of the companion stream (see eventstoredb-snapshots.ts), read backwards. */
+  /** The last event of the companion stream (see snapshots.ts), read backwards. */
   async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
     let events;
     try {

@@ -4,7 +4,7 @@
 // (tests) and dist.
 //
 // In (workerData): { driver: path of better-sqlite3, file, cacheSize }.
-// In (messages): { id, sql, params }: a SELECT of the events' columns (see EVENT_COLUMNS in sqlite-event-store.ts).
+// In (messages): { id, sql, params }: a SELECT of the events' columns (see EVENT_COLUMNS in event-rows.ts).
 // Out: { id, rows } (each row an array, as better-sqlite3's raw mode gives it) or { id, failure: { code, message } }.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-const READER_SCRIPT = join(__dirname, 'sqlite-reader.worker.js');
+const READER_SCRIPT = join(__dirname, 'reader.worker.js');
 
 /** How long an idle reader thread is kept for the next catch-up before it is stopped (it holds a V8 heap). */
 const IDLE_MS = 1000;
@@ -18,7 +18,7 @@ interface Reader {
 }
 
 /**
- * Reads of the log on a thread of their own (sqlite-reader.worker.js), for subscriptions that are behind: the
+ * Reads of the log on a thread of their own (reader.worker.js), for subscriptions that are behind: the
  * next batch is read there while this thread hands the last one to the projections, so a rebuild pays for the
  * projections and the decoding, not for SQLite's reads too. The thread starts on the first read and stops once
  * idle for a moment; while a read is pending it keeps the process alive.

@@ -1,8 +1,9 @@
 /**
- * The messages between the SQLite store and its writer thread (sqlite-writer.worker.js decodes and encodes the
+ * The messages between the SQLite store and its writer thread (writer.worker.js decodes and encodes the
  * other side). A batch of thousands of appends travels as one string and two arrays of numbers, which a worker
  * message copies at once, rather than as an object per event, which it would copy (and collect) one by one.
  */
+import { EventMetadata, StreamAppend } from '../event-store';
 
 /** One append as the writer takes it: its parts, each event's data and metadata as JSON text. */
 export interface WriterRequest {
@@ -43,6 +44,26 @@ export type WriterReply =
 
 const OK = 0;
 const CONFLICT = 1;
+
+/** An append as the writer takes it; serialised when the append is made, so data JSON cannot express fails it alone. */
+export function toWriterRequest(parts: StreamAppend[]): WriterRequest {
+  // Events of one command usually share their metadata object: it is serialised once.
+  let metadata: EventMetadata | undefined;
+  let metadataJson = '';
+  return {
+    parts: parts.map(({ stream, events, expected }) => ({
+      stream,
+      expected: typeof expected === 'bigint' ? expected.toString() : expected,
+      events: events.map((event) => {
+        if (event.metadata !== metadata) {
+          metadata = event.metadata;
+          metadataJson = JSON.stringify(metadata);
+        }
+        return { id: event.id, type: event.type, data: JSON.stringify(event.data), metadata: metadataJson };
+      }),
+    })),
+  };
+}
 
 export function encodeBatch(requests: WriterRequest[], recordedAt: number): WriterBatch {
   const shape: number[] = [];

@@ -7,9 +7,9 @@ import {
   START,
   streamNameFilter,
 } from '@eventstore/db-client';
-import { EventStoreDbTestDouble } from '../../test/support/eventstoredb-test-double';
-import { describeEventStoreContract } from './event-store.contract';
-import { EventStore, NewEvent, RecordedEvent, StoreUnavailableError } from './event-store';
+import { EventStoreDbTestDouble } from '../../../test/support/eventstoredb-test-double';
+import { describeEventStoreContract } from '../event-store.contract';
+import { EventStore, NewEvent, RecordedEvent, StoreUnavailableError } from '../event-store';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
 for (const batchAppend of [true, false]) {

@@ -1,5 +1,5 @@
 import { EventData, JSONType, ResolvedEvent, jsonEvent } from '@eventstore/db-client';
-import { StreamSnapshot } from './event-store';
+import { StreamSnapshot } from '../event-store';
 
 /**
  * How a stream's snapshot is kept on EventStoreDB: as the one event (`$maxCount` 1) of a companion stream,

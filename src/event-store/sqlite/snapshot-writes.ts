@@ -1,6 +1,6 @@
-import { StreamSnapshot } from './event-store';
+import { StreamSnapshot } from '../event-store';
 
-/** A snapshot as the writer thread takes it (see sqlite-writer.worker.js). */
+/** A snapshot as the writer thread takes it (see writer.worker.js). */
 export interface SnapshotRow {
   stream: string;
   revision: number;

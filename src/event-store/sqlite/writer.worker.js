@@ -3,7 +3,7 @@
 // commit never stops the main thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
 //
 // In (workerData): { driver: path of better-sqlite3, file, synchronous, busyTimeoutMs, cacheSize }.
-// In (messages): a batch of appends, as sqlite-writer-protocol.ts encodes it: one string and two arrays of numbers.
+// In (messages): a batch of appends, as writer-protocol.ts encodes it: one string and two arrays of numbers.
 //                 Each append is all or nothing over its parts (one part: an ordinary append; several: a
 //                 multi-stream append); every event of the batch is recorded at its recordedAt.
 // Out: per append, in one array of numbers, ok, conflict or failure (see WriterReply there), and the log's head
@@ -157,7 +157,7 @@ const commitBatch = db.transaction((batch, recordedAt, savepoints) => {
   return { outcomes, headBefore, headAfter: head.get().position ?? 0 };
 });
 
-/** The appends of a batch (see WriterBatch in sqlite-writer-protocol.ts). */
+/** The appends of a batch (see WriterBatch in writer-protocol.ts). */
 function decodeBatch({ shape, lengths, text }) {
   let at = 0;
   let piece = 0;
@@ -182,7 +182,7 @@ const OK = 0;
 const CONFLICT = 1;
 const FAILURE = 2;
 
-/** The outcomes as numbers (see WriterReply in sqlite-writer-protocol.ts). */
+/** The outcomes as numbers (see WriterReply in writer-protocol.ts). */
 function encodeReply({ outcomes, headBefore, headAfter }) {
   const results = [];
   const failures = [];

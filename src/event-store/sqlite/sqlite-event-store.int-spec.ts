@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { describeEventStoreContract } from './event-store.contract';
+import { describeEventStoreContract } from '../event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 import Database from 'better-sqlite3';
-import { EventStore, RecordedEvent, StoreUnavailableError } from './event-store';
-import { eventually } from '../../test/support/eventually';
+import { EventStore, RecordedEvent, StoreUnavailableError } from '../event-store';
+import { eventually } from '../../../test/support/eventually';
 
 const folders = new Map<EventStore, string>();
 
@@ -83,7 +83,7 @@ describe('sqlite event store', () => {
 
   it('writes the snapshots made in one turn of the event loop in one message to the writer', async () => {
     const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
-    const writer = (store as unknown as { writer: { postMessage(message: object): void } }).writer;
+    const writer = (store as unknown as { writer: { worker: { postMessage(message: object): void } } }).writer.worker;
     const posted = jest.spyOn(writer, 'postMessage');
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => store.writeSnapshot(`s-${i}`, { revision: 1n, schemaVersion: 1, state: i })),

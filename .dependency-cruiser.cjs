@@ -1,0 +1,82 @@
+/**
+ * The import rules of src/ (`npm run check:imports`, part of `npm test`; docs/architecture.md draws the layers).
+ * The arrows run one way: HTTP → commands and queries → actors and read side → store → domain. No circles, type-only
+ * imports included.
+ */
+const DOMAIN =
+  '^src/(domain/|agents/(agent|agent-name|agent-run)[.]ts$|workflows/(workflow|workflow-run|step-task)[.]ts$|idempotency/idempotency-key[.]ts$)';
+const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
+const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other, even for types only, cannot be read or moved one at a time.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'Deciders and their types know nothing but other deciders and shared helpers.',
+      severity: 'error',
+      from: { path: DOMAIN },
+      to: { path: '^src/', pathNot: `${DOMAIN}|^src/shared/` },
+    },
+    {
+      name: 'store-knows-only-its-contract',
+      comment: 'The event store and its adapters know no actor, read model, feature or route.',
+      severity: 'error',
+      from: { path: '^src/event-store/' },
+      to: { path: '^src/', pathNot: '^src/(event-store|shared)/|^src/config[.]ts$' },
+    },
+    {
+      name: 'actors-stand-on-the-store',
+      comment: 'Actors know the store and the deciders they are given, nothing above them.',
+      severity: 'error',
+      from: { path: '^src/actors/' },
+      to: { path: '^src/', pathNot: '^src/(actors|event-store|domain|shared)/' },
+    },
+    {
+      name: 'read-side-below-commands-and-http',
+      comment: 'Read models, consumers and live feeds serve the layers above; they import none of them.',
+      severity: 'error',
+      from: { path: READ_SIDE },
+      to: { path: `${HTTP}|[.](handler|queries|command)[.]ts$|^src/execution/` },
+    },
+    {
+      name: 'process-managers-below-http',
+      comment: 'The process managers in execution/ work on actors and the read side, never on routes.',
+      severity: 'error',
+      from: { path: '^src/execution/' },
+      to: { path: `${HTTP}|[.](handler|queries)[.]ts$` },
+    },
+    {
+      name: 'commands-and-queries-below-http',
+      comment: "Handlers serve the routes; they import none (a use case's DTO, whose rules check a merged patch, is its own).",
+      severity: 'error',
+      from: { path: '[.](handler|queries)[.]ts$' },
+      to: { path: '^src/http/|[.]controller[.]ts$' },
+    },
+    {
+      name: 'controllers-not-on-execution',
+      comment: 'Routes wait on the read side (live/, read-models/), never on the process managers.',
+      severity: 'error',
+      from: { path: '[.]controller[.]ts$' },
+      to: { path: '^src/execution/' },
+    },
+    {
+      name: 'only-modules-import-controllers',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '[.]module[.]ts$|[.]spec[.]ts$' },
+      to: { path: '[.]controller[.]ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a circle of types is a circle all the same.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

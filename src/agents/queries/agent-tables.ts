@@ -1,0 +1,48 @@
+import type Database from 'better-sqlite3';
+import { tableColumns } from '../../read-models/read-database';
+import { Agent } from '../agent';
+
+/** A row of `agents`. */
+export interface AgentRow {
+  id: string;
+  name: string;
+  status: Agent['status'];
+  model: string;
+  instructions: string;
+  tools: string;
+  max_steps: number | null;
+  version: number;
+  created_at: string;
+  last_run: string | null;
+}
+
+/** A read model from before runs were executed, versions or last runs is dropped and rebuilt from the log. */
+function migrate(db: Database.Database): void {
+  const columns = (table: string) => tableColumns(db, table);
+  const runs = columns('agent_runs');
+  const agents = columns('agents');
+  if (runs.length === 0 || (runs.includes('doc') && agents.includes('version') && agents.includes('last_run'))) return;
+  db.exec(`
+    DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
+    DELETE FROM checkpoints WHERE name = 'agents';
+  `);
+}
+
+/** Creates the `agents` and `agent_runs` tables, after dropping ones of an older shape. */
+export function createAgentTables(db: Database.Database): void {
+  migrate(db);
+  db.exec(`
+      CREATE TABLE IF NOT EXISTS agents (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, model TEXT NOT NULL,
+        instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, version INTEGER NOT NULL,
+        created_at TEXT NOT NULL, last_run TEXT
+      );
+      CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
+      CREATE TABLE IF NOT EXISTS agent_runs (
+        id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, status TEXT NOT NULL, lease_at TEXT, doc TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS agent_runs_by_agent ON agent_runs (agent_id, id);
+      CREATE INDEX IF NOT EXISTS agent_runs_by_agent_status ON agent_runs (agent_id, status, id);
+      CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
+    `);
+}

@@ -1,0 +1,94 @@
+import { RecordedEvent } from '../event-store';
+import { WriterOutcome, WriterRequest } from './writer-protocol';
+
+/** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
+export interface Commit {
+  /** How many commits this store had made with this one. */
+  sequence: number;
+  headBefore: bigint;
+  headAfter: bigint;
+  events: RecordedEvent[];
+}
+
+/** What the writer reports of a commit, with the appends it was sent. */
+export interface CommitReport {
+  outcomes: WriterOutcome[];
+  headBefore: number;
+  headAfter: number;
+  sent: { batch: WriterRequest[]; recordedAt: number };
+}
+
+type Wake = (commit?: Commit) => void;
+
+/**
+ * Hands each commit of this store to the subscriptions waiting at the log's head, as a read of the log would
+ * return its events, without reading them back. A subscription that waits also wakes after the poll interval,
+ * to find what other processes wrote to the same file.
+ */
+export class LiveCommits {
+  /** How many commits this store has made. */
+  sequence = 0;
+  private readonly waiters = new Set<Wake>();
+
+  constructor(private readonly pollIntervalMs: number) {}
+
+  /** The writer made a commit: counted, and handed to the waiting subscriptions (built only if one waits). */
+  committed(report: CommitReport): void {
+    this.sequence++;
+    if (this.waiters.size === 0) return;
+    const commit = this.toCommit(report);
+    for (const wake of this.waiters) wake(commit);
+  }
+
+  /** Waits for the next commit of this store (which it gives), `register`'s wake, or the poll interval. */
+  async next(register: (wake: Wake) => void): Promise<Commit | undefined> {
+    let wake: Wake | undefined;
+    const commit = await new Promise<Commit | undefined>((resolve) => {
+      const timer = setTimeout(() => done(), this.pollIntervalMs);
+      function done(commit?: Commit) {
+        clearTimeout(timer);
+        resolve(commit);
+      }
+      wake = done;
+      register(done);
+      this.waiters.add(done);
+    });
+    if (wake) this.waiters.delete(wake);
+    return commit;
+  }
+
+  /** Makes the waiting subscriptions look for events written by other processes now. */
+  wakeAll(): void {
+    for (const wake of this.waiters) wake();
+  }
+
+  /** The events a commit added, as a read of the log would return them. */
+  private toCommit({ outcomes, headBefore, headAfter, sent }: CommitReport): Commit {
+    const events: RecordedEvent[] = [];
+    const recordedAt = new Date(sent.recordedAt);
+    outcomes.forEach((outcome, i) => {
+      if (!('ok' in outcome)) return;
+      const request = sent.batch[i];
+      outcome.ok.forEach((result, part) => {
+        if (result.position <= headBefore) return; // a repeat of an earlier append
+        const { stream, events: partEvents } = request.parts[part];
+        const count = partEvents.length;
+        partEvents.forEach((event, k) => {
+          if (event.type.startsWith('$')) return;
+          events.push({
+            id: event.id,
+            type: event.type,
+            stream,
+            revision: BigInt(result.nextRevision - count + 1 + k),
+            position: BigInt(result.position - count + 1 + k),
+            data: JSON.parse(event.data),
+            metadata: JSON.parse(event.metadata),
+            recordedAt,
+          });
+        });
+      });
+    });
+    events.sort((a, b) => (a.position < b.position ? -1 : 1));
+    return { sequence: this.sequence, headBefore: BigInt(headBefore), headAfter: BigInt(headAfter), events };
+  }
+}

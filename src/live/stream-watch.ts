@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { RunStatus, isEnded } from '../domain/run';
+import { RecordedEvent } from '../event-store/event-store';
+import { AppliedEvents } from '../read-models/applied-events';
+import { KeyedListeners } from '../shared/keyed-listeners';
+
+/**
+ * Follows streams as the read models apply them, whichever instance wrote the events (run streams and
+ * `Prefer: wait` use it). A listener is called once the read models show the event.
+ */
+@Injectable()
+export class StreamWatch {
+  private readonly listeners = new KeyedListeners<RecordedEvent>();
+
+  constructor(applied: AppliedEvents) {
+    applied.onApplied((events) => {
+      if (this.listeners.empty) return;
+      for (const event of events) this.listeners.publish(event.stream, event);
+    });
+  }
+
+  /** Calls `listener` with each event of `stream` applied from now on; returns the function that stops it. */
+  watch(stream: string, listener: (event: RecordedEvent) => void): () => void {
+    return this.listeners.subscribe(stream, listener);
+  }
+
+  /** Resolves true once `hasEnded()` holds (checked now and after each event of `stream`), false after `timeoutMs`. */
+  until(stream: string, hasEnded: () => boolean, timeoutMs: number): Promise<boolean> {
+    if (hasEnded()) return Promise.resolve(true);
+    if (timeoutMs <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const finish = (ended: boolean) => {
+        clearTimeout(timer);
+        stop();
+        resolve(ended);
+      };
+      const stop = this.watch(stream, () => {
+        if (hasEnded()) finish(true);
+      });
+      const timer = setTimeout(() => finish(false), timeoutMs);
+    });
+  }
+
+  /**
+   * Waits, bounded, for a run to end as the read models show it (`Prefer: wait`, cancel): `current()` is the run
+   * as they show it now, its events on `stream`. The run as it stands then, and whether it has ended.
+   */
+  async runEnding<Run extends { status: RunStatus }>(
+    stream: string,
+    current: () => Run,
+    timeoutMs: number,
+  ): Promise<{ run: Run; ended: boolean }> {
+    const ended = await this.until(stream, () => isEnded(current().status), timeoutMs);
+    return { run: current(), ended };
+  }
+}

@@ -1,0 +1,58 @@
+import type Database from 'better-sqlite3';
+import { tableColumns } from '../../read-models/read-database';
+import { Workflow } from '../workflow';
+
+/** A row of `workflows`: the workflow, and what the scheduler needs of it. */
+export interface WorkflowRow {
+  id: string;
+  name: string;
+  status: Workflow['status'];
+  trigger: string;
+  steps: string;
+  last_run: string | null;
+  version: number;
+  created_at: string;
+  last_scheduled_for: string | null;
+  active_since: string;
+}
+
+/** A row of `workflow_runs`: the run whole, as JSON. */
+export interface WorkflowRunRow {
+  workflow_id: string;
+  stream_opened: number;
+  doc: string;
+}
+
+/** A read model from before the schedule columns, the run-stream flag or versions is dropped and rebuilt from the log. */
+function migrate(db: Database.Database): void {
+  const columns = (table: string) => tableColumns(db, table);
+  const workflows = columns('workflows');
+  const runs = columns('workflow_runs');
+  const current = workflows.includes('active_since') && workflows.includes('version') && runs.includes('doc');
+  if (workflows.length === 0 || current) return;
+  db.exec(`
+    DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
+    DELETE FROM checkpoints WHERE name = 'workflows';
+  `);
+}
+
+/** Creates the `workflows` and `workflow_runs` tables, after dropping ones of an older shape. */
+export function createWorkflowTables(db: Database.Database): void {
+  migrate(db);
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS workflows (
+      id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
+      steps TEXT NOT NULL, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
+      last_scheduled_for TEXT, active_since TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS workflow_runs (
+      id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,
+      stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
+    CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow_status ON workflow_runs (workflow_id, status, id);
+    CREATE INDEX IF NOT EXISTS workflow_runs_unopened ON workflow_runs (created_at) WHERE stream_opened = 0;
+    CREATE INDEX IF NOT EXISTS workflows_scheduled ON workflows (id)
+      WHERE status = 'active' AND json_extract(trigger, '$.type') = 'schedule';
+  `);
+}
