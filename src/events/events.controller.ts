@@ -14,7 +14,7 @@ import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
 import { EventLogStream } from './event-log-stream';
 import { readEventLogPage } from './event-pages';
-import { ApiEventPaging, EventPageSchema } from './event.schema';
+import { ApiEventPaging, EventLogPageSchema } from './event.schema';
 import { RawQuery, parseEventLogQuery } from './event-query';
 
 /** The public face of the event log: server-sent events with `Accept: text/event-stream`, JSON pages otherwise. */
@@ -35,6 +35,25 @@ export class EventsController implements BeforeApplicationShutdown {
       'The event log: server-sent events with Accept: text/event-stream (catch up, then live), JSON pages otherwise',
   })
   @ApiEventPaging('A position: the events after it. For streams, `Last-Event-ID` does the same.')
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    description:
+      '`end`: start after the last event (a stream then goes live; a page is empty, its `nextAfter` the head).',
+    schema: { type: 'string', enum: ['end'] },
+  })
+  @ApiQuery({
+    name: 'order',
+    required: false,
+    description: 'JSON pages only: `desc` for the newest first, paging on with `before`. Default `asc`.',
+    schema: { type: 'string', enum: ['asc', 'desc'] },
+  })
+  @ApiQuery({
+    name: 'before',
+    required: false,
+    description: 'With `order=desc`: a position (`nextBefore`); the events before it.',
+    schema: { type: 'string', maxLength: 20 },
+  })
   @ApiQuery({ name: 'types', required: false, description: 'Event types, comma-separated or repeated.' })
   @ApiQuery({ name: 'stream', required: false, description: 'Stream names, comma-separated or repeated.' })
   @ApiProduces('application/json', 'text/event-stream')
@@ -42,11 +61,11 @@ export class EventsController implements BeforeApplicationShutdown {
     status: 200,
     description: 'A page of events; or, for text/event-stream, one message per event (`id` its position).',
     content: {
-      'application/json': { schema: { $ref: getSchemaPath(EventPageSchema) } },
+      'application/json': { schema: { $ref: getSchemaPath(EventLogPageSchema) } },
       'text/event-stream': { schema: { type: 'string' } },
     },
   })
-  @ApiExtraModels(EventPageSchema)
+  @ApiExtraModels(EventLogPageSchema)
   @Get()
   async events(
     @Query() raw: RawQuery,
@@ -59,7 +78,8 @@ export class EventsController implements BeforeApplicationShutdown {
       await reply.send(await readEventLogPage(this.store, parseEventLogQuery(raw)));
       return;
     }
-    const query = parseEventLogQuery(raw, lastEventId);
+    const query = parseEventLogQuery(raw, { lastEventId, stream: true });
+    if (query.fromEnd) query.after = await this.store.head();
     let stream: EventLogStream | undefined;
     const sse = new SseWriter(
       reply,
