@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Logger, Query, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiOperation,
@@ -8,10 +8,12 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { StreamLimits } from '../access/stream-limits';
 import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
+import { EventFeed } from '../live/event-feed';
 import { EventLogStream } from './event-log-stream';
 import { readEventLogPage } from './event-pages';
 import { ApiEventPaging, EventLogPageSchema } from './event.schema';
@@ -21,12 +23,13 @@ import { RawQuery, parseEventLogQuery } from './event-query';
 @ApiTags('events')
 @Controller('v1/events')
 export class EventsController implements BeforeApplicationShutdown {
-  private readonly logger = new Logger(EventsController.name);
   /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
   private readonly open = new Set<EventLogStream>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly feed: EventFeed,
+    private readonly limits: StreamLimits,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
   ) {}
 
@@ -69,6 +72,7 @@ export class EventsController implements BeforeApplicationShutdown {
   @Get()
   async events(
     @Query() raw: RawQuery,
+    @Req() request: FastifyRequest,
     @Headers('accept') accept: string | undefined,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
@@ -79,21 +83,34 @@ export class EventsController implements BeforeApplicationShutdown {
       return;
     }
     const query = parseEventLogQuery(raw, { lastEventId, stream: true });
-    if (query.fromEnd) query.after = await this.store.head();
+    const release = this.limits.acquire(request);
     let stream: EventLogStream | undefined;
-    const sse = new SseWriter(
-      reply,
-      () => {
-        if (!stream) return;
-        this.open.delete(stream);
-        void stream.stop();
-      },
-      { heartbeatMs: this.config.sseHeartbeatMs },
-    );
-    stream = new EventLogStream(this.store, sse, query, (error) =>
-      this.logger.warn(`An event stream stopped: ${error instanceof Error ? error.message : String(error)}`),
-    );
-    this.open.add(stream);
+    let sse: SseWriter;
+    try {
+      sse = new SseWriter(
+        reply,
+        () => {
+          release();
+          if (!stream) return;
+          this.open.delete(stream);
+          stream.stop();
+        },
+        { heartbeatMs: this.config.sseHeartbeatMs },
+      );
+    } catch (error) {
+      release();
+      throw error;
+    }
+    try {
+      stream = await EventLogStream.open(this.feed, sse, query);
+    } catch {
+      // The feed could not start (the store is down): the client reconnects and resumes with Last-Event-ID.
+      sse.end();
+      release();
+      return;
+    }
+    if (sse.isClosed) stream.stop();
+    else this.open.add(stream);
   }
 
   /** The streams open now (for tests and diagnostics). */
@@ -102,7 +119,8 @@ export class EventsController implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.open].map((stream) => stream.stop()));
+    for (const stream of this.open) stream.stop();
     this.open.clear();
+    await this.feed.stop();
   }
 }

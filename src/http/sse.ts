@@ -3,6 +3,12 @@ import type { FastifyReply } from 'fastify';
 
 export const SSE_HEARTBEAT_MS = 15_000;
 
+/** One server-sent event as it goes on the wire. */
+export function sseMessage(event: string, data: unknown, id?: string): string {
+  const idLine = id === undefined ? '' : `id: ${id}\n`;
+  return `${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 /**
  * A server-sent events response on the raw socket: Fastify hands it over, and the caller writes and ends it.
  * `send` says whether the socket took the message; when it did not, `drained()` waits until it does, so that a
@@ -53,9 +59,13 @@ export class SseWriter {
    * to be buffered: wait for `drained()` before sending more.
    */
   send(event: string, data: unknown, id?: string): boolean {
+    return this.write(sseMessage(event, data, id));
+  }
+
+  /** Writes messages made with `sseMessage` (several in one write, for fewer system calls). */
+  write(messages: string): boolean {
     if (this.closed) return false;
-    const idLine = id === undefined ? '' : `id: ${id}\n`;
-    return this.raw.write(`${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    return this.raw.write(messages);
   }
 
   /** Resolves once the socket has taken what was buffered, or the stream is closed. */

@@ -190,7 +190,11 @@ export class EventStoreDbTestDouble {
       const matches = eventMatcher(options.hasFilter() ? options.getFilter() : undefined);
       // Backwards, a read from a position gives the events before it, the newest first.
       events = backwards
-        ? this.log.slice(0, all.hasStart() ? 0 : from).filter(matches).reverse().slice(0, count)
+        ? this.log
+            .slice(0, all.hasStart() ? 0 : from)
+            .filter(matches)
+            .reverse()
+            .slice(0, count)
         : this.log.slice(from).filter(matches).slice(0, count);
     }
     void (async () => {
