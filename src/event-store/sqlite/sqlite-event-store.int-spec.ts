@@ -323,7 +323,11 @@ describe('sqlite event store', () => {
       const file = join(folder, 'events.sqlite');
       const store = new SqliteEventStore({ file });
       fill(file, PAGE_SCAN_LIMIT + 50_000);
-      const page = await store.readLogPage({ direction: 'forward', maxCount: 10, filter: { eventTypes: ['Nothing'] } });
+      const page = await store.readLogPage({
+        direction: 'forward',
+        maxCount: 10,
+        filter: { eventTypes: ['Nothing', 'Else'] },
+      });
       expect(page).toEqual({ events: [], cursor: BigInt(PAGE_SCAN_LIMIT), end: false });
       const rest = await store.readLogPage({
         direction: 'forward',
@@ -332,8 +336,12 @@ describe('sqlite event store', () => {
         filter: { streams: ['filled-0'] },
       });
       expect(rest).toEqual({ events: [], cursor: BigInt(PAGE_SCAN_LIMIT + 50_000), end: true });
-      const back = await store.readLogPage({ direction: 'backward', maxCount: 10, filter: { streams: ['filled-0'] } });
+      const filter = { streams: ['filled-0', 'filled-1'], eventTypes: ['Filled'] };
+      const back = await store.readLogPage({ direction: 'backward', maxCount: 10, filter });
       expect(back).toMatchObject({ events: [], cursor: BigInt(50_001), end: false });
+      // One stream alone walks its index: its events, however far apart.
+      const one = await store.readLogPage({ direction: 'backward', maxCount: 10, filter: { streams: ['filled-1'] } });
+      expect(one).toMatchObject({ events: [{ stream: 'filled-1', position: 2n }], end: true });
       await store.close();
     }, 30_000);
 

@@ -156,10 +156,14 @@ export class SqliteEventStore implements EventStore {
     if (!forward && cursor > head + 1n) cursor = head + 1n;
     let scanned = 0n;
     const atEnd = () => (forward ? cursor >= head : cursor <= 1n);
+    // One stream or one type alone: its index holds the events in position order, so a read walks it and stops
+    // at maxCount, whatever the stretch of the log; other filters read a window at a time.
+    const walk =
+      (filter?.streams?.length ?? 0) + (filter?.eventTypes?.length ?? 0) === 1 && !filter?.streamPrefixes?.length;
+    const window = walk ? head + 1n : BigInt(PAGE_WINDOW);
     while (!atEnd() && events.length < maxCount && scanned < PAGE_SCAN_LIMIT) {
       if (scanned > 0n) await new Promise((resolve) => setImmediate(resolve));
       const wanted = maxCount - events.length;
-      const window = BigInt(PAGE_WINDOW);
       const [lower, upper] = forward
         ? [cursor, cursor + window < head ? cursor + window : head]
         : [cursor - 1n - window > 0n ? cursor - 1n - window : 0n, cursor - 1n];
