@@ -165,7 +165,7 @@ describe('the web console, in Chromium', () => {
     await page.getByLabel('Types (comma-separated)').fill('AgentCreated');
     // Once the filter applies (typing settles first), every row is an AgentCreated.
     await page.waitForFunction(() => {
-      const types = [...document.querySelectorAll('tbody tr td:nth-child(2)')].map((cell) => cell.textContent);
+      const types = Array.from(document.querySelectorAll('tbody tr td:nth-child(2)'), (cell) => cell.textContent);
       return types.length === 100 && types.every((type) => type === 'AgentCreated');
     });
     // The newest first: the last agent created heads the table.
