@@ -63,7 +63,7 @@ export class SseWriter {
   }
 
   /** Writes messages made with `sseMessage` (several in one write, for fewer system calls). */
-  write(messages: string): boolean {
+  write(messages: string | Buffer): boolean {
     if (this.closed) return false;
     return this.raw.write(messages);
   }

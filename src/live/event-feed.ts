@@ -2,7 +2,7 @@ import { EventFilter, EventStore, RecordedEvent, Subscription, matchesFilter } f
 
 /** Where a subscriber's messages go (an SSE response): `write` says false once it holds enough for now. */
 export interface FeedSink {
-  write(chunk: string): boolean;
+  write(chunk: string | Buffer): boolean;
   /** Resolves once the sink takes writes again, or is closed. */
   drained(): Promise<void>;
   readonly isClosed: boolean;
@@ -58,6 +58,9 @@ export class EventFeed {
   private position = 0n;
   private readonly shapes = new Map<string, ShapeGroup>();
   private readonly subscribers = new Set<FeedSubscriber>();
+  /** Events handed over and not yet written (see `distribute`). */
+  private queue: RecordedEvent[] = [];
+  private flushing = false;
 
   constructor(
     private readonly store: EventStore,
@@ -123,8 +126,23 @@ export class EventFeed {
     }
   }
 
-  /** A commit (or a batch of them): never waits for a subscriber. */
+  /**
+   * A commit (or a batch of them): queued, and written to the live subscribers once this turn of the event loop is
+   * over, with whatever else came meanwhile (fewer, larger writes). Never waits for a subscriber.
+   */
   private distribute(events: RecordedEvent[]): void {
+    if (events.length === 0) return;
+    for (const event of events) this.queue.push(event);
+    this.position = events[events.length - 1].position;
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    const events = this.queue;
+    this.queue = [];
     if (events.length === 0) return;
     const messages = new Array<string | undefined>(events.length);
     const message = (i: number) => (messages[i] ??= this.encode(events[i]));
@@ -133,13 +151,13 @@ export class EventFeed {
       events.forEach((event, i) => {
         if (matchesFilter(event, group.filter)) matching.push(i);
       });
-      // One string per shape, written to each of its subscribers as it is.
       if (matching.length === 0) continue;
-      const whole = joinWithin(matching.map(message));
+      // Each shape's messages encoded once, in chunks that every subscriber of the shape is written as they are.
+      const chunks = sharedChunks(matching.map((i) => [events[i].position, message(i)]));
+      const first = events[matching[0]].position;
       for (const subscriber of [...group.subscribers]) {
-        const first = events[matching[0]].position;
-        if (whole && subscriber.after < first) {
-          this.writeWhole(subscriber, whole, matching.length, events[matching[matching.length - 1]].position);
+        if (subscriber.after < first) {
+          this.writeChunks(subscriber, chunks);
         } else {
           const own = matching.filter((i) => events[i].position > subscriber.after);
           this.writeEvents(
@@ -150,16 +168,17 @@ export class EventFeed {
         }
       }
     }
-    this.position = events[events.length - 1].position;
+    const last = events[events.length - 1].position;
     for (const group of this.shapes.values())
-      for (const subscriber of group.subscribers)
-        if (subscriber.after < this.position) subscriber.after = this.position;
+      for (const subscriber of group.subscribers) if (subscriber.after < last) subscriber.after = last;
   }
 
-  private writeWhole(subscriber: FeedSubscriber, chunk: string, count: number, last: bigint): void {
-    subscriber.sent += count;
-    subscriber.after = last;
-    if (!subscriber.sink.write(chunk)) this.fallBehind(subscriber);
+  private writeChunks(subscriber: FeedSubscriber, chunks: SharedChunk[]): void {
+    for (const chunk of chunks) {
+      subscriber.sent += chunk.count;
+      subscriber.after = chunk.last;
+      if (!subscriber.sink.write(chunk.bytes)) return this.fallBehind(subscriber);
+    }
   }
 
   /**
@@ -249,9 +268,24 @@ export class EventFeed {
   }
 }
 
-/** The messages as one string, when they make a chunk of reasonable size; otherwise '' (written piece by piece). */
-function joinWithin(messages: string[]): string {
+/** Messages of a shape made into bytes once, for all of its subscribers: `count` of them, the last at `last`. */
+interface SharedChunk {
+  bytes: Buffer;
+  count: number;
+  last: bigint;
+}
+
+function sharedChunks(messages: Array<[bigint, string]>): SharedChunk[] {
+  const chunks: SharedChunk[] = [];
+  let parts: string[] = [];
   let length = 0;
-  for (const message of messages) length += message.length;
-  return length <= CHUNK_BYTES ? messages.join('') : '';
+  messages.forEach(([position, text], i) => {
+    parts.push(text);
+    length += text.length;
+    if (length < CHUNK_BYTES && i < messages.length - 1) return;
+    chunks.push({ bytes: Buffer.from(parts.join('')), count: parts.length, last: position });
+    parts = [];
+    length = 0;
+  });
+  return chunks;
 }
