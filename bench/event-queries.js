@@ -116,7 +116,12 @@ async function main() {
     await stall(server, probeFile);
     await subscribeForMs(server.url, `/v1/events?types=${nothing}`, 3000);
     const { maxMs } = await stall(server, probeFile);
-    rows.push({ query: 'SSE, 2 types matching nothing, from the start (3 s)', events: 0, worstMs: NaN, worstStallMs: +maxMs.toFixed(1) });
+    rows.push({
+      query: 'SSE, 2 types matching nothing, from the start (3 s)',
+      events: 0,
+      worstMs: NaN,
+      worstStallMs: +maxMs.toFixed(1),
+    });
     console.table(rows);
     const worstQuery = Math.max(...rows.filter((row) => !Number.isNaN(row.worstMs)).map((row) => row.worstMs));
     const worstStall = Math.max(...rows.map((row) => row.worstStallMs));

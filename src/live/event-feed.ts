@@ -18,6 +18,8 @@ export interface FeedSelection {
 
 /** Events a catch-up read asks the store for at once. */
 const CATCH_UP_PAGE = 100;
+/** Under load, the live subscribers are written at most this often (each write costs a system call per socket). */
+const FLUSH_INTERVAL_MS = 50;
 /** Bytes written to a sink in one write: several messages in one, but never much more than a socket buffers. */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -61,6 +63,7 @@ export class EventFeed {
   /** Events handed over and not yet written (see `distribute`). */
   private queue: RecordedEvent[] = [];
   private flushing = false;
+  private lastFlush = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -128,7 +131,9 @@ export class EventFeed {
 
   /**
    * A commit (or a batch of them): queued, and written to the live subscribers once this turn of the event loop is
-   * over, with whatever else came meanwhile (fewer, larger writes). Never waits for a subscriber.
+   * over, or FLUSH_INTERVAL_MS after the last write when commits come faster, with whatever else came meanwhile:
+   * under load each subscriber gets at most one write per interval, whatever the commit rate. Never waits for a
+   * subscriber.
    */
   private distribute(events: RecordedEvent[]): void {
     if (events.length === 0) return;
@@ -136,11 +141,14 @@ export class EventFeed {
     this.position = events[events.length - 1].position;
     if (this.flushing) return;
     this.flushing = true;
-    setImmediate(() => this.flush());
+    const wait = this.lastFlush + FLUSH_INTERVAL_MS - performance.now();
+    if (wait <= 0) setImmediate(() => this.flush());
+    else setTimeout(() => this.flush(), wait);
   }
 
   private flush(): void {
     this.flushing = false;
+    this.lastFlush = performance.now();
     const events = this.queue;
     this.queue = [];
     if (events.length === 0) return;
