@@ -3,6 +3,8 @@ import { EventFilter, EventStore, RecordedEvent, Subscription, matchesFilter } f
 /** Where a subscriber's messages go (an SSE response): `write` says false once it holds enough for now. */
 export interface FeedSink {
   write(chunk: string | Buffer): boolean;
+  /** Writes bytes that other sinks get alike; the sink may keep what it makes of them on `chunk` for the others. */
+  writeShared(chunk: SharedChunk): boolean;
   /** Resolves once the sink takes writes again, or is closed. */
   drained(): Promise<void>;
   readonly isClosed: boolean;
@@ -185,7 +187,7 @@ export class EventFeed {
     for (const chunk of chunks) {
       subscriber.sent += chunk.count;
       subscriber.after = chunk.last;
-      if (!subscriber.sink.write(chunk.bytes)) return this.fallBehind(subscriber);
+      if (!subscriber.sink.writeShared(chunk)) return this.fallBehind(subscriber);
     }
   }
 
@@ -277,8 +279,10 @@ export class EventFeed {
 }
 
 /** Messages of a shape made into bytes once, for all of its subscribers: `count` of them, the last at `last`. */
-interface SharedChunk {
+export interface SharedChunk {
   bytes: Buffer;
+  /** What a sink made of `bytes` for itself and the others (an HTTP chunk). */
+  framed?: Buffer;
   count: number;
   last: bigint;
 }
