@@ -38,8 +38,8 @@ export interface EventStoreDbEventStoreOptions {
 }
 
 const READ_ALL_PAGE = 1000;
-/** Pages of `$all` one page read looks at, at most. */
-const PAGE_SCAN_PAGES = 20;
+/** Events of `$all` one page read looks at, at most. */
+const PAGE_SCAN_EVENTS = 20_000;
 
 /** The event store on EventStoreDB through `@eventstore/db-client` (gRPC). Positions are commit positions. */
 export class EventStoreDbEventStore implements EventStore {
@@ -136,18 +136,22 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  /** Pages of `$all` in either direction, filtered here; at most PAGE_SCAN_PAGES pages of the log looked at. */
+  /**
+   * Pages of `$all` in either direction, filtered here, each read no larger than the page asked for needs (events
+   * can be large); at most PAGE_SCAN_EVENTS events of the log looked at.
+   */
   async readLogPage({ direction, after, before, maxCount, filter }: LogPageRequest): Promise<LogPage> {
     const forward = direction === 'forward';
     const found: RecordedEvent[] = [];
+    const readSize = Math.min(READ_ALL_PAGE, Math.max(maxCount, 100));
     let cursor = forward ? (after ?? 0n) : before;
     try {
-      for (let pages = 0; pages < PAGE_SCAN_PAGES; pages++) {
+      for (let scanned = 0; scanned < PAGE_SCAN_EVENTS; scanned += readSize) {
         const from = cursor === undefined || (forward && cursor === 0n) ? (forward ? START : END) : undefined;
         const read = this.client.readAll({
           direction: forward ? FORWARDS : BACKWARDS,
           fromPosition: from ?? { commit: cursor!, prepare: cursor! },
-          maxCount: READ_ALL_PAGE,
+          maxCount: readSize,
         });
         const page = await this.collect('readAll', read);
         this.storeAnswered();
@@ -160,7 +164,7 @@ export class EventStoreDbEventStore implements EventStore {
           if (isVisible(event, filter)) found.push(event);
           if (found.length === maxCount) return { events: found, cursor, end: false };
         }
-        if (page.length < READ_ALL_PAGE) return { events: found, cursor: cursor ?? 0n, end: true };
+        if (page.length < readSize) return { events: found, cursor: cursor ?? 0n, end: true };
       }
       return { events: found, cursor: cursor ?? 0n, end: false };
     } catch (error) {
