@@ -341,7 +341,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description With `METRICS_TOKEN` set, send it as `Authorization: Bearer <token>`; without it, 401.
+         */
         get: operations["MetricsController_render"];
         put?: never;
         post?: never;
@@ -816,6 +819,15 @@ export interface components {
             metadata: components["schemas"]["EventMetadataSchema"];
             /** Format: date-time */
             recordedAt: string;
+        };
+        EventLogPageSchema: {
+            events: components["schemas"]["EventEnvelopeSchema"][];
+            /** @description Forwards: pass as `after` for the next page (where this read stopped, even when it found nothing). */
+            nextAfter?: string | null;
+            /** @description With `order=desc`: pass as `before` for the next, older page; null at the start of the log. */
+            nextBefore?: string | null;
+            /** @description Whether more events may follow in this direction now. A read looks at a bounded stretch of the log, so a filtered page can be short, or empty, while `more` is true: follow the cursor. */
+            more: boolean;
         };
         EventPageSchema: {
             events: components["schemas"]["EventEnvelopeSchema"][];
@@ -4270,6 +4282,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
             /** @description The request line and headers are too large */
             431: {
                 headers: {
@@ -4297,6 +4318,12 @@ export interface operations {
                 stream?: unknown;
                 /** @description Event types, comma-separated or repeated. */
                 types?: unknown;
+                /** @description With `order=desc`: a position (`nextBefore`); the events before it. */
+                before?: string;
+                /** @description JSON pages only: `desc` for the newest first, paging on with `before`. Default `asc`. */
+                order?: "asc" | "desc";
+                /** @description `end`: start after the last event (a stream then goes live; a page is empty, its `nextAfter` the head). */
+                from?: "end";
                 /** @description A position: the events after it. For streams, `Last-Event-ID` does the same. */
                 after?: string;
                 limit?: number;
@@ -4316,7 +4343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventPageSchema"];
+                    "application/json": components["schemas"]["EventLogPageSchema"];
                     "text/event-stream": string;
                 };
             };

@@ -7,6 +7,7 @@ import { serveConsole } from './http/console/serve-console';
 import { AppConfig } from './config';
 import { CoreOverrides } from './core.module';
 import { fastifyOptions, registerShutdownGuard } from './http/http-server';
+import { StreamWatch } from './live/stream-watch';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMergePatchParser } from './http/merge-patch-parser';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -29,6 +30,13 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.http);
   registerShutdownGuard(fastify, config.http);
+  // Once the service stops (after every shutdown hook, the executor's included), each Prefer: wait request is
+  // answered with its run as it stands, before the server waits for its connections to close.
+  const watch = app.get(StreamWatch);
+  fastify.addHook('preClose', (done) => {
+    watch.release();
+    done();
+  });
   returnRequestIds(fastify);
   registerSecurityHeaders(fastify);
   app.get(AccessControl).register(fastify);

@@ -38,7 +38,14 @@ describe('loadConfig', () => {
       httpMaxBytes: 1_048_576,
       httpTimeoutMs: 10_000,
     });
-    expect(access).toEqual({ keys: [], readKeys: [], rateLimit: 6000, rateLimitWindowMs: 60_000 });
+    expect(access).toEqual({
+      keys: [],
+      readKeys: [],
+      rateLimit: 6000,
+      rateLimitWindowMs: 60_000,
+      maxStreamsPerKey: 20,
+      metricsToken: undefined,
+    });
   });
 
   it('reads each variable', () => {
@@ -152,6 +159,8 @@ describe('loadConfig', () => {
     ['HTTP_TOOL_TIMEOUT_MS', '0', 'HTTP_TOOL_TIMEOUT_MS must be an integer from 1 to 600000, not "0"'],
     ['API_KEYS', 'short', 'API_KEYS: each key must be at least 16 printable characters without spaces'],
     ['RATE_LIMIT_WINDOW_MS', '999', 'RATE_LIMIT_WINDOW_MS must be an integer from 1000 to 86400000, not "999"'],
+    ['SSE_MAX_STREAMS_PER_KEY', '0', 'SSE_MAX_STREAMS_PER_KEY must be an integer from 1 to 100000, not "0"'],
+    ['METRICS_TOKEN', 'short', 'METRICS_TOKEN must be at least 16 printable characters without spaces'],
   ])('refuses %s=%s with a message naming it', (variable, value, message) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(new Error(message));
   });

@@ -304,6 +304,18 @@ const SETTINGS = {
       'Requests per window per key (per client address without a valid key); `0`: no limit.',
     ),
     integerVariable('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000, 'The window of `RATE_LIMIT`.'),
+    integerVariable(
+      'SSE_MAX_STREAMS_PER_KEY',
+      20,
+      1,
+      100_000,
+      "Server-sent event streams (`GET /v1/events`, runs' `/stream`) open at once per key (per client address without a valid key); past it: `429` `too-many-streams`.",
+    ),
+    {
+      name: 'METRICS_TOKEN',
+      meaning:
+        'Set (at least 16 printable characters): `/metrics` needs `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open, so keep it off public networks.',
+    },
   ]),
   runs: {
     executorEnabled: flag(

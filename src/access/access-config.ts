@@ -11,6 +11,10 @@ export interface AccessConfig {
   /** Requests per window per key (per client address when open); 0: no limit. */
   rateLimit: number;
   rateLimitWindowMs: number;
+  /** Server-sent event streams open at once per key (per client address without keys). */
+  maxStreamsPerKey: number;
+  /** When set, `/metrics` needs it as a bearer token. */
+  metricsToken?: string;
 }
 
 export function loadAccessConfig(env: NodeJS.ProcessEnv): AccessConfig {
@@ -19,7 +23,17 @@ export function loadAccessConfig(env: NodeJS.ProcessEnv): AccessConfig {
     readKeys: keyList(env, 'API_READ_KEYS'),
     rateLimit: integer(env, 'RATE_LIMIT', 6000, 0, 10_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+    maxStreamsPerKey: integer(env, 'SSE_MAX_STREAMS_PER_KEY', 20, 1, 100_000),
+    metricsToken: metricsToken(env),
   };
+}
+
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN?.trim();
+  if (!token) return undefined;
+  if (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))
+    throw new Error('METRICS_TOKEN must be at least 16 printable characters without spaces');
+  return token;
 }
 
 function keyList(env: NodeJS.ProcessEnv, name: string): string[] {

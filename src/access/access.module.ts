@@ -3,6 +3,7 @@ import { ThrottlerStorageService } from '@nestjs/throttler';
 import { ACCESS_CONFIG, AccessConfig } from './access-config';
 import { AccessControl } from './access-control';
 import { ApiKeys } from './api-keys';
+import { StreamLimits } from './stream-limits';
 
 /** API keys and rate limits for every `/v1` route (see access-control.ts; `createApp` registers its hook). */
 @Module({})
@@ -12,13 +13,15 @@ export class AccessModule implements OnApplicationBootstrap {
   static forRoot(config: AccessConfig): DynamicModule {
     return {
       module: AccessModule,
+      global: true,
       providers: [
         { provide: ApiKeys, useValue: new ApiKeys(config.keys, config.readKeys) },
         { provide: ACCESS_CONFIG, useValue: config },
         ThrottlerStorageService,
         AccessControl,
+        StreamLimits,
       ],
-      exports: [ApiKeys, AccessControl],
+      exports: [ApiKeys, AccessControl, StreamLimits, ACCESS_CONFIG],
     };
   }
 

@@ -218,6 +218,47 @@ export function describeEventStoreContract(
       ]);
     });
 
+    it('reads bounded pages of the log forwards and backwards, by whole stream and type, resuming at the cursor', async () => {
+      const start = await store.head();
+      await store.append(`${prefix}x`, [event('Kept'), event('Dropped')], { expected: 'no_stream' });
+      await store.append(`${prefix}xy`, [event('Kept')], { expected: 'no_stream' });
+      const last = await store.append(`${prefix}x`, [event('Kept')], { expected: 1n });
+      expect(await store.head()).toBeGreaterThanOrEqual(last.position);
+      const filter = { streams: [`${prefix}x`], eventTypes: ['Kept'] };
+
+      const forward = [];
+      let cursor: bigint | undefined = start;
+      for (let pages = 0; pages < 100; pages++) {
+        const page = await store.readLogPage({ direction: 'forward', after: cursor, maxCount: 1, filter });
+        forward.push(...page.events);
+        cursor = page.cursor;
+        if (page.end) break;
+      }
+      expect(forward.map((e) => [e.stream, e.type])).toEqual([
+        [`${prefix}x`, 'Kept'],
+        [`${prefix}x`, 'Kept'],
+      ]);
+      expect(forward[1].position).toBe(last.position);
+
+      const newest = await store.readLogPage({
+        direction: 'backward',
+        maxCount: 2,
+        filter: { streamPrefixes: [prefix] },
+      });
+      expect(newest.events.map((e) => [e.stream, e.type])).toEqual([
+        [`${prefix}x`, 'Kept'],
+        [`${prefix}xy`, 'Kept'],
+      ]);
+      const older = await store.readLogPage({
+        direction: 'backward',
+        before: newest.cursor,
+        maxCount: 10,
+        filter: { streamPrefixes: [prefix] },
+      });
+      expect(older.events.map((e) => e.type)).toEqual(['Dropped', 'Kept']);
+      expect(older.events[1].position).toBeGreaterThan(start);
+    });
+
     it('subscribes: catches up from a position, signals it, then delivers live events in order', async () => {
       const stream = `${prefix}sub`;
       const first = await store.append(stream, [event('One')], { expected: 'no_stream' });

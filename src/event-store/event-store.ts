@@ -61,7 +61,31 @@ export interface StreamRead {
 /** Selects events of the global log; system events (type starting with `$`) are always excluded. */
 export interface EventFilter {
   streamPrefixes?: string[];
+  /** Whole stream names (an index serves them, unlike prefixes). */
+  streams?: string[];
   eventTypes?: string[];
+}
+
+/** A bounded read of the global log, for pages: forwards after `after`, or backwards before `before`. */
+export interface LogPageRequest {
+  direction: 'forward' | 'backward';
+  /** Forward: exclusive; the events after it (default: from the start). */
+  after?: bigint;
+  /** Backward: exclusive; the events before it (default: from the head). */
+  before?: bigint;
+  maxCount: number;
+  filter?: EventFilter;
+}
+
+/**
+ * What a bounded read found. A filtered read looks at a bounded stretch of the log, so it may find fewer events
+ * than asked (none, even) before the end: `cursor` is where it stopped looking, the next read's `after` (forward)
+ * or `before` (backward); `end` says it reached the head (forward) or the start (backward).
+ */
+export interface LogPage {
+  events: RecordedEvent[];
+  cursor: bigint;
+  end: boolean;
 }
 
 export interface SubscriptionHandler {
@@ -93,6 +117,13 @@ export interface EventStore {
   appendMultiple?(appends: StreamAppend[]): Promise<AppendResult[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
+  /**
+   * A page of the global log that costs a bounded amount of work whatever the filter (no request may hold the
+   * service up): events in the direction read, at most `maxCount`, and where the read stopped.
+   */
+  readLogPage(request: LogPageRequest): Promise<LogPage>;
+  /** The position of the log's last event (0 when it has none). */
+  head(): Promise<bigint>;
   /** The snapshot of `stream` written last, or undefined. Throws if the stored one cannot be read back. */
   readSnapshot(stream: string): Promise<StreamSnapshot | undefined>;
   /**
@@ -133,6 +164,7 @@ export function matchesFilter(event: { type: string; stream: string }, filter?: 
   if (event.type.startsWith('$')) return false;
   // An empty list filters nothing, as in the SQLite adapter's query.
   if (filter?.eventTypes?.length && !filter.eventTypes.includes(event.type)) return false;
+  if (filter?.streams?.length && !filter.streams.includes(event.stream)) return false;
   if (filter?.streamPrefixes?.length && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix)))
     return false;
   return true;

@@ -4,6 +4,8 @@ import {
   EventFilter,
   EventStore,
   ExpectedRevision,
+  LogPage,
+  LogPageRequest,
   NewEvent,
   RecordedEvent,
   StreamRead,
@@ -53,6 +55,15 @@ export class PrefixedEventStore implements EventStore {
     return events.map((event) => this.unprefixed(event));
   }
 
+  async readLogPage(request: LogPageRequest): Promise<LogPage> {
+    const page = await this.inner.readLogPage({ ...request, filter: this.prefixed(request.filter) });
+    return { ...page, events: page.events.map((event) => this.unprefixed(event)) };
+  }
+
+  head(): Promise<bigint> {
+    return this.inner.head();
+  }
+
   readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {
     return this.inner.readSnapshot(this.prefix + stream);
   }
@@ -77,7 +88,11 @@ export class PrefixedEventStore implements EventStore {
 
   private prefixed(filter: EventFilter = {}): EventFilter {
     const prefixes = filter.streamPrefixes?.length ? filter.streamPrefixes : [''];
-    return { ...filter, streamPrefixes: prefixes.map((prefix) => this.prefix + prefix) };
+    return {
+      ...filter,
+      streamPrefixes: prefixes.map((prefix) => this.prefix + prefix),
+      streams: filter.streams?.map((stream) => this.prefix + stream),
+    };
   }
 
   private unprefixed(event: RecordedEvent): RecordedEvent {

@@ -22,7 +22,7 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
     type: event.type,
     stream: event.stream,
     revision: event.revision.toString(),
-    data: event.data,
+    data: servedData(event),
     metadata: {
       correlationId: event.metadata.correlationId ?? null,
       causationId: event.metadata.causationId ?? null,
@@ -30,4 +30,17 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
     },
     recordedAt: event.recordedAt.toISOString(),
   };
+}
+
+/**
+ * What of an event's data the log serves. The response an `Idempotency-Key` recorded is given back only to a
+ * repeat of its request by the same caller: the log shows its status and headers, never its body, so read keys
+ * (and anyone, without keys) cannot read other callers' responses through it.
+ */
+function servedData(event: RecordedEvent): Record<string, unknown> {
+  if (event.type !== 'IdempotentRequestCompleted') return event.data;
+  const { response, ...rest } = event.data as { response?: { body?: unknown } };
+  if (!response || typeof response !== 'object') return event.data;
+  const { body: _body, ...described } = response;
+  return { ...rest, response: described };
 }

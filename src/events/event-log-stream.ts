@@ -1,60 +1,45 @@
-import { EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
-import { toEnvelope } from './event-envelope';
+import { EventFeed, FeedSubscriber } from '../live/event-feed';
 import { EventLogQuery } from './event-query';
-import { isSelected, toStoreFilter } from './event-selection';
-
-/** Events held in memory per subscriber at most, besides what the socket buffers. */
-const BATCH_SIZE = 100;
+import { selectionKey, toStoreFilter } from './event-selection';
 
 /**
- * One subscriber of `GET /v1/events`: the store's subscription from `after` (catch-up, then live), one SSE
- * message per selected event. While the client's socket is full the subscription waits, so a slow client holds
- * back only its own subscription, never the writers, and nothing piles up in memory.
+ * One subscriber of `GET /v1/events` on the process's shared feed (live/event-feed.ts): from `after` (catch-up,
+ * then live), one SSE message per selected event. While the client's socket is full it falls behind and catches
+ * up on its own later, so a slow client holds back only itself, never the writers, and nothing piles up in memory.
  */
 export class EventLogStream {
-  private readonly subscription: Subscription;
-  private sentEvents = 0;
+  private subscriber?: FeedSubscriber;
+  private stopped = false;
 
-  constructor(
-    store: EventStore,
+  private constructor(
+    private readonly feed: EventFeed,
     private readonly sse: SseWriter,
-    private readonly query: EventLogQuery,
-    onError: (error: unknown) => void,
-  ) {
-    this.subscription = store.subscribe(
-      { after: query.after, filter: toStoreFilter(query.selection), batchSize: BATCH_SIZE },
-      {
-        onEvents: (events) => this.forward(events),
-        onError: (error) => {
-          onError(error);
-          // The client reconnects with Last-Event-ID and resumes where it was.
-          sse.end();
-        },
-      },
-    );
+  ) {}
+
+  static async open(feed: EventFeed, sse: SseWriter, query: EventLogQuery): Promise<EventLogStream> {
+    const stream = new EventLogStream(feed, sse);
+    const selection = { key: selectionKey(query.selection), filter: toStoreFilter(query.selection) };
+    const after = query.fromEnd ? await feed.head() : query.after;
+    const subscriber = await feed.subscribe(selection, sse, after);
+    // The client may have gone while the feed started.
+    if (stream.stopped || sse.isClosed) feed.unsubscribe(subscriber);
+    else stream.subscriber = subscriber;
+    return stream;
   }
 
   /** Events sent so far (buffered in the socket or taken by the client). */
   get sent(): number {
-    return this.sentEvents;
+    return this.subscriber?.sent ?? 0;
   }
 
   get bufferedBytes(): number {
     return this.sse.bufferedBytes;
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
+    this.stopped = true;
+    if (this.subscriber) this.feed.unsubscribe(this.subscriber);
     this.sse.end();
-    await this.subscription.stop();
-  }
-
-  private async forward(events: RecordedEvent[]): Promise<void> {
-    for (const event of events) {
-      if (this.sse.isClosed) return;
-      if (!isSelected(this.query.selection, event)) continue;
-      this.sentEvents++;
-      if (!this.sse.send(event.type, toEnvelope(event), event.position.toString())) await this.sse.drained();
-    }
   }
 }

@@ -13,21 +13,34 @@ export interface EventPage {
   nextAfter: string | null;
 }
 
-export async function readEventLogPage(
-  store: EventStore,
-  { after, limit, selection }: EventLogQuery,
-): Promise<EventPage> {
-  const events: RecordedEvent[] = [];
-  let last = after;
-  for (;;) {
-    const wanted = limit - events.length;
-    const read = await store.readAll({ after: last, maxCount: wanted, filter: toStoreFilter(selection) });
-    events.push(...read.filter((event) => isSelected(selection, event)));
-    if (read.length > 0) last = read[read.length - 1].position;
-    // Only the exact-stream check can drop events the store returned; then the page is filled up.
-    if (read.length < wanted || events.length >= limit) break;
+/**
+ * A page of the log: forwards `nextAfter` is where the read stopped, backwards (`order=desc`) `nextBefore` is.
+ * Each read looks at a bounded stretch of the log, so a filtered page may hold fewer events than `limit` (none,
+ * even) while `more` says older (backwards) or newer (forwards) events may follow.
+ */
+export interface EventLogPage {
+  events: EventEnvelope[];
+  nextAfter?: string | null;
+  nextBefore?: string | null;
+  more: boolean;
+}
+
+export async function readEventLogPage(store: EventStore, query: EventLogQuery): Promise<EventLogPage> {
+  const { limit, selection } = query;
+  const filter = toStoreFilter(selection);
+  if (query.descending) {
+    const page = await store.readLogPage({ direction: 'backward', before: query.before, maxCount: limit, filter });
+    return {
+      events: page.events.map(toEnvelope),
+      nextBefore: page.end ? null : page.cursor.toString(),
+      more: !page.end,
+    };
   }
-  return { events: events.map(toEnvelope), nextAfter: last?.toString() ?? null };
+  const after = query.fromEnd ? await store.head() : query.after;
+  const page = await store.readLogPage({ direction: 'forward', after, maxCount: limit, filter });
+  const read = page.events.filter((event: RecordedEvent) => isSelected(selection, event));
+  const nextAfter = after === undefined && page.cursor === 0n ? null : page.cursor.toString();
+  return { events: read.map(toEnvelope), nextAfter, more: !page.end };
 }
 
 export async function readStreamPage(

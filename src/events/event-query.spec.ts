@@ -18,7 +18,28 @@ function errorsOf(parse: () => unknown) {
 
 describe('the query of GET /v1/events', () => {
   it('defaults to everything from the start, 50 at a time', () => {
-    expect(parseEventLogQuery({})).toEqual({ after: undefined, limit: 50, selection: { types: [], streams: [] } });
+    expect(parseEventLogQuery({})).toEqual({
+      after: undefined,
+      before: undefined,
+      fromEnd: false,
+      descending: false,
+      limit: 50,
+      selection: { types: [], streams: [] },
+    });
+  });
+
+  it('starts at the end with from=end (unless Last-Event-ID resumes), and pages backwards with order=desc', () => {
+    expect(parseEventLogQuery({ from: 'end' }).fromEnd).toBe(true);
+    expect(parseEventLogQuery({ from: 'end' }, { lastEventId: '7' })).toMatchObject({ fromEnd: false, after: 7n });
+    expect(parseEventLogQuery({ order: 'desc', before: '10' })).toMatchObject({ descending: true, before: 10n });
+    expect(errorsOf(() => parseEventLogQuery({ from: 'start' }))).toEqual([
+      { path: 'from', message: 'from must be end' },
+    ]);
+    expect(errorsOf(() => parseEventLogQuery({ order: 'desc' }, { stream: true }))[0].path).toBe('order');
+    expect(errorsOf(() => parseEventLogQuery({ before: '3' }))[0].path).toBe('before');
+    expect(errorsOf(() => parseEventLogQuery({ order: 'desc', after: '3' }))[0].path).toBe('after');
+    expect(errorsOf(() => parseEventLogQuery({ from: 'end', after: '3' }))[0].path).toBe('from');
+    expect(errorsOf(() => parseEventLogQuery({ order: 'sideways' }))[0].path).toBe('order');
   });
 
   it('takes types and streams repeated or comma-separated, without repeats', () => {
@@ -28,7 +49,7 @@ describe('the query of GET /v1/events', () => {
       after: '42',
       limit: '200',
     });
-    expect(query).toEqual({
+    expect(query).toMatchObject({
       after: 42n,
       limit: 200,
       selection: {
@@ -39,8 +60,8 @@ describe('the query of GET /v1/events', () => {
   });
 
   it('resumes after Last-Event-ID rather than after, as a reconnecting browser sends both', () => {
-    expect(parseEventLogQuery({ after: '5' }, '9').after).toBe(9n);
-    expect(parseEventLogQuery({ after: '5' }, '').after).toBe(5n);
+    expect(parseEventLogQuery({ after: '5' }, { lastEventId: '9' }).after).toBe(9n);
+    expect(parseEventLogQuery({ after: '5' }, { lastEventId: '' }).after).toBe(5n);
   });
 
   it('keeps positions past 2^53 exact', () => {
@@ -50,13 +71,16 @@ describe('the query of GET /v1/events', () => {
   it('refuses bad values, naming each', () => {
     expect(
       errorsOf(() =>
-        parseEventLogQuery(
-          { after: '-1', limit: '0', types: 'workflowTriggered', stream: 'workflow-agent_1', colour: 'red' },
-          undefined,
-        ),
+        parseEventLogQuery({
+          after: '-1',
+          limit: '0',
+          types: 'workflowTriggered',
+          stream: 'workflow-agent_1',
+          colour: 'red',
+        }),
       ).map((error) => error.path),
     ).toEqual(['colour', 'after', 'types', 'stream', 'limit']);
-    expect(errorsOf(() => parseEventLogQuery({}, 'abc'))).toEqual([
+    expect(errorsOf(() => parseEventLogQuery({}, { lastEventId: 'abc' }))).toEqual([
       { path: 'Last-Event-ID', message: expect.stringContaining('decimal') },
     ]);
     expect(errorsOf(() => parseEventLogQuery({ after: ['1', '2'] }))).toEqual([
@@ -86,9 +110,9 @@ describe('the query of the history routes', () => {
 describe('an event selection', () => {
   const event = (type: string, stream: string) => ({ type, stream }) as RecordedEvent;
 
-  it('matches streams exactly, though the store filters them by prefix', () => {
+  it('matches streams exactly, as the store filters them (by index, not by prefix)', () => {
     const selection = { types: [], streams: ['workflow-wf_1'] };
-    expect(toStoreFilter(selection)).toEqual({ eventTypes: [], streamPrefixes: ['workflow-wf_1'] });
+    expect(toStoreFilter(selection)).toEqual({ eventTypes: [], streams: ['workflow-wf_1'] });
     expect(isSelected(selection, event('WorkflowCreated', 'workflow-wf_1'))).toBe(true);
     expect(isSelected(selection, event('WorkflowCreated', 'workflow-wf_10'))).toBe(false);
   });

@@ -8,6 +8,12 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 export interface EventLogQuery {
   /** Exclusive: the position of the last event the client has. */
   after?: bigint;
+  /** Exclusive, for pages read backwards: the position of the oldest event the client has. */
+  before?: bigint;
+  /** `from=end`: start after the log's last event. */
+  fromEnd: boolean;
+  /** `order=desc`: JSON pages newest first. */
+  descending: boolean;
   limit: number;
   selection: EventSelection;
 }
@@ -31,22 +37,43 @@ const MAX_VALUES = 100;
 
 /**
  * `GET /v1/events`: `after` (or the `Last-Event-ID` header, which wins: a reconnecting browser sends it with the
- * original URL), `limit`, and `types` and `stream`, each repeated or comma-separated. Bad values are a 400.
+ * original URL) or `from=end`, `order` (`desc` for JSON pages newest first, with `before`), `limit`, and `types`
+ * and `stream`, each repeated or comma-separated. Bad values are a 400. `stream` (SSE) says it is a stream.
  */
-export function parseEventLogQuery(query: RawQuery, lastEventId?: string | string[]): EventLogQuery {
+export function parseEventLogQuery(
+  query: RawQuery,
+  options: { lastEventId?: string | string[]; stream?: boolean } = {},
+): EventLogQuery {
   const errors: FieldError[] = [];
-  refuseUnknown(query, ['after', 'limit', 'types', 'stream'], errors);
+  refuseUnknown(query, ['after', 'before', 'from', 'order', 'limit', 'types', 'stream'], errors);
+  const { lastEventId } = options;
   const fromHeader = lastEventId !== undefined && lastEventId !== '';
   const after = fromHeader
     ? decimal(lastEventId, 'Last-Event-ID', 'a position this stream sent as an id', errors)
     : decimal(query.after, 'after', 'a position (nextAfter or an event id from this route)', errors);
+  const before = decimal(query.before, 'before', 'a position (nextBefore from this route)', errors);
+  const from = single(query.from, 'from', errors);
+  if (from !== undefined && from !== 'end') errors.push({ path: 'from', message: 'from must be end' });
+  const order = single(query.order, 'order', errors) ?? 'asc';
+  if (order !== 'asc' && order !== 'desc') errors.push({ path: 'order', message: 'order must be asc or desc' });
+  const descending = order === 'desc';
+  if (descending && options.stream)
+    errors.push({ path: 'order', message: 'order=desc is for JSON pages; a stream goes forwards' });
+  if (descending && query.after !== undefined)
+    errors.push({ path: 'after', message: 'after pages forwards; with order=desc, pass before' });
+  if (!descending && before !== undefined)
+    errors.push({ path: 'before', message: 'before pages backwards: it needs order=desc' });
+  if (from === 'end' && query.after !== undefined)
+    errors.push({ path: 'from', message: 'from=end starts after the last event: give it or after, not both' });
   const types = list(query.types, 'types', errors, (type) =>
     EVENT_TYPE.test(type) ? undefined : 'must be event types such as WorkflowTriggered',
   );
   const streams = list(query.stream, 'stream', errors, streamProblem);
   const limit = parseLimit(query.limit, errors);
   if (errors.length) throw new ValidationFailed(errors);
-  return { after, limit, selection: { types, streams } };
+  // Last-Event-ID (a reconnect) wins over from=end, as over after.
+  const fromEnd = from === 'end' && !fromHeader;
+  return { after, before, fromEnd, descending, limit, selection: { types, streams } };
 }
 
 /** The history routes: `after` (a revision in the stream) and `limit`. */

@@ -6,9 +6,14 @@ export interface EventSelection {
   streams: string[];
 }
 
-/** What the store can filter on: exact streams become prefixes there, so `isSelected` checks them again. */
+/** What the store filters on (through its indexes, on SQLite). */
 export function toStoreFilter(selection: EventSelection): EventFilter {
-  return { eventTypes: selection.types, streamPrefixes: selection.streams };
+  return { eventTypes: selection.types, streams: selection.streams };
+}
+
+/** One key per filter shape: subscribers with the same selection share the work of filtering and encoding. */
+export function selectionKey(selection: EventSelection): string {
+  return `${[...selection.types].sort().join(',')}|${[...selection.streams].sort().join(',')}`;
 }
 
 export function isSelected(selection: EventSelection, event: RecordedEvent): boolean {

@@ -59,6 +59,35 @@ export class EventPageSchema {
   nextAfter: string | null;
 }
 
+/** A page of the log (`GET /v1/events`), forwards or backwards. */
+export class EventLogPageSchema {
+  @ApiProperty({ type: [EventEnvelopeSchema], maxItems: PAGE_ITEMS })
+  events: EventEnvelopeSchema[];
+
+  @ApiProperty({
+    ...POSITION,
+    nullable: true,
+    required: false,
+    description: 'Forwards: pass as `after` for the next page (where this read stopped, even when it found nothing).',
+  })
+  nextAfter?: string | null;
+
+  @ApiProperty({
+    ...POSITION,
+    nullable: true,
+    required: false,
+    description: 'With `order=desc`: pass as `before` for the next, older page; null at the start of the log.',
+  })
+  nextBefore?: string | null;
+
+  @ApiProperty({
+    description:
+      'Whether more events may follow in this direction now. A read looks at a bounded stretch of the log, so a ' +
+      'filtered page can be short, or empty, while `more` is true: follow the cursor.',
+  })
+  more: boolean;
+}
+
 /** The paging parameters of an event page. */
 export function ApiEventPaging(after: string): MethodDecorator {
   return applyDecorators(

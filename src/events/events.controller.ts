@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Logger, Query, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiOperation,
@@ -8,25 +8,28 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { StreamLimits } from '../access/stream-limits';
 import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
+import { EventFeed } from '../live/event-feed';
 import { EventLogStream } from './event-log-stream';
 import { readEventLogPage } from './event-pages';
-import { ApiEventPaging, EventPageSchema } from './event.schema';
+import { ApiEventPaging, EventLogPageSchema } from './event.schema';
 import { RawQuery, parseEventLogQuery } from './event-query';
 
 /** The public face of the event log: server-sent events with `Accept: text/event-stream`, JSON pages otherwise. */
 @ApiTags('events')
 @Controller('v1/events')
 export class EventsController implements BeforeApplicationShutdown {
-  private readonly logger = new Logger(EventsController.name);
   /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
   private readonly open = new Set<EventLogStream>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly feed: EventFeed,
+    private readonly limits: StreamLimits,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
   ) {}
 
@@ -35,6 +38,25 @@ export class EventsController implements BeforeApplicationShutdown {
       'The event log: server-sent events with Accept: text/event-stream (catch up, then live), JSON pages otherwise',
   })
   @ApiEventPaging('A position: the events after it. For streams, `Last-Event-ID` does the same.')
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    description:
+      '`end`: start after the last event (a stream then goes live; a page is empty, its `nextAfter` the head).',
+    schema: { type: 'string', enum: ['end'] },
+  })
+  @ApiQuery({
+    name: 'order',
+    required: false,
+    description: 'JSON pages only: `desc` for the newest first, paging on with `before`. Default `asc`.',
+    schema: { type: 'string', enum: ['asc', 'desc'] },
+  })
+  @ApiQuery({
+    name: 'before',
+    required: false,
+    description: 'With `order=desc`: a position (`nextBefore`); the events before it.',
+    schema: { type: 'string', maxLength: 20 },
+  })
   @ApiQuery({ name: 'types', required: false, description: 'Event types, comma-separated or repeated.' })
   @ApiQuery({ name: 'stream', required: false, description: 'Stream names, comma-separated or repeated.' })
   @ApiProduces('application/json', 'text/event-stream')
@@ -42,14 +64,15 @@ export class EventsController implements BeforeApplicationShutdown {
     status: 200,
     description: 'A page of events; or, for text/event-stream, one message per event (`id` its position).',
     content: {
-      'application/json': { schema: { $ref: getSchemaPath(EventPageSchema) } },
+      'application/json': { schema: { $ref: getSchemaPath(EventLogPageSchema) } },
       'text/event-stream': { schema: { type: 'string' } },
     },
   })
-  @ApiExtraModels(EventPageSchema)
+  @ApiExtraModels(EventLogPageSchema)
   @Get()
   async events(
     @Query() raw: RawQuery,
+    @Req() request: FastifyRequest,
     @Headers('accept') accept: string | undefined,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
@@ -59,21 +82,35 @@ export class EventsController implements BeforeApplicationShutdown {
       await reply.send(await readEventLogPage(this.store, parseEventLogQuery(raw)));
       return;
     }
-    const query = parseEventLogQuery(raw, lastEventId);
+    const query = parseEventLogQuery(raw, { lastEventId, stream: true });
+    const release = this.limits.acquire(request);
     let stream: EventLogStream | undefined;
-    const sse = new SseWriter(
-      reply,
-      () => {
-        if (!stream) return;
-        this.open.delete(stream);
-        void stream.stop();
-      },
-      { heartbeatMs: this.config.sseHeartbeatMs },
-    );
-    stream = new EventLogStream(this.store, sse, query, (error) =>
-      this.logger.warn(`An event stream stopped: ${error instanceof Error ? error.message : String(error)}`),
-    );
-    this.open.add(stream);
+    let sse: SseWriter;
+    try {
+      sse = new SseWriter(
+        reply,
+        () => {
+          release();
+          if (!stream) return;
+          this.open.delete(stream);
+          stream.stop();
+        },
+        { heartbeatMs: this.config.sseHeartbeatMs },
+      );
+    } catch (error) {
+      release();
+      throw error;
+    }
+    try {
+      stream = await EventLogStream.open(this.feed, sse, query);
+    } catch {
+      // The feed could not start (the store is down): the client reconnects and resumes with Last-Event-ID.
+      sse.end();
+      release();
+      return;
+    }
+    if (sse.isClosed) stream.stop();
+    else this.open.add(stream);
   }
 
   /** The streams open now (for tests and diagnostics). */
@@ -82,7 +119,8 @@ export class EventsController implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.open].map((stream) => stream.stop()));
+    for (const stream of this.open) stream.stop();
     this.open.clear();
+    await this.feed.stop();
   }
 }

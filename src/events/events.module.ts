@@ -1,4 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
+import { sseMessage } from '../http/sse';
+import { EventFeed } from '../live/event-feed';
+import { toEnvelope } from './event-envelope';
 import { AgentsModule } from '../agents/agents.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
 import { EventsController } from './events.controller';
@@ -8,5 +12,19 @@ import { ResourceHistoryController } from './resource-history.controller';
 @Module({
   imports: [AgentsModule, WorkflowsModule],
   controllers: [EventsController, ResourceHistoryController],
+  providers: [
+    {
+      provide: EventFeed,
+      inject: [EVENT_STORE],
+      useFactory: (store: EventStore) => {
+        const logger = new Logger(EventFeed.name);
+        return new EventFeed(
+          store,
+          (event) => sseMessage(event.type, toEnvelope(event), event.position.toString()),
+          (error) => logger.warn(`The event feed stopped: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      },
+    },
+  ],
 })
 export class EventsModule {}

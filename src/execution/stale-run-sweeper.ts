@@ -1,12 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentRunDecider, agentRunStream } from '../agents/agent-run';
-import { AgentsReadModel } from '../agents/queries/agents.read-model';
+import { AgentsReadModel, StaleRun } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
 
+/** Runs read, and ended together (their appends share commits), at a time; the sweep goes on until none is left. */
 const BATCH = 100;
 
 /**
@@ -50,22 +51,35 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
   private async sweepNow(): Promise<number> {
     const staleBefore = new Date(this.clock.now().getTime() - this.config.runs.leaseMs).toISOString();
     let ended = 0;
-    for (const runId of this.runs.staleRuns(staleBefore, BATCH)) {
-      try {
-        const { events, position } = await this.actors.send(
-          agentRunStream(runId),
-          agentRunDecider,
-          { type: 'InterruptAgentRun', staleBefore },
-          { correlationId: runId, causationId: runId },
-        );
-        if (events.length === 0) continue;
-        ended++;
-        await this.readYourWrites.waitFor(position);
-        this.logger.warn(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
-      } catch (error) {
-        this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);
+    let after: StaleRun | undefined;
+    for (;;) {
+      const page = this.runs.staleRuns(staleBefore, BATCH, after);
+      if (page.length === 0) {
+        if (ended > 0) this.logger.warn(`Ended ${ended} runs left running by an instance that stopped`);
+        return ended;
       }
+      after = page[page.length - 1];
+      const outcomes = await Promise.all(page.map(({ id }) => this.end(id, staleBefore)));
+      ended += outcomes.filter(Boolean).length;
     }
-    return ended;
+  }
+
+  /** Ends one stale run (the decider checks its lease again); whether it ended it. */
+  private async end(runId: string, staleBefore: string): Promise<boolean> {
+    try {
+      const { events, position } = await this.actors.send(
+        agentRunStream(runId),
+        agentRunDecider,
+        { type: 'InterruptAgentRun', staleBefore },
+        { correlationId: runId, causationId: runId },
+      );
+      if (events.length === 0) return false;
+      await this.readYourWrites.waitFor(position);
+      this.logger.debug(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
+      return true;
+    } catch (error) {
+      this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);
+      return false;
+    }
   }
 }

@@ -5,6 +5,7 @@ import { StoreUnavailableError } from '../event-store/event-store';
 import type { HttpLimits } from '../config';
 import { MalformedJson, Problem, problem } from './problem';
 import { ValidationFailed } from '../shared/validation-failed';
+import { TooManyStreams } from '../access/stream-limits';
 
 /** How loud an error is in the log: a client's mistake or departure is none of our errors. */
 export type LogLevel = 'none' | 'debug' | 'warn' | 'error';
@@ -27,6 +28,7 @@ export function answerFor(error: unknown, limits: HttpLimits): ErrorAnswer {
   if (error instanceof DomainError) {
     return quiet(problem(DOMAIN_STATUS[error.kind], error.kind.replace('_', '-'), error.message, error.errors));
   }
+  if (error instanceof TooManyStreams) return quiet(problem(429, 'too-many-streams', error.message));
   if (error instanceof StoreUnavailableError || isStoreFailure(error)) {
     return { problem: storeUnavailable(), log: 'warn' };
   }

@@ -11,6 +11,9 @@ import { KeyedListeners } from '../shared/keyed-listeners';
 @Injectable()
 export class StreamWatch {
   private readonly listeners = new KeyedListeners<RecordedEvent>();
+  /** The waits in progress (`until`), each ended early by `release`. */
+  private readonly waits = new Set<(ended: boolean) => void>();
+  private released = false;
 
   constructor(applied: AppliedEvents) {
     applied.onApplied((events) => {
@@ -24,16 +27,35 @@ export class StreamWatch {
     return this.listeners.subscribe(stream, listener);
   }
 
-  /** Resolves true once `hasEnded()` holds (checked now and after each event of `stream`), false after `timeoutMs`. */
+  /** How many waits are in progress. */
+  get waiting(): number {
+    return this.waits.size;
+  }
+
+  /**
+   * The service is stopping: every wait in progress ends now, and any later one at once, so that each waiting
+   * request (`Prefer: wait`) is answered with its run as it stands before the server closes.
+   */
+  release(): void {
+    this.released = true;
+    for (const finish of [...this.waits]) finish(false);
+  }
+
+  /**
+   * Resolves true once `hasEnded()` holds (checked now and after each event of `stream`), false after `timeoutMs`
+   * or once the service stops (`release`).
+   */
   until(stream: string, hasEnded: () => boolean, timeoutMs: number): Promise<boolean> {
     if (hasEnded()) return Promise.resolve(true);
-    if (timeoutMs <= 0) return Promise.resolve(false);
+    if (timeoutMs <= 0 || this.released) return Promise.resolve(false);
     return new Promise((resolve) => {
       const finish = (ended: boolean) => {
         clearTimeout(timer);
         stop();
-        resolve(ended);
+        this.waits.delete(finish);
+        resolve(ended || hasEnded());
       };
+      this.waits.add(finish);
       const stop = this.watch(stream, () => {
         if (hasEnded()) finish(true);
       });

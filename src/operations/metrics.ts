@@ -7,6 +7,7 @@ import { AppliedEvents } from '../read-models/applied-events';
 import { ReadModelReadiness } from '../read-models/read-model-readiness';
 import { READ_DATABASE } from '../read-models/read-database';
 import { WorkflowTriggered } from '../workflows/workflow';
+import { RunStatusCounts } from './run-status-counts';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -33,6 +34,7 @@ export class Metrics implements OnModuleInit {
     buckets: SECONDS,
     registers: [this.registry],
   });
+  private readonly runCounts: RunStatusCounts[] = [];
   private readonly scheduleLag = new Histogram({
     name: 'schedule_lag_seconds',
     help: 'Time from a schedule tick to its run being recorded',
@@ -54,25 +56,19 @@ export class Metrics implements OnModuleInit {
         this.set(Number(appliedEvents.position));
       },
     });
-    const countRuns = (table: string) => {
-      const statement = db.prepare<[], { status: string; count: number }>(
-        `SELECT status, count(*) AS count FROM ${table} GROUP BY status`,
-      );
-      return () => (db.open ? statement.all() : []);
-    };
-    for (const [name, table] of [
-      ['agent_runs', 'agent_runs'],
-      ['workflow_runs', 'workflow_runs'],
-    ] as const) {
-      const counts = countRuns(table);
+    for (const name of ['agent_runs', 'workflow_runs'] as const) {
+      const counts = RunStatusCounts.of(name);
+      this.runCounts.push(counts);
       new Gauge({
-        name: `${name}`,
+        name,
         help: `${name.replace('_', ' ')} by status`,
         labelNames: ['status'],
         registers: [this.registry],
         collect() {
+          // Counted once, when the read models have caught up; moved by each run event from then on.
+          if (!counts.isLoaded && db.open && readModels.readiness().readModels === 'following') counts.load(db);
           this.reset();
-          for (const { status, count } of counts()) this.set({ status }, count);
+          for (const [status, count] of counts.entries()) this.set({ status }, count);
         },
       });
     }
@@ -95,6 +91,7 @@ export class Metrics implements OnModuleInit {
   }
 
   private applied(events: RecordedEvent[]): void {
+    for (const counts of this.runCounts) counts.apply(events);
     // The catch-up after a start replays old events: their lag says nothing of now.
     if (this.readModels.readiness().readModels !== 'following') return;
     const now = Date.now();

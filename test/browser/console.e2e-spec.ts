@@ -151,16 +151,35 @@ describe('the web console, in Chromium', () => {
     await screenshot(page, 'workflows');
   });
 
-  it('tails the event log live: a new event appears, opens its envelope, and its stream opens its history', async () => {
+  it('opens the event log on the newest events, goes live, pages back with "Load older", opens envelopes and histories', async () => {
+    const bulk: string[] = [];
+    for (let i = 0; i < 110; i += 10) {
+      const created = await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          app.request('POST', '/v1/agents', { name: `bulk-${i + k}`, model: 'openai-compatible/m' }),
+        ),
+      );
+      bulk.push(...created.map((response) => `agent-${response.body.id}`));
+    }
     await open('events');
     await page.getByLabel('Types (comma-separated)').fill('AgentCreated');
-    await page
-      .getByRole('cell', { name: 'agent-' + '', exact: false })
-      .first()
-      .waitFor();
+    // Once the filter applies (typing settles first), every row is an AgentCreated.
+    await page.waitForFunction(() => {
+      const types = Array.from(document.querySelectorAll('tbody tr td:nth-child(2)'), (cell) => cell.textContent);
+      return types.length === 100 && types.every((type) => type === 'AgentCreated');
+    });
+    // The newest first: the last agent created heads the table.
+    const newest = await app.request('GET', '/v1/events?types=AgentCreated&order=desc&limit=1');
+    await expectText(page.locator('tbody tr').first(), newest.body.events[0].stream);
+    await page.getByRole('button', { name: 'Load older' }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load older' }).click();
+    await page.locator('tbody tr:nth-child(101)').waitFor();
+    await page.getByRole('link', { name: bulk[0] }).waitFor();
     const created = await app.request('POST', '/v1/agents', { name: 'newcomer', model: 'openai-compatible/m' });
     const stream = `agent-${created.body.id}`;
     await page.getByRole('link', { name: stream }).waitFor();
+    await expectText(page.locator('tbody tr').first(), stream);
     await page
       .getByRole('row', { name: new RegExp(stream) })
       .getByRole('button', { name: 'AgentCreated' })

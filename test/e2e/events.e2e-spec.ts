@@ -94,7 +94,39 @@ describe.each(storeFixtures())('GET /v1/events on %s', (_store, createFixture) =
       after = next.body.nextAfter;
     }
     expect(paged).toEqual(all.body.events);
-    expect((await page(`?after=${after}`)).body).toEqual({ events: [], nextAfter: after });
+    expect((await page(`?after=${after}`)).body).toEqual({ events: [], nextAfter: after, more: false });
+  });
+
+  it('pages backwards from the newest with order=desc, following nextBefore to the start', async () => {
+    await seed();
+    const all = (await page()).body.events;
+    const newest = await page('?order=desc&limit=2');
+    expect(newest.status).toBe(200);
+    expect(newest.body.events).toEqual([all[4], all[3]]);
+    expect(newest.body).toMatchObject({ nextBefore: all[3].position, more: true });
+    const older = await page(`?order=desc&limit=2&before=${newest.body.nextBefore}`);
+    expect(older.body.events).toEqual([all[2], all[1]]);
+    const last = await page(`?order=desc&limit=2&before=${older.body.nextBefore}`);
+    expect(last.body).toEqual({ events: [all[0]], nextBefore: null, more: false });
+    const filtered = await page('?order=desc&types=AgentCreated,WorkflowCreated');
+    expect(filtered.body.events.map((event: { type: string }) => event.type)).toEqual([
+      'WorkflowCreated',
+      'AgentCreated',
+    ]);
+  });
+
+  it('starts after the last event with from=end: an empty page at the head, a stream that only goes live', async () => {
+    await seed();
+    const all = (await page()).body.events;
+    expect((await page('?from=end')).body).toEqual({ events: [], nextAfter: all[4].position, more: false });
+    const client = await EventStreamClient.open(`${api.url}/v1/events?from=end`);
+    const agentId = await createAgent('after the end');
+    const messages = await client.next(2);
+    client.close();
+    expect(messages.map((message) => [message.event, message.data.stream])).toEqual([
+      ['AgentNameClaimed', expect.stringMatching(/^agentname-/)],
+      ['AgentCreated', `agent-${agentId}`],
+    ]);
   });
 
   it('filters by type and by stream, several of each, repeated or comma-separated', async () => {
@@ -208,6 +240,8 @@ describe.each(storeFixtures())('GET /v1/events on %s', (_store, createFixture) =
         ['?types=not-a-type', 'types'],
         ['?stream=workflow-agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J', 'stream'],
         ['?colour=red', 'colour'],
+        ['?from=start', 'from'],
+        ['?before=1', 'before'],
       ]) {
         const response = await api.request('GET', `/v1/events${query}`, undefined, { accept });
         expect(response.status).toBe(400);
@@ -257,6 +291,6 @@ describe('GET /v1/events, whatever the store', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('vary')).toMatch(/accept/i);
-    expect(response.body).toEqual({ events: [], nextAfter: null });
+    expect(response.body).toEqual({ events: [], nextAfter: null, more: false });
   });
 });

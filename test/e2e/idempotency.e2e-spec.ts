@@ -1,3 +1,4 @@
+import { EventStreamClient } from '../support/event-stream-client';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
@@ -43,6 +44,36 @@ describe.each(storeFixtures())('Idempotency-Key on %s', (_store, createFixture) 
     const again = await run();
     expect(again).toMatchObject({ status: 202, body: first.body });
     expect((await api.request('GET', `/v1/agents/${agent.id}/runs`)).body.runs).toHaveLength(1);
+  });
+
+  it('never serves the recorded response body on the event log, streamed or paged, only its status', async () => {
+    const first = await api.request(
+      'POST',
+      '/v1/agents',
+      { name: 'secretive', model: 'ollama/llama3.2', instructions: 'the recorded body' },
+      { 'idempotency-key': 'k-log' },
+    );
+    expect(first.status).toBe(201);
+    const page = await api.request('GET', '/v1/events?types=IdempotentRequestCompleted');
+    expect(page.body.events).toHaveLength(1);
+    const [completed] = page.body.events;
+    expect(completed.data.response).toEqual({ status: 201, headers: expect.any(Object) });
+    expect(JSON.stringify(page.body)).not.toContain('the recorded body');
+    const streamed = await EventStreamClient.open(`${api.url}/v1/events?types=IdempotentRequestCompleted`);
+    const [message] = await streamed.next(1);
+    streamed.close();
+    expect(message.data).toEqual(completed);
+    // The repeat still gets the whole response.
+    expect(
+      (
+        await api.request(
+          'POST',
+          '/v1/agents',
+          { name: 'secretive', model: 'ollama/llama3.2', instructions: 'the recorded body' },
+          { 'idempotency-key': 'k-log' },
+        )
+      ).body,
+    ).toEqual(first.body);
   });
 
   it('refuses the same key with a different body with a 422', async () => {

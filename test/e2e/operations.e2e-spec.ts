@@ -1,6 +1,8 @@
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+import type Database from 'better-sqlite3';
 import { loggingOptions } from '../../src/operations/logging';
+import { READ_DATABASE } from '../../src/read-models/read-database';
 
 describe('operating the service', () => {
   let api: TestApp;
@@ -37,6 +39,28 @@ describe('operating the service', () => {
     expect(text).toContain('process_resident_memory_bytes');
   });
 
+  it('keeps runs by status as events are applied, not by a query of the read models on each scrape', async () => {
+    const scrape = async () => (await fetch(`${api.url}/metrics`)).text();
+    const count = (text: string, kind: string, status: string) =>
+      Number(new RegExp(`^${kind}\\{status="${status}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await scrape();
+    // A row no event made: a count kept from the events never sees it.
+    const db = api.app.get<Database.Database>(READ_DATABASE);
+    db.prepare(
+      `INSERT INTO agent_runs (id, agent_id, status, doc) VALUES ('agentrun_x', 'agent_x', 'failed', '{}')`,
+    ).run();
+    const agent = (await api.request('POST', '/v1/agents', { name: 'counted', model: 'ollama/llama3.2' })).body;
+    const runs = [];
+    for (let i = 0; i < 3; i++)
+      runs.push((await api.request('POST', `/v1/agents/${agent.id}/run`, { task: 'x' })).body);
+    const cancelled = await api.request('POST', `/v1/agents/${agent.id}/runs/${runs[0].id}/cancel`);
+    expect(cancelled.status).toBeLessThan(300);
+    const after = await scrape();
+    expect(count(after, 'agent_runs', 'queued')).toBe(count(before, 'agent_runs', 'queued') + 2);
+    expect(count(after, 'agent_runs', 'cancelled')).toBe(count(before, 'agent_runs', 'cancelled') + 1);
+    expect(count(after, 'agent_runs', 'failed')).toBe(count(before, 'agent_runs', 'failed'));
+  });
+
   it('returns the caller request id, or a new one', async () => {
     const given = await api.request('GET', '/v1/agents', undefined, { 'x-request-id': 'trace-42' });
     expect(given.headers.get('x-request-id')).toBe('trace-42');
@@ -57,6 +81,25 @@ describe('operating the service', () => {
       headers: { authorization: 'Bearer k' },
     });
     expect(logged).toEqual({ id: 'r1', method: 'GET', url: '/v1/agents' });
+  });
+});
+
+describe('/metrics with METRICS_TOKEN', () => {
+  it('needs the token as a bearer token: 401 without it or with another', async () => {
+    const token = 'metrics-token-0123456789';
+    const api = await startTestApp({ env: { RUN_EXECUTOR_ENABLED: 'false', METRICS_TOKEN: token } });
+    try {
+      const without = await api.request('GET', '/metrics');
+      expect(without.status).toBe(401);
+      expect(without.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const wrong = await api.request('GET', '/metrics', undefined, { authorization: 'Bearer not-the-token-at-all' });
+      expect(wrong.status).toBe(401);
+      const right = await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(right.status).toBe(200);
+      expect(await right.text()).toContain('read_model_position');
+    } finally {
+      await api.close();
+    }
   });
 });
 

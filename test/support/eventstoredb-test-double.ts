@@ -154,8 +154,8 @@ export class EventStoreDbTestDouble {
     const options = call.request.getOptions();
     if (!options) return void call.emit('error', rpcError(grpc.status.INVALID_ARGUMENT, 'ReadReq without options'));
     const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
-    if (backwards && (!options.hasStream() || options.hasSubscription())) {
-      const unimplemented = rpcError(grpc.status.UNIMPLEMENTED, 'The test double reads only a stream backwards');
+    if (backwards && options.hasSubscription()) {
+      const unimplemented = rpcError(grpc.status.UNIMPLEMENTED, 'The test double subscribes only forwards');
       return void call.emit('error', unimplemented);
     }
     const toMessage = (event: StoredEvent) => readEvent(event, options.getUuidOption()?.hasStructured() ?? false);
@@ -188,7 +188,14 @@ export class EventStoreDbTestDouble {
           ? this.log.length
           : 0;
       const matches = eventMatcher(options.hasFilter() ? options.getFilter() : undefined);
-      events = this.log.slice(from).filter(matches).slice(0, count);
+      // Backwards, a read from a position gives the events before it, the newest first.
+      events = backwards
+        ? this.log
+            .slice(0, all.hasStart() ? 0 : from)
+            .filter(matches)
+            .reverse()
+            .slice(0, count)
+        : this.log.slice(from).filter(matches).slice(0, count);
     }
     void (async () => {
       for (const event of events) await send(call, toMessage(event));

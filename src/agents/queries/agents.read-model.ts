@@ -43,10 +43,17 @@ function prepareStatements(db: Database.Database) {
     getRun: db.prepare<[string], { agent_id: string; doc: string }>(
       'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
     ),
-    staleRuns: db.prepare<[string, number], { id: string }>(
-      `SELECT id FROM agent_runs WHERE status = 'running' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
+    staleRuns: db.prepare<[string, string, string, number], { id: string; lease_at: string }>(
+      `SELECT id, lease_at FROM agent_runs
+       WHERE status = 'running' AND lease_at < ? AND (lease_at, id) > (?, ?) ORDER BY lease_at, id LIMIT ?`,
     ),
   };
+}
+
+/** A run whose lease went stale, and where a page of them goes on. */
+export interface StaleRun {
+  id: string;
+  leaseAt: string;
 }
 
 /** The `agents` and `agent_runs` tables: written by AgentsProjection, read by the agent queries and the executors. */
@@ -170,9 +177,14 @@ export class AgentsReadModel {
     return run && toAgentRun(run);
   }
 
-  /** Running runs whose executor has not renewed its lease since `before`. */
-  staleRuns(before: string, limit: number): string[] {
-    return this.statements.staleRuns.all(before, limit).map((row) => row.id);
+  /**
+   * Running runs whose executor has not renewed its lease since `before`, oldest lease first, at most `limit`;
+   * `after` (the last of the page before) pages on.
+   */
+  staleRuns(before: string, limit: number, after?: StaleRun): StaleRun[] {
+    return this.statements.staleRuns
+      .all(before, after?.leaseAt ?? '', after?.id ?? '', limit)
+      .map((row) => ({ id: row.id, leaseAt: row.lease_at }));
   }
 }
 

@@ -1,7 +1,8 @@
-import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { StreamLimits } from '../../access/stream-limits';
 import { APP_CONFIG, AppConfig } from '../../config';
 import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
@@ -24,6 +25,7 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     private readonly watch: StreamWatch,
     private readonly feed: RunFeed,
     private readonly runs: AgentsReadModel,
+    private readonly limits: StreamLimits,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
   ) {}
 
@@ -43,11 +45,13 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
   async stream(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (!this.runs.getRun(agentId, runId)) {
       throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
     }
+    const release = this.limits.acquire(request);
     const stream = agentRunStream(runId);
     let replaying = true;
     const live: Array<RecordedEvent | string> = [];
@@ -56,6 +60,7 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     const sse: SseWriter = new SseWriter(
       reply,
       () => {
+        release();
         this.open.delete(sse);
         stopWatching();
         stopFeed();

@@ -3,6 +3,7 @@ import {
   BACKWARDS,
   END,
   EventStoreDBClient,
+  FORWARDS,
   START,
   StreamNotFoundError,
   StreamingRead,
@@ -12,6 +13,8 @@ import {
   EventFilter,
   EventStore,
   ExpectedRevision,
+  LogPage,
+  LogPageRequest,
   NewEvent,
   RecordedEvent,
   StoreUnavailableError,
@@ -35,6 +38,8 @@ export interface EventStoreDbEventStoreOptions {
 }
 
 const READ_ALL_PAGE = 1000;
+/** Events of `$all` one page read looks at, at most. */
+const PAGE_SCAN_EVENTS = 20_000;
 
 /** The event store on EventStoreDB through `@eventstore/db-client` (gRPC). Positions are commit positions. */
 export class EventStoreDbEventStore implements EventStore {
@@ -115,6 +120,53 @@ export class EventStoreDbEventStore implements EventStore {
         after = last;
       }
       return found;
+    } catch (error) {
+      throw toStoreError(error, 'readAll');
+    }
+  }
+
+  async head(): Promise<bigint> {
+    try {
+      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+      const [last] = await this.collect('readAll', read);
+      this.storeAnswered();
+      return last?.commitPosition ?? last?.event?.position?.commit ?? 0n;
+    } catch (error) {
+      throw toStoreError(error, 'readAll');
+    }
+  }
+
+  /**
+   * Pages of `$all` in either direction, filtered here, each read no larger than the page asked for needs (events
+   * can be large); at most PAGE_SCAN_EVENTS events of the log looked at.
+   */
+  async readLogPage({ direction, after, before, maxCount, filter }: LogPageRequest): Promise<LogPage> {
+    const forward = direction === 'forward';
+    const found: RecordedEvent[] = [];
+    const readSize = Math.min(READ_ALL_PAGE, Math.max(maxCount, 100));
+    let cursor = forward ? (after ?? 0n) : before;
+    try {
+      for (let scanned = 0; scanned < PAGE_SCAN_EVENTS; scanned += readSize) {
+        const from = cursor === undefined || (forward && cursor === 0n) ? (forward ? START : END) : undefined;
+        const read = this.client.readAll({
+          direction: forward ? FORWARDS : BACKWARDS,
+          fromPosition: from ?? { commit: cursor!, prepare: cursor! },
+          maxCount: readSize,
+        });
+        const page = await this.collect('readAll', read);
+        this.storeAnswered();
+        for (const resolved of page) {
+          const event = toRecorded(resolved);
+          // A forward read from a position includes the event there; ours are exclusive both ways.
+          if (!event || (cursor !== undefined && (forward ? event.position <= cursor : event.position >= cursor)))
+            continue;
+          cursor = event.position;
+          if (isVisible(event, filter)) found.push(event);
+          if (found.length === maxCount) return { events: found, cursor, end: false };
+        }
+        if (page.length < readSize) return { events: found, cursor: cursor ?? 0n, end: true };
+      }
+      return { events: found, cursor: cursor ?? 0n, end: false };
     } catch (error) {
       throw toStoreError(error, 'readAll');
     }

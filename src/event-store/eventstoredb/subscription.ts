@@ -193,6 +193,7 @@ export class EventStoreDbSubscription implements Subscription {
  */
 function serverFilter(filter: EventFilter | undefined): Filter {
   if (filter?.streamPrefixes?.length) return streamNameFilter({ prefixes: filter.streamPrefixes });
+  if (filter?.streams?.length) return streamNameFilter({ prefixes: filter.streams });
   if (filter?.eventTypes?.length) {
     return eventTypeFilter({ regex: `^(?:${filter.eventTypes.map(escapeRegex).join('|')})$` });
   }

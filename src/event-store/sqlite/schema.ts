@@ -28,6 +28,9 @@ const SCHEMA = `
     state          TEXT    NOT NULL,
     taken_at       INTEGER NOT NULL
   ) WITHOUT ROWID;
+  -- For the filters of GET /v1/events (migration: created on the first start after an upgrade).
+  CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
+  CREATE INDEX IF NOT EXISTS events_by_stream ON events (stream, position);
 `;
 
 /** This thread's connection, in WAL mode; creates the tables the first time. */

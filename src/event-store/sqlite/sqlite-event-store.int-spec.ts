@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describeEventStoreContract } from '../event-store.contract';
-import { SqliteEventStore } from './sqlite-event-store';
+import { PAGE_SCAN_LIMIT, SqliteEventStore } from './sqlite-event-store';
+import { windowQuery } from './event-rows';
 import Database from 'better-sqlite3';
 import { EventStore, RecordedEvent, StoreUnavailableError } from '../event-store';
 import { eventually } from '../../../test/support/eventually';
@@ -301,6 +302,75 @@ describe('sqlite event store', () => {
       await expect(readAhead(store).read('SELECT nothing FROM nowhere', [])).rejects.toMatchObject({
         code: 'SQLITE_ERROR',
       });
+      await store.close();
+    });
+  });
+
+  describe('reads of the log a request may ask for', () => {
+    /** `count` events written straight into the file, in one transaction (fast, and the store reads them as its own). */
+    function fill(file: string, count: number): void {
+      const db = new Database(file);
+      const insert = db.prepare(
+        `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, 0, 'Filled', '{}', '{"schemaVersion":1}', 0)`,
+      );
+      db.transaction(() => {
+        for (let i = 0; i < count; i++) insert.run(`filled-${i}`, `filled-${i}`);
+      })();
+      db.close();
+    }
+
+    it('look at a bounded stretch of the log whatever the filter, and say where to go on', async () => {
+      const file = join(folder, 'events.sqlite');
+      const store = new SqliteEventStore({ file });
+      fill(file, PAGE_SCAN_LIMIT + 50_000);
+      const page = await store.readLogPage({
+        direction: 'forward',
+        maxCount: 10,
+        filter: { eventTypes: ['Nothing', 'Else'] },
+      });
+      expect(page).toEqual({ events: [], cursor: BigInt(PAGE_SCAN_LIMIT), end: false });
+      const rest = await store.readLogPage({
+        direction: 'forward',
+        after: page.cursor,
+        maxCount: 10,
+        filter: { streams: ['filled-0'] },
+      });
+      expect(rest).toEqual({ events: [], cursor: BigInt(PAGE_SCAN_LIMIT + 50_000), end: true });
+      const filter = { streams: ['filled-0', 'filled-1'], eventTypes: ['Filled'] };
+      const back = await store.readLogPage({ direction: 'backward', maxCount: 10, filter });
+      expect(back).toMatchObject({ events: [], cursor: BigInt(50_001), end: false });
+      // One stream alone walks its index: its events, however far apart.
+      const one = await store.readLogPage({ direction: 'backward', maxCount: 10, filter: { streams: ['filled-1'] } });
+      expect(one).toMatchObject({ events: [{ stream: 'filled-1', position: 2n }], end: true });
+      await store.close();
+    }, 30_000);
+
+    it('serve type and stream filters through their indexes', async () => {
+      const file = join(folder, 'events.sqlite');
+      const store = new SqliteEventStore({ file });
+      await store.close();
+      const db = new Database(file);
+      const plan = (sql: string) =>
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all(...Array.from(sql.matchAll(/\?/g), () => 1))
+          .map((row) => (row as { detail: string }).detail)
+          .join('; ');
+      const byType = windowQuery(0n, 10n, false, 5, { eventTypes: ['A', 'B'] });
+      expect(plan(byType.sql)).toContain('events_by_type');
+      const byStream = windowQuery(0n, 10n, true, 5, { streams: ['a-1'], eventTypes: ['A'] });
+      expect(plan(byStream.sql)).toContain('events_by_stream');
+      db.close();
+    });
+
+    it('keep a bounded number of prepared statements, however many filter shapes are asked for', async () => {
+      const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+      for (let i = 0; i < 300; i++) {
+        const types = Array.from({ length: (i % 100) + 1 }, (_, k) => `Type${k}`);
+        await store.readAll({ filter: { eventTypes: types, streams: i >= 100 ? [`s-${i}`] : [] } });
+      }
+      const cached = (store as unknown as { readAllStatements: { size: number } }).readAllStatements.size;
+      expect(cached).toBeLessThanOrEqual(200);
       await store.close();
     });
   });

@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import {
   AppendResult,
   EventFilter,
   EventStore,
   ExpectedRevision,
+  LogPage,
+  LogPageRequest,
   NewEvent,
   RecordedEvent,
   StreamAppend,
@@ -13,7 +16,7 @@ import {
   SubscriptionHandler,
 } from '../event-store';
 import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
-import { EVENT_COLUMNS, EventsQuery, RawEventRow, eventsQuery, toRecorded } from './event-rows';
+import { EVENT_COLUMNS, EventsQuery, RawEventRow, eventsQuery, toRecorded, windowQuery } from './event-rows';
 import { LiveCommits } from './live-commits';
 import { SqliteReadAhead } from './read-ahead';
 import { SqliteSynchronous, openLog } from './schema';
@@ -31,6 +34,13 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   now?: () => Date;
 }
+
+/** Prepared reads of the log kept, by their SQL (one per filter shape): the least used go first. */
+const STATEMENT_CACHE_SIZE = 200;
+/** Positions a page read looks at in one synchronous query: a few milliseconds at most, whatever the filter. */
+export const PAGE_WINDOW = 20_000;
+/** Positions one page read looks at in all, between which it lets the event loop go on. */
+export const PAGE_SCAN_LIMIT = 200_000;
 
 interface StoredSnapshot {
   revision: number;
@@ -53,7 +63,9 @@ export class SqliteEventStore implements EventStore {
   private readonly now: () => Date;
   private readonly writer: SqliteWriter;
   private readonly subscriptions = new Set<Subscription>();
-  private readonly readAllStatements = new Map<string, Database.Statement<unknown[], RawEventRow>>();
+  private readonly readAllStatements = new LRUCache<string, Database.Statement<unknown[], RawEventRow>>({
+    max: STATEMENT_CACHE_SIZE,
+  });
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
   private readonly headStmt: Database.Statement<[], { position: number | null }>;
   private readonly readStreamStmt: Database.Statement<[string, number, number], RawEventRow>;
@@ -124,6 +136,46 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
     return this.readRows(eventsQuery(options.after, options.maxCount ?? 1000, options.filter)).map(toRecorded);
+  }
+
+  async head(): Promise<bigint> {
+    return BigInt(this.headStmt.get()?.position ?? 0);
+  }
+
+  /**
+   * Reads the log in windows of PAGE_WINDOW positions (each one query, through the type or stream index when
+   * the filter names them), yielding to the event loop between windows, until the page is full, the log ends, or
+   * PAGE_SCAN_LIMIT positions were looked at.
+   */
+  async readLogPage({ direction, after, before, maxCount, filter }: LogPageRequest): Promise<LogPage> {
+    const head = await this.head();
+    const events: RecordedEvent[] = [];
+    const forward = direction === 'forward';
+    // Forward: the events in (cursor, head]; backward: those in [1, cursor).
+    let cursor = forward ? (after ?? 0n) : (before ?? head + 1n);
+    if (!forward && cursor > head + 1n) cursor = head + 1n;
+    let scanned = 0n;
+    const atEnd = () => (forward ? cursor >= head : cursor <= 1n);
+    // One stream or one type alone: its index holds the events in position order, so a read walks it and stops
+    // at maxCount, whatever the stretch of the log; other filters read a window at a time.
+    const walk =
+      (filter?.streams?.length ?? 0) + (filter?.eventTypes?.length ?? 0) === 1 && !filter?.streamPrefixes?.length;
+    const window = walk ? head + 1n : BigInt(PAGE_WINDOW);
+    while (!atEnd() && events.length < maxCount && scanned < PAGE_SCAN_LIMIT) {
+      if (scanned > 0n) await new Promise((resolve) => setImmediate(resolve));
+      const wanted = maxCount - events.length;
+      const [lower, upper] = forward
+        ? [cursor, cursor + window < head ? cursor + window : head]
+        : [cursor - 1n - window > 0n ? cursor - 1n - window : 0n, cursor - 1n];
+      const rows = this.readRows(windowQuery(lower, upper, !forward, wanted, filter));
+      for (const row of rows) events.push(toRecorded(row));
+      const full = rows.length === wanted;
+      const last = full ? BigInt(rows[rows.length - 1][0]) : undefined;
+      const next = forward ? (last ?? upper) : (last ?? lower + 1n);
+      scanned += forward ? next - cursor : cursor - next;
+      cursor = next;
+    }
+    return { events, cursor, end: atEnd() };
   }
 
   private readRows({ sql, params }: EventsQuery): RawEventRow[] {

@@ -25,6 +25,15 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       bearerFormat: 'API key',
       description: 'An API key, when the service has API_KEYS set.',
     })
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'token',
+        description: 'METRICS_TOKEN, for /metrics when the service has it set.',
+      },
+      'metricsToken',
+    )
     .addTag('agents', 'Agents, and runs of an agent on a task')
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
     .addTag('events', 'The event log, and the history of each resource')
@@ -38,11 +47,13 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     const open = !path.startsWith('/v1/');
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
-      operation.security = open ? [] : [{ bearer: [] }];
+      // /metrics takes METRICS_TOKEN when one is set; the other open routes take nothing.
+      operation.security = path === METRICS_PATH ? [{}, { metricsToken: [] }] : open ? [] : [{ bearer: [] }];
       const statuses = [...(open ? [] : COMMON_PROBLEMS), 400, 431, 500];
       if (operation.parameters?.some((parameter: { in?: string }) => parameter.in === 'path')) statuses.push(414);
       if (operation.requestBody) statuses.push(408, 413, 415);
       if (!open && method !== 'get') statuses.push(403);
+      if (path === METRICS_PATH) statuses.push(401);
       if (method === 'post' || method === 'patch') {
         statuses.push(409, 422);
         (operation.parameters ??= []).push(IDEMPOTENCY_KEY);
@@ -64,6 +75,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
   }
   return document;
 }
+
+const METRICS_PATH = '/metrics';
 
 /** The headers an answer carries: the rate limit's on every limited route's, Retry-After where a retry may follow. */
 function headersOf(status: number, open: boolean): ResponseObject['headers'] {

@@ -1,16 +1,27 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { asProblem, type ProblemError } from '../api/client';
 import type { EventEnvelope } from '../api/schema';
+import { eventPage } from '../api/event-pages';
 import { readSse } from '../api/sse';
 import { ProblemView } from '../components/problem-view';
 import { useDebounced } from '../components/use-debounced';
 import { formatJson, formatTime } from '../format';
 import { href } from '../router';
 
-/** How many events the tail keeps; older ones drop off the top (the log itself keeps them all). */
-const KEPT = 200;
+/** How many events the page keeps; past it, the oldest drop off the bottom ("Load older" brings them back). */
+const KEPT = 1000;
+/** Events asked for per page of older ones. */
+const PAGE = 100;
+/** Bounded reads may come back short while older events exist: a few are read in a row to fill a page. */
+const READS_PER_PAGE = 5;
 
-/** A live tail of /v1/events, filtered by type and stream; an event opens its envelope, a stream its history. */
+type Filters = { types?: string; stream?: string };
+
+/**
+ * The event log, newest first: it opens on the latest events (a page read backwards from the head), goes live from
+ * there (server-sent events after the head), and pages back on request; filtered by type and stream. An event
+ * opens its envelope, a stream its history.
+ */
 export function EventsPage() {
   const [types, setTypes] = useState('');
   const [stream, setStream] = useState('');
@@ -18,33 +29,78 @@ export function EventsPage() {
   const [selected, setSelected] = useState<EventEnvelope | null>(null);
   const [error, setError] = useState<ProblemError | null>(null);
   const [live, setLive] = useState(false);
+  /** Where "Load older" goes on from (a position to read before), or null at the start of the log. */
+  const [older, setOlder] = useState<string | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const filters = useDebounced(`${types.replace(/\s/g, '')}|${stream.replace(/\s/g, '')}`, 400);
   const pending = useRef<EventEnvelope[]>([]);
+  const current = useRef<{ filters: Filters; signal?: AbortSignal }>({ filters: {} });
+
+  /** Reads pages back from `before` until one page's worth came or the log starts; appends them at the bottom. */
+  async function loadOlder(before: string, filters: Filters, signal: AbortSignal): Promise<void> {
+    setLoadingOlder(true);
+    try {
+      const found: EventEnvelope[] = [];
+      let next: string | null = before;
+      for (let reads = 0; next !== null && found.length < PAGE && reads < READS_PER_PAGE; reads++) {
+        const page = await eventPage({ ...filters, order: 'desc', before: next, limit: PAGE - found.length });
+        found.push(...page.events);
+        next = page.more ? (page.nextBefore ?? null) : null;
+      }
+      if (signal.aborted) return;
+      setEvents((old) => [...old, ...found]);
+      setOlder(next);
+    } catch (caught) {
+      if (!signal.aborted) setError(asProblem(caught));
+    } finally {
+      if (!signal.aborted) setLoadingOlder(false);
+    }
+  }
 
   useEffect(() => {
     const abort = new AbortController();
     const [typeList, streamList] = filters.split('|');
-    const query = new URLSearchParams();
-    if (typeList) query.set('types', typeList);
-    if (streamList) query.set('stream', streamList);
+    const selection: Filters = {};
+    if (typeList) selection.types = typeList;
+    if (streamList) selection.stream = streamList;
+    current.current = { filters: selection, signal: abort.signal };
     setEvents([]);
+    setOlder(null);
     setError(null);
     setLive(true);
-    // Events arrive in bursts (the whole log on connect): render at most once a frame.
+    // Live events arrive in bursts: render at most once a frame; past KEPT, the oldest rows go.
     let frame = 0;
     const flush = () => {
       frame = 0;
       const batch = pending.current;
       pending.current = [];
-      setEvents((old) => [...batch.reverse(), ...old].slice(0, KEPT));
+      setEvents((old) => {
+        const all = [...batch.reverse(), ...old];
+        if (all.length <= KEPT) return all;
+        setOlder(all[KEPT - 1].position);
+        return all.slice(0, KEPT);
+      });
     };
-    readSse(`/v1/events${query.size ? `?${query}` : ''}`, abort.signal, (message) => {
-      pending.current.push(JSON.parse(message.data));
-      if (pending.current.length > KEPT) pending.current.splice(0, pending.current.length - KEPT);
-      frame ||= requestAnimationFrame(flush);
-    })
-      .catch((caught) => !abort.signal.aborted && setError(asProblem(caught)))
-      .finally(() => !abort.signal.aborted && setLive(false));
+    (async () => {
+      // The head first: the stream goes live after it, and the first page reads back from it, so that no event
+      // is missed or shown twice between the two.
+      const end = await eventPage({ ...selection, from: 'end', limit: 1 });
+      if (abort.signal.aborted) return;
+      const head = end.nextAfter ?? '0';
+      const query = new URLSearchParams({ ...selection, after: head });
+      readSse(`/v1/events?${query}`, abort.signal, (message) => {
+        pending.current.push(JSON.parse(message.data));
+        if (pending.current.length > KEPT) pending.current.splice(0, pending.current.length - KEPT);
+        frame ||= requestAnimationFrame(flush);
+      })
+        .catch((caught) => !abort.signal.aborted && setError(asProblem(caught)))
+        .finally(() => !abort.signal.aborted && setLive(false));
+      await loadOlder((BigInt(head) + 1n).toString(), selection, abort.signal);
+    })().catch((caught) => {
+      if (abort.signal.aborted) return;
+      setError(asProblem(caught));
+      setLive(false);
+    });
     return () => {
       abort.abort();
       cancelAnimationFrame(frame);
@@ -84,7 +140,7 @@ export function EventsPage() {
       <div class="split">
         <div class="table-wrap">
           <table data-testid="event-log">
-            <caption class="visually-hidden">Latest events, newest first</caption>
+            <caption class="visually-hidden">Events, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Position</th>
@@ -115,10 +171,27 @@ export function EventsPage() {
               ))}
             </tbody>
           </table>
-          {events.length === 0 && (
+          {events.length === 0 && !loadingOlder && (
             <p class="muted">
-              No events{filters !== '|' ? ' match these filters' : ''} yet; new ones appear here as they are written.
+              No events{filters !== '|' ? ' match these filters' : ''}
+              {older ? ' among the latest' : ' yet'}; new ones appear here as they are written.
             </p>
+          )}
+          {loadingOlder ? (
+            <p aria-live="polite">Loading…</p>
+          ) : (
+            older && (
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => {
+                  const { filters: selection, signal } = current.current;
+                  if (signal) void loadOlder(older, selection, signal);
+                }}
+              >
+                Load older
+              </button>
+            )
           )}
         </div>
         {selected && (

@@ -23,7 +23,7 @@ export function HistoryPage({ stream }: { stream: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const list = usePagedList<EventEnvelope>(async (after) => {
     const page = await eventPage({ stream, after, limit: 100 });
-    return { items: page.events, nextCursor: page.events.length === 100 ? page.nextAfter : null };
+    return { items: page.events, nextCursor: page.more ? (page.nextAfter ?? null) : null };
   }, stream);
   const link = resourceLink(stream, list.items[0]);
   return (

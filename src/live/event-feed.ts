@@ -1,0 +1,303 @@
+import { EventFilter, EventStore, RecordedEvent, Subscription, matchesFilter } from '../event-store/event-store';
+
+/** Where a subscriber's messages go (an SSE response): `write` says false once it holds enough for now. */
+export interface FeedSink {
+  write(chunk: string | Buffer): boolean;
+  /** Writes bytes that other sinks get alike; the sink may keep what it makes of them on `chunk` for the others. */
+  writeShared(chunk: SharedChunk): boolean;
+  /** Resolves once the sink takes writes again, or is closed. */
+  drained(): Promise<void>;
+  readonly isClosed: boolean;
+  /** Ends the sink: the feed failed, and the client resumes with Last-Event-ID. */
+  end(): void;
+}
+
+/** What a subscriber asked for: the store's filter, and its shape's key (subscribers with one key share work). */
+export interface FeedSelection {
+  key: string;
+  filter: EventFilter;
+}
+
+/** Events a catch-up read asks the store for at once. */
+const CATCH_UP_PAGE = 100;
+/** Under load, the live subscribers are written at most this often (each write costs a system call per socket). */
+const FLUSH_INTERVAL_MS = 50;
+/** Bytes written to a sink in one write: several messages in one, but never much more than a socket buffers. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** One subscriber of the feed: where it is in the log, and whether it takes the live commits. */
+export class FeedSubscriber {
+  /** Every event up to here (that matched) has been written. */
+  after: bigint;
+  live = false;
+  sent = 0;
+  stopped = false;
+
+  constructor(
+    readonly selection: FeedSelection,
+    readonly sink: FeedSink,
+    after: bigint,
+  ) {
+    this.after = after;
+  }
+}
+
+/** The live subscribers of one filter shape: a commit's events are filtered and encoded once for all of them. */
+interface ShapeGroup {
+  filter: EventFilter;
+  subscribers: Set<FeedSubscriber>;
+}
+
+/**
+ * One live feed of the log per process, shared by every subscriber of `GET /v1/events`: the store hands each
+ * commit to the feed once (one subscription, at the head), which filters it in memory per filter shape, encodes
+ * each event once, and writes each subscriber its messages in few writes. A subscriber that is behind (it started
+ * in the past, or its socket filled up) catches up on its own in bounded pages of the store, which yield to the
+ * event loop, then joins the live commits again; so a slow subscriber holds back only itself.
+ */
+export class EventFeed {
+  private subscription?: Subscription;
+  private starting?: Promise<void>;
+  /** Every event up to here has been handed to the live subscribers. */
+  private position = 0n;
+  private readonly shapes = new Map<string, ShapeGroup>();
+  private readonly subscribers = new Set<FeedSubscriber>();
+  /** Events handed over and not yet written (see `distribute`). */
+  private queue: RecordedEvent[] = [];
+  private flushing = false;
+  private lastFlush = 0;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly encode: (event: RecordedEvent) => string,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  /** The position of the last event the feed handed out (the log's head once it runs): where `from=end` starts. */
+  async head(): Promise<bigint> {
+    await this.start();
+    return this.position;
+  }
+
+  /** Adds a subscriber from `after` (exclusive; undefined: the start of the log). */
+  async subscribe(selection: FeedSelection, sink: FeedSink, after?: bigint): Promise<FeedSubscriber> {
+    await this.start();
+    const subscriber = new FeedSubscriber(selection, sink, after ?? 0n);
+    this.subscribers.add(subscriber);
+    if (subscriber.after >= this.position) this.goLive(subscriber);
+    else void this.catchUp(subscriber);
+    return subscriber;
+  }
+
+  unsubscribe(subscriber: FeedSubscriber): void {
+    subscriber.stopped = true;
+    this.subscribers.delete(subscriber);
+    this.leaveLive(subscriber);
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  async stop(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.starting = undefined;
+    await subscription?.stop();
+  }
+
+  private start(): Promise<void> {
+    this.starting ??= (async () => {
+      this.position = await this.store.head();
+      this.subscription = this.store.subscribe(
+        { after: this.position, batchSize: 1000 },
+        { onEvents: (events) => this.distribute(events), onError: (error) => this.failed(error) },
+      );
+    })().catch((error) => {
+      this.starting = undefined;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  /** The feed stopped: every subscriber ends (a client resumes with Last-Event-ID); the next one starts it again. */
+  private failed(error: unknown): void {
+    this.onError(error);
+    this.subscription = undefined;
+    this.starting = undefined;
+    for (const subscriber of this.subscribers) {
+      this.unsubscribe(subscriber);
+      subscriber.sink.end();
+    }
+  }
+
+  /**
+   * A commit (or a batch of them): queued, and written to the live subscribers once this turn of the event loop is
+   * over, or FLUSH_INTERVAL_MS after the last write when commits come faster, with whatever else came meanwhile:
+   * under load each subscriber gets at most one write per interval, whatever the commit rate. Never waits for a
+   * subscriber.
+   */
+  private distribute(events: RecordedEvent[]): void {
+    if (events.length === 0) return;
+    for (const event of events) this.queue.push(event);
+    this.position = events[events.length - 1].position;
+    if (this.flushing) return;
+    this.flushing = true;
+    const wait = this.lastFlush + FLUSH_INTERVAL_MS - performance.now();
+    if (wait <= 0) setImmediate(() => this.flush());
+    else setTimeout(() => this.flush(), wait);
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    this.lastFlush = performance.now();
+    const events = this.queue;
+    this.queue = [];
+    if (events.length === 0) return;
+    const messages = new Array<string | undefined>(events.length);
+    const message = (i: number) => (messages[i] ??= this.encode(events[i]));
+    for (const group of this.shapes.values()) {
+      const matching: number[] = [];
+      events.forEach((event, i) => {
+        if (matchesFilter(event, group.filter)) matching.push(i);
+      });
+      if (matching.length === 0) continue;
+      // Each shape's messages encoded once, in chunks that every subscriber of the shape is written as they are.
+      const chunks = sharedChunks(matching.map((i) => [events[i].position, message(i)]));
+      const first = events[matching[0]].position;
+      for (const subscriber of [...group.subscribers]) {
+        if (subscriber.after < first) {
+          this.writeChunks(subscriber, chunks);
+        } else {
+          const own = matching.filter((i) => events[i].position > subscriber.after);
+          this.writeEvents(
+            subscriber,
+            own.map((i) => events[i]),
+            (k) => message(own[k]),
+          );
+        }
+      }
+    }
+    const last = events[events.length - 1].position;
+    for (const group of this.shapes.values())
+      for (const subscriber of group.subscribers) if (subscriber.after < last) subscriber.after = last;
+  }
+
+  private writeChunks(subscriber: FeedSubscriber, chunks: SharedChunk[]): void {
+    for (const chunk of chunks) {
+      subscriber.sent += chunk.count;
+      subscriber.after = chunk.last;
+      if (!subscriber.sink.writeShared(chunk)) return this.fallBehind(subscriber);
+    }
+  }
+
+  /**
+   * Writes the events' messages in chunks of about CHUNK_BYTES; once the sink is full, a live subscriber falls
+   * behind from the last message written. Returns how many it wrote.
+   */
+  private writeEvents(subscriber: FeedSubscriber, events: RecordedEvent[], messageOf: (i: number) => string): number {
+    let chunk = '';
+    let count = 0;
+    for (let i = 0; i < events.length; i++) {
+      chunk += messageOf(i);
+      if (chunk.length < CHUNK_BYTES && i < events.length - 1) continue;
+      subscriber.sent += i + 1 - count;
+      count = i + 1;
+      subscriber.after = events[i].position;
+      const took = subscriber.sink.write(chunk);
+      chunk = '';
+      if (!took) {
+        if (subscriber.live) this.fallBehind(subscriber);
+        return count;
+      }
+    }
+    return count;
+  }
+
+  private fallBehind(subscriber: FeedSubscriber): void {
+    this.leaveLive(subscriber);
+    void this.catchUp(subscriber);
+  }
+
+  /**
+   * Pages of the store from where the subscriber is, as fast as its sink takes them, until it reaches the feed.
+   * What a page holds that the sink did not take yet waits in memory (one page at most) for the sink to drain.
+   */
+  private async catchUp(subscriber: FeedSubscriber): Promise<void> {
+    const { sink, selection } = subscriber;
+    let pending: RecordedEvent[] = [];
+    let pageEnd = 0n;
+    try {
+      while (!subscriber.stopped && !sink.isClosed) {
+        await sink.drained();
+        if (subscriber.stopped || sink.isClosed) return;
+        if (pending.length === 0) {
+          if (subscriber.after >= this.position) return this.goLive(subscriber);
+          const page = await this.store.readLogPage({
+            direction: 'forward',
+            after: subscriber.after,
+            maxCount: CATCH_UP_PAGE,
+            filter: selection.filter,
+          });
+          if (subscriber.stopped || sink.isClosed) return;
+          pending = page.events.filter((event) => event.position > subscriber.after);
+          pageEnd = page.cursor;
+        }
+        const batch = pending;
+        const written = this.writeEvents(subscriber, batch, (i) => this.encode(batch[i]));
+        pending = pending.slice(written);
+        if (pending.length === 0 && pageEnd > subscriber.after) subscriber.after = pageEnd;
+        // Let the writers and the live subscribers go first.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      this.onError(error);
+      this.unsubscribe(subscriber);
+      sink.end();
+    }
+  }
+
+  private goLive(subscriber: FeedSubscriber): void {
+    if (subscriber.stopped) return;
+    let group = this.shapes.get(subscriber.selection.key);
+    if (!group)
+      this.shapes.set(
+        subscriber.selection.key,
+        (group = { filter: subscriber.selection.filter, subscribers: new Set() }),
+      );
+    group.subscribers.add(subscriber);
+    subscriber.live = true;
+  }
+
+  private leaveLive(subscriber: FeedSubscriber): void {
+    subscriber.live = false;
+    const group = this.shapes.get(subscriber.selection.key);
+    if (!group) return;
+    group.subscribers.delete(subscriber);
+    if (group.subscribers.size === 0) this.shapes.delete(subscriber.selection.key);
+  }
+}
+
+/** Messages of a shape made into bytes once, for all of its subscribers: `count` of them, the last at `last`. */
+export interface SharedChunk {
+  bytes: Buffer;
+  /** What a sink made of `bytes` for itself and the others (an HTTP chunk). */
+  framed?: Buffer;
+  count: number;
+  last: bigint;
+}
+
+function sharedChunks(messages: Array<[bigint, string]>): SharedChunk[] {
+  const chunks: SharedChunk[] = [];
+  let parts: string[] = [];
+  let length = 0;
+  messages.forEach(([position, text], i) => {
+    parts.push(text);
+    length += text.length;
+    if (length < CHUNK_BYTES && i < messages.length - 1) return;
+    chunks.push({ bytes: Buffer.from(parts.join('')), count: parts.length, last: position });
+    parts = [];
+    length = 0;
+  });
+  return chunks;
+}
