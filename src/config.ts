@@ -256,6 +256,13 @@ const SETTINGS = {
       600_000,
       'Upper bound on one back-off, including one a `Retry-After` asks for.',
     ),
+    integerVariable(
+      'MODEL_LIST_TIMEOUT_MS',
+      2000,
+      100,
+      60_000,
+      'How long `GET /v1/providers` waits for the model list of Ollama or the OpenAI-compatible server (kept 30 s).',
+    ),
   ]),
   tools: group(loadToolsConfig, [
     {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
-import { RunErrorSchema } from '../agents/agent.schema';
+import { LatestRunSchema, RunErrorSchema } from '../agents/agent.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TIME, idField } from '../http/openapi/fields';
 import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
 
@@ -43,8 +43,11 @@ export class WorkflowSummarySchema {
   @ApiProperty({ enum: ['active', 'paused', 'archived'] })
   status: string;
 
-  @ApiProperty({ ...TIME, nullable: true })
+  @ApiProperty({ ...TIME, nullable: true, description: 'When its latest run was triggered.' })
   lastRun: string | null;
+
+  @ApiProperty({ type: LatestRunSchema, nullable: true, description: 'Its latest run.' })
+  latestRun: LatestRunSchema | null;
 
   @ApiProperty({ ...TIME, nullable: true })
   nextRunAt: string | null;

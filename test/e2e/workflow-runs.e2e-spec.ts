@@ -149,7 +149,21 @@ describe('workflow runs', () => {
     await eventually(async () => expect(model.openRequests()).toBe(1));
     const agents = (await app.request('GET', '/v1/agents')).body.agents;
     const byName = (name: string) => agents.find((a: { name: string }) => a.name === name);
-    expect((await app.request('DELETE', `/v1/agents/${byName('writer').id}`)).status).toBe(200);
+    const writer = byName('writer').id;
+    const refused = await app.request('DELETE', `/v1/agents/${writer}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(
+      new RegExp(`^Agent "writer" is used by .*"wf [0-9.]+" \\(${workflowId}, step 1\\)`),
+    );
+    expect(refused.body.errors).toEqual([
+      {
+        path: 'force',
+        message: expect.stringMatching(new RegExp(`^workflow ${workflowId} ".+" names this agent in step 1$`)),
+      },
+    ]);
+    expect((await app.request('GET', `/v1/agents/${writer}`)).body.status).toBe('active');
+    expect((await app.request('DELETE', `/v1/agents/${writer}?force=yes`)).status).toBe(400);
+    expect((await app.request('DELETE', `/v1/agents/${writer}?force=true`)).status).toBe(200);
 
     let ended: any;
     await eventually(async () => {
@@ -158,7 +172,10 @@ describe('workflow runs', () => {
     });
     expect(ended.workflowVersion).toBe(1);
     expect(ended.steps.map((s: any) => s.status)).toEqual(['succeeded', 'failed']);
-    expect(ended.steps[1].error).toEqual({ code: 'agent_not_found', message: 'No agent is named "writer"' });
+    expect(ended.steps[1].error).toEqual({
+      code: 'agent_not_found',
+      message: `The agent named "writer" (${writer}) is archived; name another agent in this step`,
+    });
     const stepRun = await app.request('GET', `/v1/agents/${byName('researcher').id}/runs/${ended.steps[0].agentRunId}`);
     expect(stepRun.body).toMatchObject({ status: 'succeeded', agentVersion: 1 });
   });
