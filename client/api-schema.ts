@@ -680,8 +680,16 @@ export interface components {
              * @example researcher
              */
             agent: string;
-            /** @example List three facts about {{input.topic}} */
+            /**
+             * @description The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.
+             * @example List three facts about {{input.topic}}
+             */
             action: string;
+            /**
+             * @description What the agent gets besides the task. Default: nothing (the task holds what the action names); `input`: the run input; `steps`: the earlier steps' outputs; `all`: both, with the workflow and run ids.
+             * @enum {string}
+             */
+            context?: "input" | "steps" | "all";
         };
         CreateWorkflowDto: {
             /** @example daily digest */
@@ -710,8 +718,16 @@ export interface components {
              * @example researcher
              */
             agent: string;
-            /** @example List three facts about {{input.topic}} */
+            /**
+             * @description The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.
+             * @example List three facts about {{input.topic}}
+             */
             action: string;
+            /**
+             * @description What the agent gets besides the task: absent, nothing; `input` the run input; `steps` the earlier outputs; `all` both, with the workflow.
+             * @enum {string}
+             */
+            context?: "input" | "steps" | "all";
         };
         WorkflowSchema: {
             /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
@@ -767,6 +783,13 @@ export interface components {
             index: number;
             agent: string;
             action: string;
+            /**
+             * @description Absent: the task alone.
+             * @enum {string}
+             */
+            context?: "input" | "steps" | "all";
+            /** @description The task sent to the agent: the action with its placeholders filled in; null until the step starts. */
+            task: string | null;
             /** @enum {string} */
             status: "pending" | "queued" | "running" | "succeeded" | "failed" | "cancelled" | "skipped";
             agentRunId: string | null;

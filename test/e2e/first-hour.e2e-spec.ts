@@ -84,12 +84,17 @@ describe('what a new user sees first: providers, newest runs first, errors that 
     const runs: any[] = [];
     for (let i = 0; i < 3; i++) {
       app.clock.advance(1000);
-      runs.push((await app.request('POST', `/v1/agents/${agent.id}/run`, { task: `t${i}` }, { prefer: 'wait=10' })).body);
+      runs.push(
+        (await app.request('POST', `/v1/agents/${agent.id}/run`, { task: `t${i}` }, { prefer: 'wait=10' })).body,
+      );
     }
     const ids = runs.map((run) => run.id);
     const first = await app.request('GET', `/v1/agents/${agent.id}/runs?order=desc&limit=2`);
     expect(first.body.runs.map((run: any) => run.id)).toEqual([ids[2], ids[1]]);
-    const next = await app.request('GET', `/v1/agents/${agent.id}/runs?order=desc&limit=2&cursor=${first.body.nextCursor}`);
+    const next = await app.request(
+      'GET',
+      `/v1/agents/${agent.id}/runs?order=desc&limit=2&cursor=${first.body.nextCursor}`,
+    );
     expect(next.body).toEqual({ runs: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
     const oldest = await app.request('GET', `/v1/agents/${agent.id}/runs?order=asc&status=succeeded`);
     expect(oldest.body.runs.map((run: any) => run.id)).toEqual(ids);
@@ -147,6 +152,33 @@ describe('what a new user sees first: providers, newest runs first, errors that 
         path: 'steps[2].agent',
         message: 'no agent is named "agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J"; steps name agents by name, not by id',
       },
+    ]);
+  });
+
+  it('takes a step action as long as a run task, and a context of input, steps or all only', async () => {
+    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
+    await app.request('POST', '/v1/agents', { name: 'writer', model: 'openai-compatible/m' });
+    const long = `Write from {{input.notes}}. ${'Keep to the facts. '.repeat(6000)}`.slice(0, 100_000);
+    const created = await app.request('POST', '/v1/workflows', {
+      name: 'long',
+      steps: [{ agent: 'writer', action: long, context: 'input' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.steps).toEqual([{ agent: 'writer', action: long, context: 'input' }]);
+
+    const tooLong = await app.request('POST', '/v1/workflows', {
+      name: 'too long',
+      steps: [{ agent: 'writer', action: `${long}x` }],
+    });
+    expectProblem(tooLong, 400, 'validation-error');
+    expect(tooLong.body.errors).toEqual([{ path: 'steps[0].action', message: expect.stringContaining('100000') }]);
+    const badContext = await app.request('POST', '/v1/workflows', {
+      name: 'bad',
+      steps: [{ agent: 'writer', action: 'go', context: 'everything' }],
+    });
+    expectProblem(badContext, 400, 'validation-error');
+    expect(badContext.body.errors).toEqual([
+      { path: 'steps[0].context', message: 'context must be one of input, steps, all' },
     ]);
   });
 });

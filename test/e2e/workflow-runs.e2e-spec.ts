@@ -32,7 +32,7 @@ describe('workflow runs', () => {
     await model.close();
   });
 
-  async function createWorkflow(steps: Array<{ agent: string; action: string }>): Promise<string> {
+  async function createWorkflow(steps: Array<{ agent: string; action: string; context?: string }>): Promise<string> {
     const created = await app.request('POST', '/v1/workflows', { name: `wf ${Math.random()}`, steps });
     expect(created.status).toBe(201);
     return created.body.id;
@@ -44,7 +44,7 @@ describe('workflow runs', () => {
   it('runs three steps in order, passing each output to the next', async () => {
     const workflowId = await createWorkflow([
       { agent: 'researcher', action: 'research {{input.topic}}' },
-      { agent: 'writer', action: 'write about {{steps.0.output}}' },
+      { agent: 'writer', action: 'write about {{steps.0.output}}', context: 'all' },
       { agent: 'editor', action: 'edit {{steps.1.output}} for {{input.audience.name}}' },
     ]);
     const actors = app.app.get(ActorRegistry);
@@ -57,11 +57,16 @@ describe('workflow runs', () => {
       output: 'EDIT WRITE ABOUT RESEARCH CRON FOR OPS',
       error: null,
     });
-    expect(ran.body.steps.map((s: any) => [s.index, s.agent, s.status, s.output])).toEqual([
-      [0, 'researcher', 'succeeded', 'RESEARCH CRON'],
-      [1, 'writer', 'succeeded', 'WRITE ABOUT RESEARCH CRON'],
-      [2, 'editor', 'succeeded', 'EDIT WRITE ABOUT RESEARCH CRON FOR OPS'],
+    expect(ran.body.steps.map((s: any) => [s.index, s.agent, s.status, s.output, s.task])).toEqual([
+      [0, 'researcher', 'succeeded', 'RESEARCH CRON', 'research cron'],
+      [1, 'writer', 'succeeded', 'WRITE ABOUT RESEARCH CRON', 'write about RESEARCH CRON'],
+      [2, 'editor', 'succeeded', 'EDIT WRITE ABOUT RESEARCH CRON FOR OPS', 'edit WRITE ABOUT RESEARCH CRON for ops'],
     ]);
+    // A step sends only its task, unless it asked for context ('all' for the writer here).
+    const sent = model.requests.map((body) => lastUserMessage(body));
+    expect(sent[0]).toBe('research cron');
+    expect(sent[1]).toMatch(/^write about RESEARCH CRON\n\nContext \(JSON\):\n/);
+    expect(sent[2]).toBe('edit WRITE ABOUT RESEARCH CRON for ops');
 
     // Each step is an agent run of its own, listed with the agent's runs, with the workflow context.
     const step = ran.body.steps[1];
@@ -76,7 +81,7 @@ describe('workflow runs', () => {
       context: {
         workflow: { id: workflowId, runId: ran.body.id },
         input: { topic: 'cron', audience: { name: 'ops' } },
-        steps: [{ agent: 'researcher', action: 'research {{input.topic}}', output: 'RESEARCH CRON' }],
+        steps: [{ index: 0, agent: 'researcher', output: 'RESEARCH CRON' }],
       },
     });
     expect((await app.request('GET', `/v1/agents/${writer.id}/runs`)).body.runs.map((r: any) => r.id)).toEqual([
