@@ -23,7 +23,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot(loggingOptions(config.logLevel)),
+        LoggerModule.forRoot(loggingOptions(config.logLevel, config.logFormat)),
         AccessModule.forRoot(config.access),
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),

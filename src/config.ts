@@ -33,6 +33,7 @@ export interface AppConfig {
   actorCacheSize: number;
   snapshotEvery: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  logFormat: 'json' | 'pretty';
   schedulerEnabled: boolean;
   scheduleCatchUpWindowMs: number;
   sseHeartbeatMs: number;
@@ -144,6 +145,12 @@ const SETTINGS = {
     ['error', 'warn', 'log', 'debug'] as const,
     'log',
     'Which log lines are written: those of this level and the more severe ones.',
+  ),
+  logFormat: choice(
+    'LOG_FORMAT',
+    ['json', 'pretty'] as const,
+    'json',
+    '`json`: one JSON object a line, for log collectors. `pretty`: one readable, coloured line each (pino-pretty), for a terminal.',
   ),
   schedulerEnabled: flag(
     'SCHEDULER_ENABLED',

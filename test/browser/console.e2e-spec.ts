@@ -9,7 +9,7 @@ import {
   ScriptedServer,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
-import { accessibilityViolations, launchBrowser, screenshot, TestBrowser } from '../support/browser';
+import { accessibilityViolations, describeInBrowser, launchBrowser, screenshot, TestBrowser } from '../support/browser';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** The model's script: a tool call then streamed text, a slow answer to cancel, or a short answer. */
@@ -25,7 +25,7 @@ function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
 
 jest.setTimeout(30_000);
 
-describe('the web console, in Chromium', () => {
+describeInBrowser('the web console, in Chromium', () => {
   let app: TestApp;
   let model: ScriptedServer<ChatCompletionsBody>;
   let browser: TestBrowser;
@@ -228,7 +228,7 @@ describe('the web console, in Chromium', () => {
   });
 });
 
-describe('the web console on a service with API keys', () => {
+describeInBrowser('the web console on a service with API keys', () => {
   const KEY = 'console-test-key-0123456789';
   let app: TestApp;
   let browser: TestBrowser;
