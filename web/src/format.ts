@@ -16,6 +16,7 @@ export function formatTime(iso: string | null | undefined, timeZone?: string): s
 /** The time of day with its zone, for lists where the date is mostly today's; `formatTime` for the whole. */
 export function formatClock(iso: string): string {
   return new Date(iso).toLocaleTimeString(undefined, {
+    hourCycle: 'h23',
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
