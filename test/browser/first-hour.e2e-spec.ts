@@ -157,6 +157,27 @@ describeInBrowser('the console in the first hour, in Chromium', () => {
     await page.getByTestId('workflow-status').getByText('archived').waitFor();
   });
 
+  it('names the workflows that use an agent before archiving it, and archives it only if asked to anyway', async () => {
+    const agent = await createAgent('in-use');
+    await app.request('POST', '/v1/workflows', { name: 'uses it', steps: [{ agent: 'in-use', action: 'x' }] });
+    await open(`agents/${agent.id}`);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Archive agent' }).click();
+    await page.getByRole('heading', { name: 'in-use' }).locator('xpath=..').getByText('archived').waitFor();
+    page.removeAllListeners('dialog');
+    expect(dialogs).toEqual([
+      expect.stringMatching(/^Archive in-use\?/),
+      expect.stringMatching(
+        /^Agent "in-use" is used by workflows that are not archived: "uses it" \(wf_[^,]+, step 0\)[\s\S]*Archive it anyway\?$/,
+      ),
+    ]);
+    expect((await app.request('GET', `/v1/agents/${agent.id}`)).body.status).toBe('archived');
+  });
+
   it('fits the event log on a 1,280 px and a 375 px screen: one line per event, the envelope beside or below', async () => {
     for (let i = 0; i < 5; i++) await createAgent(`log-${i}-${'x'.repeat(30)}`);
     for (const [width, height] of [

@@ -13,6 +13,7 @@ const READ_ONLY_WORKFLOW_FIELDS: Record<string, string> = {
   version: 'cannot be changed (it counts the changes)',
   createdAt: 'cannot be changed',
   lastRun: 'cannot be changed (runs set it)',
+  latestRun: 'cannot be changed (runs set it)',
   nextRunAt: 'cannot be changed (the schedule sets it)',
 };
 

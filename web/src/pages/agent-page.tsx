@@ -23,10 +23,21 @@ export function AgentPage({ agentId }: { agentId: string }) {
 
   async function archive() {
     if (!confirm(`Archive ${agent?.name}? It is kept, with its runs, but can no longer run.`)) return;
+    const remove = (force: boolean) =>
+      api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId }, query: force ? { force: 'true' } : {} } });
     try {
-      setAgent(unwrap(await api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId } } })));
+      setAgent(unwrap(await remove(false)));
     } catch (caught) {
-      setError(asProblem(caught));
+      const problem = asProblem(caught);
+      // Workflows use it: say which, and archive only if asked to anyway.
+      if (problem.problem.status !== 409 || !confirm(`${problem.problem.detail}\n\nArchive it anyway?`)) {
+        return setError(problem);
+      }
+      try {
+        setAgent(unwrap(await remove(true)));
+      } catch (again) {
+        setError(asProblem(again));
+      }
     }
   }
 
