@@ -181,4 +181,25 @@ describe('what a new user sees first: providers, newest runs first, errors that 
       { path: 'steps[0].context', message: 'context must be one of input, steps, all' },
     ]);
   });
+
+  it('documents an example of its own for each problem status, for /docs to show', async () => {
+    app = await startTestApp();
+    const document = (await app.request('GET', '/v1/openapi.json')).body;
+    const examples = new Map<number, string>();
+    for (const item of Object.values<any>(document.paths)) {
+      for (const operation of Object.values<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
+          const problem = response.content?.['application/problem+json'];
+          if (!problem) continue;
+          expect({ status, example: problem.example?.status }).toEqual({ status, example: Number(status) });
+          examples.set(Number(status), problem.example.type);
+        }
+      }
+    }
+    expect(examples.get(400)).toBe('/problems/validation-error');
+    expect(examples.get(404)).toBe('/problems/not-found');
+    expect(examples.get(409)).toBe('/problems/conflict');
+    expect(examples.get(422)).toBe('/problems/unprocessable');
+    expect(new Set(examples.values()).size).toBe(examples.size);
+  });
 });
