@@ -12,10 +12,12 @@ import { describeInBrowser, launchBrowser, TestBrowser } from '../support/browse
 import { eventually } from '../support/eventually';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** Slow text for runs watched mid-way; a short answer otherwise. */
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'omega'];
+
+/** Slow text for runs watched mid-way (6 s); a short answer otherwise. */
 function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
   if (lastUserMessage(body).includes('slowly')) {
-    return { kind: 'text', text: ['alpha ', 'beta ', 'gamma ', 'delta ', 'omega'], chunkDelayMs: 600 };
+    return { kind: 'text', text: [...WORDS.slice(0, -1).map((w) => `${w} `), WORDS.at(-1)!], chunkDelayMs: 600 };
   }
   return { kind: 'text', text: 'Done.' };
 }
@@ -228,6 +230,6 @@ describeInBrowser('the console in the first hour, in Chromium', () => {
     await page.getByTestId('run-output').getByText('alpha beta', { exact: false }).waitFor();
     expect((await app.request('GET', `/v1/agents/${agent.id}/runs/${run.id}`)).body.status).toBe('running');
     await page.getByTestId('run-status').getByText('succeeded').waitFor();
-    expect(await page.getByTestId('run-output').textContent()).toBe('alpha beta gamma delta omega');
+    expect(await page.getByTestId('run-output').textContent()).toBe(WORDS.join(' '));
   });
 });

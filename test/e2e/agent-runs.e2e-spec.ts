@@ -188,7 +188,7 @@ describe('agent runs', () => {
   });
 
   it('starts a stream opened mid-run with the text so far in one delta, then goes live', async () => {
-    model.enqueue({ kind: 'text', text: ['one ', 'two ', 'three ', 'four'], chunkDelayMs: 400 });
+    model.enqueue({ kind: 'text', text: ['one ', 'two ', 'three ', 'four ', 'five ', 'six'], chunkDelayMs: 500 });
     const agentId = await createAgent();
     const run = (await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'count' })).body;
     const url = `${app.url}/v1/agents/${agentId}/runs/${run.id}/stream`;
@@ -200,8 +200,11 @@ describe('agent runs', () => {
     const deltas = messages.filter((m) => m.event === 'delta').map((m) => m.data.text);
     expect(deltas[0]).toMatch(/^one two /);
     expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.join('')).toBe('one two three four');
-    expect(messages.at(-1)).toEqual({ event: 'end', data: expect.objectContaining({ output: 'one two three four' }) });
+    expect(deltas.join('')).toBe('one two three four five six');
+    expect(messages.at(-1)).toEqual({
+      event: 'end',
+      data: expect.objectContaining({ output: 'one two three four five six' }),
+    });
   });
 
   it('replays an ended run: what it recorded, then end', async () => {
