@@ -13,6 +13,7 @@ import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
+import { ModelsModule } from './models/models.module';
 import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -22,12 +23,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot(loggingOptions(config.logLevel)),
+        LoggerModule.forRoot(loggingOptions(config.logLevel, config.logFormat)),
         AccessModule.forRoot(config.access),
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),
         CoreModule.forRoot(config, overrides),
         ToolsModule.forRoot(config.tools),
+        ModelsModule,
         AgentsModule,
         WorkflowsModule,
         ExecutionModule,

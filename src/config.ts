@@ -33,6 +33,7 @@ export interface AppConfig {
   actorCacheSize: number;
   snapshotEvery: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  logFormat: 'json' | 'pretty';
   schedulerEnabled: boolean;
   scheduleCatchUpWindowMs: number;
   sseHeartbeatMs: number;
@@ -145,6 +146,12 @@ const SETTINGS = {
     'log',
     'Which log lines are written: those of this level and the more severe ones.',
   ),
+  logFormat: choice(
+    'LOG_FORMAT',
+    ['json', 'pretty'] as const,
+    'json',
+    '`json`: one JSON object a line, for log collectors. `pretty`: one readable, coloured line each (pino-pretty), for a terminal.',
+  ),
   schedulerEnabled: flag(
     'SCHEDULER_ENABLED',
     true,
@@ -255,6 +262,13 @@ const SETTINGS = {
       0,
       600_000,
       'Upper bound on one back-off, including one a `Retry-After` asks for.',
+    ),
+    integerVariable(
+      'MODEL_LIST_TIMEOUT_MS',
+      2000,
+      100,
+      60_000,
+      'How long `GET /v1/providers` waits for the model list of Ollama or the OpenAI-compatible server (kept 30 s).',
     ),
   ]),
   tools: group(loadToolsConfig, [

@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { installAsyncResourceBind } from './shared/async-resource-bind';
 installAsyncResourceBind(); // before Nest and Fastify bind anything (see the file)
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
+import { CONSOLE_DIR } from './http/console/serve-console';
 import { loadConfig } from './config';
 
 async function main(): Promise<void> {
@@ -10,7 +13,11 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   exitIfShutdownHangs(config.http.shutdownTimeoutMs);
   await app.listen(config.port, config.host);
-  new Logger('Main').log(`Listening on http://${config.host}:${config.port}`);
+  // 0.0.0.0 and :: listen everywhere; a browser on this machine reaches them as localhost.
+  const shown = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
+  const base = `http://${shown.includes(':') ? `[${shown}]` : shown}:${config.port}`;
+  const consoleAt = existsSync(join(CONSOLE_DIR, 'index.html')) ? `console ${base}/, ` : '';
+  new Logger('Main').log(`Listening on ${base}: ${consoleAt}API ${base}/v1, docs ${base}/docs`);
 }
 
 /** Open requests are cut off after the limit; should anything else hold the shutdown, the process still ends. */

@@ -23,9 +23,28 @@ export class AgentSummarySchema {
   createdAt: string;
 }
 
+/** The latest run of an agent or a workflow, beside `lastRun` (which stays the time, as SPEC.md has it). */
+export class LatestRunSchema {
+  @ApiProperty({ type: String, maxLength: 36, example: 'agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K' })
+  id: string;
+
+  @ApiProperty({ enum: RUN_STATUSES })
+  status: string;
+
+  @ApiProperty({ ...TIME, description: 'When it was queued.' })
+  at: string;
+}
+
 export class AgentListItemSchema extends AgentSummarySchema {
   @ApiProperty({ ...TIME, nullable: true, description: 'When its latest run was queued.' })
   lastRun: string | null;
+
+  @ApiProperty({
+    type: LatestRunSchema,
+    nullable: true,
+    description: 'Its latest run, by a request or a workflow step.',
+  })
+  latestRun: LatestRunSchema | null;
 }
 
 export class AgentSchema extends AgentSummarySchema {

@@ -15,6 +15,19 @@ export interface RunError {
   status?: number;
 }
 
+/** The latest run of an agent or a workflow, as lists show it beside `lastRun`. */
+export interface LatestRun {
+  id: string;
+  status: RunStatus;
+  /** When it was queued. */
+  at: string;
+}
+
+/** The order of a run list: by id, which grows with the time a run was queued. */
+export type RunOrder = 'asc' | 'desc';
+
+export const RUN_ORDERS: readonly RunOrder[] = ['asc', 'desc'];
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;

@@ -131,6 +131,7 @@ export class AgentRunExecution {
     } finally {
       clearTimeout(timer);
       clearInterval(lease);
+      this.deps.feed.finished(this.runId);
     }
     await this.finish(end);
   }

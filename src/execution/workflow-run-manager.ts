@@ -18,6 +18,7 @@ import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-sto
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
+import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { workflowDecider, workflowStream } from '../workflows/workflow';
 import {
   StepOutcome,
@@ -52,6 +53,7 @@ export class WorkflowRunManager
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly workflows: WorkflowsReadModel,
+    private readonly agents: AgentsReadModel,
     private readonly projections: ProjectionRunner,
   ) {
     super(store, checkpoints);
@@ -143,7 +145,11 @@ export class WorkflowRunManager
     const agent = claimedBy ? await this.actors.of(agentStream(claimedBy), agentDecider).read() : null;
     // An archived agent, or one renamed since, is no longer the agent of that name.
     if (!agent || agent.status === 'archived' || agent.name !== name) {
-      const error = { code: 'agent_not_found', message: `No agent is named "${name}"` };
+      const archived = agent?.status === 'archived' ? agent.id : this.agents.archivedAgentNamed(name);
+      const message = archived
+        ? `The agent named "${name}" (${archived}) is archived; name another agent in this step`
+        : `No agent is named "${name}"`;
+      const error = { code: 'agent_not_found', message };
       await this.sendToRun(runId, {
         type: 'EndWorkflowStep',
         index,

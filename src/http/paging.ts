@@ -1,12 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
-import { RUN_STATUSES, RunStatus } from '../domain/run';
+import { RUN_ORDERS, RUN_STATUSES, RunOrder, RunStatus } from '../domain/run';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
-/** A cursor is the base64url of an id. */
-export const CURSOR_LENGTH = 44;
+/** A cursor is the base64url of an id: 47 characters for the longest, `agentrun_` and a ULID (35 bytes). */
+export const CURSOR_LENGTH = 48;
 
 export class ListQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
@@ -30,4 +30,9 @@ export class RunListQuery extends ListQuery {
   @IsIn(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` })
   @IsOptional()
   status?: RunStatus;
+
+  @ApiPropertyOptional({ enum: RUN_ORDERS, default: 'asc', description: '`desc`: newest first.' })
+  @IsIn(RUN_ORDERS, { message: `order must be one of ${RUN_ORDERS.join(', ')}` })
+  @IsOptional()
+  order: RunOrder = 'asc';
 }

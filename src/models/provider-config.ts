@@ -13,6 +13,8 @@ export interface ProviderConfig {
   /** A Chat Completions endpoint, e.g. `http://host:8000/v1`. */
   openaiCompatible: { apiKey?: string; baseUrl?: string };
   retry: RetryPolicy;
+  /** How long `GET /v1/providers` waits for a provider's model list. */
+  modelListTimeoutMs: number;
 }
 
 export interface RetryPolicy {
@@ -45,6 +47,7 @@ export function loadProviderConfig(env: NodeJS.ProcessEnv = process.env): Provid
       baseDelayMs: integer(env, 'MODEL_RETRY_BASE_DELAY_MS', 500, 0, 60_000),
       maxDelayMs: integer(env, 'MODEL_RETRY_MAX_DELAY_MS', 30_000, 0, 600_000),
     },
+    modelListTimeoutMs: integer(env, 'MODEL_LIST_TIMEOUT_MS', 2000, 100, 60_000),
   };
 }
 

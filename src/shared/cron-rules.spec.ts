@@ -11,13 +11,14 @@ describe('cron validation', () => {
   it.each([
     ['* * * *', /exactly five fields/],
     ['0 * * * * *', /exactly five fields/],
-    ['61 * * * *', /out of range/],
-    ['* 24 * * *', /out of range/],
-    ['* * 32 * *', /out of range/],
-    ['* * * 13 *', /out of range/],
-    ['* * * * 8', /out of range/],
-    ['5-2 * * * *', /invalid range/],
-    ['a b c d e', /alias/],
+    ['61 * * * *', /invalid minute field "61" \(0-59\): .*out of range/],
+    ['* 24 * * *', /invalid hour field "24" \(0-23\): .*out of range/],
+    ['* * 32 * *', /invalid day-of-month field "32" \(1-31\): .*out of range/],
+    ['* * * 13 *', /invalid month field "13" .*out of range/],
+    ['* * * * 8', /invalid day-of-week field "8" .*out of range/],
+    ['5-2 * * * *', /invalid minute field "5-2" .*invalid range/],
+    ['0 0 * * x', /invalid day-of-week field "x" .*alias/],
+    ['a b c d e', /invalid minute field "a" .*alias/],
     ['0 0 31 2 *', /never fires/],
   ])('rejects %s', (expression, reason) => {
     expect(cronProblem(expression)).toMatch(reason);

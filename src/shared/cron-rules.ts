@@ -9,6 +9,28 @@ import { CronTime } from 'cron/dist/time';
  * from the server.
  */
 
+const FIELDS = [
+  { name: 'minute', values: '0-59' },
+  { name: 'hour', values: '0-23' },
+  { name: 'day-of-month', values: '1-31' },
+  { name: 'month', values: '1-12 or JAN-DEC' },
+  { name: 'day-of-week', values: '0-7 or SUN-SAT' },
+];
+
+/** The first field that is invalid on its own, named with the values it takes ("hour field "25": …"). */
+function fieldProblem(fields: string[], timezone: string): string | undefined {
+  for (const [i, field] of FIELDS.entries()) {
+    const alone = fields.map((value, j) => (j === i ? value : '*')).join(' ');
+    try {
+      new CronTime(alone, timezone);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+      return `has an invalid ${field.name} field "${fields[i]}" (${field.values}): ${reason}`;
+    }
+  }
+  return undefined;
+}
+
 /** Why a five-field cron expression is not valid in a time zone, or undefined when it is. */
 export function cronProblem(expression: string, timezone = 'UTC'): string | undefined {
   const fields = expression.trim().split(/\s+/);
@@ -16,6 +38,8 @@ export function cronProblem(expression: string, timezone = 'UTC'): string | unde
     // The `cron` package also accepts a sixth (seconds) field; the API does not.
     return `must have exactly five fields (minute hour day-of-month month day-of-week), not ${fields.length}`;
   }
+  const invalidField = fieldProblem(fields, timezone);
+  if (invalidField) return invalidField;
   try {
     new CronTime(fields.join(' '), timezone);
     nextOccurrenceMs(posixCronTimes(fields.join(' '), timezone), new Date(), timezone);

@@ -1,3 +1,4 @@
+import { WorkflowsReadModel } from './queries/workflows.read-model';
 import { Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { ReadYourWrites } from '../read-models/read-your-writes';
@@ -21,6 +22,7 @@ export class WorkflowChanges {
     private readonly actors: ActorRegistry,
     private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
+    private readonly readModel: WorkflowsReadModel,
   ) {}
 
   async change(command: WorkflowChange): Promise<WorkflowView> {
@@ -28,6 +30,6 @@ export class WorkflowChanges {
     const context = { correlationId: workflowId, causationId: workflowId };
     const { state, position } = await this.actors.send(workflowStream(workflowId), workflowDecider, command, context);
     await this.readYourWrites.waitFor(position);
-    return workflowView(state!, this.clock.now());
+    return workflowView(state!, this.clock.now(), this.readModel.latestRun(workflowId));
   }
 }

@@ -182,12 +182,24 @@ describe('workflow run decider', () => {
     given(workflowRunDecider, [queued, succeeded]).when({ type: 'CancelWorkflowRun' }).thenRefuses('conflict');
   });
 
-  it('gives a step the workflow, the input and the steps before it as context', () => {
-    const state = [queued, started, step0, step0Succeeded].reduce(workflowRunDecider.evolve, null)!;
-    expect(stepContext(state, 1)).toEqual({
+  it('gives a step only its task unless it asks for context: the input, the earlier outputs, or all with the workflow', () => {
+    const withContext = (context?: 'input' | 'steps' | 'all') => {
+      const chosen = { ...started, data: { ...started.data, steps: [steps[0], { ...steps[1], context }] } };
+      return [queued, chosen, step0, step0Succeeded].reduce(workflowRunDecider.evolve, null)!;
+    };
+    expect(stepContext(withContext(undefined), 1)).toEqual({});
+    expect(stepContext(withContext('input'), 1)).toEqual({ input: { topic: 'cron' } });
+    const earlier = [{ index: 0, agent: 'researcher', output: 'notes' }];
+    expect(stepContext(withContext('steps'), 1)).toEqual({ steps: earlier });
+    expect(stepContext(withContext('all'), 1)).toEqual({
       workflow: { id: 'wf_1', name: 'digest', runId: 'wfrun_1' },
       input: { topic: 'cron' },
-      steps: [{ agent: 'researcher', action: 'Research {{input.topic}}', output: 'notes' }],
+      steps: earlier,
     });
+  });
+
+  it('records the task a step was sent', () => {
+    const state = [queued, started, step0].reduce(workflowRunDecider.evolve, null)!;
+    expect(state.steps.map((step) => step.task)).toEqual(['Research cron', null]);
   });
 });

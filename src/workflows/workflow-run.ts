@@ -1,7 +1,7 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, isEnded } from '../domain/run';
 import { renderStepTask } from './step-task';
-import { RunTrigger, WorkflowStep, WorkflowTriggered } from './workflow';
+import { RunTrigger, StepContextOption, WorkflowStep, WorkflowTriggered } from './workflow';
 
 export type StepStatus = 'pending' | RunStatus | 'skipped';
 
@@ -9,6 +9,10 @@ export interface WorkflowRunStep {
   index: number;
   agent: string;
   action: string;
+  /** What the step's agent run gets besides its task; absent: nothing. */
+  context?: StepContextOption;
+  /** The task sent to the step's agent: its action with the placeholders filled in; null until it starts. */
+  task: string | null;
   status: StepStatus;
   agentRunId: string | null;
   output: string | null;
@@ -205,8 +209,8 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
         return { ...state, status: 'running', workflowName, workflowVersion, startedAt, steps: steps.map(pendingStep) };
       }
       case 'WorkflowStepStarted': {
-        const { index, agentRunId, startedAt } = event.data;
-        return updateStep(state, index, { status: 'running', agentRunId, startedAt });
+        const { index, agentRunId, startedAt, task } = event.data;
+        return updateStep(state, index, { status: 'running', agentRunId, startedAt, task });
       }
       case 'WorkflowStepEnded': {
         const { index, status, output, error, endedAt } = event.data;
@@ -264,11 +268,13 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: stri
   ];
 }
 
-function pendingStep({ agent, action }: WorkflowStep, index: number): WorkflowRunStep {
+function pendingStep({ agent, action, context }: WorkflowStep, index: number): WorkflowRunStep {
   return {
     index,
     agent,
     action,
+    ...(context && { context }),
+    task: null,
     status: 'pending',
     agentRunId: null,
     output: null,
@@ -296,15 +302,24 @@ function finish(state: WorkflowRunAggregate, status: RunStatus, endedAt: string)
   return { ...state, status, steps, endedAt };
 }
 
-/** The context a step's agent run gets: the workflow, the run's input, and the steps before it with their outputs. */
+/**
+ * The context a step's agent run gets beside its task, as the step chose: none by default, since the task already
+ * holds what its action names (sending every earlier output again made prompts grow with each step); the run's
+ * input, the earlier steps' outputs, or all of it with the workflow.
+ */
 export function stepContext(run: WorkflowRunAggregate, index: number): Record<string, unknown> {
-  return {
-    workflow: { id: run.workflowId, name: run.workflowName, runId: run.id },
-    input: run.input,
-    steps: run.steps.slice(0, index).map(({ agent, action, output }) => ({ agent, action, output })),
+  const option = run.steps[index]?.context;
+  if (!option) return {};
+  const input = { input: run.input };
+  const steps = {
+    steps: run.steps.slice(0, index).map(({ index: i, agent, output }) => ({ index: i, agent, output })),
   };
+  if (option === 'input') return input;
+  if (option === 'steps') return steps;
+  return { workflow: { id: run.workflowId, name: run.workflowName, runId: run.id }, ...input, ...steps };
 }
 
 export function toWorkflowRun({ workflowName: _name, ...run }: WorkflowRunAggregate): WorkflowRun {
-  return run;
+  // Runs recorded before steps kept their task have none.
+  return { ...run, steps: run.steps.map((step) => ({ ...step, task: step.task ?? null })) };
 }

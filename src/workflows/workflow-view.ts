@@ -1,14 +1,19 @@
 import { cronSchedule } from './scheduling/cron-schedule';
+import { LatestRun } from '../domain/run';
 import { Workflow } from './workflow';
 
-/** A workflow as the API shows it: `nextRunAt` is computed when it is read, from the schedule and the clock. */
+/**
+ * A workflow as the API shows it: `nextRunAt` is computed when it is read, from the schedule and the clock;
+ * `latestRun` is the run `lastRun` (SPEC.md's time, kept) is the time of.
+ */
 export interface WorkflowView extends Workflow {
   nextRunAt: string | null;
+  latestRun: LatestRun | null;
 }
 
 export type WorkflowSummary = Pick<
   WorkflowView,
-  'id' | 'name' | 'status' | 'lastRun' | 'nextRunAt' | 'trigger' | 'createdAt'
+  'id' | 'name' | 'status' | 'lastRun' | 'latestRun' | 'nextRunAt' | 'trigger' | 'createdAt'
 >;
 
 /** When the schedule fires next; null for manual or paused workflows. */
@@ -17,12 +22,13 @@ export function nextRunAt({ status, trigger }: Pick<Workflow, 'status' | 'trigge
   return cronSchedule(trigger.cron, trigger.timezone).nextAfter(now).toISOString();
 }
 
-export function workflowView(workflow: Workflow, now: Date): WorkflowView {
+export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun | null): WorkflowView {
   const { id, name, status, trigger, steps, lastRun, version, createdAt } = workflow;
-  return { id, name, status, trigger, steps, lastRun, nextRunAt: nextRunAt(workflow, now), version, createdAt };
+  const next = nextRunAt(workflow, now);
+  return { id, name, status, trigger, steps, lastRun, latestRun, nextRunAt: next, version, createdAt };
 }
 
-export function workflowSummary(workflow: Workflow, now: Date): WorkflowSummary {
+export function workflowSummary(workflow: Workflow, now: Date, latestRun: LatestRun | null): WorkflowSummary {
   const { id, name, status, lastRun, trigger, createdAt } = workflow;
-  return { id, name, status, lastRun, nextRunAt: nextRunAt(workflow, now), trigger, createdAt };
+  return { id, name, status, lastRun, latestRun, nextRunAt: nextRunAt(workflow, now), trigger, createdAt };
 }

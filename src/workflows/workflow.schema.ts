@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
-import { RunErrorSchema } from '../agents/agent.schema';
-import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TIME, idField } from '../http/openapi/fields';
+import { LatestRunSchema, RunErrorSchema } from '../agents/agent.schema';
+import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
+import { STEP_CONTEXT_OPTIONS } from './workflow';
 import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
 
 /** The shapes the workflow routes answer with, for the OpenAPI document. */
@@ -29,8 +30,19 @@ export class WorkflowStepSchema {
   @ApiProperty({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
   agent: string;
 
-  @ApiProperty({ maxLength: NAME_LENGTH, example: 'List three facts about {{input.topic}}' })
+  @ApiProperty({
+    maxLength: TEXT_LENGTH,
+    example: 'List three facts about {{input.topic}}',
+    description: 'The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+  })
   action: string;
+
+  @ApiPropertyOptional({
+    enum: STEP_CONTEXT_OPTIONS,
+    description:
+      'What the agent gets besides the task: absent, nothing; `input` the run input; `steps` the earlier outputs; `all` both, with the workflow.',
+  })
+  context?: string;
 }
 
 export class WorkflowSummarySchema {
@@ -43,8 +55,11 @@ export class WorkflowSummarySchema {
   @ApiProperty({ enum: ['active', 'paused', 'archived'] })
   status: string;
 
-  @ApiProperty({ ...TIME, nullable: true })
+  @ApiProperty({ ...TIME, nullable: true, description: 'When its latest run was triggered.' })
   lastRun: string | null;
+
+  @ApiProperty({ type: LatestRunSchema, nullable: true, description: 'Its latest run.' })
+  latestRun: LatestRunSchema | null;
 
   @ApiProperty({ ...TIME, nullable: true })
   nextRunAt: string | null;
@@ -99,8 +114,18 @@ export class WorkflowRunStepSchema {
   @ApiProperty({ maxLength: NAME_LENGTH })
   agent: string;
 
-  @ApiProperty({ maxLength: NAME_LENGTH })
+  @ApiProperty({ maxLength: TEXT_LENGTH })
   action: string;
+
+  @ApiPropertyOptional({ enum: STEP_CONTEXT_OPTIONS, description: 'Absent: the task alone.' })
+  context?: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The task sent to the agent: the action with its placeholders filled in; null until the step starts.',
+  })
+  task: string | null;
 
   @ApiProperty({ enum: ['pending', ...RUN_STATUSES, 'skipped'] })
   status: string;

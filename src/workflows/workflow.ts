@@ -8,9 +8,20 @@ export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: str
 /** What started a run. */
 export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
 
+/**
+ * What a step's agent run gets besides its task, the action with its placeholders filled in: nothing by default
+ * (the task holds what the action names); `input` the run's input; `steps` the earlier steps' outputs; `all` both,
+ * with the workflow and run ids.
+ */
+export type StepContextOption = 'input' | 'steps' | 'all';
+
+export const STEP_CONTEXT_OPTIONS: readonly StepContextOption[] = ['input', 'steps', 'all'];
+
 export interface WorkflowStep {
   agent: string;
   action: string;
+  /** Absent: the task alone. */
+  context?: StepContextOption;
 }
 
 export interface Workflow {

@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 // Callbacks passed to page.evaluate and addInitScript run in the browser.
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { describeInBrowser, launchBrowser, TestBrowser } from '../support/browser';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(30_000);
 
-describe('the interactive API page, in Chromium under its Content-Security-Policy', () => {
+describeInBrowser('the interactive API page, in Chromium under its Content-Security-Policy', () => {
   let app: TestApp;
   let browser: TestBrowser;
 

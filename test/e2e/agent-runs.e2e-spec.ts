@@ -187,6 +187,26 @@ describe('agent runs', () => {
     expect(messages.filter((m) => m.event === 'status').map((m) => m.data.status)).toContain('succeeded');
   });
 
+  it('starts a stream opened mid-run with the text so far in one delta, then goes live', async () => {
+    model.enqueue({ kind: 'text', text: ['one ', 'two ', 'three ', 'four ', 'five ', 'six'], chunkDelayMs: 500 });
+    const agentId = await createAgent();
+    const run = (await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'count' })).body;
+    const url = `${app.url}/v1/agents/${agentId}/runs/${run.id}/stream`;
+    // A first watcher sees two pieces arrive; a second opens then, mid-run.
+    let seen = 0;
+    const first = readSse(url, { stopWhen: (m) => m.event === 'delta' && ++seen === 2 });
+    await first;
+    const { messages } = await readSse(url);
+    const deltas = messages.filter((m) => m.event === 'delta').map((m) => m.data.text);
+    expect(deltas[0]).toMatch(/^one two /);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('one two three four five six');
+    expect(messages.at(-1)).toEqual({
+      event: 'end',
+      data: expect.objectContaining({ output: 'one two three four five six' }),
+    });
+  });
+
   it('replays an ended run: what it recorded, then end', async () => {
     model.respondWith((body) =>
       hasToolResult(body)

@@ -47,6 +47,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
           status: 'active',
           model: 'openai/gpt-4o-mini',
           lastRun: null,
+          latestRun: null,
           createdAt: created.body.createdAt,
         },
       ],

@@ -244,7 +244,9 @@ describe.each(storeFixtures())('changing and archiving definitions over HTTP on 
       expect(created.status).toBe(422);
       const updated = await patch(`/v1/workflows/${workflow.id}`, { steps: [{ agent: 'writer', action: 'x' }] });
       expect(updated.status).toBe(422);
-      expect(updated.body.errors).toEqual([{ path: 'steps[0].agent', message: 'no agent is named "writer"' }]);
+      expect(updated.body.errors).toEqual([
+        { path: 'steps[0].agent', message: `the agent named "writer" (${writer.id}) is archived` },
+      ]);
     });
 
     it('archives: 200 with the archived workflow, again on a repeat; hidden unless asked for; trigger, pause, resume and PATCH are 409', async () => {

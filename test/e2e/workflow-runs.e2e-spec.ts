@@ -32,7 +32,7 @@ describe('workflow runs', () => {
     await model.close();
   });
 
-  async function createWorkflow(steps: Array<{ agent: string; action: string }>): Promise<string> {
+  async function createWorkflow(steps: Array<{ agent: string; action: string; context?: string }>): Promise<string> {
     const created = await app.request('POST', '/v1/workflows', { name: `wf ${Math.random()}`, steps });
     expect(created.status).toBe(201);
     return created.body.id;
@@ -44,7 +44,7 @@ describe('workflow runs', () => {
   it('runs three steps in order, passing each output to the next', async () => {
     const workflowId = await createWorkflow([
       { agent: 'researcher', action: 'research {{input.topic}}' },
-      { agent: 'writer', action: 'write about {{steps.0.output}}' },
+      { agent: 'writer', action: 'write about {{steps.0.output}}', context: 'all' },
       { agent: 'editor', action: 'edit {{steps.1.output}} for {{input.audience.name}}' },
     ]);
     const actors = app.app.get(ActorRegistry);
@@ -57,11 +57,16 @@ describe('workflow runs', () => {
       output: 'EDIT WRITE ABOUT RESEARCH CRON FOR OPS',
       error: null,
     });
-    expect(ran.body.steps.map((s: any) => [s.index, s.agent, s.status, s.output])).toEqual([
-      [0, 'researcher', 'succeeded', 'RESEARCH CRON'],
-      [1, 'writer', 'succeeded', 'WRITE ABOUT RESEARCH CRON'],
-      [2, 'editor', 'succeeded', 'EDIT WRITE ABOUT RESEARCH CRON FOR OPS'],
+    expect(ran.body.steps.map((s: any) => [s.index, s.agent, s.status, s.output, s.task])).toEqual([
+      [0, 'researcher', 'succeeded', 'RESEARCH CRON', 'research cron'],
+      [1, 'writer', 'succeeded', 'WRITE ABOUT RESEARCH CRON', 'write about RESEARCH CRON'],
+      [2, 'editor', 'succeeded', 'EDIT WRITE ABOUT RESEARCH CRON FOR OPS', 'edit WRITE ABOUT RESEARCH CRON for ops'],
     ]);
+    // A step sends only its task, unless it asked for context ('all' for the writer here).
+    const sent = model.requests.map((body) => lastUserMessage(body));
+    expect(sent[0]).toBe('research cron');
+    expect(sent[1]).toMatch(/^write about RESEARCH CRON\n\nContext \(JSON\):\n/);
+    expect(sent[2]).toBe('edit WRITE ABOUT RESEARCH CRON for ops');
 
     // Each step is an agent run of its own, listed with the agent's runs, with the workflow context.
     const step = ran.body.steps[1];
@@ -76,7 +81,7 @@ describe('workflow runs', () => {
       context: {
         workflow: { id: workflowId, runId: ran.body.id },
         input: { topic: 'cron', audience: { name: 'ops' } },
-        steps: [{ agent: 'researcher', action: 'research {{input.topic}}', output: 'RESEARCH CRON' }],
+        steps: [{ index: 0, agent: 'researcher', output: 'RESEARCH CRON' }],
       },
     });
     expect((await app.request('GET', `/v1/agents/${writer.id}/runs`)).body.runs.map((r: any) => r.id)).toEqual([
@@ -149,7 +154,21 @@ describe('workflow runs', () => {
     await eventually(async () => expect(model.openRequests()).toBe(1));
     const agents = (await app.request('GET', '/v1/agents')).body.agents;
     const byName = (name: string) => agents.find((a: { name: string }) => a.name === name);
-    expect((await app.request('DELETE', `/v1/agents/${byName('writer').id}`)).status).toBe(200);
+    const writer = byName('writer').id;
+    const refused = await app.request('DELETE', `/v1/agents/${writer}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(
+      new RegExp(`^Agent "writer" is used by .*"wf [0-9.]+" \\(${workflowId}, step 1\\)`),
+    );
+    expect(refused.body.errors).toEqual([
+      {
+        path: 'force',
+        message: expect.stringMatching(new RegExp(`^workflow ${workflowId} ".+" names this agent in step 1$`)),
+      },
+    ]);
+    expect((await app.request('GET', `/v1/agents/${writer}`)).body.status).toBe('active');
+    expect((await app.request('DELETE', `/v1/agents/${writer}?force=yes`)).status).toBe(400);
+    expect((await app.request('DELETE', `/v1/agents/${writer}?force=true`)).status).toBe(200);
 
     let ended: any;
     await eventually(async () => {
@@ -158,7 +177,10 @@ describe('workflow runs', () => {
     });
     expect(ended.workflowVersion).toBe(1);
     expect(ended.steps.map((s: any) => s.status)).toEqual(['succeeded', 'failed']);
-    expect(ended.steps[1].error).toEqual({ code: 'agent_not_found', message: 'No agent is named "writer"' });
+    expect(ended.steps[1].error).toEqual({
+      code: 'agent_not_found',
+      message: `The agent named "writer" (${writer}) is archived; name another agent in this step`,
+    });
     const stepRun = await app.request('GET', `/v1/agents/${byName('researcher').id}/runs/${ended.steps[0].agentRunId}`);
     expect(stepRun.body).toMatchObject({ status: 'succeeded', agentVersion: 1 });
   });

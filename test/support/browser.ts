@@ -1,9 +1,41 @@
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install -y chromium`); no browser is downloaded. */
+/** Debian's Chromium (`apt-get install -y chromium`), or the one CHROMIUM_PATH names; no browser is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Whether Chromium can be run here. */
+export const BROWSER_AVAILABLE = isExecutable(CHROMIUM);
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const MISSING = `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+
+/**
+ * A browser test file's `describe`. Without Chromium its tests are skipped, with a loud line saying how to install
+ * it; with REQUIRE_BROWSER=1 (as `.ci/run` sets) a missing browser fails them instead.
+ */
+export function describeInBrowser(name: string, tests: () => void): void {
+  if (BROWSER_AVAILABLE) return describe(name, tests);
+  if (process.env.REQUIRE_BROWSER === '1') {
+    return describe(name, () => {
+      it('needs Chromium (REQUIRE_BROWSER=1)', () => {
+        throw new Error(MISSING);
+      });
+    });
+  }
+  process.stderr.write(`\n*** SKIPPED "${name}": ${MISSING}. ***\n\n`);
+  describe.skip(name, tests);
+}
 
 export interface TestBrowser {
   browser: Browser;

@@ -97,6 +97,10 @@ export async function startScriptedServer<Body>(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     open.add(res);
     res.on('close', () => open.delete(res));
+    // The model list as OpenAI-compatible servers give it (GET /v1/providers and the console's model picker ask).
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      return writeJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] });
+    }
     if (req.method !== 'POST' || req.url?.split('?')[0] !== format.path) {
       return writeJson(res, 404, { error: { message: `scripted server: no route ${req.method} ${req.url}` } });
     }

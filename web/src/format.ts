@@ -1,7 +1,27 @@
-/** How times, durations and JSON are shown. */
+/** How times, durations and JSON are shown; a time always with its zone (the browser's unless one is given). */
 export function formatTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '—';
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone });
+  return new Date(iso).toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  });
+}
+
+/** The time of day with its zone, for lists where the date is mostly today's; `formatTime` for the whole. */
+export function formatClock(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, {
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  });
 }
 
 export function formatDuration(startIso: string | null, endIso: string | null, now = Date.now()): string {

@@ -19,12 +19,13 @@ import './styles.css';
 function Page({ path }: { path: string[] }) {
   const [section, id, sub, subId] = path;
   if (section === 'agents' && id === 'new') return <AgentCreatePage />;
-  if (section === 'agents' && id && sub === 'runs' && subId) return <AgentRunPage agentId={id} runId={subId} />;
+  if (section === 'agents' && id && sub === 'runs' && subId)
+    return <AgentRunPage key={subId} agentId={id} runId={subId} />;
   if (section === 'agents' && id) return <AgentPage agentId={id} />;
   if (section === 'agent-runs' && id) return <AgentRunByIdPage runId={id} />;
   if (section === 'workflows' && id === 'new') return <WorkflowCreatePage />;
   if (section === 'workflows' && id && sub === 'runs' && subId)
-    return <WorkflowRunPage workflowId={id} runId={subId} />;
+    return <WorkflowRunPage key={subId} workflowId={id} runId={subId} />;
   if (section === 'workflows' && id) return <WorkflowPage workflowId={id} />;
   if (section === 'workflows') return <WorkflowsPage />;
   if (section === 'events') return <EventsPage />;

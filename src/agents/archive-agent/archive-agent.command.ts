@@ -5,6 +5,8 @@ export class ArchiveAgentCommand extends Command<Agent> {
   constructor(
     readonly agentId: string,
     readonly ifMatch: number[] | undefined,
+    /** Archive even when workflows that are not archived name the agent in a step. */
+    readonly force = false,
   ) {
     super();
   }

@@ -1,4 +1,4 @@
-import { Controller, Delete, Headers, HttpCode, Param, Res } from '@nestjs/common';
+import { Controller, Delete, Headers, HttpCode, Param, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AgentSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
@@ -9,13 +9,17 @@ import { ParseIdPipe } from '../../http/id.pipe';
 import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
+import { ArchiveAgentQuery } from './archive-agent.query-params';
 
 @ApiTags('agents')
 @Controller('v1/agents')
 export class ArchiveAgentController {
   constructor(private readonly commands: CommandBus) {}
 
-  /** Archives: 200 with the archived agent and its ETag, again on a repeat; 412 when `If-Match` names another version. */
+  /**
+   * Archives: 200 with the archived agent and its ETag, again on a repeat; 412 when `If-Match` names another version;
+   * 409 naming the workflows whose steps use it, unless `force=true`.
+   */
   @ApiOperation({ summary: 'Archive an agent' })
   @ApiHeader({
     name: 'If-Match',
@@ -27,15 +31,18 @@ export class ArchiveAgentController {
     type: AgentSchema,
     headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
   })
-  @ApiProblems(404, 412)
+  @ApiProblems(404, 409, 412)
   @Delete(':agentId')
   @HttpCode(200)
   async archive(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Headers('if-match') ifMatch: string | undefined,
+    @Query() { force }: ArchiveAgentQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
-    const agent = await this.commands.execute(new ArchiveAgentCommand(agentId, versionsFromIfMatch(ifMatch)));
+    const agent = await this.commands.execute(
+      new ArchiveAgentCommand(agentId, versionsFromIfMatch(ifMatch), force === 'true'),
+    );
     void reply.header('ETag', etagOf(agent.version));
     return agent;
   }

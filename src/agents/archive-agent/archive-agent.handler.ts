@@ -1,9 +1,13 @@
+import { ModuleRef } from '@nestjs/core';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DomainError } from '../../domain/decider';
+import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
+import { AgentsReadModel } from '../queries/agents.read-model';
 import { ArchiveAgentCommand } from './archive-agent.command';
 
 /**
@@ -17,9 +21,12 @@ export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand,
     private readonly readYourWrites: ReadYourWrites,
     private readonly names: AgentNameClaims,
     private readonly clock: Clock,
+    private readonly agents: AgentsReadModel,
+    private readonly modules: ModuleRef,
   ) {}
 
-  async execute({ agentId, ifMatch }: ArchiveAgentCommand): Promise<Agent> {
+  async execute({ agentId, ifMatch, force }: ArchiveAgentCommand): Promise<Agent> {
+    if (!force) this.refuseWhileWorkflowsUse(agentId);
     const context = { correlationId: agentId, causationId: agentId };
     const { state, position } = await this.actors.send(
       agentStream(agentId),
@@ -32,5 +39,23 @@ export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand,
     await this.names.release(agent.name, agentId, this.clock.now().toISOString(), context);
     await this.readYourWrites.waitFor(position);
     return agent;
+  }
+
+  /** Workflows name agents in their steps: archiving one they use would fail their next runs. */
+  private refuseWhileWorkflowsUse(agentId: string): void {
+    const agent = this.agents.get(agentId);
+    if (!agent || agent.status === 'archived') return;
+    // The workflows feature imports this one, so its read model is looked up rather than injected.
+    const users = this.modules.get(WorkflowsReadModel, { strict: false }).usingAgent(agent.name);
+    if (users.length === 0) return;
+    const named = users.map(({ id, name, steps }) => `"${name}" (${id}, step ${steps.join(', ')})`).join('; ');
+    throw new DomainError(
+      'conflict',
+      `Agent "${agent.name}" is used by workflows that are not archived: ${named}. Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)`,
+      users.map(({ id, name, steps }) => ({
+        path: 'force',
+        message: `workflow ${id} "${name}" names this agent in step ${steps.join(', ')}`,
+      })),
+    );
   }
 }

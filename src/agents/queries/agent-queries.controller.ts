@@ -48,9 +48,9 @@ export class AgentQueriesController {
   @Get(':agentId/runs')
   async listRuns(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Query() { status, limit, cursor }: RunListQuery,
+    @Query() { status, limit, cursor, order }: RunListQuery,
   ) {
-    const page = await this.queries.execute(new ListAgentRunsQuery(agentId, status, limit, cursor));
+    const page = await this.queries.execute(new ListAgentRunsQuery(agentId, status, limit, cursor, order));
     return { runs: page.items, nextCursor: page.nextCursor };
   }
 

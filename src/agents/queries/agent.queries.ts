@@ -1,6 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
-import { RunStatus } from '../../domain/run';
+import { RunOrder, RunStatus } from '../../domain/run';
 import { Page, decodeCursor } from '../../read-models/page';
 import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { isId } from '../../shared/ids';
@@ -30,6 +30,7 @@ export class ListAgentRunsQuery extends Query<Page<AgentRun>> {
     readonly status: RunStatus | undefined,
     readonly limit: number,
     readonly cursor?: string,
+    readonly order: RunOrder = 'asc',
   ) {
     super();
   }
@@ -70,13 +71,14 @@ export class GetAgentHandler implements IQueryHandler<GetAgentQuery> {
 export class ListAgentRunsHandler implements IQueryHandler<ListAgentRunsQuery> {
   constructor(private readonly readModel: AgentsReadModel) {}
 
-  async execute({ agentId, status, limit, cursor }: ListAgentRunsQuery) {
+  async execute({ agentId, status, limit, cursor, order }: ListAgentRunsQuery) {
     if (!this.readModel.get(agentId)) notFound(`Agent ${agentId} does not exist`);
     return this.readModel.listRuns(
       agentId,
       status,
       decodeCursor(cursor, (id) => isId('agentrun', id)),
       limit,
+      order,
     );
   }
 }

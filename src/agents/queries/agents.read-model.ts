@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { RunStatus } from '../../domain/run';
+import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
+import { latestRunOf, runRows } from '../../read-models/run-list';
 import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
@@ -9,8 +10,14 @@ import { Agent, DEFAULT_MAX_STEPS } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
 import { AgentRow, createAgentTables } from './agent-tables';
 
-/** A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step. */
-export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'createdAt'> & { lastRun: string | null };
+/**
+ * A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step (SPEC.md's
+ * field, kept), and `latestRun` that run.
+ */
+export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'createdAt'> & {
+  lastRun: string | null;
+  latestRun: LatestRun | null;
+};
 
 function prepareStatements(db: Database.Database) {
   createAgentTables(db);
@@ -34,12 +41,11 @@ function prepareStatements(db: Database.Database) {
     ),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
     withName: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE name = ? AND status != 'archived'`),
-    listRuns: db.prepare<[string, string, number], { doc: string }>(
-      'SELECT doc FROM agent_runs WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?',
+    archivedWithName: db.prepare<[string], { id: string }>(
+      `SELECT id FROM agents WHERE name = ? AND status = 'archived' ORDER BY id DESC LIMIT 1`,
     ),
-    listRunsWithStatus: db.prepare<[string, string, string, number], { doc: string }>(
-      'SELECT doc FROM agent_runs WHERE agent_id = ? AND status = ? AND id > ? ORDER BY id LIMIT ?',
-    ),
+    listRuns: runRows<{ doc: string }>(db, 'agent_runs', 'agent_id'),
+    latestRun: latestRunOf(db, 'agent_runs', 'agent_id', "json_extract(doc, '$.createdAt')"),
     getRun: db.prepare<[string], { agent_id: string; doc: string }>(
       'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
     ),
@@ -137,6 +143,7 @@ export class AgentsReadModel {
         status,
         model,
         lastRun: last_run,
+        latestRun: this.statements.latestRun(id),
         createdAt: created_at,
       })),
       limit,
@@ -153,10 +160,19 @@ export class AgentsReadModel {
     return this.statements.withName.get(name) !== undefined;
   }
 
-  listRuns(agentId: string, status: RunStatus | undefined, after: string, limit: number): Page<AgentRun> {
-    const rows = status
-      ? this.statements.listRunsWithStatus.all(agentId, status, after, limit + 1)
-      : this.statements.listRuns.all(agentId, after, limit + 1);
+  /** The latest archived agent of this name, if any (to say why a step's agent is gone). */
+  archivedAgentNamed(name: string): string | undefined {
+    return this.statements.archivedWithName.get(name)?.id;
+  }
+
+  listRuns(
+    agentId: string,
+    status: RunStatus | undefined,
+    after: string,
+    limit: number,
+    order: RunOrder = 'asc',
+  ): Page<AgentRun> {
+    const rows = this.statements.listRuns(agentId, status, after, limit + 1, order);
     return toPage(
       rows.map((row) => toAgentRun(JSON.parse(row.doc))),
       limit,

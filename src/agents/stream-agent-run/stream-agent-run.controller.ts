@@ -30,8 +30,9 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
   ) {}
 
   /**
-   * Server-sent events of a run: what it recorded so far, then what happens live, and a last `end` carrying the
-   * whole run. A run that has already ended replays what it recorded, then sends `end`.
+   * Server-sent events of a run: what it recorded so far, the text written so far in one `delta`, then what
+   * happens live, and a last `end` carrying the whole run. A run that has already ended replays what it recorded,
+   * then sends `end`.
    */
   @ApiOperation({ summary: 'Watch a run as it happens (server-sent events)' })
   @ApiProduces('text/event-stream')
@@ -56,7 +57,10 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     let replaying = true;
     const live: Array<RecordedEvent | string> = [];
     const stopWatching = this.watch.watch(stream, (event) => (replaying ? live.push(event) : forward(event)));
-    const stopFeed = this.feed.subscribe(runId, (text) => (replaying ? live.push(text) : view.delta(text)));
+    const feed = this.feed.follow(runId, (text) => (replaying ? live.push(text) : view.delta(text)));
+    // Opened mid-run: the text so far comes first, in one `delta`, after what the run recorded until now.
+    if (feed.soFar) live.unshift(feed.soFar);
+    const stopFeed = feed.stop;
     const sse: SseWriter = new SseWriter(
       reply,
       () => {

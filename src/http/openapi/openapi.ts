@@ -2,9 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { APP_CONFIG, AppConfig } from '../../config';
-import { PROBLEM_CONTENT_TYPE } from '../problem';
 import { HEAD_LENGTH } from './fields';
-import { COMMON_PROBLEMS, ProblemSchema } from './problem.schema';
+import { COMMON_PROBLEMS, ProblemSchema, problemContent } from './problem.schema';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -38,6 +37,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
     .addTag('events', 'The event log, and the history of each resource')
     .addTag('tools', 'The tools agents may use')
+    .addTag('providers', 'The model providers: configured or not, and their models')
     .addTag('operations', 'Health and metrics')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemSchema] });
@@ -61,7 +61,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       for (const status of statuses) {
         operation.responses[status] ??= {
           description: STATUS_TEXT[status],
-          content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/ProblemSchema' } } },
+          content: problemContent(status),
         };
       }
       for (const [status, response] of Object.entries(operation.responses as Record<string, ResponseObject>)) {

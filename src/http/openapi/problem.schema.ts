@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE } from '../problem';
@@ -50,6 +51,56 @@ const WHEN: Record<number, string> = {
   503: 'The event store is unavailable; retry after Retry-After seconds',
 };
 
+/** One example per status, so `/docs` shows what each answer looks like rather than one validation error for all. */
+const EXAMPLES: Record<number, { type: string; detail: string; errors?: FieldErrorSchema[] }> = {
+  400: {
+    type: 'validation-error',
+    detail: 'The request is not valid',
+    errors: [
+      { path: 'trigger.cron', message: 'cron has an invalid hour field "25" (0-23): Field value (25) is out of range' },
+    ],
+  },
+  401: { type: 'unauthorized', detail: 'An API key is needed: send "Authorization: Bearer <key>"' },
+  403: { type: 'forbidden', detail: 'This API key may only read' },
+  404: { type: 'not-found', detail: 'Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist' },
+  409: {
+    type: 'conflict',
+    detail:
+      'Agent "researcher" is used by workflows that are not archived: "digest" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)',
+  },
+  412: {
+    type: 'precondition-failed',
+    detail: 'Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J is at version 3, not the one If-Match names; read it again',
+  },
+  413: { type: 'payload-too-large', detail: 'The body is larger than the limit of 1048576 bytes' },
+  415: { type: 'unsupported-media-type', detail: 'Send the body as application/json' },
+  422: {
+    type: 'unprocessable',
+    detail: 'Every step must name an existing agent',
+    errors: [{ path: 'steps[1].agent', message: 'no agent is named "writer"' }],
+  },
+  429: { type: 'too-many-requests', detail: 'More than 100 requests in 1 s; retry after Retry-After seconds' },
+  500: { type: 'internal-error', detail: 'An unexpected error occurred' },
+  503: { type: 'store-unavailable', detail: 'The event store is unavailable; try again shortly' },
+  408: { type: 'request-timeout', detail: 'The request was not received in full within 30000 ms' },
+  414: { type: 'uri-too-long', detail: 'A path segment is longer than the limit of 200 characters' },
+  431: { type: 'request-header-fields-too-large', detail: 'The request line and headers are larger than the limit' },
+};
+
+/** The problem+json content of an answer with this status, with its example. */
+export function problemContent(status: number) {
+  const example = EXAMPLES[status];
+  const schema = { $ref: '#/components/schemas/ProblemSchema' };
+  if (!example) return { [PROBLEM_CONTENT_TYPE]: { schema } };
+  const { type, ...rest } = example;
+  return {
+    [PROBLEM_CONTENT_TYPE]: {
+      schema,
+      example: { type: `/problems/${type}`, title: STATUS_CODES[status], status, ...rest },
+    },
+  };
+}
+
 /** Documents the problem+json answers a route may give, besides the ones every route may give. */
 export function ApiProblems(...statuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
@@ -57,7 +108,7 @@ export function ApiProblems(...statuses: number[]): MethodDecorator & ClassDecor
       ApiResponse({
         status,
         description: WHEN[status],
-        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/ProblemSchema' } } },
+        content: problemContent(status),
       }),
     ),
   );

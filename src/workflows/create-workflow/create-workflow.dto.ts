@@ -17,6 +17,8 @@ import {
 import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
 import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
+import { TEXT_LENGTH } from '../../http/openapi/fields';
+import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow';
 
 type TriggerField = 'cron' | 'timezone';
 
@@ -91,12 +93,30 @@ export class StepDto {
   @Transform(normalizeText)
   agent: string;
 
-  @ApiProperty({ maxLength: 200, example: 'List three facts about {{input.topic}}' })
-  @MaxLength(200)
+  @ApiProperty({
+    maxLength: TEXT_LENGTH,
+    example: 'List three facts about {{input.topic}}',
+    description: 'The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+  })
+  @MaxLength(TEXT_LENGTH)
   @Matches(NOT_BLANK, { message: 'action must not be empty' })
   @IsString()
   @IsDefined({ message: 'action is required' })
   action: string;
+
+  @ApiPropertyOptional({
+    enum: STEP_CONTEXT_OPTIONS,
+    description:
+      "What the agent gets besides the task. Default: nothing (the task holds what the action names); `input`: the run input; `steps`: the earlier steps' outputs; `all`: both, with the workflow and run ids.",
+  })
+  @IsIn(STEP_CONTEXT_OPTIONS, { message: `context must be one of ${STEP_CONTEXT_OPTIONS.join(', ')}` })
+  @Optional()
+  context?: StepContextOption;
+}
+
+/** The steps as the decider takes them: `context` only where one was chosen. */
+export function toSteps(steps: StepDto[]): WorkflowStep[] {
+  return steps.map(({ agent, action, context }) => ({ agent, action, ...(context && { context }) }));
 }
 
 export class CreateWorkflowDto {

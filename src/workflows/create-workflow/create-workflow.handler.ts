@@ -31,6 +31,6 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
       { newStream: true },
     );
     await this.readYourWrites.waitFor(created.position);
-    return workflowView(created.state!, this.clock.now());
+    return workflowView(created.state!, this.clock.now(), null);
   }
 }

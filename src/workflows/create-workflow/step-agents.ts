@@ -1,15 +1,26 @@
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { DomainError } from '../../domain/decider';
+import { isId } from '../../shared/ids';
 import { WorkflowStep } from '../workflow';
 
 /** Every step must name an existing agent that is not archived: a 422 names each step that does not. */
 export function checkStepAgents(steps: WorkflowStep[], agents: AgentsReadModel): void {
   const unknownAgents = steps.flatMap((step, i) =>
-    agents.hasAgentNamed(step.agent)
-      ? []
-      : [{ path: `steps[${i}].agent`, message: `no agent is named "${step.agent}"` }],
+    agents.hasAgentNamed(step.agent) ? [] : [{ path: `steps[${i}].agent`, message: whyNot(step.agent, agents) }],
   );
   if (unknownAgents.length) {
     throw new DomainError('unprocessable', 'Every step must name an existing agent', unknownAgents);
   }
+}
+
+/** Why a step cannot name this agent, with a hint where one helps. */
+export function whyNot(agent: string, agents: AgentsReadModel): string {
+  if (isId('agent', agent)) {
+    const byId = agents.get(agent);
+    const hint = byId ? `: this id is the agent named "${byId.name}"` : '';
+    return `no agent is named "${agent}"; steps name agents by name, not by id${hint}`;
+  }
+  const archived = agents.archivedAgentNamed(agent);
+  if (archived) return `the agent named "${agent}" (${archived}) is archived`;
+  return `no agent is named "${agent}"`;
 }

@@ -48,9 +48,9 @@ export class WorkflowQueriesController {
   @Get(':workflowId/runs')
   async listRuns(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Query() { status, limit, cursor }: RunListQuery,
+    @Query() { status, limit, cursor, order }: RunListQuery,
   ) {
-    const page = await this.queries.execute(new ListWorkflowRunsQuery(workflowId, status, limit, cursor));
+    const page = await this.queries.execute(new ListWorkflowRunsQuery(workflowId, status, limit, cursor, order));
     return { runs: page.items, nextCursor: page.nextCursor };
   }
 

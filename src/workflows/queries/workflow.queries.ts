@@ -1,6 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
-import { RunStatus } from '../../domain/run';
+import { RunOrder, RunStatus } from '../../domain/run';
 import { Page, decodeCursor } from '../../read-models/page';
 import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { Clock } from '../../shared/clock';
@@ -31,6 +31,7 @@ export class ListWorkflowRunsQuery extends Query<Page<WorkflowRun>> {
     readonly status: RunStatus | undefined,
     readonly limit: number,
     readonly cursor?: string,
+    readonly order: RunOrder = 'asc',
   ) {
     super();
   }
@@ -59,7 +60,10 @@ export class ListWorkflowsHandler implements IQueryHandler<ListWorkflowsQuery> {
       limit,
     );
     const now = this.clock.now();
-    return { ...page, items: page.items.map((workflow) => workflowSummary(workflow, now)) };
+    return {
+      ...page,
+      items: page.items.map((workflow) => workflowSummary(workflow, now, this.readModel.latestRun(workflow.id))),
+    };
   }
 }
 
@@ -72,7 +76,7 @@ export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
 
   async execute({ workflowId }: GetWorkflowQuery): Promise<WorkflowView> {
     const workflow = this.readModel.get(workflowId) ?? notFound(`Workflow ${workflowId} does not exist`);
-    return workflowView(workflow, this.clock.now());
+    return workflowView(workflow, this.clock.now(), this.readModel.latestRun(workflowId));
   }
 }
 
@@ -80,13 +84,14 @@ export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
 export class ListWorkflowRunsHandler implements IQueryHandler<ListWorkflowRunsQuery> {
   constructor(private readonly readModel: WorkflowsReadModel) {}
 
-  async execute({ workflowId, status, limit, cursor }: ListWorkflowRunsQuery) {
+  async execute({ workflowId, status, limit, cursor, order }: ListWorkflowRunsQuery) {
     if (!this.readModel.get(workflowId)) notFound(`Workflow ${workflowId} does not exist`);
     return this.readModel.listRuns(
       workflowId,
       status,
       decodeCursor(cursor, (id) => isId('wfrun', id)),
       limit,
+      order,
     );
   }
 }

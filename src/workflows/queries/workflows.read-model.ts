@@ -6,7 +6,8 @@ import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate } from '../workflow';
 import { WorkflowRow, WorkflowRunRow, createWorkflowTables } from './workflow-tables';
-import { RunStatus } from '../../domain/run';
+import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
+import { latestRunOf, runRows } from '../../read-models/run-list';
 import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun } from '../workflow-run';
 
 /** A run as a batch keeps it; `insertOnly`: added in this batch, written only if no run has its id. */
@@ -47,13 +48,15 @@ function prepareStatements(db: Database.Database) {
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
     get: db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?'),
-    listRuns: db.prepare<[string, string, number], WorkflowRunRow>(
-      'SELECT * FROM workflow_runs WHERE workflow_id = ? AND id > ? ORDER BY id LIMIT ?',
-    ),
-    listRunsWithStatus: db.prepare<[string, string, string, number], WorkflowRunRow>(
-      'SELECT * FROM workflow_runs WHERE workflow_id = ? AND status = ? AND id > ? ORDER BY id LIMIT ?',
-    ),
+    listRuns: runRows<WorkflowRunRow>(db, 'workflow_runs', 'workflow_id'),
+    latestRun: latestRunOf(db, 'workflow_runs', 'workflow_id', 'created_at'),
     getRun: db.prepare<[string], WorkflowRunRow>('SELECT * FROM workflow_runs WHERE id = ?'),
+    usingAgent: db.prepare<[string], { id: string; name: string; steps: string }>(
+      `SELECT workflows.id AS id, workflows.name AS name, json_group_array(step.key) AS steps
+       FROM workflows, json_each(workflows.steps) AS step
+       WHERE workflows.status != 'archived' AND json_extract(step.value, '$.agent') = ?
+       GROUP BY workflows.id ORDER BY workflows.id`,
+    ),
   };
 }
 
@@ -197,11 +200,27 @@ export class WorkflowsReadModel {
     return row && { ...toWorkflow(row), lastScheduledFor: row.last_scheduled_for, activeSince: row.active_since };
   }
 
-  listRuns(workflowId: string, status: RunStatus | undefined, after: string, limit: number): Page<WorkflowRun> {
-    const rows = status
-      ? this.statements.listRunsWithStatus.all(workflowId, status, after, limit + 1)
-      : this.statements.listRuns.all(workflowId, after, limit + 1);
+  listRuns(
+    workflowId: string,
+    status: RunStatus | undefined,
+    after: string,
+    limit: number,
+    order: RunOrder = 'asc',
+  ): Page<WorkflowRun> {
+    const rows = this.statements.listRuns(workflowId, status, after, limit + 1, order);
     return toPage(rows.map(toRun), limit);
+  }
+
+  /** The workflows not archived whose steps name this agent, with the indexes of those steps. */
+  usingAgent(agentName: string): Array<{ id: string; name: string; steps: number[] }> {
+    return this.statements.usingAgent
+      .all(agentName)
+      .map(({ id, name, steps }) => ({ id, name, steps: JSON.parse(steps) as number[] }));
+  }
+
+  /** The workflow's latest run (its highest id), shown beside `lastRun`. */
+  latestRun(workflowId: string): LatestRun | null {
+    return this.statements.latestRun(workflowId);
   }
 
   getRun(workflowId: string, runId: string): WorkflowRun | undefined {

@@ -1,7 +1,7 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { CreateWorkflowDto } from '../create-workflow/create-workflow.dto';
+import { CreateWorkflowDto, toSteps } from '../create-workflow/create-workflow.dto';
 import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
@@ -13,6 +13,7 @@ const READ_ONLY_WORKFLOW_FIELDS: Record<string, string> = {
   version: 'cannot be changed (it counts the changes)',
   createdAt: 'cannot be changed',
   lastRun: 'cannot be changed (runs set it)',
+  latestRun: 'cannot be changed (runs set it)',
   nextRunAt: 'cannot be changed (the schedule sets it)',
 };
 
@@ -36,6 +37,6 @@ export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unk
   return {
     name: dto.name,
     trigger: toTrigger(dto.trigger),
-    steps: dto.steps.map(({ agent, action }) => ({ agent, action })),
+    steps: toSteps(dto.steps),
   };
 }

@@ -16,3 +16,4 @@ export type WorkflowSummary = Schemas['WorkflowSummarySchema'];
 export type WorkflowRun = Schemas['WorkflowRunSchema'];
 export type EventEnvelope = Schemas['EventEnvelopeSchema'];
 export type Problem = Schemas['ProblemSchema'];
+export type Provider = Schemas['ProviderSchema'];

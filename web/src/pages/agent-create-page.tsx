@@ -1,16 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
-import type { Tool } from '../api/schema';
+import type { Provider, Tool } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
 import { href, navigate } from '../router';
 
-/** The providers the service knows (see the README's Models); which are configured is not something it lists. */
-export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'ollama'] as const;
+/** The provider a new agent starts with: a configured one that listed models, else any configured one. */
+export function defaultProvider(providers: Provider[]): Provider | undefined {
+  return providers.find((p) => p.configured && p.models?.length) ?? providers.find((p) => p.configured) ?? providers[0];
+}
 
 export function AgentCreatePage() {
   const [name, setName] = useState('');
-  const [provider, setProvider] = useState<string>(PROVIDERS[0]);
+  const [providers, setProviders] = useState<Provider[]>([]);
+  const [provider, setProvider] = useState<string>('');
   const [modelName, setModelName] = useState('');
   const [instructions, setInstructions] = useState('');
   const [maxSteps, setMaxSteps] = useState('10');
@@ -20,11 +23,28 @@ export function AgentCreatePage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    api.GET('/v1/providers').then(
+      (result) => {
+        const listed = unwrap(result).providers;
+        setProviders(listed);
+        const chosen = defaultProvider(listed);
+        setProvider((current) => current || chosen?.id || '');
+        setModelName((current) => current || chosen?.models?.[0] || '');
+      },
+      (caught) => setError(asProblem(caught)),
+    );
     api.GET('/v1/tools').then(
       (result) => setTools(unwrap(result).tools),
       (caught) => setError(asProblem(caught)),
     );
   }, []);
+
+  const chosen = providers.find((p) => p.id === provider);
+  function pickProvider(id: string) {
+    setProvider(id);
+    const models = providers.find((p) => p.id === id)?.models ?? [];
+    if (!models.includes(modelName)) setModelName(models[0] ?? '');
+  }
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -65,11 +85,22 @@ export function AgentCreatePage() {
           )}
         </Field>
         <div class="row">
-          <Field id="agent-provider" label="Provider">
-            {() => (
-              <select id="agent-provider" value={provider} onChange={(e) => setProvider(e.currentTarget.value)}>
-                {PROVIDERS.map((p) => (
-                  <option key={p}>{p}</option>
+          <Field
+            id="agent-provider"
+            label="Provider"
+            hint={chosen && !chosen.configured ? `Not configured: set ${chosen.variable} and restart` : undefined}
+          >
+            {(describedBy) => (
+              <select
+                id="agent-provider"
+                value={provider}
+                onChange={(e) => pickProvider(e.currentTarget.value)}
+                aria-describedby={describedBy}
+              >
+                {providers.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.configured ? p.id : `${p.id} (not configured)`}
+                  </option>
                 ))}
               </select>
             )}
@@ -79,16 +110,30 @@ export function AgentCreatePage() {
             label="Model name"
             path="model"
             error={error}
-            hint="As the provider names it, e.g. llama3.2 or gpt-4o-mini"
+            hint={
+              chosen?.models?.length
+                ? `${chosen.models.length} offered by ${chosen.id}; or type another`
+                : chosen?.modelsError
+                  ? `Could not list its models (${chosen.modelsError}); type one, e.g. llama3.2`
+                  : 'As the provider names it, e.g. llama3.2 or gpt-4o-mini'
+            }
           >
             {(describedBy, invalid) => (
-              <input
-                id="agent-model"
-                value={modelName}
-                onInput={(e) => setModelName(e.currentTarget.value)}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-              />
+              <>
+                <input
+                  id="agent-model"
+                  list="agent-models"
+                  value={modelName}
+                  onInput={(e) => setModelName(e.currentTarget.value)}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                />
+                <datalist id="agent-models">
+                  {(chosen?.models ?? []).map((m) => (
+                    <option key={m} value={m} />
+                  ))}
+                </datalist>
+              </>
             )}
           </Field>
         </div>

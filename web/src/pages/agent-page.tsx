@@ -8,6 +8,7 @@ import { StatusBadge } from '../components/status-badge';
 import { usePagedList } from '../components/use-paged-list';
 import { formatDuration, formatTime, parseJsonObject } from '../format';
 import { href, navigate } from '../router';
+import { AgentEditForm } from './agent-edit-form';
 
 /** One agent: what it is, a form to run it on a task, and its runs. */
 export function AgentPage({ agentId }: { agentId: string }) {
@@ -22,10 +23,21 @@ export function AgentPage({ agentId }: { agentId: string }) {
 
   async function archive() {
     if (!confirm(`Archive ${agent?.name}? It is kept, with its runs, but can no longer run.`)) return;
+    const remove = (force: boolean) =>
+      api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId }, query: force ? { force: 'true' } : {} } });
     try {
-      setAgent(unwrap(await api.DELETE('/v1/agents/{agentId}', { params: { path: { agentId } } })));
+      setAgent(unwrap(await remove(false)));
     } catch (caught) {
-      setError(asProblem(caught));
+      const problem = asProblem(caught);
+      // Workflows use it: say which, and archive only if asked to anyway.
+      if (problem.problem.status !== 409 || !confirm(`${problem.problem.detail}\n\nArchive it anyway?`)) {
+        return setError(problem);
+      }
+      try {
+        setAgent(unwrap(await remove(true)));
+      } catch (again) {
+        setError(asProblem(again));
+      }
     }
   }
 
@@ -48,6 +60,8 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dd>{agent.tools.length ? agent.tools.join(', ') : 'none'}</dd>
             <dt>Max steps</dt>
             <dd>{agent.maxSteps}</dd>
+            <dt>Version</dt>
+            <dd data-testid="agent-version">{agent.version}</dd>
             <dt>Instructions</dt>
             <dd class="pre">{agent.instructions || '—'}</dd>
             <dt>History</dt>
@@ -58,6 +72,10 @@ export function AgentPage({ agentId }: { agentId: string }) {
           {agent.status === 'active' && (
             <>
               <RunForm agentId={agentId} />
+              <details class="edit">
+                <summary>Edit agent</summary>
+                <AgentEditForm key={agent.version} agent={agent} onSaved={setAgent} />
+              </details>
               <button type="button" class="secondary danger" onClick={archive}>
                 Archive agent
               </button>
@@ -138,7 +156,9 @@ function RunForm({ agentId }: { agentId: string }) {
 function AgentRuns({ agentId }: { agentId: string }) {
   const list = usePagedList<AgentRun>(async (cursor) => {
     const page = unwrap(
-      await api.GET('/v1/agents/{agentId}/runs', { params: { path: { agentId }, query: { limit: 50, cursor } } }),
+      await api.GET('/v1/agents/{agentId}/runs', {
+        params: { path: { agentId }, query: { limit: 50, cursor, order: 'desc' } },
+      }),
     );
     return { items: page.runs, nextCursor: page.nextCursor };
   }, agentId);

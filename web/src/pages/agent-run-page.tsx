@@ -5,7 +5,7 @@ import { readSse } from '../api/sse';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
-import { href } from '../router';
+import { href, navigate } from '../router';
 
 interface LiveToolCall {
   id: string;
@@ -68,6 +68,18 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
     }
   }
 
+  /** The same task and context again, as a new run of the same agent. */
+  async function runAgain() {
+    if (!run) return;
+    try {
+      const body = { task: run.task, context: run.context };
+      const again = unwrap(await api.POST('/v1/agents/{agentId}/run', { params: { path: { agentId } }, body }));
+      navigate('agents', agentId, 'runs', again.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
   const toolCalls: LiveToolCall[] = ended && run ? run.toolCalls.map((c) => ({ ...c, done: true })) : calls;
   const output = ended && run?.output != null ? run.output : text;
   return (
@@ -83,6 +95,11 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
         {!ended && (
           <button type="button" class="danger" onClick={cancel} disabled={run?.cancelRequested}>
             Cancel run
+          </button>
+        )}
+        {run && !run.workflowRunId && (
+          <button type="button" class="secondary" onClick={runAgain}>
+            Run again
           </button>
         )}
       </div>

@@ -64,7 +64,15 @@ export function AgentsPage() {
                 <td>
                   <StatusBadge status={agent.status} />
                 </td>
-                <td>{formatTime(agent.lastRun)}</td>
+                <td>
+                  {agent.latestRun ? (
+                    <a href={href('agents', agent.id, 'runs', agent.latestRun.id)}>
+                      {formatTime(agent.latestRun.at)} ({agent.latestRun.status})
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

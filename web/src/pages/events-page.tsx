@@ -5,7 +5,7 @@ import { eventPage } from '../api/event-pages';
 import { readSse } from '../api/sse';
 import { ProblemView } from '../components/problem-view';
 import { useDebounced } from '../components/use-debounced';
-import { formatJson, formatTime } from '../format';
+import { formatClock, formatJson, formatTime } from '../format';
 import { href } from '../router';
 
 /** How many events the page keeps; past it, the oldest drop off the bottom ("Load older" brings them back). */
@@ -137,22 +137,30 @@ export function EventsPage() {
         </div>
       </div>
       <ProblemView error={error} shownPaths={[]} />
-      <div class="split">
+      <div class={selected ? 'split' : undefined}>
         <div class="table-wrap">
-          <table data-testid="event-log">
+          <table data-testid="event-log" class="event-log">
             <caption class="visually-hidden">Events, newest first</caption>
             <thead>
               <tr>
-                <th scope="col">Position</th>
-                <th scope="col">Type</th>
-                <th scope="col">Stream</th>
-                <th scope="col">Recorded</th>
+                <th scope="col" class="col-position">
+                  Position
+                </th>
+                <th scope="col" class="col-type">
+                  Type
+                </th>
+                <th scope="col" class="col-stream">
+                  Stream
+                </th>
+                <th scope="col" class="col-recorded">
+                  Recorded
+                </th>
               </tr>
             </thead>
             <tbody>
               {events.map((event) => (
                 <tr key={event.position} class={selected?.position === event.position ? 'selected' : ''}>
-                  <td>{event.position}</td>
+                  <td class="col-position">{event.position}</td>
                   <td>
                     <button
                       type="button"
@@ -164,9 +172,15 @@ export function EventsPage() {
                     </button>
                   </td>
                   <td>
-                    <a href={href('history', event.stream)}>{event.stream}</a>
+                    <a href={href('history', event.stream)} title={event.stream}>
+                      {event.stream}
+                    </a>
                   </td>
-                  <td>{formatTime(event.recordedAt)}</td>
+                  <td class="col-recorded">
+                    <time dateTime={event.recordedAt} title={formatTime(event.recordedAt)}>
+                      {formatClock(event.recordedAt)}
+                    </time>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -38,7 +38,7 @@ export function HistoryPage({ stream }: { stream: string }) {
         </p>
       )}
       <ProblemView error={list.error} />
-      <ol class="history">
+      <ol class="history" start={0}>
         {list.items.map((event) => (
           <li key={event.position} class="card">
             <button
@@ -47,7 +47,7 @@ export function HistoryPage({ stream }: { stream: string }) {
               aria-expanded={open === event.position}
               onClick={() => setOpen(open === event.position ? null : event.position)}
             >
-              {event.revision}. {event.type}
+              {event.type}
             </button>{' '}
             <span class="muted">{formatTime(event.recordedAt)}</span>
             {open === event.position && <pre>{formatJson(event)}</pre>}

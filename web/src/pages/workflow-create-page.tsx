@@ -1,14 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import { Field } from '../components/field';
+import { StepDraft, StepsEditor, stepPaths, stepsBody } from './steps-editor';
 import { ProblemView } from '../components/problem-view';
 import { href, navigate } from '../router';
 import { CronField } from './cron-field';
-
-interface StepDraft {
-  agent: string;
-  action: string;
-}
 
 export function WorkflowCreatePage() {
   const [name, setName] = useState('');
@@ -19,9 +15,6 @@ export function WorkflowCreatePage() {
   const [error, setError] = useState<ProblemError | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const updateStep = (index: number, change: Partial<StepDraft>) =>
-    setSteps(steps.map((s, i) => (i === index ? { ...s, ...change } : s)));
-
   async function submit(event: Event) {
     event.preventDefault();
     setBusy(true);
@@ -29,7 +22,7 @@ export function WorkflowCreatePage() {
       const trigger = scheduled
         ? { type: 'schedule' as const, cron, timezone: timezone.trim() || 'UTC' }
         : { type: 'manual' as const };
-      const workflow = unwrap(await api.POST('/v1/workflows', { body: { name, trigger, steps } }));
+      const workflow = unwrap(await api.POST('/v1/workflows', { body: { name, trigger, steps: stepsBody(steps) } }));
       navigate('workflows', workflow.id);
     } catch (caught) {
       setError(asProblem(caught));
@@ -38,7 +31,6 @@ export function WorkflowCreatePage() {
     }
   }
 
-  const stepPaths = steps.flatMap((_, i) => [`steps[${i}].agent`, `steps[${i}].action`]);
   return (
     <main>
       <p>
@@ -69,51 +61,8 @@ export function WorkflowCreatePage() {
             <CronField cron={cron} timezone={timezone} onCron={setCron} onTimezone={setTimezone} error={error} />
           )}
         </fieldset>
-        <fieldset>
-          <legend>Steps</legend>
-          <p class="hint">
-            Each step runs an agent (by name). In the action, <code>{'{{input.topic}}'}</code> is the run's input and{' '}
-            <code>{'{{steps.0.output}}'}</code> an earlier step's output.
-          </p>
-          <ol class="steps">
-            {steps.map((step, i) => (
-              <li key={i} class="card">
-                <Field id={`step-${i}-agent`} label={`Step ${i + 1} agent`} path={`steps[${i}].agent`} error={error}>
-                  {(describedBy, invalid) => (
-                    <input
-                      id={`step-${i}-agent`}
-                      value={step.agent}
-                      onInput={(e) => updateStep(i, { agent: e.currentTarget.value })}
-                      aria-describedby={describedBy}
-                      aria-invalid={invalid}
-                    />
-                  )}
-                </Field>
-                <Field id={`step-${i}-action`} label={`Step ${i + 1} action`} path={`steps[${i}].action`} error={error}>
-                  {(describedBy, invalid) => (
-                    <textarea
-                      id={`step-${i}-action`}
-                      rows={2}
-                      value={step.action}
-                      onInput={(e) => updateStep(i, { action: e.currentTarget.value })}
-                      aria-describedby={describedBy}
-                      aria-invalid={invalid}
-                    />
-                  )}
-                </Field>
-                {steps.length > 1 && (
-                  <button type="button" class="secondary" onClick={() => setSteps(steps.filter((_, j) => j !== i))}>
-                    Remove step {i + 1}
-                  </button>
-                )}
-              </li>
-            ))}
-          </ol>
-          <button type="button" class="secondary" onClick={() => setSteps([...steps, { agent: '', action: '' }])}>
-            Add step
-          </button>
-        </fieldset>
-        <ProblemView error={error} shownPaths={['name', 'trigger.cron', 'trigger.timezone', ...stepPaths]} />
+        <StepsEditor steps={steps} onChange={setSteps} error={error} />
+        <ProblemView error={error} shownPaths={['name', 'trigger.cron', 'trigger.timezone', ...stepPaths(steps)]} />
         <button type="submit" disabled={busy}>
           Create workflow
         </button>

@@ -9,6 +9,7 @@ import { usePagedList } from '../components/use-paged-list';
 import { formatDuration, formatTime, parseJsonObject } from '../format';
 import { href, navigate } from '../router';
 import { describeTrigger } from './workflows-page';
+import { WorkflowEditForm } from './workflow-edit-form';
 
 /** One workflow: its steps and schedule, pause/resume, a trigger with JSON input, and its runs. */
 export function WorkflowPage({ workflowId }: { workflowId: string }) {
@@ -29,6 +30,16 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
           ? await api.POST('/v1/workflows/{workflowId}/pause', path)
           : await api.POST('/v1/workflows/{workflowId}/resume', path);
       setWorkflow(unwrap(result));
+      setError(null);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  async function archive() {
+    if (!confirm(`Archive ${workflow?.name}? It is kept, with its runs, but can no longer run.`)) return;
+    try {
+      setWorkflow(unwrap(await api.DELETE('/v1/workflows/{workflowId}', path)));
       setError(null);
     } catch (caught) {
       setError(asProblem(caught));
@@ -58,28 +69,50 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
                 Resume
               </button>
             )}
+            {workflow.status !== 'archived' && (
+              <button type="button" class="secondary danger" onClick={archive}>
+                Archive workflow
+              </button>
+            )}
           </div>
           <dl class="facts">
             <dt>Trigger</dt>
             <dd>{describeTrigger(workflow.trigger)}</dd>
             <dt>Last run</dt>
-            <dd>{formatTime(workflow.lastRun)}</dd>
-            <dt>Next run</dt>
-            <dd>{formatTime(workflow.nextRunAt)}</dd>
+            <dd>
+              {workflow.latestRun ? (
+                <a href={href('workflows', workflow.id, 'runs', workflow.latestRun.id)}>
+                  {formatTime(workflow.latestRun.at)} ({workflow.latestRun.status})
+                </a>
+              ) : (
+                '—'
+              )}
+            </dd>
+            <dt>Next run{workflow.trigger.timezone ? ` (${workflow.trigger.timezone})` : ''}</dt>
+            <dd>{formatTime(workflow.nextRunAt, workflow.trigger.timezone)}</dd>
             <dt>History</dt>
             <dd>
               <a href={href('history', `workflow-${workflow.id}`)}>events of workflow-{workflow.id}</a>
             </dd>
           </dl>
           <h2>Steps</h2>
-          <ol class="steps">
+          <ol class="steps" start={0}>
             {workflow.steps.map((step, i) => (
               <li key={i}>
                 <strong>{step.agent}</strong>: {step.action}
+                {step.context && <span class="muted"> (context: {step.context})</span>}
               </li>
             ))}
           </ol>
-          {workflow.status !== 'archived' && <TriggerForm workflowId={workflowId} />}
+          {workflow.status !== 'archived' && (
+            <>
+              <TriggerForm workflowId={workflowId} />
+              <details class="edit">
+                <summary>Edit workflow</summary>
+                <WorkflowEditForm key={workflow.version} workflow={workflow} onSaved={setWorkflow} />
+              </details>
+            </>
+          )}
           <WorkflowRuns workflowId={workflowId} />
         </>
       )}
@@ -140,7 +173,7 @@ function WorkflowRuns({ workflowId }: { workflowId: string }) {
   const list = usePagedList<WorkflowRun>(async (cursor) => {
     const page = unwrap(
       await api.GET('/v1/workflows/{workflowId}/runs', {
-        params: { path: { workflowId }, query: { limit: 50, cursor } },
+        params: { path: { workflowId }, query: { limit: 50, cursor, order: 'desc' } },
       }),
     );
     return { items: page.runs, nextCursor: page.nextCursor };

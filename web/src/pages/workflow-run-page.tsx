@@ -4,7 +4,7 @@ import type { WorkflowRun } from '../api/schema';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
-import { href } from '../router';
+import { href, navigate } from '../router';
 
 const ENDED = ['succeeded', 'failed', 'cancelled'];
 
@@ -42,6 +42,22 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
     }
   }
 
+  /** The same input again, as a new run of the workflow (its steps as they are now). */
+  async function runAgain() {
+    if (!run) return;
+    try {
+      const again = unwrap(
+        await api.POST('/v1/workflows/{workflowId}/trigger', {
+          params: { path: { workflowId } },
+          body: { input: run.input },
+        }),
+      );
+      navigate('workflows', workflowId, 'runs', again.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
   return (
     <main>
       <p>
@@ -57,6 +73,11 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
         {run && !ENDED.includes(run.status) && (
           <button type="button" class="danger" onClick={cancel}>
             Cancel run
+          </button>
+        )}
+        {run && (
+          <button type="button" class="secondary" onClick={runAgain}>
+            Run again
           </button>
         )}
       </div>
@@ -90,13 +111,20 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
               <li key={step.index} class={`timeline-step step-${step.status}`}>
                 <div class="page-head">
                   <strong>
-                    {step.index + 1}. {step.agent}
+                    Step {step.index}: {step.agent}
                   </strong>
                   <StatusBadge status={step.status} />
                   <span class="muted">{formatDuration(step.startedAt, step.endedAt)}</span>
                   {step.agentRunId && <a href={href('agent-runs', step.agentRunId)}>agent run</a>}
                 </div>
-                <p class="muted">{step.action}</p>
+                {step.task !== null ? (
+                  <details class="sent-task">
+                    <summary>Task sent</summary>
+                    <pre>{step.task}</pre>
+                  </details>
+                ) : (
+                  <p class="muted">{step.action}</p>
+                )}
                 {step.output && <pre class="output">{step.output}</pre>}
                 {step.error && (
                   <p class="field-error">

@@ -72,7 +72,15 @@ export function WorkflowsPage() {
                   <StatusBadge status={workflow.status} />
                 </td>
                 <td>{describeTrigger(workflow.trigger)}</td>
-                <td>{formatTime(workflow.lastRun)}</td>
+                <td>
+                  {workflow.latestRun ? (
+                    <a href={href('workflows', workflow.id, 'runs', workflow.latestRun.id)}>
+                      {formatTime(workflow.latestRun.at)} ({workflow.latestRun.status})
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td>{formatTime(workflow.nextRunAt)}</td>
               </tr>
             ))}

@@ -1,0 +1,60 @@
+import { useState } from 'preact/hooks';
+import { api, asProblem, unwrap, type ProblemError } from '../api/client';
+import type { Workflow } from '../api/schema';
+import { CONFLICT_MESSAGE, isEditConflict } from '../components/conflict';
+import { Field } from '../components/field';
+import { ProblemView } from '../components/problem-view';
+import { StepDraft, StepsEditor, stepPaths, stepsBody } from './steps-editor';
+
+/** Edits a workflow's name and steps with a merge patch sent with If-Match. */
+export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; onSaved: (workflow: Workflow) => void }) {
+  const [name, setName] = useState(workflow.name);
+  const [steps, setSteps] = useState<StepDraft[]>(workflow.steps as StepDraft[]);
+  const [error, setError] = useState<ProblemError | null>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    try {
+      const saved = unwrap(
+        await api.PATCH('/v1/workflows/{workflowId}', {
+          params: { path: { workflowId: workflow.id }, header: { 'If-Match': `"${workflow.version}"` } },
+          body: { name, steps: stepsBody(steps) },
+          headers: { 'content-type': 'application/merge-patch+json' },
+        }),
+      );
+      setError(null);
+      onSaved(saved);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  return (
+    <form onSubmit={submit} class="card" noValidate aria-label="Edit workflow">
+      <h2>Edit</h2>
+      <Field id="edit-wf-name" label="Name" path="name" error={error}>
+        {(describedBy, invalid) => (
+          <input
+            id="edit-wf-name"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
+      <StepsEditor steps={steps} onChange={setSteps} error={error} />
+      {isEditConflict(error) ? (
+        <div class="problem" role="alert">
+          <strong>Changed by someone else.</strong> {CONFLICT_MESSAGE}{' '}
+          <button type="button" class="secondary" onClick={() => location.reload()}>
+            Reload
+          </button>
+        </div>
+      ) : (
+        <ProblemView error={error} shownPaths={['name', ...stepPaths(steps)]} />
+      )}
+      <button type="submit">Save changes</button>
+    </form>
+  );
+}
