@@ -474,6 +474,24 @@ export interface components {
             tools?: string[];
             /** @description Model calls one run may make. Default: 10. */
             maxSteps?: number;
+            /**
+             * @description A JSON Schema (at most 64 KB, `"type": "object"` at its root) the final answer must match; the run then has `outputObject`. Default: none (free text).
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "title": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "title"
+             *       ]
+             *     }
+             */
+            outputSchema?: {
+                [key: string]: unknown;
+            };
         };
         AgentSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
@@ -495,6 +513,10 @@ export interface components {
             tools: string[];
             /** @example 10 */
             maxSteps: number;
+            /** @description The JSON Schema the final answer must match; null: free text. */
+            outputSchema: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description Counts the changes, from 1.
              * @example 1
@@ -507,6 +529,9 @@ export interface components {
             instructions?: string | null;
             tools?: string[] | null;
             maxSteps?: number | null;
+            outputSchema?: {
+                [key: string]: unknown;
+            } | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -518,6 +543,24 @@ export interface components {
              *     }
              */
             context?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The JSON Schema this run's answer must match, instead of the agent's. Default: the agent's.
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "title": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "title"
+             *       ]
+             *     }
+             */
+            outputSchema?: {
                 [key: string]: unknown;
             };
         };
@@ -547,6 +590,11 @@ export interface components {
             message: string;
             /** @description The provider's HTTP status, for provider errors. */
             status?: number;
+            /** @description For `output_invalid`: where the answer does not match `outputSchema` (JSON Pointers) and why. */
+            errors?: {
+                path: string;
+                message: string;
+            }[];
         };
         AgentRunSchema: {
             /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
@@ -562,6 +610,14 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             output: string | null;
+            /** @description The JSON Schema the answer must match (the run's own, else its agent's when it started); null: free text. */
+            outputSchema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The answer as a JSON object, valid against `outputSchema`; null without a schema or before the end. */
+            outputObject: {
+                [key: string]: unknown;
+            } | null;
             toolCalls: components["schemas"]["ToolCallSchema"][];
             usage: components["schemas"]["UsageSchema"] | null;
             /** @description HTTP requests made to the model provider, retries included. */
@@ -710,6 +766,10 @@ export interface components {
             status: "pending" | "queued" | "running" | "succeeded" | "failed" | "cancelled" | "skipped";
             agentRunId: string | null;
             output: string | null;
+            /** @description The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`). */
+            outputObject?: {
+                [key: string]: unknown;
+            };
             error: components["schemas"]["RunErrorSchema"] | null;
             /** Format: date-time */
             startedAt: string | null;

@@ -184,6 +184,8 @@ describe('agent run decider', () => {
       // The version it ran: the one its executor read when it started, after the one it was queued with.
       agentVersion: 2,
       output: 'It is x',
+      outputSchema: null,
+      outputObject: null,
       toolCalls: [
         {
           id: 'c1',

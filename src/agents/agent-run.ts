@@ -31,6 +31,10 @@ export interface AgentRun {
   context: Record<string, unknown>;
   status: RunStatus;
   output: string | null;
+  /** The JSON Schema the answer must match: the run's own, else (once started) its agent's; null: free text. */
+  outputSchema: Record<string, unknown> | null;
+  /** The answer parsed and valid against `outputSchema`. */
+  outputObject: unknown;
   toolCalls: ToolCall[];
   usage: Usage | null;
   /** Model requests made, retries included. */
@@ -62,8 +66,16 @@ export type QueueAgentRun = {
   agentVersion?: number;
   task: string;
   context: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
 } & Partial<WorkflowStepRef>;
-export type StartAgentRun = { type: 'StartAgentRun'; executorId: string; warnings: string[]; agentVersion?: number };
+export type StartAgentRun = {
+  type: 'StartAgentRun';
+  executorId: string;
+  warnings: string[];
+  agentVersion?: number;
+  /** The agent's schema, for a run without its own. */
+  outputSchema?: Record<string, unknown>;
+};
 export type RecordToolCall = {
   type: 'RecordToolCall';
   executorId: string;
@@ -83,7 +95,7 @@ export type RenewRunLease = { type: 'RenewRunLease'; executorId: string };
 export type EndAgentRun = {
   type: 'EndAgentRun';
   executorId: string;
-  outcome: { output: string } | { error: RunError } | { cancelled: true };
+  outcome: { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
   usage: Usage | null;
   attempts: number;
 };
@@ -107,11 +119,19 @@ export type AgentRunQueued = DomainEvent<
   Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & {
     model?: string;
     agentVersion?: number;
+    outputSchema?: Record<string, unknown>;
   } & Partial<WorkflowStepRef>
 >;
 export type AgentRunStarted = DomainEvent<
   'AgentRunStarted',
-  { runId: string; executorId: string; warnings: string[]; agentVersion?: number; startedAt: string }
+  {
+    runId: string;
+    executorId: string;
+    warnings: string[];
+    agentVersion?: number;
+    outputSchema?: Record<string, unknown>;
+    startedAt: string;
+  }
 >;
 export type AgentRunToolCalled = DomainEvent<
   'AgentRunToolCalled',
@@ -125,7 +145,7 @@ export type AgentRunLeaseRenewed = DomainEvent<
   'AgentRunLeaseRenewed',
   { runId: string; executorId: string; at: string }
 >;
-export type AgentRunSucceeded = DomainEvent<'AgentRunSucceeded', Ended & { output: string }>;
+export type AgentRunSucceeded = DomainEvent<'AgentRunSucceeded', Ended & { output: string; outputObject?: unknown }>;
 export type AgentRunFailed = DomainEvent<'AgentRunFailed', Ended & { error: RunError }>;
 export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
 export type AgentRunCancelled = DomainEvent<'AgentRunCancelled', Ended>;
@@ -178,6 +198,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
               executorId: command.executorId,
               warnings: command.warnings,
               ...(command.agentVersion !== undefined ? { agentVersion: command.agentVersion } : {}),
+              ...(command.outputSchema && !state.outputSchema ? { outputSchema: command.outputSchema } : {}),
               startedAt: at,
             },
           },
@@ -203,7 +224,13 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         // A cancel asked for while the run was finishing wins: the client was told it would end cancelled.
         if ('cancelled' in outcome || state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
         if ('error' in outcome) return [{ type: 'AgentRunFailed', data: { ...ended, error: outcome.error } }];
-        return [{ type: 'AgentRunSucceeded', data: { ...ended, output: outcome.output } }];
+        const { output, outputObject } = outcome;
+        return [
+          {
+            type: 'AgentRunSucceeded',
+            data: { ...ended, output, ...(outputObject !== undefined && { outputObject }) },
+          },
+        ];
       }
       case 'CancelAgentRun':
         if (state.status === 'cancelled' || state.cancelRequested) return [];
@@ -226,7 +253,8 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
 
   evolve(state, event) {
     if (event.type === 'AgentRunQueued') {
-      const { id, agentId, task, context, createdAt, model, agentVersion, workflowRunId, stepIndex } = event.data;
+      const { id, agentId, task, context, createdAt, model, agentVersion, outputSchema, workflowRunId, stepIndex } =
+        event.data;
       return {
         id,
         agentId,
@@ -236,6 +264,8 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         context,
         status: 'queued',
         output: null,
+        outputSchema: outputSchema ?? null,
+        outputObject: null,
         toolCalls: [],
         usage: null,
         attempts: 0,
@@ -256,7 +286,9 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       case 'AgentRunStarted': {
         const { executorId, warnings, startedAt } = event.data;
         const agentVersion = event.data.agentVersion ?? state.agentVersion;
-        return { ...state, status: 'running', executorId, warnings, agentVersion, startedAt, heartbeatAt: startedAt };
+        const outputSchema = event.data.outputSchema ?? state.outputSchema ?? null;
+        const started = { status: 'running' as const, executorId, warnings, agentVersion, outputSchema, startedAt };
+        return { ...state, ...started, heartbeatAt: startedAt };
       }
       case 'AgentRunToolCalled': {
         const { callId, tool, input, at } = event.data;
@@ -275,7 +307,11 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       case 'AgentRunCancelRequested':
         return { ...state, cancelRequested: true };
       case 'AgentRunSucceeded':
-        return { ...ended(state, 'succeeded', event.data), output: event.data.output };
+        return {
+          ...ended(state, 'succeeded', event.data),
+          output: event.data.output,
+          outputObject: event.data.outputObject ?? null,
+        };
       case 'AgentRunFailed':
         return { ...ended(state, 'failed', event.data), error: event.data.error };
       case 'AgentRunCancelled':
@@ -326,5 +362,6 @@ function ended(state: AgentRunAggregate, status: RunStatus, data: Ended): AgentR
 
 /** The public view of a run: without who executes it. */
 export function toAgentRun({ executorId: _e, heartbeatAt: _h, ...run }: AgentRunAggregate): AgentRun {
-  return run;
+  // Runs recorded before structured output have neither field.
+  return { ...run, outputSchema: run.outputSchema ?? null, outputObject: run.outputObject ?? null };
 }

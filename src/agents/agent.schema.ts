@@ -38,6 +38,14 @@ export class AgentSchema extends AgentSummarySchema {
   @ApiProperty({ minimum: 1, maximum: 100, example: 10 })
   maxSteps: number;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The JSON Schema the final answer must match; null: free text.',
+  })
+  outputSchema: Record<string, unknown> | null;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -58,6 +66,9 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100, nullable: true })
   maxSteps?: number | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  outputSchema?: Record<string, unknown> | null;
 }
 
 export class AgentListSchema {
@@ -85,6 +96,21 @@ export class RunErrorSchema {
 
   @ApiPropertyOptional({ description: "The provider's HTTP status, for provider errors." })
   status?: number;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    maxItems: LIST_ITEMS,
+    items: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', maxLength: TEXT_LENGTH },
+        message: { type: 'string', maxLength: TEXT_LENGTH },
+      },
+      required: ['path', 'message'],
+    },
+    description: 'For `output_invalid`: where the answer does not match `outputSchema` (JSON Pointers) and why.',
+  })
+  errors?: Array<{ path: string; message: string }>;
 }
 
 export class ToolCallSchema {
@@ -134,6 +160,22 @@ export class AgentRunSchema {
 
   @ApiProperty({ type: String, nullable: true })
   output: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      "The JSON Schema the answer must match (the run's own, else its agent's when it started); null: free text.",
+  })
+  outputSchema: Record<string, unknown> | null;
+
+  @ApiProperty({
+    nullable: true,
+    additionalProperties: true,
+    description: 'The answer as a JSON object, valid against `outputSchema`; null without a schema or before the end.',
+  })
+  outputObject: unknown;
 
   @ApiProperty({ type: [ToolCallSchema] })
   toolCalls: ToolCallSchema[];

@@ -56,6 +56,7 @@ describe('agent decider', () => {
       instructions: 'Find',
       tools: ['web'],
       maxSteps: 4,
+      outputSchema: null,
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -67,6 +68,7 @@ describe('agent decider', () => {
       ...older,
       status: 'active',
       maxSteps: 10,
+      outputSchema: null,
       version: 1,
     });
   });

@@ -13,19 +13,22 @@ export interface Agent {
   tools: string[];
   /** Upper bound on the model's steps (calls) in one run. */
   maxSteps: number;
+  /** The JSON Schema the final answer must match (`outputObject`); null: free text. */
+  outputSchema: Record<string, unknown> | null;
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
 }
 
 /** What an update may change. */
-export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps'>;
+export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema'>;
 
 export const DEFAULT_MAX_STEPS = 10;
 
 export type AgentState = Agent | null;
 
-export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt' | 'version'>;
+export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt' | 'version' | 'outputSchema'> &
+  Partial<Pick<Agent, 'outputSchema'>>;
 /** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
 export type UpdateAgent = {
   type: 'UpdateAgent';
@@ -36,10 +39,13 @@ export type UpdateAgent = {
 export type ArchiveAgent = { type: 'ArchiveAgent'; agentId: string } & Preconditions;
 export type AgentCommand = CreateAgent | UpdateAgent | ArchiveAgent;
 
-/** Agents created before runs were executed have no `maxSteps`: they get the default. */
+/** Agents created before runs were executed have no `maxSteps`, and older ones no `outputSchema`: defaults. */
 export type AgentCreated = DomainEvent<
   'AgentCreated',
-  Omit<Agent, 'status' | 'maxSteps' | 'version'> & { maxSteps?: number }
+  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema'> & {
+    maxSteps?: number;
+    outputSchema?: Record<string, unknown> | null;
+  }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
 export type AgentUpdated = DomainEvent<
@@ -68,8 +74,9 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, ...agent } = command;
-      return [{ type: 'AgentCreated', data: { ...agent, createdAt: now.toISOString() } }];
+      const { type: _type, outputSchema, ...agent } = command;
+      const data = { ...agent, ...(outputSchema && { outputSchema }), createdAt: now.toISOString() };
+      return [{ type: 'AgentCreated', data }];
     }
     const { agentId } = command;
     if (!state) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
@@ -98,7 +105,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
+        const { id, name, model, instructions, tools, maxSteps, outputSchema, createdAt } = event.data;
         return {
           id,
           name,
@@ -107,12 +114,13 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           instructions,
           tools,
           maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+          outputSchema: outputSchema ?? null,
           version: 1,
           createdAt,
         };
       }
       case 'AgentUpdated':
-        return state && { ...state, ...event.data.changes, version: event.data.version };
+        return state && { ...withDefaults(state), ...event.data.changes, version: event.data.version };
       case 'AgentArchived':
         return state && { ...state, status: 'archived', version: event.data.version };
       default:
@@ -120,3 +128,8 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
     }
   },
 };
+
+/** An agent as stored before a field existed gets that field's default. */
+export function withDefaults(agent: Agent): Agent {
+  return { ...agent, outputSchema: agent.outputSchema ?? null };
+}

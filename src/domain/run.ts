@@ -13,6 +13,8 @@ export interface RunError {
   code: string;
   message: string;
   status?: number;
+  /** Where and why, for errors about a value (`output_invalid`: the answer against its schema). */
+  errors?: Array<{ path: string; message: string }>;
 }
 
 export interface Usage {

@@ -15,6 +15,7 @@ import { DomainError } from '../domain/decider';
 import { RunError } from '../domain/run';
 import type { ModelProviders } from '../models/model-providers';
 import { ModelRunError } from '../models/model-run-error';
+import { OutputInvalid } from '../models/structured-answer';
 import { ToolRegistry } from '../tools/tool-registry';
 import { persistently } from '../actors/persistently';
 import { RunFeed } from '../live/run-feed';
@@ -75,6 +76,7 @@ export class AgentRunExecution {
         executorId: this.deps.executorId,
         warnings,
         agentVersion: agent?.version,
+        ...(agent?.outputSchema && { outputSchema: agent.outputSchema }),
       });
     } catch (error) {
       if (error instanceof DomainError) return undefined;
@@ -104,6 +106,7 @@ export class AgentRunExecution {
           context: run.context,
           tools,
           maxSteps: agent.maxSteps,
+          outputSchema: run.outputSchema ?? agent.outputSchema,
           signal,
         },
         {
@@ -122,7 +125,8 @@ export class AgentRunExecution {
         },
         this.deps.providers,
       );
-      end = { outcome: { output: result.output }, usage: result.usage, attempts: result.attempts };
+      const { output, outputObject } = result;
+      end = { outcome: { output, outputObject }, usage: result.usage, attempts: result.attempts };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;
@@ -146,6 +150,7 @@ export class AgentRunExecution {
     if (error instanceof ModelRunError) {
       const runError: RunError = { code: error.code, message: error.message };
       if (error.status !== undefined) runError.status = error.status;
+      if (error instanceof OutputInvalid) runError.errors = error.errors;
       return { error: runError };
     }
     this.deps.logger.error(`Run ${this.runId} failed unexpectedly: ${String(error)}`);

@@ -12,6 +12,8 @@ export interface WorkflowRunStep {
   status: StepStatus;
   agentRunId: string | null;
   output: string | null;
+  /** The step's structured answer, when its agent run had an `outputSchema`. */
+  outputObject?: unknown;
   error: RunError | null;
   startedAt: string | null;
   endedAt: string | null;
@@ -45,7 +47,7 @@ export interface WorkflowRunAggregate extends WorkflowRun {
 export type WorkflowRunState = WorkflowRunAggregate | null;
 
 /** How a step's agent run ended. */
-export type StepOutcome = { output: string } | { error: RunError } | { cancelled: true };
+export type StepOutcome = { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
 
 export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
   WorkflowRun,
@@ -90,6 +92,7 @@ export type WorkflowStepEnded = DomainEvent<
     index: number;
     status: 'succeeded' | 'failed' | 'cancelled';
     output?: string;
+    outputObject?: unknown;
     error?: RunError;
     endedAt: string;
   }
@@ -209,8 +212,9 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
         return updateStep(state, index, { status: 'running', agentRunId, startedAt });
       }
       case 'WorkflowStepEnded': {
-        const { index, status, output, error, endedAt } = event.data;
-        return updateStep(state, index, { status, output: output ?? null, error: error ?? null, endedAt });
+        const { index, status, output, outputObject, error, endedAt } = event.data;
+        const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
+        return updateStep(state, index, { status, ...answer, error: error ?? null, endedAt });
       }
       case 'WorkflowRunSucceeded':
         return { ...finish(state, 'succeeded', event.data.endedAt), output: event.data.output };
@@ -226,7 +230,11 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
 
 function startStep(run: WorkflowRunAggregate, index: number, agentRunId: string, at: string): WorkflowStepStarted {
   const step = run.steps[index];
-  const task = renderStepTask(step.action, { input: run.input, outputs: run.steps.map((s) => s.output) });
+  const task = renderStepTask(step.action, {
+    input: run.input,
+    outputs: run.steps.map((s) => s.output),
+    objects: run.steps.map((s) => s.outputObject),
+  });
   return {
     type: 'WorkflowStepStarted',
     data: { runId: run.id, index, agent: step.agent, task, agentRunId, startedAt: at },
@@ -240,7 +248,14 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: stri
   if ('output' in outcome) {
     const ended: WorkflowStepEnded = {
       type: 'WorkflowStepEnded',
-      data: { runId, index, status: 'succeeded', output: outcome.output, endedAt: at },
+      data: {
+        runId,
+        index,
+        status: 'succeeded',
+        output: outcome.output,
+        ...(outcome.outputObject !== undefined && { outputObject: outcome.outputObject }),
+        endedAt: at,
+      },
     };
     const next = index + 1;
     if (next === state.steps.length) {

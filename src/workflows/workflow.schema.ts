@@ -111,6 +111,13 @@ export class WorkflowRunStepSchema {
   @ApiProperty({ type: String, nullable: true })
   output: string | null;
 
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`).",
+  })
+  outputObject?: unknown;
+
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;
 

@@ -32,6 +32,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       instructions: 'Find primary sources.',
       tools: ['current_time'],
       maxSteps: 10,
+      outputSchema: null,
       version: 1,
       createdAt: api.clock.now().toISOString(),
     });
@@ -92,6 +93,8 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       status: 'queued',
       model: 'openai/gpt-4o-mini',
       output: null,
+      outputSchema: null,
+      outputObject: null,
       toolCalls: [],
       usage: null,
       attempts: 0,

@@ -13,6 +13,7 @@ import {
   Min,
 } from 'class-validator';
 import { Optional, normalizeText } from '../../http/validation';
+import { FreeFormObject } from '../../http/free-form-json';
 import { DEFAULT_MAX_STEPS } from '../agent';
 
 const MAX_STEPS_LIMIT = 100;
@@ -21,6 +22,14 @@ const MAX_STEPS_LIMIT = 100;
 
 // Validation stops at a property's first failure, and class-validator runs the lowest decorator first:
 // so presence and type come last in each list, then the finer checks above them.
+
+export const OUTPUT_SCHEMA_FIELD = {
+  type: 'object',
+  additionalProperties: true,
+  example: { type: 'object', properties: { title: { type: 'string', maxLength: 200 } }, required: ['title'] },
+  description:
+    'A JSON Schema (at most 64 KB, `"type": "object"` at its root) the final answer must match; the run then has `outputObject`. Default: none (free text).',
+} as const;
 
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 export const NOT_BLANK = /\S/;
@@ -81,4 +90,9 @@ export class CreateAgentDto {
   @IsInt({ message: 'maxSteps must be an integer' })
   @Optional()
   maxSteps: number = DEFAULT_MAX_STEPS;
+
+  /** Free-form JSON, checked as a JSON Schema by checkAgentDefinition. */
+  @ApiPropertyOptional(OUTPUT_SCHEMA_FIELD)
+  @FreeFormObject({ message: 'outputSchema must be a JSON Schema object' })
+  outputSchema: Record<string, unknown> | null = null;
 }

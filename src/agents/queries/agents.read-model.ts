@@ -15,12 +15,12 @@ export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'cre
 function prepareStatements(db: Database.Database) {
   createAgentTables(db);
   return {
-    upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string]>(
-      `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string, string]>(
+      `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at, options)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, model = excluded.model,
          instructions = excluded.instructions, tools = excluded.tools, max_steps = excluded.max_steps,
-         version = excluded.version`,
+         version = excluded.version, options = excluded.options`,
     ),
     setLastRun: db.prepare<[string, string, string]>(
       'UPDATE agents SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)',
@@ -63,7 +63,8 @@ export class AgentsReadModel {
     this.statements = prepareStatements(db);
   }
 
-  saveAgent({ id, name, status, model, instructions, tools, maxSteps, version, createdAt }: Agent): void {
+  saveAgent(agent: Agent): void {
+    const { id, name, status, model, instructions, tools, maxSteps, version, createdAt } = agent;
     this.statements.upsertAgent.run(
       id,
       name,
@@ -74,6 +75,7 @@ export class AgentsReadModel {
       maxSteps,
       version,
       createdAt,
+      JSON.stringify(optionsOf(agent)),
     );
   }
 
@@ -176,7 +178,13 @@ export class AgentsReadModel {
   }
 }
 
+/** The definition's fields kept in the `options` column. */
+function optionsOf({ outputSchema }: Agent): Pick<Agent, 'outputSchema'> {
+  return { outputSchema };
+}
+
 function toAgent(row: AgentRow): Agent {
+  const options = JSON.parse(row.options) as Partial<Agent>;
   return {
     id: row.id,
     name: row.name,
@@ -185,6 +193,7 @@ function toAgent(row: AgentRow): Agent {
     instructions: row.instructions,
     tools: JSON.parse(row.tools),
     maxSteps: row.max_steps ?? DEFAULT_MAX_STEPS,
+    outputSchema: options.outputSchema ?? null,
     version: row.version,
     createdAt: row.created_at,
   };

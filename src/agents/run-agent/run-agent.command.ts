@@ -6,6 +6,7 @@ export class RunAgentCommand extends Command<AgentRun> {
     readonly agentId: string,
     readonly task: string,
     readonly context: Record<string, unknown>,
+    readonly outputSchema: Record<string, unknown> | null = null,
   ) {
     super();
   }

@@ -12,6 +12,8 @@ import { AgentRun, agentRunStream } from '../agent-run';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
+import { outputSchemaErrors } from '../create-agent/agent-definition';
+import { ValidationFailed } from '../../shared/validation-failed';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -44,7 +46,11 @@ export class RunAgentController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    const queued = await this.commands.execute(new RunAgentCommand(agentId, body.task, body.context));
+    const schemaErrors = outputSchemaErrors(body.outputSchema);
+    if (schemaErrors.length) throw new ValidationFailed(schemaErrors);
+    const queued = await this.commands.execute(
+      new RunAgentCommand(agentId, body.task, body.context, body.outputSchema),
+    );
     void reply.header('Location', `/v1/agents/${agentId}/runs/${queued.id}`);
     const wait = preferredWait(prefer, this.config.runs.waitMaxSeconds);
     if (wait === undefined) {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
-import { NOT_BLANK } from '../create-agent/create-agent.dto';
+import { NOT_BLANK, OUTPUT_SCHEMA_FIELD } from '../create-agent/create-agent.dto';
 
 export class RunAgentDto {
   @ApiProperty({ maxLength: 100_000, example: 'Summarise this paper' })
@@ -20,4 +20,12 @@ export class RunAgentDto {
   })
   @FreeFormObject({ message: 'context must be an object' })
   context: Record<string, unknown> = {};
+
+  /** Free-form JSON, checked as a JSON Schema by the controller. */
+  @ApiPropertyOptional({
+    ...OUTPUT_SCHEMA_FIELD,
+    description: "The JSON Schema this run's answer must match, instead of the agent's. Default: the agent's.",
+  })
+  @FreeFormObject({ message: 'outputSchema must be a JSON Schema object' })
+  outputSchema: Record<string, unknown> | null = null;
 }

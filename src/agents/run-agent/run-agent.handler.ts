@@ -15,7 +15,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
+  async execute({ agentId, task, context, outputSchema }: RunAgentCommand): Promise<AgentRun> {
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
@@ -23,7 +23,16 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     const queued = await this.actors.send(
       agentRunStream(id),
       agentRunDecider,
-      { type: 'QueueAgentRun', id, agentId, model: agent.model, agentVersion: agent.version, task, context },
+      {
+        type: 'QueueAgentRun',
+        id,
+        agentId,
+        model: agent.model,
+        agentVersion: agent.version,
+        task,
+        context,
+        ...(outputSchema && { outputSchema }),
+      },
       { correlationId: id, causationId: agentId },
       { newStream: true },
     );

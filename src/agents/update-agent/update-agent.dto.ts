@@ -4,7 +4,7 @@ import { applyMergePatch } from '../../shared/json-merge-patch';
 import { Agent, AgentDefinition } from '../agent';
 import { CreateAgentDto } from '../create-agent/create-agent.dto';
 
-export const EDITABLE_AGENT_FIELDS = ['name', 'model', 'instructions', 'tools', 'maxSteps'] as const;
+export const EDITABLE_AGENT_FIELDS = ['name', 'model', 'instructions', 'tools', 'maxSteps', 'outputSchema'] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
   id: 'cannot be changed',
@@ -18,8 +18,8 @@ export function checkAgentPatch(patch: unknown): Record<string, unknown> {
   return checkPatchFields(patch, EDITABLE_AGENT_FIELDS, READ_ONLY_AGENT_FIELDS);
 }
 
-export function agentDefinition({ name, model, instructions, tools, maxSteps }: Agent): AgentDefinition {
-  return { name, model, instructions, tools, maxSteps };
+export function agentDefinition({ name, model, instructions, tools, maxSteps, outputSchema }: Agent): AgentDefinition {
+  return { name, model, instructions, tools, maxSteps, outputSchema: outputSchema ?? null };
 }
 
 /**
@@ -28,6 +28,8 @@ export function agentDefinition({ name, model, instructions, tools, maxSteps }: 
  */
 export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
   const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
-  const { name, model, instructions, tools, maxSteps } = validateAs(CreateAgentDto, merged);
-  return { name, model, instructions, tools, maxSteps };
+  const { outputSchema = null, ...rest } = merged;
+  const { name, model, instructions, tools, maxSteps } = validateAs(CreateAgentDto, rest);
+  // A free-form field is checked by checkAgentDefinition, as in a create.
+  return { name, model, instructions, tools, maxSteps, outputSchema: outputSchema as Record<string, unknown> | null };
 }
