@@ -13,6 +13,7 @@ import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
+import { ThreadsModule } from './threads/threads.module';
 import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -30,6 +31,7 @@ export class AppModule {
         ToolsModule.forRoot(config.tools),
         AgentsModule,
         WorkflowsModule,
+        ThreadsModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

@@ -186,6 +186,7 @@ describe('agent run decider', () => {
       output: 'It is x',
       outputSchema: null,
       outputObject: null,
+      threadId: null,
       toolCalls: [
         {
           id: 'c1',

@@ -44,6 +44,8 @@ export interface AgentRun {
   warnings: string[];
   workflowRunId: string | null;
   stepIndex: number | null;
+  /** The thread whose conversation the run continues. */
+  threadId: string | null;
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;
@@ -67,6 +69,7 @@ export type QueueAgentRun = {
   task: string;
   context: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  threadId?: string;
 } & Partial<WorkflowStepRef>;
 export type StartAgentRun = {
   type: 'StartAgentRun';
@@ -112,14 +115,24 @@ export type AgentRunCommand =
   | CancelAgentRun
   | InterruptAgentRun;
 
-/** An ending names the workflow step that made the run, if any, so the workflow's process manager needs no look-up. */
-type Ended = { runId: string; usage: Usage | null; attempts: number; endedAt: string } & Partial<WorkflowStepRef>;
+/**
+ * An ending names the workflow step that made the run and its thread, if any, so the workflow's process manager
+ * and the threads need no look-up.
+ */
+type Ended = {
+  runId: string;
+  usage: Usage | null;
+  attempts: number;
+  endedAt: string;
+  threadId?: string;
+} & Partial<WorkflowStepRef>;
 export type AgentRunQueued = DomainEvent<
   'AgentRunQueued',
   Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & {
     model?: string;
     agentVersion?: number;
     outputSchema?: Record<string, unknown>;
+    threadId?: string;
   } & Partial<WorkflowStepRef>
 >;
 export type AgentRunStarted = DomainEvent<
@@ -223,7 +236,9 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         const { outcome } = command;
         // A cancel asked for while the run was finishing wins: the client was told it would end cancelled.
         if ('cancelled' in outcome || state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
-        if ('error' in outcome) return [{ type: 'AgentRunFailed', data: { ...ended, error: outcome.error } }];
+        if ('error' in outcome) {
+          return [{ type: 'AgentRunFailed', data: { ...ended, error: withThreadNote(state, outcome.error) } }];
+        }
         const { output, outputObject } = outcome;
         return [
           {
@@ -246,7 +261,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         const ended = endedData(state, state.usage, state.attempts, at);
         if (state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
         const error = { code: 'interrupted', message: 'The instance executing the run stopped before it ended' };
-        return [{ type: 'AgentRunFailed', data: { ...ended, error } }];
+        return [{ type: 'AgentRunFailed', data: { ...ended, error: withThreadNote(state, error) } }];
       }
     }
   },
@@ -255,6 +270,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
     if (event.type === 'AgentRunQueued') {
       const { id, agentId, task, context, createdAt, model, agentVersion, outputSchema, workflowRunId, stepIndex } =
         event.data;
+      const threadId = event.data.threadId ?? null;
       return {
         id,
         agentId,
@@ -273,6 +289,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         warnings: [],
         workflowRunId: workflowRunId ?? null,
         stepIndex: stepIndex ?? null,
+        threadId,
         cancelRequested: false,
         createdAt,
         startedAt: null,
@@ -339,14 +356,27 @@ function checkExecutor(state: AgentRunAggregate, executorId: string): void {
 }
 
 function endedData(state: AgentRunAggregate, usage: Usage | null, attempts: number, endedAt: string): Ended {
-  const { id: runId, workflowRunId, stepIndex } = state;
+  const { id: runId, workflowRunId, stepIndex, threadId } = state;
   return {
     runId,
     usage,
     attempts,
     endedAt,
     ...(workflowRunId !== null ? { workflowRunId, stepIndex: stepIndex! } : {}),
+    ...(threadId ? { threadId } : {}),
   };
+}
+
+/** A run on a thread that fails adds nothing to it: its error says so. */
+function withThreadNote(state: AgentRunAggregate, error: RunError): RunError {
+  if (!state.threadId) return error;
+  return { ...error, message: `${error.message} (nothing was added to thread ${state.threadId})` };
+}
+
+/** The task as the model reads it: the text, then the context as JSON when there is one. */
+export function taskMessage(task: string, context: Record<string, unknown>): string {
+  if (Object.keys(context).length === 0) return task;
+  return `${task}\n\nContext (JSON):\n${JSON.stringify(context, null, 2)}`;
 }
 
 function ended(state: AgentRunAggregate, status: RunStatus, data: Ended): AgentRunAggregate {
@@ -363,5 +393,10 @@ function ended(state: AgentRunAggregate, status: RunStatus, data: Ended): AgentR
 /** The public view of a run: without who executes it. */
 export function toAgentRun({ executorId: _e, heartbeatAt: _h, ...run }: AgentRunAggregate): AgentRun {
   // Runs recorded before structured output have neither field.
-  return { ...run, outputSchema: run.outputSchema ?? null, outputObject: run.outputObject ?? null };
+  return {
+    ...run,
+    outputSchema: run.outputSchema ?? null,
+    outputObject: run.outputObject ?? null,
+    threadId: run.threadId ?? null,
+  };
 }

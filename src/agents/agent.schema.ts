@@ -6,6 +6,11 @@ import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField
 
 const TOOL_IDS = { type: 'array', maxItems: LIST_ITEMS, items: { type: 'string', maxLength: NAME_LENGTH } } as const;
 
+export class AgentMemorySchema {
+  @ApiProperty({ minimum: 0, maximum: 1000, example: 50, description: "The thread's last messages a run sees." })
+  maxMessages: number;
+}
+
 export class AgentSummarySchema {
   @ApiProperty(idField('agent', 'agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J'))
   id: string;
@@ -46,6 +51,9 @@ export class AgentSchema extends AgentSummarySchema {
   })
   outputSchema: Record<string, unknown> | null;
 
+  @ApiProperty({ type: () => AgentMemorySchema })
+  memory: AgentMemorySchema;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -69,6 +77,9 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
   outputSchema?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: () => AgentMemorySchema, nullable: true })
+  memory?: AgentMemorySchema | null;
 }
 
 export class AgentListSchema {
@@ -197,6 +208,13 @@ export class AgentRunSchema {
 
   @ApiProperty({ type: Number, nullable: true })
   stepIndex: number | null;
+
+  @ApiProperty({
+    ...idField('thread'),
+    nullable: true,
+    description: 'The thread whose conversation the run continues.',
+  })
+  threadId: string | null;
 
   @ApiProperty()
   cancelRequested: boolean;

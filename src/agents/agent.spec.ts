@@ -57,6 +57,7 @@ describe('agent decider', () => {
       tools: ['web'],
       maxSteps: 4,
       outputSchema: null,
+      memory: { maxMessages: 50 },
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -69,6 +70,7 @@ describe('agent decider', () => {
       status: 'active',
       maxSteps: 10,
       outputSchema: null,
+      memory: { maxMessages: 50 },
       version: 1,
     });
   });

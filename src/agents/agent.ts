@@ -15,20 +15,34 @@ export interface Agent {
   maxSteps: number;
   /** The JSON Schema the final answer must match (`outputObject`); null: free text. */
   outputSchema: Record<string, unknown> | null;
+  /** How much of a thread a run sees: its last `maxMessages` messages. */
+  memory: AgentMemory;
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
 }
 
 /** What an update may change. */
-export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema'>;
+export type AgentDefinition = Pick<
+  Agent,
+  'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema' | 'memory'
+>;
+
+export interface AgentMemory {
+  maxMessages: number;
+}
+
+export const DEFAULT_MEMORY: AgentMemory = { maxMessages: 50 };
 
 export const DEFAULT_MAX_STEPS = 10;
 
 export type AgentState = Agent | null;
 
-export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt' | 'version' | 'outputSchema'> &
-  Partial<Pick<Agent, 'outputSchema'>>;
+export type CreateAgent = { type: 'CreateAgent' } & Omit<
+  Agent,
+  'status' | 'createdAt' | 'version' | 'outputSchema' | 'memory'
+> &
+  Partial<Pick<Agent, 'outputSchema' | 'memory'>>;
 /** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
 export type UpdateAgent = {
   type: 'UpdateAgent';
@@ -42,9 +56,10 @@ export type AgentCommand = CreateAgent | UpdateAgent | ArchiveAgent;
 /** Agents created before runs were executed have no `maxSteps`, and older ones no `outputSchema`: defaults. */
 export type AgentCreated = DomainEvent<
   'AgentCreated',
-  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema'> & {
+  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema' | 'memory'> & {
     maxSteps?: number;
     outputSchema?: Record<string, unknown> | null;
+    memory?: AgentMemory;
   }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
@@ -74,8 +89,13 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, outputSchema, ...agent } = command;
-      const data = { ...agent, ...(outputSchema && { outputSchema }), createdAt: now.toISOString() };
+      const { type: _type, outputSchema, memory, ...agent } = command;
+      const data = {
+        ...agent,
+        ...(outputSchema && { outputSchema }),
+        ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
+        createdAt: now.toISOString(),
+      };
       return [{ type: 'AgentCreated', data }];
     }
     const { agentId } = command;
@@ -105,7 +125,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, maxSteps, outputSchema, createdAt } = event.data;
+        const { id, name, model, instructions, tools, maxSteps, outputSchema, memory, createdAt } = event.data;
         return {
           id,
           name,
@@ -115,6 +135,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           tools,
           maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
           outputSchema: outputSchema ?? null,
+          memory: memory ?? DEFAULT_MEMORY,
           version: 1,
           createdAt,
         };
@@ -131,5 +152,5 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
 
 /** An agent as stored before a field existed gets that field's default. */
 export function withDefaults(agent: Agent): Agent {
-  return { ...agent, outputSchema: agent.outputSchema ?? null };
+  return { ...agent, outputSchema: agent.outputSchema ?? null, memory: agent.memory ?? DEFAULT_MEMORY };
 }

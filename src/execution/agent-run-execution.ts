@@ -19,6 +19,8 @@ import { OutputInvalid } from '../models/structured-answer';
 import { ToolRegistry } from '../tools/tool-registry';
 import { persistently } from '../actors/persistently';
 import { RunFeed } from '../live/run-feed';
+import { ThreadsReadModel } from '../threads/queries/threads.read-model';
+import { memoryWindow } from '../threads/thread';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -30,6 +32,7 @@ export class RunTakenAway extends Error {}
 
 export interface ExecutionDeps {
   actors: ActorRegistry;
+  threads: ThreadsReadModel;
   tools: ToolRegistry;
   providers: ModelProviders;
   feed: RunFeed;
@@ -51,6 +54,7 @@ export class AgentRunExecution {
 
   constructor(
     readonly runId: string,
+    readonly threadId: string | undefined,
     private readonly deps: ExecutionDeps,
   ) {
     // An actor of its own (runs' actors are not cached), held while the run executes.
@@ -98,6 +102,12 @@ export class AgentRunExecution {
       const { tools } = this.deps.tools.resolve(agent.tools);
       // The AI SDK is loaded with the first run rather than at the service's start.
       const { runAgentLoop } = await import('../models/agent-loop');
+      const { toModelMessages } = await import('../models/thread-history');
+      // A thread's earlier runs have settled (the executor takes them in order): its last messages are projected.
+      const remembered = run.threadId
+        ? memoryWindow(this.deps.threads.lastMessages(run.threadId, agent.memory.maxMessages), agent.memory.maxMessages)
+        : [];
+      const history = toModelMessages(remembered, new Map(tools.map((t) => [t.id, t.modelName])));
       const result = await runAgentLoop(
         {
           model: run.model || agent.model,
@@ -107,6 +117,7 @@ export class AgentRunExecution {
           tools,
           maxSteps: agent.maxSteps,
           outputSchema: run.outputSchema ?? agent.outputSchema,
+          history,
           signal,
         },
         {

@@ -9,6 +9,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
+import { taskMessage } from '../agents/agent-run';
 import type { RunnableTool } from '../tools/tool';
 import type { ModelProviders } from './model-providers';
 import { errorMessage, toModelRunError } from './provider-errors';
@@ -138,7 +139,7 @@ export async function runAgentLoop(
 
   const messages: ModelMessage[] = [
     ...(request.history ?? []),
-    { role: 'user', content: userMessage(request.task, request.context) },
+    { role: 'user', content: taskMessage(request.task, request.context) },
   ];
   const tools = toolSet(request.tools, observer, observe, executed, redact);
   const first = await turn(messages, tools, request.maxSteps);
@@ -171,11 +172,6 @@ function sum(a: AgentLoopResult['usage'], b: AgentLoopResult['usage']): AgentLoo
 
 function totals(usage: LanguageModelUsage): AgentLoopResult['usage'] {
   return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
-}
-
-function userMessage(task: string, context: Record<string, unknown>): string {
-  if (Object.keys(context).length === 0) return task;
-  return `${task}\n\nContext (JSON):\n${JSON.stringify(context, null, 2)}`;
 }
 
 type Observe = (report: () => Promise<void>) => Promise<void>;

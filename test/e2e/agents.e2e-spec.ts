@@ -33,6 +33,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       tools: ['current_time'],
       maxSteps: 10,
       outputSchema: null,
+      memory: { maxMessages: 50 },
       version: 1,
       createdAt: api.clock.now().toISOString(),
     });
@@ -95,6 +96,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       output: null,
       outputSchema: null,
       outputObject: null,
+      threadId: null,
       toolCalls: [],
       usage: null,
       attempts: 0,

@@ -65,6 +65,7 @@ export async function startSchedulerInstance(
           tools: [],
           maxSteps: 10,
           outputSchema: null,
+          memory: { maxMessages: 50 },
         }));
       const workflow = await commands.execute(
         new CreateWorkflowCommand('scheduled', { type: 'schedule', cron, timezone }, [{ agent, action: 'go' }]),

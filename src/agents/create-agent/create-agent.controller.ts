@@ -26,8 +26,9 @@ export class CreateAgentController {
   async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {
     checkAgentDefinition(body, this.tools);
     const { name, model, instructions, tools, maxSteps, outputSchema } = body;
+    const memory = { maxMessages: body.memory.maxMessages };
     const agent = await this.commands.execute(
-      new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema }),
+      new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory }),
     );
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;

@@ -1,12 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
   IsDefined,
   IsInt,
+  IsObject,
   IsString,
+  ValidateNested,
   Matches,
   Max,
   MaxLength,
@@ -14,9 +16,10 @@ import {
 } from 'class-validator';
 import { Optional, normalizeText } from '../../http/validation';
 import { FreeFormObject } from '../../http/free-form-json';
-import { DEFAULT_MAX_STEPS } from '../agent';
+import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 
 const MAX_STEPS_LIMIT = 100;
+const MAX_MEMORY = 1000;
 
 // Request schemas state defaults in words: a `default` keyword makes generated clients require the field.
 
@@ -34,6 +37,15 @@ export const OUTPUT_SCHEMA_FIELD = {
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 export const NOT_BLANK = /\S/;
 const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
+
+export class AgentMemoryDto {
+  @ApiProperty({ minimum: 0, maximum: MAX_MEMORY, description: "The thread's last messages a run sees." })
+  @Max(MAX_MEMORY)
+  @Min(0)
+  @IsInt({ message: 'memory.maxMessages must be an integer' })
+  @IsDefined({ message: 'memory.maxMessages is required' })
+  maxMessages: number;
+}
 
 export class CreateAgentDto {
   @ApiProperty({ maxLength: 200, example: 'researcher', description: 'Unique among agents.' })
@@ -90,6 +102,16 @@ export class CreateAgentDto {
   @IsInt({ message: 'maxSteps must be an integer' })
   @Optional()
   maxSteps: number = DEFAULT_MAX_STEPS;
+
+  @ApiPropertyOptional({
+    type: () => AgentMemoryDto,
+    description: `What a run on a thread sees of it. Default: {"maxMessages": ${DEFAULT_MEMORY.maxMessages}}.`,
+  })
+  @ValidateNested()
+  @Type(() => AgentMemoryDto)
+  @IsObject({ message: 'memory must be an object' })
+  @Optional()
+  memory: AgentMemoryDto = Object.assign(new AgentMemoryDto(), DEFAULT_MEMORY);
 
   /** Free-form JSON, checked as a JSON Schema by checkAgentDefinition. */
   @ApiPropertyOptional(OUTPUT_SCHEMA_FIELD)

@@ -32,6 +32,7 @@ describe('agents read model', () => {
       tools: [],
       maxSteps: 10,
       outputSchema: { type: 'object' },
+      memory: { maxMessages: 7 },
       version: 3,
       createdAt: '2026-01-01T00:00:00.000Z',
     };

@@ -5,7 +5,7 @@ import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
-import { Agent, DEFAULT_MAX_STEPS } from '../agent';
+import { Agent, DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
 import { AgentRow, createAgentTables } from './agent-tables';
 
@@ -179,8 +179,8 @@ export class AgentsReadModel {
 }
 
 /** The definition's fields kept in the `options` column. */
-function optionsOf({ outputSchema }: Agent): Pick<Agent, 'outputSchema'> {
-  return { outputSchema };
+function optionsOf({ outputSchema, memory }: Agent): Pick<Agent, 'outputSchema' | 'memory'> {
+  return { outputSchema, memory };
 }
 
 function toAgent(row: AgentRow): Agent {
@@ -194,6 +194,7 @@ function toAgent(row: AgentRow): Agent {
     tools: JSON.parse(row.tools),
     maxSteps: row.max_steps ?? DEFAULT_MAX_STEPS,
     outputSchema: options.outputSchema ?? null,
+    memory: options.memory ?? DEFAULT_MEMORY,
     version: row.version,
     createdAt: row.created_at,
   };

@@ -7,6 +7,8 @@ export class RunAgentCommand extends Command<AgentRun> {
     readonly task: string,
     readonly context: Record<string, unknown>,
     readonly outputSchema: Record<string, unknown> | null = null,
+    /** The thread whose conversation the run continues. */
+    readonly threadId?: string,
   ) {
     super();
   }

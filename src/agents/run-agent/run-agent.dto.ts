@@ -1,9 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
+import { idField } from '../../http/openapi/fields';
+import { Optional } from '../../http/validation';
 import { NOT_BLANK, OUTPUT_SCHEMA_FIELD } from '../create-agent/create-agent.dto';
 
-export class RunAgentDto {
+/** A task to run: on an agent, or on a thread (whose agent runs it). */
+export class RunTaskDto {
   @ApiProperty({ maxLength: 100_000, example: 'Summarise this paper' })
   @MaxLength(100_000)
   @Matches(NOT_BLANK, { message: 'task must not be empty' })
@@ -28,4 +31,15 @@ export class RunAgentDto {
   })
   @FreeFormObject({ message: 'outputSchema must be a JSON Schema object' })
   outputSchema: Record<string, unknown> | null = null;
+}
+
+export class RunAgentDto extends RunTaskDto {
+  @ApiPropertyOptional({
+    ...idField('thread'),
+    description: 'A thread of this agent: the run continues its conversation. Default: none (a one-off run).',
+  })
+  @Matches(/^thread_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'threadId must be a thread id (thread_ and a ULID)' })
+  @IsString()
+  @Optional()
+  threadId?: string;
 }

@@ -1,10 +1,18 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { Agent, AgentDefinition } from '../agent';
+import { Agent, AgentDefinition, withDefaults } from '../agent';
 import { CreateAgentDto } from '../create-agent/create-agent.dto';
 
-export const EDITABLE_AGENT_FIELDS = ['name', 'model', 'instructions', 'tools', 'maxSteps', 'outputSchema'] as const;
+export const EDITABLE_AGENT_FIELDS = [
+  'name',
+  'model',
+  'instructions',
+  'tools',
+  'maxSteps',
+  'outputSchema',
+  'memory',
+] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
   id: 'cannot be changed',
@@ -18,8 +26,9 @@ export function checkAgentPatch(patch: unknown): Record<string, unknown> {
   return checkPatchFields(patch, EDITABLE_AGENT_FIELDS, READ_ONLY_AGENT_FIELDS);
 }
 
-export function agentDefinition({ name, model, instructions, tools, maxSteps, outputSchema }: Agent): AgentDefinition {
-  return { name, model, instructions, tools, maxSteps, outputSchema: outputSchema ?? null };
+export function agentDefinition(agent: Agent): AgentDefinition {
+  const { name, model, instructions, tools, maxSteps, outputSchema, memory } = withDefaults(agent);
+  return { name, model, instructions, tools, maxSteps, outputSchema, memory };
 }
 
 /**
@@ -29,7 +38,16 @@ export function agentDefinition({ name, model, instructions, tools, maxSteps, ou
 export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
   const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
   const { outputSchema = null, ...rest } = merged;
-  const { name, model, instructions, tools, maxSteps } = validateAs(CreateAgentDto, rest);
+  const { name, model, instructions, tools, maxSteps, memory } = validateAs(CreateAgentDto, rest);
   // A free-form field is checked by checkAgentDefinition, as in a create.
-  return { name, model, instructions, tools, maxSteps, outputSchema: outputSchema as Record<string, unknown> | null };
+  const schema = outputSchema as Record<string, unknown> | null;
+  return {
+    name,
+    model,
+    instructions,
+    tools,
+    maxSteps,
+    outputSchema: schema,
+    memory: { maxMessages: memory.maxMessages },
+  };
 }

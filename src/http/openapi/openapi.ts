@@ -27,6 +27,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     })
     .addTag('agents', 'Agents, and runs of an agent on a task')
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
+    .addTag('threads', 'Conversations with an agent that continue across runs')
     .addTag('events', 'The event log, and the history of each resource')
     .addTag('tools', 'The tools agents may use')
     .addTag('operations', 'Health and metrics')
