@@ -12,6 +12,22 @@ export interface ToolCall {
   endedAt: string | null;
 }
 
+/** A tool call that waits for a person's decision. */
+export interface PendingApproval {
+  toolCallId: string;
+  tool: string;
+  args: unknown;
+  requestedAt: string;
+}
+
+/** A person's decision on a pending call: `args` replaces the call's arguments when approving. */
+export interface ApprovalDecision {
+  toolCallId: string;
+  decision: 'approve' | 'reject';
+  reason?: string;
+  args?: unknown;
+}
+
 /** Set when a workflow step made the run. */
 export interface WorkflowStepRef {
   workflowRunId: string;
@@ -36,6 +52,8 @@ export interface AgentRun {
   /** The answer parsed and valid against `outputSchema`. */
   outputObject: unknown;
   toolCalls: ToolCall[];
+  /** While `waiting`: the calls that wait for a decision. */
+  pendingApprovals: PendingApproval[];
   usage: Usage | null;
   /** Model requests made, retries included. */
   attempts: number;
@@ -56,6 +74,10 @@ export interface AgentRun {
 export interface AgentRunAggregate extends AgentRun {
   executorId: string | null;
   heartbeatAt: string | null;
+  /** The calls decided since the run last waited, with their calls as requested: the resume carries them out. */
+  decided: Array<ApprovalDecision & { tool: string; requestedArgs: unknown }>;
+  /** When it began to wait (the approval timeout counts from here). */
+  waitingSince: string | null;
 }
 
 export type AgentRunState = AgentRunAggregate | null;
@@ -95,6 +117,17 @@ export type RecordToolResult = {
   error?: string;
 };
 export type RenewRunLease = { type: 'RenewRunLease'; executorId: string };
+/** The executor stops at calls that need a person: the run waits, holding nothing. */
+export type RequestApprovals = {
+  type: 'RequestApprovals';
+  executorId: string;
+  approvals: Array<Omit<PendingApproval, 'requestedAt'>>;
+  usage: Usage | null;
+  attempts: number;
+};
+export type DecideApprovals = { type: 'DecideApprovals'; decisions: ApprovalDecision[] };
+/** Fails a run that has waited since before `before`. */
+export type ExpireApprovals = { type: 'ExpireApprovals'; before: string; timeoutMs: number };
 export type EndAgentRun = {
   type: 'EndAgentRun';
   executorId: string;
@@ -111,6 +144,9 @@ export type AgentRunCommand =
   | RecordToolCall
   | RecordToolResult
   | RenewRunLease
+  | RequestApprovals
+  | DecideApprovals
+  | ExpireApprovals
   | EndAgentRun
   | CancelAgentRun
   | InterruptAgentRun;
@@ -158,6 +194,15 @@ export type AgentRunLeaseRenewed = DomainEvent<
   'AgentRunLeaseRenewed',
   { runId: string; executorId: string; at: string }
 >;
+export type AgentRunApprovalRequested = DomainEvent<
+  'AgentRunApprovalRequested',
+  { runId: string; approvals: PendingApproval[]; usage: Usage | null; attempts: number; at: string }
+>;
+/** `resumed`: every pending call has its decision, and the run is queued again to go on. */
+export type AgentRunApprovalsDecided = DomainEvent<
+  'AgentRunApprovalsDecided',
+  { runId: string; decisions: ApprovalDecision[]; resumed: boolean; at: string }
+>;
 export type AgentRunSucceeded = DomainEvent<'AgentRunSucceeded', Ended & { output: string; outputObject?: unknown }>;
 export type AgentRunFailed = DomainEvent<'AgentRunFailed', Ended & { error: RunError }>;
 export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
@@ -168,6 +213,8 @@ export type AgentRunEvent =
   | AgentRunToolCalled
   | AgentRunToolReturned
   | AgentRunLeaseRenewed
+  | AgentRunApprovalRequested
+  | AgentRunApprovalsDecided
   | AgentRunSucceeded
   | AgentRunFailed
   | AgentRunCancelRequested
@@ -179,6 +226,8 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunToolCalled: true,
   AgentRunToolReturned: true,
   AgentRunLeaseRenewed: true,
+  AgentRunApprovalRequested: true,
+  AgentRunApprovalsDecided: true,
   AgentRunSucceeded: true,
   AgentRunFailed: true,
   AgentRunCancelRequested: true,
@@ -230,6 +279,27 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       case 'RenewRunLease':
         checkExecutor(state, command.executorId);
         return [{ type: 'AgentRunLeaseRenewed', data: { runId, executorId: command.executorId, at } }];
+      case 'RequestApprovals': {
+        checkExecutor(state, command.executorId);
+        // A cancel asked for meanwhile wins: the run ends rather than wait.
+        if (state.cancelRequested) {
+          return [{ type: 'AgentRunCancelled', data: endedData(state, command.usage, command.attempts, at) }];
+        }
+        const approvals = command.approvals.map((approval) => ({ ...approval, requestedAt: at }));
+        const { usage, attempts } = command;
+        return [{ type: 'AgentRunApprovalRequested', data: { runId, approvals, usage, attempts, at } }];
+      }
+      case 'DecideApprovals':
+        return decideApprovals(state, command.decisions, at);
+      case 'ExpireApprovals': {
+        if (state.status !== 'waiting' || !state.waitingSince || state.waitingSince >= command.before) return [];
+        const error = {
+          code: 'approval_timeout',
+          message: `No decision on the pending tool calls within ${command.timeoutMs} ms`,
+        };
+        const ended = endedData(state, state.usage, state.attempts, at);
+        return [{ type: 'AgentRunFailed', data: { ...ended, error: withThreadNote(state, error) } }];
+      }
       case 'EndAgentRun': {
         checkExecutor(state, command.executorId);
         const ended = endedData(state, command.usage, command.attempts, at);
@@ -250,8 +320,8 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       case 'CancelAgentRun':
         if (state.status === 'cancelled' || state.cancelRequested) return [];
         if (isEnded(state.status)) throw new DomainError('conflict', `Agent run ${runId} has already ${state.status}`);
-        if (state.status === 'queued') {
-          return [{ type: 'AgentRunCancelled', data: endedData(state, null, 0, at) }];
+        if (state.status === 'queued' || state.status === 'waiting') {
+          return [{ type: 'AgentRunCancelled', data: endedData(state, state.usage, state.attempts, at) }];
         }
         return [{ type: 'AgentRunCancelRequested', data: { runId, requestedAt: at } }];
       case 'InterruptAgentRun': {
@@ -283,6 +353,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         outputSchema: outputSchema ?? null,
         outputObject: null,
         toolCalls: [],
+        pendingApprovals: [],
         usage: null,
         attempts: 0,
         error: null,
@@ -296,6 +367,8 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         endedAt: null,
         executorId: null,
         heartbeatAt: null,
+        decided: [],
+        waitingSince: null,
       };
     }
     if (!state) return state;
@@ -304,7 +377,16 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         const { executorId, warnings, startedAt } = event.data;
         const agentVersion = event.data.agentVersion ?? state.agentVersion;
         const outputSchema = event.data.outputSchema ?? state.outputSchema ?? null;
-        const started = { status: 'running' as const, executorId, warnings, agentVersion, outputSchema, startedAt };
+        // A run resumed after a decision keeps when it first started.
+        const first = state.startedAt ?? startedAt;
+        const started = {
+          status: 'running' as const,
+          executorId,
+          warnings,
+          agentVersion,
+          outputSchema,
+          startedAt: first,
+        };
         return { ...state, ...started, heartbeatAt: startedAt };
       }
       case 'AgentRunToolCalled': {
@@ -321,6 +403,26 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       }
       case 'AgentRunLeaseRenewed':
         return { ...state, heartbeatAt: event.data.at };
+      case 'AgentRunApprovalRequested': {
+        const { approvals, usage, attempts, at } = event.data;
+        const pending = { pendingApprovals: approvals, decided: [], waitingSince: at };
+        return { ...state, status: 'waiting', ...pending, usage, attempts, executorId: null, heartbeatAt: null };
+      }
+      case 'AgentRunApprovalsDecided': {
+        const byId = new Map(state.pendingApprovals.map((p) => [p.toolCallId, p]));
+        const decided = [
+          ...(state.decided ?? []),
+          ...event.data.decisions.map((d) => ({
+            ...d,
+            tool: byId.get(d.toolCallId)!.tool,
+            requestedArgs: byId.get(d.toolCallId)!.args,
+          })),
+        ];
+        const ids = new Set(decided.map((d) => d.toolCallId));
+        const pendingApprovals = state.pendingApprovals.filter((p) => !ids.has(p.toolCallId));
+        if (!event.data.resumed) return { ...state, pendingApprovals, decided };
+        return { ...state, status: 'queued', pendingApprovals, decided, waitingSince: null };
+      }
       case 'AgentRunCancelRequested':
         return { ...state, cancelRequested: true };
       case 'AgentRunSucceeded':
@@ -347,6 +449,26 @@ function queue(state: AgentRunState, command: QueueAgentRun, createdAt: string):
   }
   const { type: _type, ...run } = command;
   return [{ type: 'AgentRunQueued', data: { ...run, createdAt } }];
+}
+
+function decideApprovals(state: AgentRunAggregate, decisions: ApprovalDecision[], at: string): AgentRunEvent[] {
+  const runId = state.id;
+  if (state.status !== 'waiting') {
+    throw new DomainError('conflict', `Agent run ${runId} is ${state.status}, not waiting`, [], 'not-waiting');
+  }
+  const pending = new Set(state.pendingApprovals.map((p) => p.toolCallId));
+  const seen = new Set<string>();
+  const errors = decisions.flatMap((d, i) => {
+    const path = `decisions[${i}].toolCallId`;
+    if (!pending.has(d.toolCallId))
+      return [{ path, message: `"${d.toolCallId}" is not a pending tool call of the run` }];
+    if (seen.has(d.toolCallId)) return [{ path, message: `"${d.toolCallId}" is decided twice` }];
+    seen.add(d.toolCallId);
+    return [];
+  });
+  if (errors.length) throw new DomainError('unprocessable', 'Some decisions are not for a pending tool call', errors);
+  const resumed = state.pendingApprovals.every((p) => seen.has(p.toolCallId));
+  return [{ type: 'AgentRunApprovalsDecided', data: { runId, decisions, resumed, at } }];
 }
 
 function checkExecutor(state: AgentRunAggregate, executorId: string): void {
@@ -387,16 +509,25 @@ function ended(state: AgentRunAggregate, status: RunStatus, data: Ended): AgentR
     attempts: data.attempts,
     endedAt: data.endedAt,
     cancelRequested: false,
+    pendingApprovals: [],
+    waitingSince: null,
   };
 }
 
 /** The public view of a run: without who executes it. */
-export function toAgentRun({ executorId: _e, heartbeatAt: _h, ...run }: AgentRunAggregate): AgentRun {
+export function toAgentRun({
+  executorId: _e,
+  heartbeatAt: _h,
+  decided: _d,
+  waitingSince: _w,
+  ...run
+}: AgentRunAggregate): AgentRun {
   // Runs recorded before structured output have neither field.
   return {
     ...run,
     outputSchema: run.outputSchema ?? null,
     outputObject: run.outputObject ?? null,
     threadId: run.threadId ?? null,
+    pendingApprovals: run.pendingApprovals ?? [],
   };
 }

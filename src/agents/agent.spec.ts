@@ -58,6 +58,7 @@ describe('agent decider', () => {
       maxSteps: 4,
       outputSchema: null,
       memory: { maxMessages: 50 },
+      approvalRequired: [],
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -71,6 +72,7 @@ describe('agent decider', () => {
       maxSteps: 10,
       outputSchema: null,
       memory: { maxMessages: 50 },
+      approvalRequired: [],
       version: 1,
     });
   });

@@ -17,6 +17,8 @@ export interface Agent {
   outputSchema: Record<string, unknown> | null;
   /** How much of a thread a run sees: its last `maxMessages` messages. */
   memory: AgentMemory;
+  /** Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval. */
+  approvalRequired: string[];
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
@@ -25,8 +27,13 @@ export interface Agent {
 /** What an update may change. */
 export type AgentDefinition = Pick<
   Agent,
-  'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema' | 'memory'
+  'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema' | 'memory' | 'approvalRequired'
 >;
+
+/** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
+export function needsApproval(rules: string[], toolId: string): boolean {
+  return rules.some((rule) => (rule.endsWith('/*') ? toolId.startsWith(rule.slice(0, -1)) : rule === toolId));
+}
 
 export interface AgentMemory {
   maxMessages: number;
@@ -40,9 +47,9 @@ export type AgentState = Agent | null;
 
 export type CreateAgent = { type: 'CreateAgent' } & Omit<
   Agent,
-  'status' | 'createdAt' | 'version' | 'outputSchema' | 'memory'
+  'status' | 'createdAt' | 'version' | 'outputSchema' | 'memory' | 'approvalRequired'
 > &
-  Partial<Pick<Agent, 'outputSchema' | 'memory'>>;
+  Partial<Pick<Agent, 'outputSchema' | 'memory' | 'approvalRequired'>>;
 /** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
 export type UpdateAgent = {
   type: 'UpdateAgent';
@@ -56,10 +63,11 @@ export type AgentCommand = CreateAgent | UpdateAgent | ArchiveAgent;
 /** Agents created before runs were executed have no `maxSteps`, and older ones no `outputSchema`: defaults. */
 export type AgentCreated = DomainEvent<
   'AgentCreated',
-  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema' | 'memory'> & {
+  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema' | 'memory' | 'approvalRequired'> & {
     maxSteps?: number;
     outputSchema?: Record<string, unknown> | null;
     memory?: AgentMemory;
+    approvalRequired?: string[];
   }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
@@ -89,11 +97,12 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, outputSchema, memory, ...agent } = command;
+      const { type: _type, outputSchema, memory, approvalRequired, ...agent } = command;
       const data = {
         ...agent,
         ...(outputSchema && { outputSchema }),
         ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
+        ...(approvalRequired?.length && { approvalRequired }),
         createdAt: now.toISOString(),
       };
       return [{ type: 'AgentCreated', data }];
@@ -125,7 +134,8 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, maxSteps, outputSchema, memory, createdAt } = event.data;
+        const { id, name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, createdAt } =
+          event.data;
         return {
           id,
           name,
@@ -136,6 +146,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
           outputSchema: outputSchema ?? null,
           memory: memory ?? DEFAULT_MEMORY,
+          approvalRequired: approvalRequired ?? [],
           version: 1,
           createdAt,
         };
@@ -152,5 +163,10 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
 
 /** An agent as stored before a field existed gets that field's default. */
 export function withDefaults(agent: Agent): Agent {
-  return { ...agent, outputSchema: agent.outputSchema ?? null, memory: agent.memory ?? DEFAULT_MEMORY };
+  return {
+    ...agent,
+    outputSchema: agent.outputSchema ?? null,
+    memory: agent.memory ?? DEFAULT_MEMORY,
+    approvalRequired: agent.approvalRequired ?? [],
+  };
 }

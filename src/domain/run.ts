@@ -1,8 +1,9 @@
 /** What agent runs and workflow runs have in common. */
 
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** `waiting`: for a person's decision (an approval); it holds no slot and nothing in memory meanwhile. */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled'];
 
 export function isEnded(status: RunStatus): boolean {
   return status === 'succeeded' || status === 'failed' || status === 'cancelled';

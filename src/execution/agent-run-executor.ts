@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { AgentRunQueued } from '../agents/agent-run';
+import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
@@ -80,7 +80,8 @@ export class AgentRunExecutor
     });
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
-    void this.follow({ filter: { eventTypes: ['AgentRunQueued'] } });
+    // A run is queued once, and again each time a person's decisions let it go on.
+    void this.follow({ filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -100,11 +101,14 @@ export class AgentRunExecutor
   /** Queued runs wait their turn; the checkpoint stays before each until its claim has settled. */
   protected async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
-      const runId = (event.data as AgentRunQueued['data']).id;
-      // Runs the read models already show as started or ended need no claim.
+      const resumed = event.type === 'AgentRunApprovalsDecided';
+      if (resumed && !(event.data as AgentRunApprovalsDecided['data']).resumed) continue;
+      const runId = resumed ? (event.data.runId as string) : (event.data as AgentRunQueued['data']).id;
+      // Runs the read models already show as started or ended need no claim (the read models may not show a
+      // decision yet: the claim checks the run's stream).
       const known = this.runs.getRunAggregate(runId);
-      if (known && known.status !== 'queued') continue;
-      const threadId = (event.data as AgentRunQueued['data']).threadId;
+      if (known && known.status !== 'queued' && !(resumed && known.status === 'waiting')) continue;
+      const threadId = resumed ? (known?.threadId ?? undefined) : (event.data as AgentRunQueued['data']).threadId;
       this.waiting.push({ runId, threadId, position: event.position, claimed: this.hold(event) });
     }
     this.pump();
@@ -142,7 +146,7 @@ export class AgentRunExecutor
         !busy.has(threadId) &&
         // The read models have the run itself, so every run queued on the thread before it too.
         this.applied.position >= entry.position &&
-        !this.threads.hasOpenRunBefore(threadId, entry.position);
+        !this.threads.hasOpenRunBefore(threadId, entry.runId);
       busy.add(threadId);
       return ready;
     });

@@ -11,7 +11,8 @@ const BATCH = 100;
 
 /**
  * Ends the runs whose executor died: a run that has not renewed its lease for `RUN_LEASE_MS` fails with
- * `interrupted` (or ends cancelled, if a cancel was asked for). Every instance sweeps; the decider checks the
+ * `interrupted` (or ends cancelled, if a cancel was asked for); and a run that has waited for a decision for
+ * `RUN_APPROVAL_TIMEOUT_MS` fails with `approval_timeout`. Every instance sweeps; the decider checks the
  * lease again against the stream, so a run that is still alive is left alone.
  */
 @Injectable()
@@ -49,7 +50,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
 
   private async sweepNow(): Promise<number> {
     const staleBefore = new Date(this.clock.now().getTime() - this.config.runs.leaseMs).toISOString();
-    let ended = 0;
+    let ended = await this.expireApprovals();
     for (const runId of this.runs.staleRuns(staleBefore, BATCH)) {
       try {
         const { events, position } = await this.actors.send(
@@ -64,6 +65,29 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
         this.logger.warn(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
       } catch (error) {
         this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);
+      }
+    }
+    return ended;
+  }
+
+  /** Runs that waited longer than `RUN_APPROVAL_TIMEOUT_MS` for a decision fail with `approval_timeout`. */
+  private async expireApprovals(): Promise<number> {
+    const timeoutMs = this.config.runs.approvalTimeoutMs;
+    const before = new Date(this.clock.now().getTime() - timeoutMs).toISOString();
+    let ended = 0;
+    for (const runId of this.runs.waitingRuns(before, BATCH)) {
+      try {
+        const { events, position } = await this.actors.send(
+          agentRunStream(runId),
+          agentRunDecider,
+          { type: 'ExpireApprovals', before, timeoutMs },
+          { correlationId: runId, causationId: runId },
+        );
+        if (events.length === 0) continue;
+        ended++;
+        await this.readYourWrites.waitFor(position);
+      } catch (error) {
+        this.logger.warn(`Could not end the waiting run ${runId} yet: ${String(error)}`);
       }
     }
     return ended;

@@ -29,6 +29,10 @@ export interface AgentLoopRequest {
   outputSchema?: Record<string, unknown> | null;
   /** Earlier messages (a thread's), sent before the task. */
   history?: ModelMessage[];
+  /** A run resumed after a decision: its conversation so far (the task, calls and results), instead of the task. */
+  resume?: ModelMessage[];
+  /** Tools whose calls wait for a person: the loop stops after the step that calls them. */
+  needsApproval?: (toolId: string) => boolean;
 }
 
 export interface AgentLoopObserver {
@@ -45,6 +49,8 @@ export interface AgentLoopResult {
   output: string;
   /** With `outputSchema`: the answer parsed, valid against it. */
   outputObject?: unknown;
+  /** Calls that wait for a person's approval: the run waits rather than ends. */
+  waitingFor?: Array<{ toolCallId: string; tool: string; args: unknown }>;
   /** Summed over all steps. */
   usage: { inputTokens: number; outputTokens: number };
   /** HTTP requests sent to the provider over all steps, retries included. */
@@ -80,6 +86,7 @@ export async function runAgentLoop(
   const toolsById = new Map(request.tools.map((t) => [t.modelName, t.id]));
   const executed = new Set<string>();
   const schema = request.outputSchema ?? undefined;
+  const waitingFor: NonNullable<AgentLoopResult['waitingFor']> = [];
 
   /** One call of the model, with its tool loop when `tools` is set. */
   const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number) => {
@@ -97,7 +104,7 @@ export async function runAgentLoop(
           messages,
           tools,
           ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
-          stopWhen: stepCountIs(maxSteps),
+          stopWhen: [stepCountIs(maxSteps), () => waitingFor.length > 0],
           abortSignal: signal,
           maxRetries: 0,
           onError: () => undefined, // errors are read from the stream below (the default logs them)
@@ -139,10 +146,12 @@ export async function runAgentLoop(
 
   const messages: ModelMessage[] = [
     ...(request.history ?? []),
-    { role: 'user', content: taskMessage(request.task, request.context) },
+    ...(request.resume ?? [{ role: 'user', content: taskMessage(request.task, request.context) }]),
   ];
-  const tools = toolSet(request.tools, observer, observe, executed, redact);
+  const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
+  const tools = toolSet(request.tools, observer, observe, executed, redact, request.needsApproval, waitFor);
   const first = await turn(messages, tools, request.maxSteps);
+  if (waitingFor.length) return { output: first.output, usage: first.usage, attempts: opened.attempts(), waitingFor };
   if (!schema) return { output: first.output, usage: first.usage, attempts: opened.attempts() };
 
   let checked = checkAnswer(schema, first.output);
@@ -183,6 +192,8 @@ function toolSet(
   observe: Observe,
   executed: Set<string>,
   redact: (text: string) => string,
+  needsApproval: ((toolId: string) => boolean) | undefined,
+  waitFor: (call: { toolCallId: string; tool: string; args: unknown }) => void,
 ): ToolSet {
   const set: ToolSet = {};
   for (const runnable of tools) {
@@ -191,6 +202,11 @@ function toolSet(
       inputSchema: jsonSchema(runnable.inputSchema as JSONSchema7),
       execute: async (input, { toolCallId, abortSignal }) => {
         executed.add(toolCallId);
+        if (needsApproval?.(runnable.id)) {
+          // Not run, nor recorded as called: the loop stops after this step, and the run waits for a person.
+          waitFor({ toolCallId, tool: runnable.id, args: input });
+          return { pending: 'waiting for approval' };
+        }
         const call = { id: toolCallId, tool: runnable.id };
         await observe(() => observer.toolCalled({ ...call, input }));
         const result = await runTool(runnable, input, abortSignal, redact);
@@ -202,7 +218,8 @@ function toolSet(
   return set;
 }
 
-async function runTool(
+/** Runs a tool as the loop does: a failure is an error result, its text redacted. */
+export async function runTool(
   runnable: RunnableTool,
   input: unknown,
   signal: AbortSignal | undefined,

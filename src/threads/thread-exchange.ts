@@ -6,6 +6,20 @@ import type { ThreadMessage } from './thread';
  * are two messages, kept or dropped together by the memory window), and the answer.
  */
 export function exchangeOf(run: AgentRun): ThreadMessage[] {
+  const messages = runMessages(run);
+  messages.push({
+    role: 'assistant',
+    content: run.output ?? '',
+    runId: run.id,
+    createdAt: run.endedAt ?? run.createdAt,
+  });
+  return messages;
+}
+
+/** A run's conversation so far: the task, then each tool call with its result (what a resumed run goes on from). */
+export function runMessages(
+  run: Pick<AgentRun, 'id' | 'task' | 'context' | 'createdAt' | 'toolCalls'>,
+): ThreadMessage[] {
   const runId = run.id;
   const messages: ThreadMessage[] = [
     { role: 'user', content: taskMessage(run.task, run.context), runId, createdAt: run.createdAt },
@@ -22,6 +36,5 @@ export function exchangeOf(run: AgentRun): ThreadMessage[] {
     const result = JSON.stringify(call.error === undefined ? (call.output ?? null) : { error: call.error });
     messages.push({ role: 'tool', content: result, toolCallId: call.id, runId, createdAt: call.endedAt ?? at });
   }
-  messages.push({ role: 'assistant', content: run.output ?? '', runId, createdAt: run.endedAt ?? run.createdAt });
   return messages;
 }

@@ -34,6 +34,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       maxSteps: 10,
       outputSchema: null,
       memory: { maxMessages: 50 },
+      approvalRequired: [],
       version: 1,
       createdAt: api.clock.now().toISOString(),
     });
@@ -97,6 +98,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       outputSchema: null,
       outputObject: null,
       threadId: null,
+      pendingApprovals: [],
       toolCalls: [],
       usage: null,
       attempts: 0,

@@ -58,7 +58,8 @@ export async function startSchedulerInstance(
     readYourWrites,
     async createScheduledWorkflow(cron, timezone = 'UTC') {
       const agent = `agent ${++agents}`;
-      await commands.execute(new CreateAgentCommand({
+      await commands.execute(
+        new CreateAgentCommand({
           name: agent,
           model: 'openai/gpt-4o-mini',
           instructions: '',
@@ -66,7 +67,9 @@ export async function startSchedulerInstance(
           maxSteps: 10,
           outputSchema: null,
           memory: { maxMessages: 50 },
-        }));
+          approvalRequired: [],
+        }),
+      );
       const workflow = await commands.execute(
         new CreateWorkflowCommand('scheduled', { type: 'schedule', cron, timezone }, [{ agent, action: 'go' }]),
       );

@@ -25,10 +25,10 @@ export class CreateAgentController {
   @HttpCode(201)
   async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {
     checkAgentDefinition(body, this.tools);
-    const { name, model, instructions, tools, maxSteps, outputSchema } = body;
+    const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired } = body;
     const memory = { maxMessages: body.memory.maxMessages };
     const agent = await this.commands.execute(
-      new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory }),
+      new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired }),
     );
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;

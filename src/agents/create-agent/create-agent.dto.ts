@@ -36,7 +36,7 @@ export const OUTPUT_SCHEMA_FIELD = {
 
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 export const NOT_BLANK = /\S/;
-const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
+const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/*-]*$/;
 
 export class AgentMemoryDto {
   @ApiProperty({ minimum: 0, maximum: MAX_MEMORY, description: "The thread's last messages a run sees." })
@@ -102,6 +102,25 @@ export class CreateAgentDto {
   @IsInt({ message: 'maxSteps must be an integer' })
   @Optional()
   maxSteps: number = DEFAULT_MAX_STEPS;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 200 },
+    maxItems: 100,
+    example: ['http_get', 'mcp:files/*'],
+    description: "Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval. Default: none.",
+  })
+  @MaxLength(200, { each: true })
+  @Matches(TOOL_PATTERN, {
+    each: true,
+    message: 'each approvalRequired entry must be a tool id such as "http_get", or "mcp:<server>/*"',
+  })
+  @IsString({ each: true })
+  @ArrayUnique({ message: 'approvalRequired must not repeat an entry' })
+  @ArrayMaxSize(100)
+  @IsArray()
+  @Optional()
+  approvalRequired: string[] = [];
 
   @ApiPropertyOptional({
     type: () => AgentMemoryDto,

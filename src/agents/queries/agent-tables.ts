@@ -50,5 +50,6 @@ export function createAgentTables(db: Database.Database): void {
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent ON agent_runs (agent_id, id);
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent_status ON agent_runs (agent_id, status, id);
       CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
+      CREATE INDEX IF NOT EXISTS agent_runs_waiting ON agent_runs (lease_at) WHERE status = 'waiting';
     `);
 }

@@ -43,6 +43,9 @@ function prepareStatements(db: Database.Database) {
     getRun: db.prepare<[string], { agent_id: string; doc: string }>(
       'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
     ),
+    waitingRuns: db.prepare<[string, number], { id: string }>(
+      `SELECT id FROM agent_runs WHERE status = 'waiting' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
+    ),
     staleRuns: db.prepare<[string, number], { id: string }>(
       `SELECT id FROM agent_runs WHERE status = 'running' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
     ),
@@ -108,13 +111,14 @@ export class AgentsReadModel {
   insertRun(run: AgentRunAggregate): boolean {
     if (this.batchRuns.has(run.id)) return false;
     const { id, agentId, status, heartbeatAt } = run;
-    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, JSON.stringify(run)).changes > 0;
+    const doc = JSON.stringify(run);
+    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, doc).changes > 0;
     if (inserted) this.batchRuns.set(id, run, false);
     return inserted;
   }
 
   private writeRun(run: AgentRunAggregate): void {
-    this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
+    this.statements.upsertRun.run(run.id, run.agentId, run.status, leaseAt(run), JSON.stringify(run));
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<AgentSummary> {
@@ -172,6 +176,11 @@ export class AgentsReadModel {
     return run && toAgentRun(run);
   }
 
+  /** Runs that have waited for a decision since before `before`. */
+  waitingRuns(before: string, limit: number): string[] {
+    return this.statements.waitingRuns.all(before, limit).map((row) => row.id);
+  }
+
   /** Running runs whose executor has not renewed its lease since `before`. */
   staleRuns(before: string, limit: number): string[] {
     return this.statements.staleRuns.all(before, limit).map((row) => row.id);
@@ -179,8 +188,13 @@ export class AgentsReadModel {
 }
 
 /** The definition's fields kept in the `options` column. */
-function optionsOf({ outputSchema, memory }: Agent): Pick<Agent, 'outputSchema' | 'memory'> {
-  return { outputSchema, memory };
+function optionsOf({ outputSchema, memory, approvalRequired }: Agent) {
+  return { outputSchema, memory, approvalRequired };
+}
+
+/** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
+function leaseAt(run: AgentRunAggregate): string | null {
+  return run.status === 'waiting' ? run.waitingSince : run.heartbeatAt;
 }
 
 function toAgent(row: AgentRow): Agent {
@@ -195,6 +209,7 @@ function toAgent(row: AgentRow): Agent {
     maxSteps: row.max_steps ?? DEFAULT_MAX_STEPS,
     outputSchema: options.outputSchema ?? null,
     memory: options.memory ?? DEFAULT_MEMORY,
+    approvalRequired: options.approvalRequired ?? [],
     version: row.version,
     createdAt: row.created_at,
   };

@@ -22,7 +22,7 @@ export function checkRunSchema(outputSchema: unknown): void {
 
 /**
  * The answer to a request that queued a run: 202 with the queued run; with `Prefer: wait=<seconds>`, 200 with the
- * run once it has ended, or 202 with the run as it stands when the time is up.
+ * run once it has ended, or 202 with the run as it stands when the time is up or once it waits for a person.
  */
 export async function answerQueuedRun(
   queued: AgentRun,
@@ -38,7 +38,7 @@ export async function answerQueuedRun(
   }
   void reply.header('Preference-Applied', `wait=${wait}`);
   const current = () => deps.runs.getRun(queued.agentId, queued.id) ?? queued;
-  const { run, ended } = await deps.watch.runEnding(agentRunStream(queued.id), current, wait * 1000);
+  const { run, ended } = await deps.watch.runEnding(agentRunStream(queued.id), current, wait * 1000, true);
   void reply.status(ended ? 200 : 202);
   return run;
 }

@@ -27,8 +27,8 @@ export function checkAgentPatch(patch: unknown): Record<string, unknown> {
 }
 
 export function agentDefinition(agent: Agent): AgentDefinition {
-  const { name, model, instructions, tools, maxSteps, outputSchema, memory } = withDefaults(agent);
-  return { name, model, instructions, tools, maxSteps, outputSchema, memory };
+  const { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired } = withDefaults(agent);
+  return { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired };
 }
 
 /**
@@ -38,7 +38,7 @@ export function agentDefinition(agent: Agent): AgentDefinition {
 export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
   const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
   const { outputSchema = null, ...rest } = merged;
-  const { name, model, instructions, tools, maxSteps, memory } = validateAs(CreateAgentDto, rest);
+  const { name, model, instructions, tools, maxSteps, memory, approvalRequired } = validateAs(CreateAgentDto, rest);
   // A free-form field is checked by checkAgentDefinition, as in a create.
   const schema = outputSchema as Record<string, unknown> | null;
   return {
@@ -48,6 +48,7 @@ export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): A
     tools,
     maxSteps,
     outputSchema: schema,
+    approvalRequired,
     memory: { maxMessages: memory.maxMessages },
   };
 }

@@ -40,8 +40,9 @@ function prepareStatements(db: Database.Database) {
     lastMessages: db.prepare<[string, number], { doc: string }>(
       'SELECT doc FROM thread_messages WHERE thread_id = ? ORDER BY seq DESC LIMIT ?',
     ),
-    openBefore: db.prepare<[string, bigint], { run_id: string }>(
-      'SELECT run_id FROM thread_runs WHERE thread_id = ? AND open = 1 AND queued_at < ? LIMIT 1',
+    openBefore: db.prepare<[string, string], { run_id: string }>(
+      `SELECT run_id FROM thread_runs WHERE thread_id = ? AND open = 1
+         AND queued_at < (SELECT queued_at FROM thread_runs WHERE run_id = ?) LIMIT 1`,
     ),
   };
 }
@@ -118,9 +119,9 @@ export class ThreadsReadModel {
     return rows.reverse().map((row) => JSON.parse(row.doc) as ThreadMessage);
   }
 
-  /** Whether a run of the thread queued before log position `position` is not settled yet. */
-  hasOpenRunBefore(threadId: string, position: bigint): boolean {
-    return this.statements.openBefore.get(threadId, position) !== undefined;
+  /** Whether a run of the thread queued before the run `runId` is not settled yet. */
+  hasOpenRunBefore(threadId: string, runId: string): boolean {
+    return this.statements.openBefore.get(threadId, runId) !== undefined;
   }
 }
 
