@@ -6,6 +6,8 @@ import { APP_CONFIG, AppConfig } from '../config';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
+import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
+import { workflowRunDecider, workflowRunStream } from '../workflows/workflow-run';
 
 const BATCH = 100;
 
@@ -25,6 +27,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly runs: AgentsReadModel,
+    private readonly workflows: WorkflowsReadModel,
     private readonly projections: ProjectionRunner,
     private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
@@ -50,7 +53,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
 
   private async sweepNow(): Promise<number> {
     const staleBefore = new Date(this.clock.now().getTime() - this.config.runs.leaseMs).toISOString();
-    let ended = await this.expireApprovals();
+    let ended = (await this.expireApprovals()) + (await this.expireWorkflowApprovals());
     for (const runId of this.runs.staleRuns(staleBefore, BATCH)) {
       try {
         const { events, position } = await this.actors.send(
@@ -65,6 +68,27 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
         this.logger.warn(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
       } catch (error) {
         this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);
+      }
+    }
+    return ended;
+  }
+
+  /** Workflow runs waiting at an approval step past its `timeoutMs` fail with `approval_timeout`. */
+  private async expireWorkflowApprovals(): Promise<number> {
+    let ended = 0;
+    for (const runId of this.workflows.waitingRuns(BATCH)) {
+      try {
+        const { events, position } = await this.actors.send(
+          workflowRunStream(runId),
+          workflowRunDecider,
+          { type: 'ExpireWorkflowApproval' },
+          { correlationId: runId, causationId: runId },
+        );
+        if (events.length === 0) continue;
+        ended++;
+        await this.readYourWrites.waitFor(position);
+      } catch (error) {
+        this.logger.warn(`Could not end the waiting workflow run ${runId} yet: ${String(error)}`);
       }
     }
     return ended;

@@ -25,12 +25,19 @@ export class WorkflowTriggerSchema {
   timezone?: string;
 }
 
+/** An agent step (`agent`, `action`) or an approval step (`approval`, `timeoutMs`). */
 export class WorkflowStepSchema {
-  @ApiProperty({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
-  agent: string;
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
+  agent?: string;
 
-  @ApiProperty({ maxLength: NAME_LENGTH, example: 'List three facts about {{input.topic}}' })
-  action: string;
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, example: 'List three facts about {{input.topic}}' })
+  action?: string;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
+  approval?: string;
+
+  @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
+  timeoutMs?: number;
 }
 
 export class WorkflowSummarySchema {
@@ -96,11 +103,17 @@ export class WorkflowRunStepSchema {
   @ApiProperty()
   index: number;
 
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  agent: string;
+  @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null for an approval step.' })
+  agent: string | null;
 
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  action: string;
+  @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null for an approval step.' })
+  action: string | null;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
+  approval?: string;
+
+  @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
+  timeoutMs?: number;
 
   @ApiProperty({ enum: ['pending', ...RUN_STATUSES, 'skipped'] })
   status: string;

@@ -8,9 +8,21 @@ export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: str
 /** What started a run. */
 export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
 
-export interface WorkflowStep {
+export interface AgentStep {
   agent: string;
   action: string;
+}
+
+/** A step that waits for a person: `approval` is the text shown to the approver. */
+export interface ApprovalStep {
+  approval: string;
+  timeoutMs?: number;
+}
+
+export type WorkflowStep = AgentStep | ApprovalStep;
+
+export function isApprovalStep(step: WorkflowStep): step is ApprovalStep {
+  return 'approval' in step;
 }
 
 export interface Workflow {

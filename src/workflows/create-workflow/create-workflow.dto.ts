@@ -7,7 +7,11 @@ import {
   IsDefined,
   IsObject,
   IsIn,
+  IsInt,
   IsString,
+  Max,
+  Min,
+  ValidateIf,
   Matches,
   MaxLength,
   ValidateNested,
@@ -17,6 +21,7 @@ import {
 import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
 import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
+import { WorkflowStep } from '../workflow';
 
 type TriggerField = 'cron' | 'timezone';
 
@@ -82,21 +87,55 @@ export class TriggerDto {
   timezone?: string;
 }
 
+/** A step is an agent step (`agent` and `action`) or an approval step (`approval`, `timeoutMs`?). */
+const isApproval = (step: object) => (step as { approval?: unknown }).approval !== undefined;
+
 export class StepDto {
-  @ApiProperty({ maxLength: 200, example: 'researcher', description: 'The name of an agent.' })
+  @ApiPropertyOptional({ maxLength: 200, example: 'researcher', description: 'An agent step: the name of an agent.' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
-  @IsDefined({ message: 'agent is required' })
+  @IsDefined({ message: 'agent is required (or approval, for an approval step)' })
+  @ValidateIf((step: object) => !isApproval(step))
   @Transform(normalizeText)
-  agent: string;
+  agent?: string;
 
-  @ApiProperty({ maxLength: 200, example: 'List three facts about {{input.topic}}' })
+  @ApiPropertyOptional({ maxLength: 200, example: 'List three facts about {{input.topic}}' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'action must not be empty' })
   @IsString()
   @IsDefined({ message: 'action is required' })
-  action: string;
+  @ValidateIf((step: object) => !isApproval(step))
+  action?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 2000,
+    example: 'Publish this digest?',
+    description: 'An approval step: the text shown to the approver. The run waits here for POST …/approvals.',
+  })
+  @MaxLength(2000)
+  @Matches(NOT_BLANK, { message: 'approval must not be empty' })
+  @IsString()
+  @Optional()
+  approval?: string;
+
+  @ApiPropertyOptional({
+    minimum: 1000,
+    maximum: 31_536_000_000,
+    description:
+      'An approval step: how long it may wait, in ms, before the run fails with approval_timeout. Default: no limit.',
+  })
+  @Max(31_536_000_000)
+  @Min(1000)
+  @IsInt({ message: 'timeoutMs must be an integer' })
+  @Optional()
+  timeoutMs?: number;
+}
+
+/** The step as the domain has it: an agent step or an approval step, nothing else. */
+export function toWorkflowStep({ agent, action, approval, timeoutMs }: StepDto): WorkflowStep {
+  if (approval !== undefined) return { approval, ...(timeoutMs !== undefined && { timeoutMs }) };
+  return { agent: agent!, action: action! };
 }
 
 export class CreateWorkflowDto {
