@@ -661,6 +661,13 @@ export interface components {
             } | null;
             memory: components["schemas"]["AgentMemorySchema"];
             /**
+             * @description Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval.
+             * @example [
+             *       "http_get"
+             *     ]
+             */
+            approvalRequired: string[];
+            /**
              * @description Counts the changes, from 1.
              * @example 1
              */
@@ -676,6 +683,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             memory?: components["schemas"]["AgentMemorySchema"] | null;
+            approvalRequired?: string[] | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -725,6 +733,15 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
         };
+        PendingApprovalSchema: {
+            toolCallId: string;
+            /** @example http_get */
+            tool: string;
+            /** @description The arguments the model passed. */
+            args: Record<string, never>;
+            /** Format: date-time */
+            requestedAt: string;
+        };
         UsageSchema: {
             inputTokens: number;
             outputTokens: number;
@@ -765,6 +782,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             toolCalls: components["schemas"]["ToolCallSchema"][];
+            /** @description While `waiting`: the tool calls that wait for a decision (POST …/approvals). */
+            pendingApprovals: components["schemas"]["PendingApprovalSchema"][];
             usage: components["schemas"]["UsageSchema"] | null;
             /** @description HTTP requests made to the model provider, retries included. */
             attempts: number;

@@ -54,6 +54,13 @@ export class AgentSchema extends AgentSummarySchema {
   @ApiProperty({ type: () => AgentMemorySchema })
   memory: AgentMemorySchema;
 
+  @ApiProperty({
+    ...TOOL_IDS,
+    example: ['http_get'],
+    description: "Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval.",
+  })
+  approvalRequired: string[];
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -80,6 +87,9 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ type: () => AgentMemorySchema, nullable: true })
   memory?: AgentMemorySchema | null;
+
+  @ApiPropertyOptional({ ...TOOL_IDS, nullable: true })
+  approvalRequired?: string[] | null;
 }
 
 export class AgentListSchema {
@@ -147,6 +157,20 @@ export class ToolCallSchema {
   endedAt: string | null;
 }
 
+export class PendingApprovalSchema {
+  @ApiProperty({ maxLength: NAME_LENGTH })
+  toolCallId: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'http_get' })
+  tool: string;
+
+  @ApiProperty({ description: 'The arguments the model passed.' })
+  args: unknown;
+
+  @ApiProperty(TIME)
+  requestedAt: string;
+}
+
 export class AgentRunSchema {
   @ApiProperty(idField('agentrun', 'agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K'))
   id: string;
@@ -190,6 +214,13 @@ export class AgentRunSchema {
 
   @ApiProperty({ type: [ToolCallSchema] })
   toolCalls: ToolCallSchema[];
+
+  @ApiProperty({
+    type: [PendingApprovalSchema],
+    maxItems: LIST_ITEMS,
+    description: 'While `waiting`: the tool calls that wait for a decision (POST …/approvals).',
+  })
+  pendingApprovals: PendingApprovalSchema[];
 
   @ApiProperty({ type: UsageSchema, nullable: true })
   usage: UsageSchema | null;
