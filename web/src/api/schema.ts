@@ -16,3 +16,6 @@ export type WorkflowSummary = Schemas['WorkflowSummarySchema'];
 export type WorkflowRun = Schemas['WorkflowRunSchema'];
 export type EventEnvelope = Schemas['EventEnvelopeSchema'];
 export type Problem = Schemas['ProblemSchema'];
+export type Thread = Schemas['ThreadSchema'];
+export type ThreadMessage = Schemas['ThreadMessageSchema'];
+export type PendingApproval = Schemas['PendingApprovalSchema'];

@@ -29,6 +29,15 @@ export function AgentPage({ agentId }: { agentId: string }) {
     }
   }
 
+  async function startThread() {
+    try {
+      const thread = unwrap(await api.POST('/v1/threads', { body: { agentId } }));
+      navigate('threads', thread.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
   return (
     <main>
       <p>
@@ -58,6 +67,9 @@ export function AgentPage({ agentId }: { agentId: string }) {
           {agent.status === 'active' && (
             <>
               <RunForm agentId={agentId} />
+              <button type="button" class="secondary" onClick={startThread}>
+                New thread
+              </button>
               <button type="button" class="secondary danger" onClick={archive}>
                 Archive agent
               </button>
