@@ -19,7 +19,15 @@ const app = Fastify({ bodyLimit: 1024 * 1024 });
 app.get('/health', async () => ({ status: 'ok' }));
 app.post('/v1/agents', async (request, reply) => {
   const { name, model, instructions = '', tools = [] } = request.body;
-  const agent = { id: `agent_${randomUUID()}`, name, status: 'active', model, instructions, tools, createdAt: new Date().toISOString() };
+  const agent = {
+    id: `agent_${randomUUID()}`,
+    name,
+    status: 'active',
+    model,
+    instructions,
+    tools,
+    createdAt: new Date().toISOString(),
+  };
   insertOne({ ...agent, tools: JSON.stringify(tools) });
   reply.code(201).header('Location', `/v1/agents/${agent.id}`);
   return agent;

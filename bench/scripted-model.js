@@ -30,6 +30,18 @@ function sseBursts(body, id) {
   return bursts.map((burst) => burst.join(''));
 }
 
+/** The SSE frames of a call of the tool `name` (its arguments `{}`), ending the stream. */
+function toolCallBurst(body, id, name) {
+  const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
+  const chunk = (delta, finishReason = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const call = { index: 0, id: `call_${id}`, type: 'function', function: { name, arguments: '{}' } };
+  const frames = [chunk({ role: 'assistant', content: '' }), chunk({ tool_calls: [call] }), chunk({}, 'tool_calls')];
+  if (body.stream_options?.include_usage) frames.push(sse({ ...base, choices: [], usage: USAGE }));
+  frames.push(sse('[DONE]'));
+  return frames.join('');
+}
+
 function jsonAnswer(body, id) {
   return JSON.stringify({
     id,
@@ -43,9 +55,10 @@ function jsonAnswer(body, id) {
 
 /**
  * Starts the server. `delayMs`: wait before answering at all (a slow model); `chunkDelayMs`: wait between the
- * streamed chunks. Both count in the answer time the bench subtracts.
+ * streamed chunks. Both count in the answer time the bench subtracts. `toolFirst`: a request without a tool
+ * result yet is answered with a call of that tool (streamed), the next one with the text.
  */
-async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0 } = {}) {
+async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst } = {}) {
   const times = new Map();
   let counter = 0;
   let open = 0;
@@ -60,10 +73,14 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0 } = {}) {
     req.setEncoding('utf8');
     for await (const chunk of req) raw += chunk;
     const body = JSON.parse(raw);
-    const tag = /bench-run-\d+/.exec(raw)?.[0];
+    // The last tag: the new task's (a thread's earlier messages hold older ones).
+    const tag = [...raw.matchAll(/bench-run-\d+/g)].at(-1)?.[0];
     const id = `chatcmpl-${++counter}`;
     if (delayMs) await sleep(delayMs);
-    if (body.stream === true) {
+    if (body.stream === true && toolFirst && !body.messages.some((m) => m.role === 'tool')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(toolCallBurst(body, id, toolFirst));
+    } else if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const [i, burst] of sseBursts(body, id).entries()) {
         if (i > 0 && chunkDelayMs) await sleep(chunkDelayMs);

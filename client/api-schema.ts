@@ -22,23 +22,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the model providers: configured or not, and their models where they list them */
-        get: operations["ProvidersController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/agents": {
         parameters: {
             query?: never;
@@ -104,6 +87,23 @@ export interface paths {
         put?: never;
         /** Cancel an agent run */
         post: operations["CancelAgentRunController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/runs/{runId}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject a waiting run's tool calls */
+        post: operations["DecideApprovalsController_decide"];
         delete?: never;
         options?: never;
         head?: never;
@@ -232,6 +232,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{workflowId}/runs/{runId}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject the approval step a workflow run waits at */
+        post: operations["DecideWorkflowApprovalController_decide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows/{workflowId}/pause": {
         parameters: {
             query?: never;
@@ -300,6 +317,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List threads */
+        get: operations["ThreadQueriesController_list"];
+        put?: never;
+        /** Start a thread (a conversation with an agent) */
+        post: operations["CreateThreadController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a thread */
+        get: operations["ThreadQueriesController_get"];
+        put?: never;
+        post?: never;
+        /** Archive a thread */
+        delete: operations["ArchiveThreadController_archive"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the next task of a thread */
+        post: operations["RunThreadController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A thread's messages, oldest first */
+        get: operations["ThreadQueriesController_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -358,10 +445,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Prometheus metrics
-         * @description With `METRICS_TOKEN` set, send it as `Authorization: Bearer <token>`; without it, 401.
-         */
+        /** Prometheus metrics */
         get: operations["MetricsController_render"];
         put?: never;
         post?: never;
@@ -456,6 +540,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/threads/{threadId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events of a thread, oldest first */
+        get: operations["ResourceHistoryController_threadEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -472,31 +573,9 @@ export interface components {
         ToolListSchema: {
             tools: components["schemas"]["ToolDefinitionSchema"][];
         };
-        ProviderSchema: {
-            /**
-             * @description The prefix of model ids: `<provider>/<model>`.
-             * @enum {string}
-             */
-            id: "openai" | "anthropic" | "ollama" | "openai-compatible";
-            /** @description Whether runs can use it; Ollama needs no key and counts as configured. */
-            configured: boolean;
-            /**
-             * @description The environment variable that configures it.
-             * @example OPENAI_API_KEY
-             */
-            variable: string;
-            /**
-             * @description Its models, for Ollama and OpenAI-compatible servers that answered `GET /models`; else null.
-             * @example [
-             *       "llama3.2"
-             *     ]
-             */
-            models: string[] | null;
-            /** @description Why the models could not be listed (unreachable, no answer in time, an error status). */
-            modelsError: string | null;
-        };
-        ProviderListSchema: {
-            providers: components["schemas"]["ProviderSchema"][];
+        AgentMemoryDto: {
+            /** @description The thread's last messages a run sees. */
+            maxMessages: number;
         };
         CreateAgentDto: {
             /**
@@ -520,6 +599,41 @@ export interface components {
             tools?: string[];
             /** @description Model calls one run may make. Default: 10. */
             maxSteps?: number;
+            /**
+             * @description Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval. Default: none.
+             * @example [
+             *       "http_get",
+             *       "mcp:files/*"
+             *     ]
+             */
+            approvalRequired?: string[];
+            /** @description What a run on a thread sees of it. Default: {"maxMessages": 50}. */
+            memory?: components["schemas"]["AgentMemoryDto"];
+            /**
+             * @description A JSON Schema (at most 64 KB, `"type": "object"` at its root) the final answer must match; the run then has `outputObject`. Default: none (free text).
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "title": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "title"
+             *       ]
+             *     }
+             */
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+        };
+        AgentMemorySchema: {
+            /**
+             * @description The thread's last messages a run sees.
+             * @example 50
+             */
+            maxMessages: number;
         };
         AgentSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
@@ -541,6 +655,18 @@ export interface components {
             tools: string[];
             /** @example 10 */
             maxSteps: number;
+            /** @description The JSON Schema the final answer must match; null: free text. */
+            outputSchema: {
+                [key: string]: unknown;
+            } | null;
+            memory: components["schemas"]["AgentMemorySchema"];
+            /**
+             * @description Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval.
+             * @example [
+             *       "http_get"
+             *     ]
+             */
+            approvalRequired: string[];
             /**
              * @description Counts the changes, from 1.
              * @example 1
@@ -553,6 +679,11 @@ export interface components {
             instructions?: string | null;
             tools?: string[] | null;
             maxSteps?: number | null;
+            outputSchema?: {
+                [key: string]: unknown;
+            } | null;
+            memory?: components["schemas"]["AgentMemorySchema"] | null;
+            approvalRequired?: string[] | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -566,6 +697,26 @@ export interface components {
             context?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The JSON Schema this run's answer must match, instead of the agent's. Default: the agent's.
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "title": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "title"
+             *       ]
+             *     }
+             */
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description A thread of this agent: the run continues its conversation. Default: none (a one-off run). */
+            threadId?: string;
         };
         ToolCallSchema: {
             id: string;
@@ -582,6 +733,15 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
         };
+        PendingApprovalSchema: {
+            toolCallId: string;
+            /** @example http_get */
+            tool: string;
+            /** @description The arguments the model passed. */
+            args: Record<string, never>;
+            /** Format: date-time */
+            requestedAt: string;
+        };
         UsageSchema: {
             inputTokens: number;
             outputTokens: number;
@@ -593,6 +753,11 @@ export interface components {
             message: string;
             /** @description The provider's HTTP status, for provider errors. */
             status?: number;
+            /** @description For `output_invalid`: where the answer does not match `outputSchema` (JSON Pointers) and why. */
+            errors?: {
+                path: string;
+                message: string;
+            }[];
         };
         AgentRunSchema: {
             /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
@@ -606,9 +771,19 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             output: string | null;
+            /** @description The JSON Schema the answer must match (the run's own, else its agent's when it started); null: free text. */
+            outputSchema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The answer as a JSON object, valid against `outputSchema`; null without a schema or before the end. */
+            outputObject: {
+                [key: string]: unknown;
+            } | null;
             toolCalls: components["schemas"]["ToolCallSchema"][];
+            /** @description While `waiting`: the tool calls that wait for a decision (POST …/approvals). */
+            pendingApprovals: components["schemas"]["PendingApprovalSchema"][];
             usage: components["schemas"]["UsageSchema"] | null;
             /** @description HTTP requests made to the model provider, retries included. */
             attempts: number;
@@ -616,6 +791,8 @@ export interface components {
             warnings: string[];
             workflowRunId: string | null;
             stepIndex: number | null;
+            /** @description The thread whose conversation the run continues. */
+            threadId: string | null;
             cancelRequested: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -624,16 +801,20 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
         };
-        LatestRunSchema: {
-            /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
-            id: string;
+        ApprovalDecisionDto: {
+            /** @description A `toolCallId` of the run's `pendingApprovals`. */
+            toolCallId: string;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /**
-             * Format: date-time
-             * @description When it was queued.
-             */
-            at: string;
+            decision: "approve" | "reject";
+            /** @description Why; a rejection passes it to the model. */
+            reason?: string;
+            /** @description Approving: the arguments the tool runs with, instead of the model's. */
+            args?: {
+                [key: string]: unknown;
+            };
+        };
+        DecideApprovalsDto: {
+            decisions: components["schemas"]["ApprovalDecisionDto"][];
         };
         AgentListItemSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
@@ -651,8 +832,6 @@ export interface components {
              * @description When its latest run was queued.
              */
             lastRun: string | null;
-            /** @description Its latest run, by a request or a workflow step. */
-            latestRun: components["schemas"]["LatestRunSchema"] | null;
         };
         AgentListSchema: {
             agents: components["schemas"]["AgentListItemSchema"][];
@@ -679,20 +858,19 @@ export interface components {
         };
         StepDto: {
             /**
-             * @description The name of an agent.
+             * @description An agent step: the name of an agent.
              * @example researcher
              */
-            agent: string;
+            agent?: string;
+            /** @example List three facts about {{input.topic}} */
+            action?: string;
             /**
-             * @description The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.
-             * @example List three facts about {{input.topic}}
+             * @description An approval step: the text shown to the approver. The run waits here for POST …/approvals.
+             * @example Publish this digest?
              */
-            action: string;
-            /**
-             * @description What the agent gets besides the task. Default: nothing (the task holds what the action names); `input`: the run input; `steps`: the earlier steps' outputs; `all`: both, with the workflow and run ids.
-             * @enum {string}
-             */
-            context?: "input" | "steps" | "all";
+            approval?: string;
+            /** @description An approval step: how long it may wait, in ms, before the run fails with approval_timeout. Default: no limit. */
+            timeoutMs?: number;
         };
         CreateWorkflowDto: {
             /** @example daily digest */
@@ -720,17 +898,13 @@ export interface components {
              * @description The name of an agent.
              * @example researcher
              */
-            agent: string;
-            /**
-             * @description The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.
-             * @example List three facts about {{input.topic}}
-             */
-            action: string;
-            /**
-             * @description What the agent gets besides the task: absent, nothing; `input` the run input; `steps` the earlier outputs; `all` both, with the workflow.
-             * @enum {string}
-             */
-            context?: "input" | "steps" | "all";
+            agent?: string;
+            /** @example List three facts about {{input.topic}} */
+            action?: string;
+            /** @description An approval step: the text shown to the approver. */
+            approval?: string;
+            /** @description An approval step: how long it may wait, in ms. */
+            timeoutMs?: number;
         };
         WorkflowSchema: {
             /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
@@ -738,13 +912,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "active" | "paused" | "archived";
-            /**
-             * Format: date-time
-             * @description When its latest run was triggered.
-             */
+            /** Format: date-time */
             lastRun: string | null;
-            /** @description Its latest run. */
-            latestRun: components["schemas"]["LatestRunSchema"] | null;
             /** Format: date-time */
             nextRunAt: string | null;
             trigger: components["schemas"]["WorkflowTriggerSchema"];
@@ -784,19 +953,22 @@ export interface components {
         };
         WorkflowRunStepSchema: {
             index: number;
-            agent: string;
-            action: string;
-            /**
-             * @description Absent: the task alone.
-             * @enum {string}
-             */
-            context?: "input" | "steps" | "all";
-            /** @description The task sent to the agent: the action with its placeholders filled in; null until the step starts. */
-            task: string | null;
+            /** @description null for an approval step. */
+            agent: string | null;
+            /** @description null for an approval step. */
+            action: string | null;
+            /** @description An approval step: the text shown to the approver. */
+            approval?: string;
+            /** @description An approval step: how long it may wait, in ms. */
+            timeoutMs?: number;
             /** @enum {string} */
-            status: "pending" | "queued" | "running" | "succeeded" | "failed" | "cancelled" | "skipped";
+            status: "pending" | "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "skipped";
             agentRunId: string | null;
             output: string | null;
+            /** @description The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`). */
+            outputObject?: {
+                [key: string]: unknown;
+            };
             error: components["schemas"]["RunErrorSchema"] | null;
             /** Format: date-time */
             startedAt: string | null;
@@ -810,7 +982,7 @@ export interface components {
             /** @description The version of the workflow the run ran. */
             workflowVersion: number | null;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             input: {
                 [key: string]: unknown;
             };
@@ -825,19 +997,24 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
         };
+        DecideWorkflowApprovalDto: {
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            /** @description Why; approving without `data`, it is the step's output. */
+            reason?: string;
+            /** @description Approving: the step's output (its `outputObject`; later steps read `{{steps.N.output.field}}`). */
+            data?: {
+                [key: string]: unknown;
+            };
+        };
         WorkflowSummarySchema: {
             /** @example wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP */
             id: string;
             name: string;
             /** @enum {string} */
             status: "active" | "paused" | "archived";
-            /**
-             * Format: date-time
-             * @description When its latest run was triggered.
-             */
+            /** Format: date-time */
             lastRun: string | null;
-            /** @description Its latest run. */
-            latestRun: components["schemas"]["LatestRunSchema"] | null;
             /** Format: date-time */
             nextRunAt: string | null;
             trigger: components["schemas"]["WorkflowTriggerSchema"];
@@ -850,6 +1027,103 @@ export interface components {
         };
         WorkflowRunListSchema: {
             runs: components["schemas"]["WorkflowRunSchema"][];
+            nextCursor: string | null;
+        };
+        CreateThreadDto: {
+            /** @description The agent the conversation is with. */
+            agentId: string;
+            /**
+             * @description Free-form JSON kept with the thread. Default: {}.
+             * @example {
+             *       "customer": "ada"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        ThreadSchema: {
+            /** @example thread_01JDQB1C2D3E4F5G6H7J8K9M0N */
+            id: string;
+            agentId: string;
+            /**
+             * @description busy while a run on the thread is queued, running or waiting.
+             * @enum {string}
+             */
+            status: "idle" | "busy";
+            /** @description Messages in the conversation. */
+            messageCount: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When DELETE archived it: it takes no more runs.
+             */
+            archivedAt: string | null;
+        };
+        RunTaskDto: {
+            /** @example Summarise this paper */
+            task: string;
+            /**
+             * @description Free-form JSON the model gets with the task. Default: {}.
+             * @example {
+             *       "url": "https://arxiv.org/abs/1234.5678"
+             *     }
+             */
+            context?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The JSON Schema this run's answer must match, instead of the agent's. Default: the agent's.
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "title": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "title"
+             *       ]
+             *     }
+             */
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+        };
+        ThreadListSchema: {
+            threads: components["schemas"]["ThreadSchema"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        ThreadToolCallSchema: {
+            id: string;
+            /** @example current_time */
+            tool: string;
+            /** @description What the model passed to the tool. */
+            input: Record<string, never>;
+        };
+        ThreadMessageSchema: {
+            /** @enum {string} */
+            role: "user" | "assistant" | "tool";
+            /** @description The text; a tool message's is the tool's result as JSON. */
+            content: string;
+            toolCalls?: components["schemas"]["ThreadToolCallSchema"][];
+            /** @description A tool message: the call it answers. */
+            toolCallId?: string;
+            runId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ThreadMessagePageSchema: {
+            messages: components["schemas"]["ThreadMessageSchema"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
         };
         CheckSchema: {
@@ -908,15 +1182,6 @@ export interface components {
             metadata: components["schemas"]["EventMetadataSchema"];
             /** Format: date-time */
             recordedAt: string;
-        };
-        EventLogPageSchema: {
-            events: components["schemas"]["EventEnvelopeSchema"][];
-            /** @description Forwards: pass as `after` for the next page (where this read stopped, even when it found nothing). */
-            nextAfter?: string | null;
-            /** @description With `order=desc`: pass as `before` for the next, older page; null at the start of the log. */
-            nextBefore?: string | null;
-            /** @description Whether more events may follow in this direction now. A read looks at a bounded stretch of the log, so a filtered page can be short, or empty, while `more` is true: follow the cursor. */
-            more: boolean;
         };
         EventPageSchema: {
             events: components["schemas"]["EventEnvelopeSchema"][];
@@ -992,20 +1257,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1018,14 +1269,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1039,14 +1282,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1059,14 +1294,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1076,14 +1303,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1094,158 +1313,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-        };
-    };
-    ProvidersController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProviderListSchema"];
-                };
-            };
-            /** @description The request is not valid (see `errors`) */
-            400: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description No API key, or one that is not valid */
-            401: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description The request line and headers are too large */
-            431: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description An unexpected error in the service (a bug): retrying may not help */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description The event store is unavailable; retry after Retry-After seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1288,20 +1355,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1314,14 +1367,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1335,14 +1380,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1355,14 +1392,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1372,14 +1401,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1390,14 +1411,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1439,20 +1452,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1465,14 +1464,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1485,14 +1476,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1505,14 +1488,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-timeout",
-                     *       "title": "Request Timeout",
-                     *       "status": 408,
-                     *       "detail": "The request was not received in full within 30000 ms"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1525,14 +1500,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1545,14 +1512,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload Too Large",
-                     *       "status": 413,
-                     *       "detail": "The body is larger than the limit of 1048576 bytes"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1565,14 +1524,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported Media Type",
-                     *       "status": 415,
-                     *       "detail": "Send the body as application/json"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1585,20 +1536,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1612,14 +1549,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1632,14 +1561,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1649,14 +1570,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1667,14 +1580,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1713,20 +1618,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1739,14 +1630,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1759,14 +1642,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1779,14 +1654,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1800,14 +1667,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1820,14 +1679,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1837,14 +1688,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1855,14 +1698,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1870,10 +1705,7 @@ export interface operations {
     };
     ArchiveAgentController_archive: {
         parameters: {
-            query?: {
-                /** @description Default: false, and an agent that workflows use is refused with 409, naming them. */
-                force?: "true" | "false";
-            };
+            query?: never;
             header?: {
                 /** @description The ETag last read: refused with 412 if the resource has changed since. */
                 "If-Match"?: string;
@@ -1907,20 +1739,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1933,14 +1751,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1953,14 +1763,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -1973,34 +1775,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description The change conflicts with the state of the resource */
-            409: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2013,14 +1787,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/precondition-failed",
-                     *       "title": "Precondition Failed",
-                     *       "status": 412,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J is at version 3, not the one If-Match names; read it again"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2033,14 +1799,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2054,14 +1812,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2074,14 +1824,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2091,14 +1833,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2109,14 +1843,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2165,20 +1891,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2191,14 +1903,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2211,14 +1915,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2231,14 +1927,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2251,14 +1939,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-timeout",
-                     *       "title": "Request Timeout",
-                     *       "status": 408,
-                     *       "detail": "The request was not received in full within 30000 ms"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2271,14 +1951,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2291,14 +1963,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/precondition-failed",
-                     *       "title": "Precondition Failed",
-                     *       "status": 412,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J is at version 3, not the one If-Match names; read it again"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2311,14 +1975,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload Too Large",
-                     *       "status": 413,
-                     *       "detail": "The body is larger than the limit of 1048576 bytes"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2331,14 +1987,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2351,14 +1999,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported Media Type",
-                     *       "status": 415,
-                     *       "detail": "Send the body as application/json"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2371,20 +2011,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2398,14 +2024,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2418,14 +2036,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2435,14 +2045,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2453,14 +2055,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2519,20 +2113,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2545,14 +2125,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2565,14 +2137,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2585,14 +2149,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2605,18 +2161,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-timeout",
-                     *       "title": "Request Timeout",
-                     *       "status": 408,
-                     *       "detail": "The request was not received in full within 30000 ms"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
-            /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
+            /** @description The change conflicts with the state of the resource */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2625,14 +2173,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2645,14 +2185,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload Too Large",
-                     *       "status": 413,
-                     *       "detail": "The body is larger than the limit of 1048576 bytes"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2665,14 +2197,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2685,18 +2209,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported Media Type",
-                     *       "status": 415,
-                     *       "detail": "Send the body as application/json"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
-            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            /** @description The request refers to something that cannot be used */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2705,20 +2221,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2732,14 +2234,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2752,14 +2246,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2769,14 +2255,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2787,14 +2265,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2848,20 +2318,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2874,14 +2330,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2894,14 +2342,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2914,14 +2354,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2934,14 +2366,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2954,14 +2378,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -2974,20 +2390,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3001,14 +2403,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3021,14 +2415,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3038,14 +2424,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3056,14 +2434,202 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    DecideApprovalsController_decide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                agentId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideApprovalsDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3102,20 +2668,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3128,14 +2680,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3148,14 +2692,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3168,14 +2704,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3189,14 +2717,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3209,14 +2729,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3226,14 +2738,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3244,14 +2748,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3263,9 +2759,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
-                status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                /** @description `desc`: newest first. */
-                order?: "asc" | "desc";
+                status?: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             };
             header?: never;
             path: {
@@ -3295,20 +2789,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3321,14 +2801,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3341,14 +2813,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3361,14 +2825,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3382,14 +2838,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3402,14 +2850,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3419,14 +2859,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3437,14 +2869,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3482,20 +2906,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3508,14 +2918,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3528,14 +2930,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3548,14 +2942,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3569,14 +2955,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3589,14 +2967,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3606,14 +2976,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3624,14 +2986,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3674,20 +3028,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3700,14 +3040,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3721,14 +3053,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3741,14 +3065,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3758,14 +3074,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3776,14 +3084,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3825,20 +3125,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3851,14 +3137,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3871,14 +3149,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3891,14 +3161,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-timeout",
-                     *       "title": "Request Timeout",
-                     *       "status": 408,
-                     *       "detail": "The request was not received in full within 30000 ms"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3911,14 +3173,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3931,14 +3185,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload Too Large",
-                     *       "status": 413,
-                     *       "detail": "The body is larger than the limit of 1048576 bytes"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3951,14 +3197,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported Media Type",
-                     *       "status": 415,
-                     *       "detail": "Send the body as application/json"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3971,20 +3209,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -3998,14 +3222,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4018,14 +3234,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4035,14 +3243,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4053,14 +3253,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4099,20 +3291,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4125,14 +3303,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4145,14 +3315,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4165,14 +3327,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4186,14 +3340,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4206,14 +3352,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4223,14 +3361,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4241,14 +3371,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4290,20 +3412,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4316,14 +3424,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4336,14 +3436,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4356,14 +3448,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4376,14 +3460,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/precondition-failed",
-                     *       "title": "Precondition Failed",
-                     *       "status": 412,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J is at version 3, not the one If-Match names; read it again"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4396,14 +3472,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4417,14 +3485,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4437,14 +3497,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4454,14 +3506,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4472,14 +3516,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4528,20 +3564,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4554,14 +3576,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4574,14 +3588,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4594,14 +3600,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4614,14 +3612,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-timeout",
-                     *       "title": "Request Timeout",
-                     *       "status": 408,
-                     *       "detail": "The request was not received in full within 30000 ms"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4634,14 +3624,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4654,14 +3636,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/precondition-failed",
-                     *       "title": "Precondition Failed",
-                     *       "status": 412,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J is at version 3, not the one If-Match names; read it again"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4674,14 +3648,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload Too Large",
-                     *       "status": 413,
-                     *       "detail": "The body is larger than the limit of 1048576 bytes"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4694,14 +3660,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4714,14 +3672,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported Media Type",
-                     *       "status": 415,
-                     *       "detail": "Send the body as application/json"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4734,20 +3684,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4761,14 +3697,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4781,14 +3709,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4798,14 +3718,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4816,14 +3728,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4882,20 +3786,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4908,14 +3798,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4928,14 +3810,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4948,14 +3822,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4968,14 +3834,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-timeout",
-                     *       "title": "Request Timeout",
-                     *       "status": 408,
-                     *       "detail": "The request was not received in full within 30000 ms"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -4988,14 +3846,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5008,14 +3858,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload Too Large",
-                     *       "status": 413,
-                     *       "detail": "The body is larger than the limit of 1048576 bytes"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5028,14 +3870,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5048,14 +3882,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported Media Type",
-                     *       "status": 415,
-                     *       "detail": "Send the body as application/json"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5068,20 +3894,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5095,14 +3907,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5115,14 +3919,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5132,14 +3928,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5150,14 +3938,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5198,20 +3978,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5224,14 +3990,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5244,14 +4002,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5264,14 +4014,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5284,14 +4026,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5304,14 +4038,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5324,20 +4050,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5351,14 +4063,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5371,14 +4075,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5388,14 +4084,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5406,14 +4094,202 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    DecideWorkflowApprovalController_decide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workflowId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideWorkflowApprovalDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5453,20 +4329,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5479,14 +4341,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5499,14 +4353,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5519,14 +4365,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5539,14 +4377,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5559,14 +4389,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5579,20 +4401,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5606,14 +4414,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5626,14 +4426,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5643,14 +4435,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5661,14 +4445,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5708,20 +4484,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5734,14 +4496,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5754,14 +4508,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This API key may only read"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5774,14 +4520,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5794,14 +4532,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5814,14 +4544,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5834,20 +4556,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unprocessable",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Every step must name an existing agent",
-                     *       "errors": [
-                     *         {
-                     *           "path": "steps[1].agent",
-                     *           "message": "no agent is named \"writer\""
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5861,14 +4569,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5881,14 +4581,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5898,14 +4590,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5916,14 +4600,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5935,9 +4611,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
-                status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                /** @description `desc`: newest first. */
-                order?: "asc" | "desc";
+                status?: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             };
             header?: never;
             path: {
@@ -5967,20 +4641,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -5993,14 +4653,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6013,14 +4665,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6033,14 +4677,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6054,14 +4690,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6074,14 +4702,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6091,14 +4711,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6109,14 +4721,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6154,20 +4758,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6180,14 +4770,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6200,14 +4782,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6220,14 +4794,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6241,14 +4807,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6261,14 +4819,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6278,14 +4828,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6296,14 +4838,845 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ThreadQueriesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Only this agent's threads. */
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadListSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    CreateThreadController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateThreadDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ThreadQueriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ArchiveThreadController_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    RunThreadController_run: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
+                Prefer?: string;
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunTaskDto"];
+            };
+        };
+        responses: {
+            /** @description The run ended within the wait */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The run is queued (or still going) */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The change conflicts with the state of the resource */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ThreadQueriesController_messages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadMessagePageSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6332,20 +5705,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6355,14 +5714,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6372,14 +5723,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6418,20 +5761,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6441,14 +5770,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6458,14 +5779,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6494,20 +5807,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6517,14 +5816,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6534,14 +5825,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6552,14 +5835,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6589,29 +5864,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemSchema"];
-                };
-            };
-            /** @description No API key, or one that is not valid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6621,14 +5873,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6638,14 +5882,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6658,12 +5894,6 @@ export interface operations {
                 stream?: unknown;
                 /** @description Event types, comma-separated or repeated. */
                 types?: unknown;
-                /** @description With `order=desc`: a position (`nextBefore`); the events before it. */
-                before?: string;
-                /** @description JSON pages only: `desc` for the newest first, paging on with `before`. Default `asc`. */
-                order?: "asc" | "desc";
-                /** @description `end`: start after the last event (a stream then goes live; a page is empty, its `nextAfter` the head). */
-                from?: "end";
                 /** @description A position: the events after it. For streams, `Last-Event-ID` does the same. */
                 after?: string;
                 limit?: number;
@@ -6683,7 +5913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventLogPageSchema"];
+                    "application/json": components["schemas"]["EventPageSchema"];
                     "text/event-stream": string;
                 };
             };
@@ -6696,20 +5926,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6722,14 +5938,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6743,14 +5951,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6763,14 +5963,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6780,14 +5972,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6798,14 +5982,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6846,20 +6022,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6872,14 +6034,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6892,14 +6046,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6912,14 +6058,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6933,14 +6071,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6953,14 +6083,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6970,14 +6092,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -6988,14 +6102,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7037,20 +6143,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7063,14 +6155,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7083,14 +6167,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7103,14 +6179,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7124,14 +6192,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7144,14 +6204,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7161,14 +6213,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7179,14 +6223,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7227,20 +6263,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7253,14 +6275,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7273,14 +6287,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7293,14 +6299,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7314,14 +6312,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7334,14 +6324,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7351,14 +6333,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7369,14 +6343,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7418,20 +6384,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/validation-error",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid",
-                     *       "errors": [
-                     *         {
-                     *           "path": "trigger.cron",
-                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7444,14 +6396,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7464,14 +6408,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7484,14 +6420,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI Too Long",
-                     *       "status": 414,
-                     *       "detail": "A path segment is longer than the limit of 200 characters"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7505,14 +6433,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/too-many-requests",
-                     *       "title": "Too Many Requests",
-                     *       "status": 429,
-                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7525,14 +6445,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/request-header-fields-too-large",
-                     *       "title": "Request Header Fields Too Large",
-                     *       "status": 431,
-                     *       "detail": "The request line and headers are larger than the limit"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7542,14 +6454,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/internal-error",
-                     *       "title": "Internal Server Error",
-                     *       "status": 500,
-                     *       "detail": "An unexpected error occurred"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
@@ -7560,14 +6464,126 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/store-unavailable",
-                     *       "title": "Service Unavailable",
-                     *       "status": 503,
-                     *       "detail": "The event store is unavailable; try again shortly"
-                     *     }
-                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ResourceHistoryController_threadEvents: {
+        parameters: {
+            query?: {
+                /** @description A revision in the stream: the events after it. */
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A path segment is too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };

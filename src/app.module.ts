@@ -14,6 +14,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
+import { ThreadsModule } from './threads/threads.module';
 import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -32,6 +33,7 @@ export class AppModule {
         ModelsModule,
         AgentsModule,
         WorkflowsModule,
+        ThreadsModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

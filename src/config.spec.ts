@@ -30,7 +30,14 @@ describe('loadConfig', () => {
         shutdownTimeoutMs: 10_000,
         trustProxy: false,
       },
-      runs: { executorEnabled: true, concurrency: 10, timeoutMs: 600_000, waitMaxSeconds: 60, leaseMs: 30_000 },
+      runs: {
+        executorEnabled: true,
+        concurrency: 10,
+        timeoutMs: 600_000,
+        waitMaxSeconds: 60,
+        leaseMs: 30_000,
+        approvalTimeoutMs: 86_400_000,
+      },
     });
     expect(providers.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });
     expect(tools).toEqual({

@@ -72,6 +72,7 @@ export interface RunsConfig {
   timeoutMs: number;
   waitMaxSeconds: number;
   leaseMs: number;
+  approvalTimeoutMs: number;
 }
 
 const HOUR = 3_600_000;
@@ -359,6 +360,14 @@ const SETTINGS = {
       300,
       HOUR,
       'An executing instance renews its claim on a run every third of this; a run whose claim is older (its instance died) fails with `interrupted` within about 1.5 times this.',
+    ),
+    approvalTimeoutMs: int(
+      'RUN_APPROVAL_TIMEOUT_MS',
+      24 * HOUR,
+      100,
+      365 * 24 * HOUR,
+      'A run waiting this long for a decision on its tool calls fails with `approval_timeout`.',
+      '24 h',
     ),
   },
 } satisfies Settings;

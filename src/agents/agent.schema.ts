@@ -6,6 +6,11 @@ import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField
 
 const TOOL_IDS = { type: 'array', maxItems: LIST_ITEMS, items: { type: 'string', maxLength: NAME_LENGTH } } as const;
 
+export class AgentMemorySchema {
+  @ApiProperty({ minimum: 0, maximum: 1000, example: 50, description: "The thread's last messages a run sees." })
+  maxMessages: number;
+}
+
 export class AgentSummarySchema {
   @ApiProperty(idField('agent', 'agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J'))
   id: string;
@@ -57,6 +62,24 @@ export class AgentSchema extends AgentSummarySchema {
   @ApiProperty({ minimum: 1, maximum: 100, example: 10 })
   maxSteps: number;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The JSON Schema the final answer must match; null: free text.',
+  })
+  outputSchema: Record<string, unknown> | null;
+
+  @ApiProperty({ type: () => AgentMemorySchema })
+  memory: AgentMemorySchema;
+
+  @ApiProperty({
+    ...TOOL_IDS,
+    example: ['http_get'],
+    description: "Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval.",
+  })
+  approvalRequired: string[];
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -77,6 +100,15 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100, nullable: true })
   maxSteps?: number | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  outputSchema?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: () => AgentMemorySchema, nullable: true })
+  memory?: AgentMemorySchema | null;
+
+  @ApiPropertyOptional({ ...TOOL_IDS, nullable: true })
+  approvalRequired?: string[] | null;
 }
 
 export class AgentListSchema {
@@ -104,6 +136,21 @@ export class RunErrorSchema {
 
   @ApiPropertyOptional({ description: "The provider's HTTP status, for provider errors." })
   status?: number;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    maxItems: LIST_ITEMS,
+    items: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', maxLength: TEXT_LENGTH },
+        message: { type: 'string', maxLength: TEXT_LENGTH },
+      },
+      required: ['path', 'message'],
+    },
+    description: 'For `output_invalid`: where the answer does not match `outputSchema` (JSON Pointers) and why.',
+  })
+  errors?: Array<{ path: string; message: string }>;
 }
 
 export class ToolCallSchema {
@@ -127,6 +174,20 @@ export class ToolCallSchema {
 
   @ApiProperty({ ...TIME, nullable: true })
   endedAt: string | null;
+}
+
+export class PendingApprovalSchema {
+  @ApiProperty({ maxLength: NAME_LENGTH })
+  toolCallId: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'http_get' })
+  tool: string;
+
+  @ApiProperty({ description: 'The arguments the model passed.' })
+  args: unknown;
+
+  @ApiProperty(TIME)
+  requestedAt: string;
 }
 
 export class AgentRunSchema {
@@ -154,8 +215,31 @@ export class AgentRunSchema {
   @ApiProperty({ type: String, nullable: true })
   output: string | null;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      "The JSON Schema the answer must match (the run's own, else its agent's when it started); null: free text.",
+  })
+  outputSchema: Record<string, unknown> | null;
+
+  @ApiProperty({
+    nullable: true,
+    additionalProperties: true,
+    description: 'The answer as a JSON object, valid against `outputSchema`; null without a schema or before the end.',
+  })
+  outputObject: unknown;
+
   @ApiProperty({ type: [ToolCallSchema] })
   toolCalls: ToolCallSchema[];
+
+  @ApiProperty({
+    type: [PendingApprovalSchema],
+    maxItems: LIST_ITEMS,
+    description: 'While `waiting`: the tool calls that wait for a decision (POST …/approvals).',
+  })
+  pendingApprovals: PendingApprovalSchema[];
 
   @ApiProperty({ type: UsageSchema, nullable: true })
   usage: UsageSchema | null;
@@ -174,6 +258,13 @@ export class AgentRunSchema {
 
   @ApiProperty({ type: Number, nullable: true })
   stepIndex: number | null;
+
+  @ApiProperty({
+    ...idField('thread'),
+    nullable: true,
+    description: 'The thread whose conversation the run continues.',
+  })
+  threadId: string | null;
 
   @ApiProperty()
   cancelRequested: boolean;

@@ -56,6 +56,9 @@ describe('agent decider', () => {
       instructions: 'Find',
       tools: ['web'],
       maxSteps: 4,
+      outputSchema: null,
+      memory: { maxMessages: 50 },
+      approvalRequired: [],
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -67,6 +70,9 @@ describe('agent decider', () => {
       ...older,
       status: 'active',
       maxSteps: 10,
+      outputSchema: null,
+      memory: { maxMessages: 50 },
+      approvalRequired: [],
       version: 1,
     });
   });

@@ -13,19 +13,43 @@ export interface Agent {
   tools: string[];
   /** Upper bound on the model's steps (calls) in one run. */
   maxSteps: number;
+  /** The JSON Schema the final answer must match (`outputObject`); null: free text. */
+  outputSchema: Record<string, unknown> | null;
+  /** How much of a thread a run sees: its last `maxMessages` messages. */
+  memory: AgentMemory;
+  /** Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval. */
+  approvalRequired: string[];
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
 }
 
 /** What an update may change. */
-export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps'>;
+export type AgentDefinition = Pick<
+  Agent,
+  'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema' | 'memory' | 'approvalRequired'
+>;
+
+/** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
+export function needsApproval(rules: string[], toolId: string): boolean {
+  return rules.some((rule) => (rule.endsWith('/*') ? toolId.startsWith(rule.slice(0, -1)) : rule === toolId));
+}
+
+export interface AgentMemory {
+  maxMessages: number;
+}
+
+export const DEFAULT_MEMORY: AgentMemory = { maxMessages: 50 };
 
 export const DEFAULT_MAX_STEPS = 10;
 
 export type AgentState = Agent | null;
 
-export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt' | 'version'>;
+export type CreateAgent = { type: 'CreateAgent' } & Omit<
+  Agent,
+  'status' | 'createdAt' | 'version' | 'outputSchema' | 'memory' | 'approvalRequired'
+> &
+  Partial<Pick<Agent, 'outputSchema' | 'memory' | 'approvalRequired'>>;
 /** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
 export type UpdateAgent = {
   type: 'UpdateAgent';
@@ -36,10 +60,15 @@ export type UpdateAgent = {
 export type ArchiveAgent = { type: 'ArchiveAgent'; agentId: string } & Preconditions;
 export type AgentCommand = CreateAgent | UpdateAgent | ArchiveAgent;
 
-/** Agents created before runs were executed have no `maxSteps`: they get the default. */
+/** Agents created before runs were executed have no `maxSteps`, and older ones no `outputSchema`: defaults. */
 export type AgentCreated = DomainEvent<
   'AgentCreated',
-  Omit<Agent, 'status' | 'maxSteps' | 'version'> & { maxSteps?: number }
+  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema' | 'memory' | 'approvalRequired'> & {
+    maxSteps?: number;
+    outputSchema?: Record<string, unknown> | null;
+    memory?: AgentMemory;
+    approvalRequired?: string[];
+  }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
 export type AgentUpdated = DomainEvent<
@@ -68,8 +97,15 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, ...agent } = command;
-      return [{ type: 'AgentCreated', data: { ...agent, createdAt: now.toISOString() } }];
+      const { type: _type, outputSchema, memory, approvalRequired, ...agent } = command;
+      const data = {
+        ...agent,
+        ...(outputSchema && { outputSchema }),
+        ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
+        ...(approvalRequired?.length && { approvalRequired }),
+        createdAt: now.toISOString(),
+      };
+      return [{ type: 'AgentCreated', data }];
     }
     const { agentId } = command;
     if (!state) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
@@ -98,7 +134,8 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
+        const { id, name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, createdAt } =
+          event.data;
         return {
           id,
           name,
@@ -107,12 +144,15 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           instructions,
           tools,
           maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+          outputSchema: outputSchema ?? null,
+          memory: memory ?? DEFAULT_MEMORY,
+          approvalRequired: approvalRequired ?? [],
           version: 1,
           createdAt,
         };
       }
       case 'AgentUpdated':
-        return state && { ...state, ...event.data.changes, version: event.data.version };
+        return state && { ...withDefaults(state), ...event.data.changes, version: event.data.version };
       case 'AgentArchived':
         return state && { ...state, status: 'archived', version: event.data.version };
       default:
@@ -120,3 +160,13 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
     }
   },
 };
+
+/** An agent as stored before a field existed gets that field's default. */
+export function withDefaults(agent: Agent): Agent {
+  return {
+    ...agent,
+    outputSchema: agent.outputSchema ?? null,
+    memory: agent.memory ?? DEFAULT_MEMORY,
+    approvalRequired: agent.approvalRequired ?? [],
+  };
+}

@@ -5,6 +5,8 @@ import { ArchiveAgentHandler } from './archive-agent/archive-agent.handler';
 import { CancelAgentRunController } from './cancel-agent-run/cancel-agent-run.controller';
 import { CancelAgentRunHandler } from './cancel-agent-run/cancel-agent-run.handler';
 import { StreamAgentRunController } from './stream-agent-run/stream-agent-run.controller';
+import { DecideApprovalsController } from './decide-approvals/decide-approvals.controller';
+import { DecideApprovalsHandler } from './decide-approvals/decide-approvals.handler';
 import { CreateAgentController } from './create-agent/create-agent.controller';
 import { CreateAgentHandler } from './create-agent/create-agent.handler';
 import { AgentQueriesController } from './queries/agent-queries.controller';
@@ -23,6 +25,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     ArchiveAgentController,
     RunAgentController,
     CancelAgentRunController,
+    DecideApprovalsController,
     StreamAgentRunController,
     AgentQueriesController,
   ],
@@ -33,6 +36,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     AgentNameClaims,
     RunAgentHandler,
     CancelAgentRunHandler,
+    DecideApprovalsHandler,
     ListAgentsHandler,
     GetAgentHandler,
     ListAgentRunsHandler,

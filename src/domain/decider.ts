@@ -46,6 +46,8 @@ export class DomainError extends Error {
     readonly kind: DomainErrorKind,
     message: string,
     readonly errors: Array<{ path: string; message: string }> = [],
+    /** The problem type, when a more precise one than the kind's helps clients (`not-waiting`). */
+    readonly problemType?: string,
   ) {
     super(message);
     this.name = 'DomainError';

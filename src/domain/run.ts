@@ -1,8 +1,9 @@
 /** What agent runs and workflow runs have in common. */
 
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** `waiting`: for a person's decision (an approval); it holds no slot and nothing in memory meanwhile. */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled'];
 
 export function isEnded(status: RunStatus): boolean {
   return status === 'succeeded' || status === 'failed' || status === 'cancelled';
@@ -13,6 +14,8 @@ export interface RunError {
   code: string;
   message: string;
   status?: number;
+  /** Where and why, for errors about a value (`output_invalid`: the answer against its schema). */
+  errors?: Array<{ path: string; message: string }>;
 }
 
 /** The latest run of an agent or a workflow, as lists show it beside `lastRun`. */

@@ -8,6 +8,8 @@ import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { DomainError } from '../domain/decider';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { ParseIdPipe } from '../http/id.pipe';
+import { threadStream } from '../threads/thread';
+import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { workflowStream } from '../workflows/workflow';
 import { workflowRunStream } from '../workflows/workflow-run';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
@@ -32,6 +34,7 @@ export class ResourceHistoryController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly agents: AgentsReadModel,
     private readonly workflows: WorkflowsReadModel,
+    private readonly threads: ThreadsReadModel,
   ) {}
 
   @HistoryRoute('The events of an agent, oldest first')
@@ -71,6 +74,12 @@ export class ResourceHistoryController {
   ) {
     const exists = () => this.workflows.getRun(workflowId, runId);
     return this.history(raw, workflowRunStream(runId), exists, `Workflow run ${runId} of workflow ${workflowId}`);
+  }
+
+  @HistoryRoute('The events of a thread, oldest first')
+  @Get('threads/:threadId/events')
+  threadEvents(@Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string, @Query() raw: RawQuery) {
+    return this.history(raw, threadStream(threadId), () => this.threads.get(threadId), `Thread ${threadId}`);
   }
 
   /** A bad query is a 400 before an unknown resource is a 404. */

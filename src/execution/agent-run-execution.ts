@@ -15,9 +15,18 @@ import { DomainError } from '../domain/decider';
 import { RunError } from '../domain/run';
 import type { ModelProviders } from '../models/model-providers';
 import { ModelRunError } from '../models/model-run-error';
+import { OutputInvalid } from '../models/structured-answer';
 import { ToolRegistry } from '../tools/tool-registry';
 import { persistently } from '../actors/persistently';
+import type { ModelMessage } from 'ai';
+import { needsApproval } from '../agents/agent';
+import { ToolCall } from '../agents/agent-run';
+import { Usage } from '../domain/run';
+import { runMessages } from '../threads/thread-exchange';
+import type { RunnableTool } from '../tools/tool';
 import { RunFeed } from '../live/run-feed';
+import { ThreadsReadModel } from '../threads/queries/threads.read-model';
+import { memoryWindow } from '../threads/thread';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -29,6 +38,7 @@ export class RunTakenAway extends Error {}
 
 export interface ExecutionDeps {
   actors: ActorRegistry;
+  threads: ThreadsReadModel;
   tools: ToolRegistry;
   providers: ModelProviders;
   feed: RunFeed;
@@ -50,6 +60,7 @@ export class AgentRunExecution {
 
   constructor(
     readonly runId: string,
+    readonly threadId: string | undefined,
     private readonly deps: ExecutionDeps,
   ) {
     // An actor of its own (runs' actors are not cached), held while the run executes.
@@ -75,6 +86,7 @@ export class AgentRunExecution {
         executorId: this.deps.executorId,
         warnings,
         agentVersion: agent?.version,
+        ...(agent?.outputSchema && { outputSchema: agent.outputSchema }),
       });
     } catch (error) {
       if (error instanceof DomainError) return undefined;
@@ -95,7 +107,24 @@ export class AgentRunExecution {
     try {
       const { tools } = this.deps.tools.resolve(agent.tools);
       // The AI SDK is loaded with the first run rather than at the service's start.
-      const { runAgentLoop } = await import('../models/agent-loop');
+      const { runAgentLoop, runTool } = await import('../models/agent-loop');
+      const { toModelMessages } = await import('../models/thread-history');
+      const modelNames = new Map(tools.map((t) => [t.id, t.modelName]));
+      // A run resumed after a decision: carry the decisions out, then go on from its conversation so far.
+      let resume: ModelMessage[] | undefined;
+      if (run.decided?.length) {
+        const toolCalls = [...run.toolCalls];
+        for (const decided of run.decided) {
+          if (toolCalls.some((call) => call.id === decided.toolCallId)) continue;
+          toolCalls.push(await this.carryOut(decided, tools, runTool, signal));
+        }
+        resume = toModelMessages(runMessages({ ...run, toolCalls }), modelNames);
+      }
+      // A thread's earlier runs have settled (the executor takes them in order): its last messages are projected.
+      const remembered = run.threadId
+        ? memoryWindow(this.deps.threads.lastMessages(run.threadId, agent.memory.maxMessages), agent.memory.maxMessages)
+        : [];
+      const history = toModelMessages(remembered, modelNames);
       const result = await runAgentLoop(
         {
           model: run.model || agent.model,
@@ -104,6 +133,10 @@ export class AgentRunExecution {
           context: run.context,
           tools,
           maxSteps: agent.maxSteps,
+          outputSchema: run.outputSchema ?? agent.outputSchema,
+          history,
+          resume,
+          needsApproval: (toolId) => needsApproval(agent.approvalRequired, toolId),
           signal,
         },
         {
@@ -122,7 +155,15 @@ export class AgentRunExecution {
         },
         this.deps.providers,
       );
-      end = { outcome: { output: result.output }, usage: result.usage, attempts: result.attempts };
+      const usage = summed(run.usage, result.usage);
+      const attempts = run.attempts + result.attempts;
+      if (result.waitingFor) {
+        const approvals = result.waitingFor;
+        await this.send({ type: 'RequestApprovals', executorId: this.deps.executorId, approvals, usage, attempts });
+        return;
+      }
+      const { output, outputObject } = result;
+      end = { outcome: { output, outputObject }, usage, attempts };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;
@@ -136,6 +177,32 @@ export class AgentRunExecution {
     await this.finish(end);
   }
 
+  /** A decided call: an approved one runs (with the args the person gave, if any); a rejected one has its result. */
+  private async carryOut(
+    decided: AgentRunAggregate['decided'][number],
+    tools: RunnableTool[],
+    runTool: typeof import('../models/agent-loop').runTool,
+    signal: AbortSignal,
+  ): Promise<ToolCall> {
+    const { executorId } = this.deps;
+    const { toolCallId: callId, tool } = decided;
+    const approved = decided.decision === 'approve';
+    const input = approved && decided.args !== undefined ? decided.args : decided.requestedArgs;
+    await this.record({ type: 'RecordToolCall', executorId, callId, tool, input });
+    const startedAt = new Date().toISOString();
+    let result: { output: unknown } | { error: string };
+    if (!approved) result = { output: { rejected: true, reason: decided.reason ?? null } };
+    else {
+      const runnable = tools.find((t) => t.id === tool);
+      const redact = (text: string) => this.deps.providers.redaction.apply(text);
+      result = runnable
+        ? await runTool(runnable, input, signal, redact)
+        : { error: `The tool "${tool}" is not available now` };
+    }
+    await this.record({ type: 'RecordToolResult', executorId, callId, tool, ...result });
+    return { id: callId, tool, input, ...result, startedAt, endedAt: new Date().toISOString() };
+  }
+
   private outcomeOf(error: unknown, reason: unknown): EndAgentRun['outcome'] {
     if (reason instanceof RunCancelled) return { cancelled: true };
     if (reason instanceof RunInterrupted) {
@@ -147,6 +214,7 @@ export class AgentRunExecution {
     if (error instanceof ModelRunError) {
       const runError: RunError = { code: error.code, message: error.message };
       if (error.status !== undefined) runError.status = error.status;
+      if (error instanceof OutputInvalid) runError.errors = error.errors;
       return { error: runError };
     }
     this.deps.logger.error(`Run ${this.runId} failed unexpectedly: ${String(error)}`);
@@ -193,4 +261,9 @@ export class AgentRunExecution {
   private send(command: AgentRunCommand) {
     return this.actor.send(command, this.context);
   }
+}
+
+function summed(before: Usage | null, now: Usage): Usage {
+  if (!before) return now;
+  return { inputTokens: before.inputTokens + now.inputTokens, outputTokens: before.outputTokens + now.outputTokens };
 }

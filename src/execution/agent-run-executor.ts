@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { AgentRunQueued } from '../agents/agent-run';
+import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
@@ -15,11 +15,15 @@ import { AppliedEvents } from '../read-models/applied-events';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
+import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 const MAX_WAITING = 10_000;
 
 interface Waiting {
   runId: string;
+  /** Its thread's runs execute one at a time, in the order of their queueing (`position` in the log). */
+  threadId?: string;
+  position: bigint;
   /** Lets the checkpoint pass the run: its claim has settled. */
   claimed(): void;
 }
@@ -28,7 +32,9 @@ interface Waiting {
  * The process manager that executes agent runs. It follows `AgentRunQueued` from its own checkpoint, keeps the
  * runs first in, first out, and executes at most `RUN_CONCURRENCY` at once. A run is claimed by appending its
  * start with the expected revision, so however many instances follow the store, each run executes once. The
- * checkpoint never passes a run not yet claimed, so after a restart the queued runs are taken up again.
+ * checkpoint never passes a run not yet claimed, so after a restart the queued runs are taken up again. A run on a
+ * thread waits, without holding a slot, until every run queued on the thread before it has settled (the threads
+ * read model shows it, on any instance), so each run sees the exchanges of those before it.
  */
 @Injectable()
 export class AgentRunExecutor
@@ -56,6 +62,7 @@ export class AgentRunExecutor
     private readonly runs: AgentsReadModel,
     private readonly projections: ProjectionRunner,
     private readonly applied: AppliedEvents,
+    private readonly threads: ThreadsReadModel,
   ) {
     super(store, checkpoints);
     this.providers = new ModelProviders(config.providers, undefined, [
@@ -66,10 +73,15 @@ export class AgentRunExecutor
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.applied.onApplied((events) => this.cancelAsked(events));
+    this.applied.onApplied((events) => {
+      this.cancelAsked(events);
+      // A thread's earlier run may have settled: its next run may go.
+      if (this.waiting.some((entry) => entry.threadId)) this.pump();
+    });
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
-    void this.follow({ filter: { eventTypes: ['AgentRunQueued'] } });
+    // A run is queued once, and again each time a person's decisions let it go on.
+    void this.follow({ filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -89,11 +101,15 @@ export class AgentRunExecutor
   /** Queued runs wait their turn; the checkpoint stays before each until its claim has settled. */
   protected async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
-      const runId = (event.data as AgentRunQueued['data']).id;
-      // Runs the read models already show as started or ended need no claim.
+      const resumed = event.type === 'AgentRunApprovalsDecided';
+      if (resumed && !(event.data as AgentRunApprovalsDecided['data']).resumed) continue;
+      const runId = resumed ? (event.data.runId as string) : (event.data as AgentRunQueued['data']).id;
+      // Runs the read models already show as started or ended need no claim (the read models may not show a
+      // decision yet: the claim checks the run's stream).
       const known = this.runs.getRunAggregate(runId);
-      if (known && known.status !== 'queued') continue;
-      this.waiting.push({ runId, claimed: this.hold(event) });
+      if (known && known.status !== 'queued' && !(resumed && known.status === 'waiting')) continue;
+      const threadId = resumed ? (known?.threadId ?? undefined) : (event.data as AgentRunQueued['data']).threadId;
+      this.waiting.push({ runId, threadId, position: event.position, claimed: this.hold(event) });
     }
     this.pump();
     if (this.waiting.length >= MAX_WAITING && !this.stopping) {
@@ -102,12 +118,10 @@ export class AgentRunExecutor
   }
 
   private pump(): void {
-    while (
-      !this.stopping &&
-      this.waiting.length &&
-      this.executing.size + this.claiming.size < this.config.runs.concurrency
-    ) {
-      const next = this.waiting.shift()!;
+    while (!this.stopping && this.executing.size + this.claiming.size < this.config.runs.concurrency) {
+      const index = this.nextReady();
+      if (index < 0) break;
+      const [next] = this.waiting.splice(index, 1);
       this.claiming.add(next);
       const work = this.take(next).finally(() => {
         this.running.delete(work);
@@ -121,9 +135,27 @@ export class AgentRunExecutor
     }
   }
 
+  /** The first waiting run that may go: one of no thread, or the next of an idle thread. */
+  private nextReady(): number {
+    const busy = new Set<string>();
+    for (const entry of [...this.claiming, ...this.executing.values()]) if (entry.threadId) busy.add(entry.threadId);
+    return this.waiting.findIndex((entry) => {
+      const { threadId } = entry;
+      if (!threadId) return true;
+      const ready =
+        !busy.has(threadId) &&
+        // The read models have the run itself, so every run queued on the thread before it too.
+        this.applied.position >= entry.position &&
+        !this.threads.hasOpenRunBefore(threadId, entry.runId);
+      busy.add(threadId);
+      return ready;
+    });
+  }
+
   private async take(entry: Waiting): Promise<void> {
-    const execution = new AgentRunExecution(entry.runId, {
+    const execution = new AgentRunExecution(entry.runId, entry.threadId, {
       actors: this.actors,
+      threads: this.threads,
       tools: this.tools,
       providers: this.providers,
       feed: this.feed,

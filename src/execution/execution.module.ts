@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { ThreadsModule } from '../threads/threads.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
+import { ThreadExchanges } from './thread-exchanges';
 import { AgentRunExecutor } from './agent-run-executor';
 import { StaleRunSweeper } from './stale-run-sweeper';
 import { WorkflowRunManager } from './workflow-run-manager';
 
 /** The process managers that execute runs. */
 @Module({
-  imports: [AgentsModule, WorkflowsModule],
-  providers: [AgentRunExecutor, StaleRunSweeper, WorkflowRunManager],
+  imports: [AgentsModule, WorkflowsModule, ThreadsModule],
+  providers: [AgentRunExecutor, StaleRunSweeper, WorkflowRunManager, ThreadExchanges],
 })
 export class ExecutionModule {}

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CommandResult } from '../actors/actor';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentRunDecider, agentRunStream } from '../agents/agent-run';
 import { AgentsReadModel, StaleRun } from '../agents/queries/agents.read-model';
@@ -6,13 +7,16 @@ import { APP_CONFIG, AppConfig } from '../config';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
+import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
+import { workflowRunDecider, workflowRunStream } from '../workflows/workflow-run';
 
 /** Runs read, and ended together (their appends share commits), at a time; the sweep goes on until none is left. */
 const BATCH = 100;
 
 /**
  * Ends the runs whose executor died: a run that has not renewed its lease for `RUN_LEASE_MS` fails with
- * `interrupted` (or ends cancelled, if a cancel was asked for). Every instance sweeps; the decider checks the
+ * `interrupted` (or ends cancelled, if a cancel was asked for); and a run that has waited for a decision for
+ * `RUN_APPROVAL_TIMEOUT_MS` fails with `approval_timeout`. Every instance sweeps; the decider checks the
  * lease again against the stream, so a run that is still alive is left alone.
  */
 @Injectable()
@@ -25,6 +29,7 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly runs: AgentsReadModel,
+    private readonly workflows: WorkflowsReadModel,
     private readonly projections: ProjectionRunner,
     private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
@@ -50,36 +55,91 @@ export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicatio
 
   private async sweepNow(): Promise<number> {
     const staleBefore = new Date(this.clock.now().getTime() - this.config.runs.leaseMs).toISOString();
-    let ended = 0;
+    let ended = (await this.expireApprovals()) + (await this.expireWorkflowApprovals());
     let after: StaleRun | undefined;
     for (;;) {
       const page = this.runs.staleRuns(staleBefore, BATCH, after);
       if (page.length === 0) {
-        if (ended > 0) this.logger.warn(`Ended ${ended} runs left running by an instance that stopped`);
+        if (ended > 0)
+          this.logger.warn(`Ended ${ended} runs left running by an instance that stopped or waiting too long`);
         return ended;
       }
       after = page[page.length - 1];
-      const outcomes = await Promise.all(page.map(({ id }) => this.end(id, staleBefore)));
+      const outcomes = await Promise.all(
+        page.map(({ id }) =>
+          this.end(id, 'the stale run', () =>
+            this.actors.send(
+              agentRunStream(id),
+              agentRunDecider,
+              { type: 'InterruptAgentRun', staleBefore },
+              causedBy(id),
+            ),
+          ),
+        ),
+      );
       ended += outcomes.filter(Boolean).length;
     }
   }
 
-  /** Ends one stale run (the decider checks its lease again); whether it ended it. */
-  private async end(runId: string, staleBefore: string): Promise<boolean> {
+  /** Runs that waited longer than `RUN_APPROVAL_TIMEOUT_MS` for a decision fail with `approval_timeout`. */
+  private async expireApprovals(): Promise<number> {
+    const timeoutMs = this.config.runs.approvalTimeoutMs;
+    const before = new Date(this.clock.now().getTime() - timeoutMs).toISOString();
+    const outcomes = await Promise.all(
+      this.runs
+        .waitingRuns(before, BATCH)
+        .map((id) =>
+          this.end(id, 'the waiting run', () =>
+            this.actors.send(
+              agentRunStream(id),
+              agentRunDecider,
+              { type: 'ExpireApprovals', before, timeoutMs },
+              causedBy(id),
+            ),
+          ),
+        ),
+    );
+    return outcomes.filter(Boolean).length;
+  }
+
+  /** Workflow runs waiting at an approval step past its `timeoutMs` fail with `approval_timeout`. */
+  private async expireWorkflowApprovals(): Promise<number> {
+    const outcomes = await Promise.all(
+      this.workflows
+        .waitingRuns(BATCH)
+        .map((id) =>
+          this.end(id, 'the waiting workflow run', () =>
+            this.actors.send(
+              workflowRunStream(id),
+              workflowRunDecider,
+              { type: 'ExpireWorkflowApproval' },
+              causedBy(id),
+            ),
+          ),
+        ),
+    );
+    return outcomes.filter(Boolean).length;
+  }
+
+  /** Ends one run by `command` (its decider checks again that it should end); whether it ended it. */
+  private async end(
+    runId: string,
+    what: string,
+    command: () => Promise<CommandResult<unknown, { type: string }>>,
+  ): Promise<boolean> {
     try {
-      const { events, position } = await this.actors.send(
-        agentRunStream(runId),
-        agentRunDecider,
-        { type: 'InterruptAgentRun', staleBefore },
-        { correlationId: runId, causationId: runId },
-      );
+      const { events, position } = await command();
       if (events.length === 0) return false;
       await this.readYourWrites.waitFor(position);
-      this.logger.debug(`Run ${runId} was left running by an instance that stopped; it ended as ${events[0].type}`);
+      this.logger.debug(`Ended ${what} ${runId} as ${events[0].type}`);
       return true;
     } catch (error) {
-      this.logger.warn(`Could not end the stale run ${runId} yet: ${String(error)}`);
+      this.logger.warn(`Could not end ${what} ${runId} yet: ${String(error)}`);
       return false;
     }
   }
+}
+
+function causedBy(runId: string) {
+  return { correlationId: runId, causationId: runId };
 }

@@ -184,7 +184,7 @@ export class WorkflowRunManager
     if (workflowRunId === undefined || stepIndex === undefined) return;
     const outcome: StepOutcome =
       event.type === 'AgentRunSucceeded'
-        ? { output: (data as AgentRunSucceeded['data']).output }
+        ? answerOf(data as AgentRunSucceeded['data'])
         : event.type === 'AgentRunFailed'
           ? { error: (data as AgentRunFailed['data']).error }
           : { cancelled: true };
@@ -224,4 +224,8 @@ export class WorkflowRunManager
     const status = this.workflows.getRunAggregate(runId)?.status;
     return status !== undefined && isEnded(status);
   }
+}
+
+function answerOf({ output, outputObject }: AgentRunSucceeded['data']): StepOutcome {
+  return outputObject === undefined ? { output } : { output, outputObject };
 }

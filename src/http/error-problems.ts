@@ -26,7 +26,8 @@ export function answerFor(error: unknown, limits: HttpLimits): ErrorAnswer {
   if (error instanceof ValidationFailed) return quiet(problem(400, 'validation-error', error.message, error.errors));
   if (error instanceof MalformedJson) return quiet(problem(400, 'malformed-json', error.message));
   if (error instanceof DomainError) {
-    return quiet(problem(DOMAIN_STATUS[error.kind], error.kind.replace('_', '-'), error.message, error.errors));
+    const type = error.problemType ?? error.kind.replace('_', '-');
+    return quiet(problem(DOMAIN_STATUS[error.kind], type, error.message, error.errors));
   }
   if (error instanceof TooManyStreams) return quiet(problem(429, 'too-many-streams', error.message));
   if (error instanceof StoreUnavailableError || isStoreFailure(error)) {

@@ -65,14 +65,18 @@ export class StreamWatch {
 
   /**
    * Waits, bounded, for a run to end as the read models show it (`Prefer: wait`, cancel): `current()` is the run
-   * as they show it now, its events on `stream`. The run as it stands then, and whether it has ended.
+   * as they show it now, its events on `stream`. The run as it stands then, and whether it has ended. With
+   * `orWaiting`, a run that waits for a person answers too (it may wait for hours).
    */
   async runEnding<Run extends { status: RunStatus }>(
     stream: string,
     current: () => Run,
     timeoutMs: number,
+    orWaiting = false,
   ): Promise<{ run: Run; ended: boolean }> {
-    const ended = await this.until(stream, () => isEnded(current().status), timeoutMs);
-    return { run: current(), ended };
+    const done = (status: RunStatus) => isEnded(status) || (orWaiting && status === 'waiting');
+    await this.until(stream, () => done(current().status), timeoutMs);
+    const run = current();
+    return { run, ended: isEnded(run.status) };
   }
 }

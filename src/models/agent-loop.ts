@@ -1,7 +1,19 @@
-import { jsonSchema, stepCountIs, streamText, tool, type JSONSchema7, type LanguageModelUsage, type ToolSet } from 'ai';
+import {
+  Output,
+  jsonSchema,
+  stepCountIs,
+  streamText,
+  tool,
+  type JSONSchema7,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
+import { taskMessage } from '../agents/agent-run';
 import type { RunnableTool } from '../tools/tool';
 import type { ModelProviders } from './model-providers';
 import { errorMessage, toModelRunError } from './provider-errors';
+import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
 
 export interface AgentLoopRequest {
   /** `provider/model`. */
@@ -13,6 +25,14 @@ export interface AgentLoopRequest {
   maxSteps: number;
   /** Cancel and the time limit share it; its reason says which fired. */
   signal: AbortSignal;
+  /** The JSON Schema the answer must match: asked for as structured output, checked, repaired once. */
+  outputSchema?: Record<string, unknown> | null;
+  /** Earlier messages (a thread's), sent before the task. */
+  history?: ModelMessage[];
+  /** A run resumed after a decision: its conversation so far (the task, calls and results), instead of the task. */
+  resume?: ModelMessage[];
+  /** Tools whose calls wait for a person: the loop stops after the step that calls them. */
+  needsApproval?: (toolId: string) => boolean;
 }
 
 export interface AgentLoopObserver {
@@ -27,6 +47,10 @@ export interface AgentLoopObserver {
 export interface AgentLoopResult {
   /** The text of the last step. */
   output: string;
+  /** With `outputSchema`: the answer parsed, valid against it. */
+  outputObject?: unknown;
+  /** Calls that wait for a person's approval: the run waits rather than ends. */
+  waitingFor?: Array<{ toolCallId: string; tool: string; args: unknown }>;
   /** Summed over all steps. */
   usage: { inputTokens: number; outputTokens: number };
   /** HTTP requests sent to the provider over all steps, retries included. */
@@ -34,7 +58,8 @@ export interface AgentLoopResult {
 }
 
 /**
- * Runs the model with the agent's tools until it answers without calling a tool or `maxSteps` is reached.
+ * Runs the model with the agent's tools until it answers without calling a tool or `maxSteps` is reached. With
+ * `outputSchema`, the answer must be JSON matching it: one repair turn, then `OutputInvalid`.
  * A tool that fails is an error result for the model. Throws `ModelRunError` when the model call fails or the
  * signal fires; an error thrown by the observer is rethrown as it is (the run could not be recorded).
  * Error texts of the provider and the tools pass through the providers' redaction before anyone sees them.
@@ -58,69 +83,104 @@ export async function runAgentLoop(
   };
   const signal = AbortSignal.any([request.signal, observerFailed.signal]);
   const redact = (text: string) => providers.redaction.apply(text);
-
-  let output = '';
-  let stepText = '';
-  let usage = { inputTokens: 0, outputTokens: 0 };
-  let streamError: { error: unknown } | undefined;
-  let finished = false;
   const toolsById = new Map(request.tools.map((t) => [t.modelName, t.id]));
   const executed = new Set<string>();
+  const schema = request.outputSchema ?? undefined;
+  const waitingFor: NonNullable<AgentLoopResult['waitingFor']> = [];
 
-  try {
-    const result = opened.counting(() =>
-      streamText({
-        model: opened.model,
-        system: request.instructions,
-        messages: [{ role: 'user', content: userMessage(request.task, request.context) }],
-        tools: toolSet(request.tools, observer, observe, executed, redact),
-        stopWhen: stepCountIs(request.maxSteps),
-        abortSignal: signal,
-        maxRetries: 0,
-        onError: () => undefined, // errors are read from the stream below (the default logs them)
-      }),
-    );
-    for await (const part of opened.counting(() => result.fullStream)) {
-      if (part.type === 'start-step') stepText = '';
-      else if (part.type === 'text-delta') {
-        stepText += part.text;
-        await observe(async () => observer.delta(part.text));
-      } else if (part.type === 'finish-step') output = stepText;
-      else if (part.type === 'finish') {
-        usage = totals(part.totalUsage);
-        finished = true;
-      } else if (part.type === 'error') {
-        streamError = { error: part.error };
-        break;
-      } else if (part.type === 'tool-error' && !executed.has(part.toolCallId)) {
-        // A call the SDK refused (unknown tool, unparsable input): the model gets the error; record it too.
-        const call = { id: part.toolCallId, tool: toolsById.get(part.toolName) ?? part.toolName };
-        await observe(() => observer.toolCalled({ ...call, input: part.input }));
-        await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
+  /** One call of the model, with its tool loop when `tools` is set. */
+  const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number) => {
+    let output = '';
+    let stepText = '';
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    let streamError: { error: unknown } | undefined;
+    let finished = false;
+    let responseMessages: ModelMessage[] = [];
+    try {
+      const result = opened.counting(() =>
+        streamText({
+          model: opened.model,
+          system: request.instructions,
+          messages,
+          tools,
+          ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
+          stopWhen: [stepCountIs(maxSteps), () => waitingFor.length > 0],
+          abortSignal: signal,
+          maxRetries: 0,
+          onError: () => undefined, // errors are read from the stream below (the default logs them)
+        }),
+      );
+      for await (const part of opened.counting(() => result.fullStream)) {
+        if (part.type === 'start-step') stepText = '';
+        else if (part.type === 'text-delta') {
+          stepText += part.text;
+          await observe(async () => observer.delta(part.text));
+        } else if (part.type === 'finish-step') output = stepText;
+        else if (part.type === 'finish') {
+          usage = totals(part.totalUsage);
+          finished = true;
+        } else if (part.type === 'error') {
+          streamError = { error: part.error };
+          break;
+        } else if (part.type === 'tool-error' && !executed.has(part.toolCallId)) {
+          // A call the SDK refused (unknown tool, unparsable input): the model gets the error; record it too.
+          const call = { id: part.toolCallId, tool: toolsById.get(part.toolName) ?? part.toolName };
+          await observe(() => observer.toolCalled({ ...call, input: part.input }));
+          await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
+        }
       }
+      if (finished && !streamError) responseMessages = (await result.response).messages;
+    } catch (error) {
+      streamError = { error };
     }
-  } catch (error) {
-    streamError = { error };
-  }
+    if (observerError) throw observerError.error;
+    if (streamError || !finished) {
+      // Without an error part, a stream that did not finish was aborted (it ends with an `abort` part).
+      const error = toModelRunError(streamError?.error, opened.provider, request.signal);
+      error.message = redact(error.message);
+      error.attempts = opened.attempts();
+      throw error;
+    }
+    return { output, usage, responseMessages };
+  };
 
-  if (observerError) throw observerError.error;
-  if (streamError || !finished) {
-    // Without an error part, a stream that did not finish was aborted (it ends with an `abort` part).
-    const error = toModelRunError(streamError?.error, opened.provider, request.signal);
-    error.message = redact(error.message);
+  const messages: ModelMessage[] = [
+    ...(request.history ?? []),
+    ...(request.resume ?? [{ role: 'user', content: taskMessage(request.task, request.context) }]),
+  ];
+  const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
+  const tools = toolSet(request.tools, observer, observe, executed, redact, request.needsApproval, waitFor);
+  const first = await turn(messages, tools, request.maxSteps);
+  if (waitingFor.length) return { output: first.output, usage: first.usage, attempts: opened.attempts(), waitingFor };
+  if (!schema) return { output: first.output, usage: first.usage, attempts: opened.attempts() };
+
+  let checked = checkAnswer(schema, first.output);
+  let { output, usage } = first;
+  if ('errors' in checked) {
+    // One repair turn: the model sees its answer and what is wrong with it, and answers again (without tools).
+    const repair = await turn(
+      [...messages, ...first.responseMessages, { role: 'user', content: repairMessage(checked.errors) }],
+      undefined,
+      1,
+    );
+    output = repair.output;
+    usage = sum(usage, repair.usage);
+    checked = checkAnswer(schema, output);
+  }
+  if ('errors' in checked) {
+    const error = new OutputInvalid(checked.errors);
     error.attempts = opened.attempts();
     throw error;
   }
-  return { output, usage, attempts: opened.attempts() };
+  return { output, outputObject: checked.value, usage, attempts: opened.attempts() };
+}
+
+function sum(a: AgentLoopResult['usage'], b: AgentLoopResult['usage']): AgentLoopResult['usage'] {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
 }
 
 function totals(usage: LanguageModelUsage): AgentLoopResult['usage'] {
   return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
-}
-
-function userMessage(task: string, context: Record<string, unknown>): string {
-  if (Object.keys(context).length === 0) return task;
-  return `${task}\n\nContext (JSON):\n${JSON.stringify(context, null, 2)}`;
 }
 
 type Observe = (report: () => Promise<void>) => Promise<void>;
@@ -132,6 +192,8 @@ function toolSet(
   observe: Observe,
   executed: Set<string>,
   redact: (text: string) => string,
+  needsApproval: ((toolId: string) => boolean) | undefined,
+  waitFor: (call: { toolCallId: string; tool: string; args: unknown }) => void,
 ): ToolSet {
   const set: ToolSet = {};
   for (const runnable of tools) {
@@ -140,6 +202,11 @@ function toolSet(
       inputSchema: jsonSchema(runnable.inputSchema as JSONSchema7),
       execute: async (input, { toolCallId, abortSignal }) => {
         executed.add(toolCallId);
+        if (needsApproval?.(runnable.id)) {
+          // Not run, nor recorded as called: the loop stops after this step, and the run waits for a person.
+          waitFor({ toolCallId, tool: runnable.id, args: input });
+          return { pending: 'waiting for approval' };
+        }
         const call = { id: toolCallId, tool: runnable.id };
         await observe(() => observer.toolCalled({ ...call, input }));
         const result = await runTool(runnable, input, abortSignal, redact);
@@ -151,7 +218,8 @@ function toolSet(
   return set;
 }
 
-async function runTool(
+/** Runs a tool as the loop does: a failure is an error result, its text redacted. */
+export async function runTool(
   runnable: RunnableTool,
   input: unknown,
   signal: AbortSignal | undefined,

@@ -91,7 +91,8 @@ export class ModelProviders {
 
 function compatible(name: string, baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
   const { createOpenAICompatible } = sdk<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
-  return createOpenAICompatible({ name, baseURL, apiKey, fetch, includeUsage: true });
+  // Structured output as `response_format: json_schema`, which Ollama, vLLM, LM Studio and llama.cpp understand.
+  return createOpenAICompatible({ name, baseURL, apiKey, fetch, includeUsage: true, supportsStructuredOutputs: true });
 }
 
 /** A provider package, loaded on the first model built with it rather than at the service's start. */

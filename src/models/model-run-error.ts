@@ -1,4 +1,5 @@
-export type ModelRunErrorCode = 'provider_not_configured' | 'provider_error' | 'provider_unreachable' | 'aborted';
+export type ModelRunErrorCode =
+  'provider_not_configured' | 'provider_error' | 'provider_unreachable' | 'aborted' | 'output_invalid';
 
 /** Why a model run failed; `status` is the provider's HTTP status, `reason` the AbortSignal's reason. */
 export class ModelRunError extends Error {

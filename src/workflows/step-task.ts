@@ -2,21 +2,31 @@
 export interface StepTaskScope {
   input: Record<string, unknown>;
   outputs: Array<string | null>;
+  /** The steps' structured answers (`outputObject`), where they had an `outputSchema`. */
+  objects?: unknown[];
 }
 
-const PLACEHOLDER = /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.(\d+)\.output)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.(\d+)\.output((?:\.[^{}\s.]+)*))\s*\}\}/g;
 
 /**
- * Fills `{{input.<path>}}` and `{{steps.<n>.output}}` into a step's action by plain substitution, never
- * evaluated. A string goes in as it is, any other value as JSON; a path that leads nowhere, or a step not run
- * yet, becomes the empty string. Anything else between braces is left as written.
+ * Fills `{{input.<path>}}`, `{{steps.<n>.output}}` and `{{steps.<n>.output.<path>}}` (a field of the step's
+ * structured answer) into a step's action by plain substitution, never evaluated. A string goes in as it is, any
+ * other value (an object inserted whole) as JSON; a path that leads nowhere, or a step not run yet, becomes the
+ * empty string. Anything else between braces is left as written.
  */
 export function renderStepTask(action: string, scope: StepTaskScope): string {
-  return action.replace(PLACEHOLDER, (_match, path: string, step?: string) => {
-    const value = step !== undefined ? scope.outputs[Number(step)] : lookUp(scope.input, path.split('.').slice(1));
+  return action.replace(PLACEHOLDER, (_match, path: string, step?: string, field?: string) => {
+    const value =
+      step !== undefined ? stepOutput(scope, Number(step), field) : lookUp(scope.input, path.split('.').slice(1));
     if (value === undefined || value === null) return '';
     return typeof value === 'string' ? value : JSON.stringify(value);
   });
+}
+
+function stepOutput(scope: StepTaskScope, step: number, field: string | undefined): unknown {
+  const object = scope.objects?.[step];
+  if (!field) return object ?? scope.outputs[step];
+  return lookUp(object, field.split('.').slice(1));
 }
 
 function lookUp(value: unknown, path: string[]): unknown {

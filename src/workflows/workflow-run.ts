@@ -1,14 +1,18 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, isEnded } from '../domain/run';
 import { renderStepTask } from './step-task';
-import { RunTrigger, StepContextOption, WorkflowStep, WorkflowTriggered } from './workflow';
+import { RunTrigger, StepContextOption, WorkflowStep, WorkflowTriggered, isApprovalStep } from './workflow';
 
 export type StepStatus = 'pending' | RunStatus | 'skipped';
 
 export interface WorkflowRunStep {
   index: number;
-  agent: string;
-  action: string;
+  /** An agent step's agent and action; null for an approval step. */
+  agent: string | null;
+  action: string | null;
+  /** An approval step: the text shown to the approver, and how long it may wait. */
+  approval?: string;
+  timeoutMs?: number;
   /** What the step's agent run gets besides its task; absent: nothing. */
   context?: StepContextOption;
   /** The task sent to the step's agent: its action with the placeholders filled in; null until it starts. */
@@ -16,6 +20,8 @@ export interface WorkflowRunStep {
   status: StepStatus;
   agentRunId: string | null;
   output: string | null;
+  /** The step's structured answer, when its agent run had an `outputSchema`. */
+  outputObject?: unknown;
   error: RunError | null;
   startedAt: string | null;
   endedAt: string | null;
@@ -49,7 +55,7 @@ export interface WorkflowRunAggregate extends WorkflowRun {
 export type WorkflowRunState = WorkflowRunAggregate | null;
 
 /** How a step's agent run ended. */
-export type StepOutcome = { output: string } | { error: RunError } | { cancelled: true };
+export type StepOutcome = { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
 
 export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
   WorkflowRun,
@@ -71,7 +77,24 @@ export type EndWorkflowStep = {
   nextAgentRunId: string;
 };
 export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
-export type WorkflowRunCommand = QueueWorkflowRun | StartWorkflowRun | EndWorkflowStep | CancelWorkflowRun;
+/** A person's decision at the approval step the run waits at: approve goes on (`data` is the step's output). */
+export type DecideWorkflowApproval = {
+  type: 'DecideWorkflowApproval';
+  decision: 'approve' | 'reject';
+  reason?: string;
+  data?: Record<string, unknown>;
+  /** The id the next step's agent run gets, if there is a next step. */
+  nextAgentRunId: string;
+};
+/** Fails a run that has waited at an approval step past its `timeoutMs`. */
+export type ExpireWorkflowApproval = { type: 'ExpireWorkflowApproval' };
+export type WorkflowRunCommand =
+  | QueueWorkflowRun
+  | StartWorkflowRun
+  | EndWorkflowStep
+  | CancelWorkflowRun
+  | DecideWorkflowApproval
+  | ExpireWorkflowApproval;
 
 type RunEnded = { runId: string; endedAt: string };
 /** `workflowVersion` is absent from runs recorded before versions. */
@@ -87,6 +110,11 @@ export type WorkflowStepStarted = DomainEvent<
   'WorkflowStepStarted',
   { runId: string; index: number; agent: string; task: string; agentRunId: string; startedAt: string }
 >;
+/** The run reached an approval step: it waits for a person (POST …/approvals). */
+export type WorkflowApprovalRequested = DomainEvent<
+  'WorkflowApprovalRequested',
+  { runId: string; index: number; approval: string; timeoutMs?: number; requestedAt: string }
+>;
 export type WorkflowStepEnded = DomainEvent<
   'WorkflowStepEnded',
   {
@@ -94,6 +122,7 @@ export type WorkflowStepEnded = DomainEvent<
     index: number;
     status: 'succeeded' | 'failed' | 'cancelled';
     output?: string;
+    outputObject?: unknown;
     error?: RunError;
     endedAt: string;
   }
@@ -105,6 +134,7 @@ export type WorkflowRunEvent =
   | WorkflowRunQueued
   | WorkflowRunStarted
   | WorkflowStepStarted
+  | WorkflowApprovalRequested
   | WorkflowStepEnded
   | WorkflowRunSucceeded
   | WorkflowRunFailed
@@ -114,6 +144,7 @@ export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
   WorkflowRunQueued: true,
   WorkflowRunStarted: true,
   WorkflowStepStarted: true,
+  WorkflowApprovalRequested: true,
   WorkflowStepEnded: true,
   WorkflowRunSucceeded: true,
   WorkflowRunFailed: true,
@@ -174,6 +205,26 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
           return [];
         return endStep(state, command, at);
       }
+      case 'DecideWorkflowApproval': {
+        const index = state.steps.findIndex((step) => step.status === 'waiting');
+        if (state.status !== 'waiting' || index < 0) {
+          throw new DomainError('conflict', `Workflow run ${runId} is ${state.status}, not waiting`, [], 'not-waiting');
+        }
+        return decideApproval(state, index, command, at);
+      }
+      case 'ExpireWorkflowApproval': {
+        const step = state.steps.find((s) => s.status === 'waiting');
+        if (state.status !== 'waiting' || !step?.timeoutMs || !step.startedAt) return [];
+        if (Date.parse(step.startedAt) + step.timeoutMs > now.getTime()) return [];
+        const error = {
+          code: 'approval_timeout',
+          message: `No decision at step ${step.index} within ${step.timeoutMs} ms`,
+        };
+        return [
+          { type: 'WorkflowStepEnded', data: { runId, index: step.index, status: 'failed', error, endedAt: at } },
+          { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+        ];
+      }
       case 'CancelWorkflowRun':
         if (state.status === 'cancelled') return [];
         if (isEnded(state.status))
@@ -212,9 +263,16 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
         const { index, agentRunId, startedAt, task } = event.data;
         return updateStep(state, index, { status: 'running', agentRunId, startedAt, task });
       }
+      case 'WorkflowApprovalRequested': {
+        const { index, requestedAt } = event.data;
+        return { ...updateStep(state, index, { status: 'waiting', startedAt: requestedAt }), status: 'waiting' };
+      }
       case 'WorkflowStepEnded': {
-        const { index, status, output, error, endedAt } = event.data;
-        return updateStep(state, index, { status, output: output ?? null, error: error ?? null, endedAt });
+        const { index, status, output, outputObject, error, endedAt } = event.data;
+        const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
+        const stepped = updateStep(state, index, { status, ...answer, error: error ?? null, endedAt });
+        // A decision at an approval step lets the run go on.
+        return state.status === 'waiting' ? { ...stepped, status: 'running' } : stepped;
       }
       case 'WorkflowRunSucceeded':
         return { ...finish(state, 'succeeded', event.data.endedAt), output: event.data.output };
@@ -228,13 +286,55 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
   },
 };
 
-function startStep(run: WorkflowRunAggregate, index: number, agentRunId: string, at: string): WorkflowStepStarted {
+function startStep(
+  run: WorkflowRunAggregate,
+  index: number,
+  agentRunId: string,
+  at: string,
+): WorkflowStepStarted | WorkflowApprovalRequested {
   const step = run.steps[index];
-  const task = renderStepTask(step.action, { input: run.input, outputs: run.steps.map((s) => s.output) });
+  if (step.approval !== undefined) {
+    const { approval, timeoutMs } = step;
+    const data = { runId: run.id, index, approval, ...(timeoutMs !== undefined && { timeoutMs }), requestedAt: at };
+    return { type: 'WorkflowApprovalRequested', data };
+  }
+  const task = renderStepTask(step.action!, {
+    input: run.input,
+    outputs: run.steps.map((s) => s.output),
+    objects: run.steps.map((s) => s.outputObject),
+  });
   return {
     type: 'WorkflowStepStarted',
-    data: { runId: run.id, index, agent: step.agent, task, agentRunId, startedAt: at },
+    data: { runId: run.id, index, agent: step.agent!, task, agentRunId, startedAt: at },
   };
+}
+
+/** Approved: the step's output is `data` (as JSON) or the reason, and the run goes on; rejected: the run fails. */
+function decideApproval(
+  state: WorkflowRunAggregate,
+  index: number,
+  command: DecideWorkflowApproval,
+  at: string,
+): WorkflowRunEvent[] {
+  const runId = state.id;
+  if (command.decision === 'approve') {
+    const { data, reason } = command;
+    const outcome = data ? { output: JSON.stringify(data), outputObject: data } : { output: reason ?? 'approved' };
+    const running = { ...state, status: 'running' as const };
+    return endStep(
+      running,
+      { type: 'EndWorkflowStep', index, agentRunId: '', outcome, nextAgentRunId: command.nextAgentRunId },
+      at,
+    );
+  }
+  const error = {
+    code: 'rejected',
+    message: `Step ${index} was rejected${command.reason ? `: ${command.reason}` : ''}`,
+  };
+  return [
+    { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error, endedAt: at } },
+    { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+  ];
 }
 
 function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: string): WorkflowRunEvent[] {
@@ -244,7 +344,14 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: stri
   if ('output' in outcome) {
     const ended: WorkflowStepEnded = {
       type: 'WorkflowStepEnded',
-      data: { runId, index, status: 'succeeded', output: outcome.output, endedAt: at },
+      data: {
+        runId,
+        index,
+        status: 'succeeded',
+        output: outcome.output,
+        ...(outcome.outputObject !== undefined && { outputObject: outcome.outputObject }),
+        endedAt: at,
+      },
     };
     const next = index + 1;
     if (next === state.steps.length) {
@@ -268,12 +375,18 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: stri
   ];
 }
 
-function pendingStep({ agent, action, context }: WorkflowStep, index: number): WorkflowRunStep {
+function pendingStep(step: WorkflowStep, index: number): WorkflowRunStep {
+  const kind = isApprovalStep(step)
+    ? {
+        agent: null,
+        action: null,
+        approval: step.approval,
+        ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
+      }
+    : { agent: step.agent, action: step.action, ...(step.context && { context: step.context }) };
   return {
     index,
-    agent,
-    action,
-    ...(context && { context }),
+    ...kind,
     task: null,
     status: 'pending',
     agentRunId: null,
@@ -296,7 +409,7 @@ function updateStep(
 function finish(state: WorkflowRunAggregate, status: RunStatus, endedAt: string): WorkflowRunAggregate {
   const steps = state.steps.map((step): WorkflowRunStep => {
     if (step.status === 'pending') return { ...step, status: 'skipped' };
-    if (step.status === 'running') return { ...step, status: 'cancelled', endedAt };
+    if (step.status === 'running' || step.status === 'waiting') return { ...step, status: 'cancelled', endedAt };
     return step;
   });
   return { ...state, status, steps, endedAt };

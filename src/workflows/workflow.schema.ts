@@ -26,16 +26,17 @@ export class WorkflowTriggerSchema {
   timezone?: string;
 }
 
+/** An agent step (`agent`, `action`) or an approval step (`approval`, `timeoutMs`). */
 export class WorkflowStepSchema {
-  @ApiProperty({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
-  agent: string;
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
+  agent?: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     maxLength: TEXT_LENGTH,
     example: 'List three facts about {{input.topic}}',
-    description: 'The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+    description: 'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
   })
-  action: string;
+  action?: string;
 
   @ApiPropertyOptional({
     enum: STEP_CONTEXT_OPTIONS,
@@ -43,6 +44,12 @@ export class WorkflowStepSchema {
       'What the agent gets besides the task: absent, nothing; `input` the run input; `steps` the earlier outputs; `all` both, with the workflow.',
   })
   context?: string;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
+  approval?: string;
+
+  @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
+  timeoutMs?: number;
 }
 
 export class WorkflowSummarySchema {
@@ -111,11 +118,17 @@ export class WorkflowRunStepSchema {
   @ApiProperty()
   index: number;
 
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  agent: string;
+  @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null for an approval step.' })
+  agent: string | null;
 
-  @ApiProperty({ maxLength: TEXT_LENGTH })
-  action: string;
+  @ApiProperty({ type: String, maxLength: TEXT_LENGTH, nullable: true, description: 'null for an approval step.' })
+  action: string | null;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
+  approval?: string;
+
+  @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
+  timeoutMs?: number;
 
   @ApiPropertyOptional({ enum: STEP_CONTEXT_OPTIONS, description: 'Absent: the task alone.' })
   context?: string;
@@ -135,6 +148,13 @@ export class WorkflowRunStepSchema {
 
   @ApiProperty({ type: String, nullable: true })
   output: string | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`).",
+  })
+  outputObject?: unknown;
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;

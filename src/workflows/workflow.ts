@@ -17,11 +17,23 @@ export type StepContextOption = 'input' | 'steps' | 'all';
 
 export const STEP_CONTEXT_OPTIONS: readonly StepContextOption[] = ['input', 'steps', 'all'];
 
-export interface WorkflowStep {
+export interface AgentStep {
   agent: string;
   action: string;
   /** Absent: the task alone. */
   context?: StepContextOption;
+}
+
+/** A step that waits for a person: `approval` is the text shown to the approver. */
+export interface ApprovalStep {
+  approval: string;
+  timeoutMs?: number;
+}
+
+export type WorkflowStep = AgentStep | ApprovalStep;
+
+export function isApprovalStep(step: WorkflowStep): step is ApprovalStep {
+  return 'approval' in step;
 }
 
 export interface Workflow {

@@ -4,6 +4,8 @@ import { ArchiveWorkflowController } from './archive-workflow/archive-workflow.c
 import { ArchiveWorkflowHandler } from './archive-workflow/archive-workflow.handler';
 import { CancelWorkflowRunController } from './cancel-workflow-run/cancel-workflow-run.controller';
 import { CancelWorkflowRunHandler } from './cancel-workflow-run/cancel-workflow-run.handler';
+import { DecideWorkflowApprovalController } from './decide-workflow-approval/decide-workflow-approval.controller';
+import { DecideWorkflowApprovalHandler } from './decide-workflow-approval/decide-workflow-approval.handler';
 import { CreateWorkflowController } from './create-workflow/create-workflow.controller';
 import { CreateWorkflowHandler } from './create-workflow/create-workflow.handler';
 import { PauseWorkflowController } from './pause-workflow/pause-workflow.controller';
@@ -39,6 +41,7 @@ import { WorkflowChanges } from './workflow-changes';
     ArchiveWorkflowController,
     TriggerWorkflowController,
     CancelWorkflowRunController,
+    DecideWorkflowApprovalController,
     PauseWorkflowController,
     ResumeWorkflowController,
     WorkflowQueriesController,
@@ -51,6 +54,7 @@ import { WorkflowChanges } from './workflow-changes';
     TriggerWorkflowHandler,
     WorkflowTriggers,
     CancelWorkflowRunHandler,
+    DecideWorkflowApprovalHandler,
     WorkflowRunOpener,
     PauseWorkflowHandler,
     ResumeWorkflowHandler,

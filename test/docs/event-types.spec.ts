@@ -5,6 +5,7 @@ import { AgentNameEvent, agentNameStream } from '../../src/agents/agent-name';
 import { AGENT_RUN_EVENT_TYPES, agentRunStream } from '../../src/agents/agent-run';
 import { eventTypes } from '../../src/domain/decider';
 import { IdempotencyEvent, idempotencyStream } from '../../src/idempotency/idempotency-key';
+import { THREAD_EVENT_TYPES, threadStream } from '../../src/threads/thread';
 import { WORKFLOW_EVENT_TYPES, workflowStream } from '../../src/workflows/workflow';
 import { WORKFLOW_RUN_EVENT_TYPES, workflowRunStream } from '../../src/workflows/workflow-run';
 
@@ -17,6 +18,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(agentRunStream('r'))]: AGENT_RUN_EVENT_TYPES,
   [category(workflowStream('w'))]: WORKFLOW_EVENT_TYPES,
   [category(workflowRunStream('r'))]: WORKFLOW_RUN_EVENT_TYPES,
+  [category(threadStream('t'))]: THREAD_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

@@ -58,7 +58,18 @@ export async function startSchedulerInstance(
     readYourWrites,
     async createScheduledWorkflow(cron, timezone = 'UTC') {
       const agent = `agent ${++agents}`;
-      await commands.execute(new CreateAgentCommand(agent, 'openai/gpt-4o-mini', '', [], 10));
+      await commands.execute(
+        new CreateAgentCommand({
+          name: agent,
+          model: 'openai/gpt-4o-mini',
+          instructions: '',
+          tools: [],
+          maxSteps: 10,
+          outputSchema: null,
+          memory: { maxMessages: 50 },
+          approvalRequired: [],
+        }),
+      );
       const workflow = await commands.execute(
         new CreateWorkflowCommand('scheduled', { type: 'schedule', cron, timezone }, [{ agent, action: 'go' }]),
       );

@@ -9,6 +9,7 @@ import { AgentRunPage } from './pages/agent-run-page';
 import { AgentsPage } from './pages/agents-page';
 import { EventsPage } from './pages/events-page';
 import { HistoryPage } from './pages/history-page';
+import { ThreadPage } from './pages/thread-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -30,6 +31,7 @@ function Page({ path }: { path: string[] }) {
   if (section === 'workflows') return <WorkflowsPage />;
   if (section === 'events') return <EventsPage />;
   if (section === 'history' && id) return <HistoryPage stream={id} />;
+  if (section === 'threads' && id) return <ThreadPage threadId={id} />;
   return <AgentsPage />;
 }
 
@@ -72,7 +74,7 @@ function App() {
       <header>
         <span class="brand">Workflows &amp; agents</span>
         <nav aria-label="Sections">
-          {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs')}
+          {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
         </nav>

@@ -1,14 +1,8 @@
 import { Command } from '@nestjs/cqrs';
-import { Agent } from '../agent';
+import { Agent, AgentDefinition } from '../agent';
 
 export class CreateAgentCommand extends Command<Agent> {
-  constructor(
-    readonly name: string,
-    readonly model: string,
-    readonly instructions: string,
-    readonly tools: string[],
-    readonly maxSteps: number,
-  ) {
+  constructor(readonly definition: AgentDefinition) {
     super();
   }
 }

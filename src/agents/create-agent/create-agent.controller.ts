@@ -24,9 +24,11 @@ export class CreateAgentController {
   @Post()
   @HttpCode(201)
   async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {
-    checkAgentDefinition(body.model, body.tools, this.tools);
+    checkAgentDefinition(body, this.tools);
+    const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired } = body;
+    const memory = { maxMessages: body.memory.maxMessages };
     const agent = await this.commands.execute(
-      new CreateAgentCommand(body.name, body.model, body.instructions, body.tools, body.maxSteps),
+      new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired }),
     );
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;

@@ -1,30 +1,51 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
   IsDefined,
   IsInt,
+  IsObject,
   IsString,
+  ValidateNested,
   Matches,
   Max,
   MaxLength,
   Min,
 } from 'class-validator';
 import { Optional, normalizeText } from '../../http/validation';
-import { DEFAULT_MAX_STEPS } from '../agent';
+import { FreeFormObject } from '../../http/free-form-json';
+import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 
 const MAX_STEPS_LIMIT = 100;
+const MAX_MEMORY = 1000;
 
 // Request schemas state defaults in words: a `default` keyword makes generated clients require the field.
 
 // Validation stops at a property's first failure, and class-validator runs the lowest decorator first:
 // so presence and type come last in each list, then the finer checks above them.
 
+export const OUTPUT_SCHEMA_FIELD = {
+  type: 'object',
+  additionalProperties: true,
+  example: { type: 'object', properties: { title: { type: 'string', maxLength: 200 } }, required: ['title'] },
+  description:
+    'A JSON Schema (at most 64 KB, `"type": "object"` at its root) the final answer must match; the run then has `outputObject`. Default: none (free text).',
+} as const;
+
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 export const NOT_BLANK = /\S/;
-const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
+const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/*-]*$/;
+
+export class AgentMemoryDto {
+  @ApiProperty({ minimum: 0, maximum: MAX_MEMORY, description: "The thread's last messages a run sees." })
+  @Max(MAX_MEMORY)
+  @Min(0)
+  @IsInt({ message: 'memory.maxMessages must be an integer' })
+  @IsDefined({ message: 'memory.maxMessages is required' })
+  maxMessages: number;
+}
 
 export class CreateAgentDto {
   @ApiProperty({ maxLength: 200, example: 'researcher', description: 'Unique among agents.' })
@@ -81,4 +102,38 @@ export class CreateAgentDto {
   @IsInt({ message: 'maxSteps must be an integer' })
   @Optional()
   maxSteps: number = DEFAULT_MAX_STEPS;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 200 },
+    maxItems: 100,
+    example: ['http_get', 'mcp:files/*'],
+    description: "Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval. Default: none.",
+  })
+  @MaxLength(200, { each: true })
+  @Matches(TOOL_PATTERN, {
+    each: true,
+    message: 'each approvalRequired entry must be a tool id such as "http_get", or "mcp:<server>/*"',
+  })
+  @IsString({ each: true })
+  @ArrayUnique({ message: 'approvalRequired must not repeat an entry' })
+  @ArrayMaxSize(100)
+  @IsArray()
+  @Optional()
+  approvalRequired: string[] = [];
+
+  @ApiPropertyOptional({
+    type: () => AgentMemoryDto,
+    description: `What a run on a thread sees of it. Default: {"maxMessages": ${DEFAULT_MEMORY.maxMessages}}.`,
+  })
+  @ValidateNested()
+  @Type(() => AgentMemoryDto)
+  @IsObject({ message: 'memory must be an object' })
+  @Optional()
+  memory: AgentMemoryDto = Object.assign(new AgentMemoryDto(), DEFAULT_MEMORY);
+
+  /** Free-form JSON, checked as a JSON Schema by checkAgentDefinition. */
+  @ApiPropertyOptional(OUTPUT_SCHEMA_FIELD)
+  @FreeFormObject({ message: 'outputSchema must be a JSON Schema object' })
+  outputSchema: Record<string, unknown> | null = null;
 }

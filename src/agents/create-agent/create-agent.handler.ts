@@ -16,10 +16,11 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
     private readonly names: AgentNameClaims,
   ) {}
 
-  async execute({ name, model, instructions, tools, maxSteps }: CreateAgentCommand): Promise<Agent> {
+  async execute({ definition }: CreateAgentCommand): Promise<Agent> {
     const id = this.ids.newId('agent');
+    const { name } = definition;
     const context = { correlationId: id, causationId: id };
-    const create = { type: 'CreateAgent' as const, id, name, model, instructions, tools, maxSteps };
+    const create = { type: 'CreateAgent' as const, id, ...definition };
     // A new name and the agent in one commit, where the store can; otherwise (EventStoreDB, a name claimed
     // before) step by step.
     const together = await this.actors.sendToNewStreams(

@@ -14,14 +14,20 @@ export interface AgentRow {
   version: number;
   created_at: string;
   last_run: string | null;
+  /** JSON: the definition's fields that need no column of their own (`outputSchema`, ...). */
+  options: string;
 }
 
-/** A read model from before runs were executed, versions or last runs is dropped and rebuilt from the log. */
+/** A read model from before runs were executed, versions, last runs or options is dropped and rebuilt from the log. */
 function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
   const runs = columns('agent_runs');
   const agents = columns('agents');
-  if (runs.length === 0 || (runs.includes('doc') && agents.includes('version') && agents.includes('last_run'))) return;
+  if (
+    runs.length === 0 ||
+    (runs.includes('doc') && agents.includes('version') && agents.includes('last_run') && agents.includes('options'))
+  )
+    return;
   db.exec(`
     DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
     DELETE FROM checkpoints WHERE name = 'agents';
@@ -35,7 +41,7 @@ export function createAgentTables(db: Database.Database): void {
       CREATE TABLE IF NOT EXISTS agents (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, model TEXT NOT NULL,
         instructions TEXT NOT NULL, tools TEXT NOT NULL, max_steps INTEGER, version INTEGER NOT NULL,
-        created_at TEXT NOT NULL, last_run TEXT
+        created_at TEXT NOT NULL, last_run TEXT, options TEXT NOT NULL DEFAULT '{}'
       );
       CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
       CREATE TABLE IF NOT EXISTS agent_runs (
@@ -44,5 +50,6 @@ export function createAgentTables(db: Database.Database): void {
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent ON agent_runs (agent_id, id);
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent_status ON agent_runs (agent_id, status, id);
       CREATE INDEX IF NOT EXISTS agent_runs_running ON agent_runs (lease_at) WHERE status = 'running';
+      CREATE INDEX IF NOT EXISTS agent_runs_waiting ON agent_runs (lease_at) WHERE status = 'waiting';
     `);
 }

@@ -31,6 +31,9 @@ describe('agents read model', () => {
       instructions: '',
       tools: [],
       maxSteps: 10,
+      outputSchema: { type: 'object' },
+      memory: { maxMessages: 7 },
+      approvalRequired: ['mcp:files/*'],
       version: 3,
       createdAt: '2026-01-01T00:00:00.000Z',
     };

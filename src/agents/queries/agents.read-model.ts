@@ -6,7 +6,7 @@ import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
-import { Agent, DEFAULT_MAX_STEPS } from '../agent';
+import { Agent, DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
 import { AgentRow, createAgentTables } from './agent-tables';
 
@@ -22,12 +22,12 @@ export type AgentSummary = Pick<Agent, 'id' | 'name' | 'status' | 'model' | 'cre
 function prepareStatements(db: Database.Database) {
   createAgentTables(db);
   return {
-    upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string]>(
-      `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    upsertAgent: db.prepare<[string, string, string, string, string, string, number, number, string, string]>(
+      `INSERT INTO agents (id, name, status, model, instructions, tools, max_steps, version, created_at, options)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, model = excluded.model,
          instructions = excluded.instructions, tools = excluded.tools, max_steps = excluded.max_steps,
-         version = excluded.version`,
+         version = excluded.version, options = excluded.options`,
     ),
     setLastRun: db.prepare<[string, string, string]>(
       'UPDATE agents SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)',
@@ -48,6 +48,9 @@ function prepareStatements(db: Database.Database) {
     latestRun: latestRunOf(db, 'agent_runs', 'agent_id', "json_extract(doc, '$.createdAt')"),
     getRun: db.prepare<[string], { agent_id: string; doc: string }>(
       'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
+    ),
+    waitingRuns: db.prepare<[string, number], { id: string }>(
+      `SELECT id FROM agent_runs WHERE status = 'waiting' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
     ),
     staleRuns: db.prepare<[string, string, string, number], { id: string; lease_at: string }>(
       `SELECT id, lease_at FROM agent_runs
@@ -76,7 +79,8 @@ export class AgentsReadModel {
     this.statements = prepareStatements(db);
   }
 
-  saveAgent({ id, name, status, model, instructions, tools, maxSteps, version, createdAt }: Agent): void {
+  saveAgent(agent: Agent): void {
+    const { id, name, status, model, instructions, tools, maxSteps, version, createdAt } = agent;
     this.statements.upsertAgent.run(
       id,
       name,
@@ -87,6 +91,7 @@ export class AgentsReadModel {
       maxSteps,
       version,
       createdAt,
+      JSON.stringify(optionsOf(agent)),
     );
   }
 
@@ -119,13 +124,14 @@ export class AgentsReadModel {
   insertRun(run: AgentRunAggregate): boolean {
     if (this.batchRuns.has(run.id)) return false;
     const { id, agentId, status, heartbeatAt } = run;
-    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, JSON.stringify(run)).changes > 0;
+    const doc = JSON.stringify(run);
+    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, doc).changes > 0;
     if (inserted) this.batchRuns.set(id, run, false);
     return inserted;
   }
 
   private writeRun(run: AgentRunAggregate): void {
-    this.statements.upsertRun.run(run.id, run.agentId, run.status, run.heartbeatAt, JSON.stringify(run));
+    this.statements.upsertRun.run(run.id, run.agentId, run.status, leaseAt(run), JSON.stringify(run));
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<AgentSummary> {
@@ -193,6 +199,11 @@ export class AgentsReadModel {
     return run && toAgentRun(run);
   }
 
+  /** Runs that have waited for a decision since before `before`. */
+  waitingRuns(before: string, limit: number): string[] {
+    return this.statements.waitingRuns.all(before, limit).map((row) => row.id);
+  }
+
   /**
    * Running runs whose executor has not renewed its lease since `before`, oldest lease first, at most `limit`;
    * `after` (the last of the page before) pages on.
@@ -204,7 +215,18 @@ export class AgentsReadModel {
   }
 }
 
+/** The definition's fields kept in the `options` column. */
+function optionsOf({ outputSchema, memory, approvalRequired }: Agent) {
+  return { outputSchema, memory, approvalRequired };
+}
+
+/** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
+function leaseAt(run: AgentRunAggregate): string | null {
+  return run.status === 'waiting' ? run.waitingSince : run.heartbeatAt;
+}
+
 function toAgent(row: AgentRow): Agent {
+  const options = JSON.parse(row.options) as Partial<Agent>;
   return {
     id: row.id,
     name: row.name,
@@ -213,6 +235,9 @@ function toAgent(row: AgentRow): Agent {
     instructions: row.instructions,
     tools: JSON.parse(row.tools),
     maxSteps: row.max_steps ?? DEFAULT_MAX_STEPS,
+    outputSchema: options.outputSchema ?? null,
+    memory: options.memory ?? DEFAULT_MEMORY,
+    approvalRequired: options.approvalRequired ?? [],
     version: row.version,
     createdAt: row.created_at,
   };

@@ -6,6 +6,9 @@ export class RunAgentCommand extends Command<AgentRun> {
     readonly agentId: string,
     readonly task: string,
     readonly context: Record<string, unknown>,
+    readonly outputSchema: Record<string, unknown> | null = null,
+    /** The thread whose conversation the run continues. */
+    readonly threadId?: string,
   ) {
     super();
   }

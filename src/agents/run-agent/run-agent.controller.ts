@@ -6,12 +6,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { preferredWait } from '../../http/prefer';
 import { StreamWatch } from '../../live/stream-watch';
-import { AgentRun, agentRunStream } from '../agent-run';
+import { AgentRun } from '../agent-run';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
+import { PREFER_WAIT_HEADER, answerQueuedRun, checkRunSchema } from './run-answer';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -25,18 +25,15 @@ export class RunAgentController {
 
   /**
    * 202: the run is recorded and queued; it is executed in the background. With `Prefer: wait=<seconds>`: 200
-   * with the run once it has ended, or 202 with the run as it stands when the time is up.
+   * with the run once it has ended, or 202 with the run as it stands when the time is up. With `threadId`, the
+   * run continues the thread's conversation: 422 for a thread that does not exist, 409 for one of another agent
+   * or archived.
    */
   @ApiOperation({ summary: 'Run an agent on a task' })
-  @ApiHeader({
-    name: 'Prefer',
-    required: false,
-    description:
-      '`wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202).',
-  })
+  @ApiHeader(PREFER_WAIT_HEADER)
   @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The run ended within the wait' })
   @ApiResponse({ status: 202, type: AgentRunSchema, description: 'The run is queued (or still going)' })
-  @ApiProblems(404)
+  @ApiProblems(404, 409, 422)
   @Post(':agentId/run')
   async run(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
@@ -44,17 +41,11 @@ export class RunAgentController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    const queued = await this.commands.execute(new RunAgentCommand(agentId, body.task, body.context));
-    void reply.header('Location', `/v1/agents/${agentId}/runs/${queued.id}`);
-    const wait = preferredWait(prefer, this.config.runs.waitMaxSeconds);
-    if (wait === undefined) {
-      void reply.status(202);
-      return queued;
-    }
-    void reply.header('Preference-Applied', `wait=${wait}`);
-    const current = () => this.runs.getRun(agentId, queued.id) ?? queued;
-    const { run, ended } = await this.watch.runEnding(agentRunStream(queued.id), current, wait * 1000);
-    void reply.status(ended ? 200 : 202);
-    return run;
+    checkRunSchema(body.outputSchema);
+    const queued = await this.commands.execute(
+      new RunAgentCommand(agentId, body.task, body.context, body.outputSchema, body.threadId),
+    );
+    const { watch, runs } = this;
+    return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });
   }
 }

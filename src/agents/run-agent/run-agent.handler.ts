@@ -6,6 +6,7 @@ import { IdGenerator } from '../../shared/ids';
 import { agentDecider, agentStream } from '../agent';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { RunAgentCommand } from './run-agent.command';
+import { threadDecider, threadStream } from '../../threads/thread';
 
 @CommandHandler(RunAgentCommand)
 export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRun> {
@@ -15,19 +16,44 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ agentId, task, context }: RunAgentCommand): Promise<AgentRun> {
+  async execute({ agentId, task, context, outputSchema, threadId }: RunAgentCommand): Promise<AgentRun> {
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
+    if (threadId) await this.checkThread(threadId, agentId);
     const id = this.ids.newId('agentrun');
     const queued = await this.actors.send(
       agentRunStream(id),
       agentRunDecider,
-      { type: 'QueueAgentRun', id, agentId, model: agent.model, agentVersion: agent.version, task, context },
+      {
+        type: 'QueueAgentRun',
+        id,
+        agentId,
+        model: agent.model,
+        agentVersion: agent.version,
+        task,
+        context,
+        ...(outputSchema && { outputSchema }),
+        ...(threadId && { threadId }),
+      },
       { correlationId: id, causationId: agentId },
       { newStream: true },
     );
     await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
+  }
+
+  /** The thread exists, is not archived, and is the agent's. */
+  private async checkThread(threadId: string, agentId: string): Promise<void> {
+    const thread = await this.actors.of(threadStream(threadId), threadDecider).read();
+    if (!thread) {
+      throw new DomainError('unprocessable', `Thread ${threadId} does not exist`, [
+        { path: 'threadId', message: 'is not a thread (POST /v1/threads creates one)' },
+      ]);
+    }
+    if (thread.agentId !== agentId) {
+      throw new DomainError('conflict', `Thread ${threadId} belongs to agent ${thread.agentId}, not ${agentId}`);
+    }
+    if (thread.archivedAt) throw new DomainError('conflict', `Thread ${threadId} is archived`);
   }
 }

@@ -44,6 +44,14 @@ export class AgentRunStream {
       case 'AgentRunCancelRequested':
         this.sse.send('status', { status: run.status, cancelRequested: true });
         return false;
+      case 'AgentRunApprovalRequested':
+        this.sse.send('status', { status: run.status });
+        this.sse.send('approval_requested', { pendingApprovals: domainEvent.data.approvals });
+        return false;
+      case 'AgentRunApprovalsDecided':
+        this.sse.send('approvals_decided', { decisions: domainEvent.data.decisions });
+        if (domainEvent.data.resumed) this.sse.send('status', { status: run.status });
+        return false;
       case 'AgentRunToolCalled': {
         const { callId: id, tool, input, at: startedAt } = domainEvent.data;
         this.sse.send('tool_call', { id, tool, input, startedAt });

@@ -1,10 +1,18 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { Agent, AgentDefinition } from '../agent';
+import { Agent, AgentDefinition, withDefaults } from '../agent';
 import { CreateAgentDto } from '../create-agent/create-agent.dto';
 
-export const EDITABLE_AGENT_FIELDS = ['name', 'model', 'instructions', 'tools', 'maxSteps'] as const;
+export const EDITABLE_AGENT_FIELDS = [
+  'name',
+  'model',
+  'instructions',
+  'tools',
+  'maxSteps',
+  'outputSchema',
+  'memory',
+] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
   id: 'cannot be changed',
@@ -18,8 +26,9 @@ export function checkAgentPatch(patch: unknown): Record<string, unknown> {
   return checkPatchFields(patch, EDITABLE_AGENT_FIELDS, READ_ONLY_AGENT_FIELDS);
 }
 
-export function agentDefinition({ name, model, instructions, tools, maxSteps }: Agent): AgentDefinition {
-  return { name, model, instructions, tools, maxSteps };
+export function agentDefinition(agent: Agent): AgentDefinition {
+  const { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired } = withDefaults(agent);
+  return { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired };
 }
 
 /**
@@ -28,6 +37,18 @@ export function agentDefinition({ name, model, instructions, tools, maxSteps }: 
  */
 export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
   const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
-  const { name, model, instructions, tools, maxSteps } = validateAs(CreateAgentDto, merged);
-  return { name, model, instructions, tools, maxSteps };
+  const { outputSchema = null, ...rest } = merged;
+  const { name, model, instructions, tools, maxSteps, memory, approvalRequired } = validateAs(CreateAgentDto, rest);
+  // A free-form field is checked by checkAgentDefinition, as in a create.
+  const schema = outputSchema as Record<string, unknown> | null;
+  return {
+    name,
+    model,
+    instructions,
+    tools,
+    maxSteps,
+    outputSchema: schema,
+    approvalRequired,
+    memory: { maxMessages: memory.maxMessages },
+  };
 }

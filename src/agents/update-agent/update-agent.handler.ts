@@ -35,8 +35,11 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
       const next = mergeAgentPatch(agent, patch);
       checkAgentDefinition(
-        'model' in patch ? next.model : undefined,
-        'tools' in patch ? next.tools : undefined,
+        {
+          model: 'model' in patch ? next.model : undefined,
+          tools: 'tools' in patch ? next.tools : undefined,
+          outputSchema: 'outputSchema' in patch ? next.outputSchema : undefined,
+        },
         this.tools,
       );
       try {

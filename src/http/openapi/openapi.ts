@@ -35,6 +35,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addTag('agents', 'Agents, and runs of an agent on a task')
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
+    .addTag('threads', 'Conversations with an agent that continue across runs')
     .addTag('events', 'The event log, and the history of each resource')
     .addTag('tools', 'The tools agents may use')
     .addTag('providers', 'The model providers: configured or not, and their models')

@@ -6,7 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
-import { CreateWorkflowDto, toSteps } from './create-workflow.dto';
+import { CreateWorkflowDto, toWorkflowStep } from './create-workflow.dto';
 import { toTrigger } from './workflow-trigger';
 
 @ApiTags('workflows')
@@ -23,7 +23,7 @@ export class CreateWorkflowController {
     @Body() body: CreateWorkflowDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
-    const steps = toSteps(body.steps);
+    const steps = body.steps.map(toWorkflowStep);
     const workflow = await this.commands.execute(new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps));
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;

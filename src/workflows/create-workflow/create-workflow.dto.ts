@@ -7,7 +7,11 @@ import {
   IsDefined,
   IsObject,
   IsIn,
+  IsInt,
   IsString,
+  Max,
+  Min,
+  ValidateIf,
   Matches,
   MaxLength,
   ValidateNested,
@@ -84,39 +88,69 @@ export class TriggerDto {
   timezone?: string;
 }
 
+/** A step is an agent step (`agent` and `action`) or an approval step (`approval`, `timeoutMs`?). */
+const isApproval = (step: object) => (step as { approval?: unknown }).approval !== undefined;
+
 export class StepDto {
-  @ApiProperty({ maxLength: 200, example: 'researcher', description: 'The name of an agent.' })
+  @ApiPropertyOptional({ maxLength: 200, example: 'researcher', description: 'An agent step: the name of an agent.' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
-  @IsDefined({ message: 'agent is required' })
+  @IsDefined({ message: 'agent is required (or approval, for an approval step)' })
+  @ValidateIf((step: object) => !isApproval(step))
   @Transform(normalizeText)
-  agent: string;
+  agent?: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     maxLength: TEXT_LENGTH,
     example: 'List three facts about {{input.topic}}',
-    description: 'The task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+    description:
+      'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
   })
   @MaxLength(TEXT_LENGTH)
   @Matches(NOT_BLANK, { message: 'action must not be empty' })
   @IsString()
   @IsDefined({ message: 'action is required' })
-  action: string;
+  @ValidateIf((step: object) => !isApproval(step))
+  action?: string;
 
   @ApiPropertyOptional({
     enum: STEP_CONTEXT_OPTIONS,
     description:
-      "What the agent gets besides the task. Default: nothing (the task holds what the action names); `input`: the run input; `steps`: the earlier steps' outputs; `all`: both, with the workflow and run ids.",
+      "An agent step: what the agent gets besides the task. Default: nothing (the task holds what the action names); `input`: the run input; `steps`: the earlier steps' outputs; `all`: both, with the workflow and run ids.",
   })
   @IsIn(STEP_CONTEXT_OPTIONS, { message: `context must be one of ${STEP_CONTEXT_OPTIONS.join(', ')}` })
   @Optional()
   context?: StepContextOption;
+
+  @ApiPropertyOptional({
+    maxLength: 2000,
+    example: 'Publish this digest?',
+    description: 'An approval step: the text shown to the approver. The run waits here for POST …/approvals.',
+  })
+  @MaxLength(2000)
+  @Matches(NOT_BLANK, { message: 'approval must not be empty' })
+  @IsString()
+  @Optional()
+  approval?: string;
+
+  @ApiPropertyOptional({
+    minimum: 1000,
+    maximum: 31_536_000_000,
+    description:
+      'An approval step: how long it may wait, in ms, before the run fails with approval_timeout. Default: no limit.',
+  })
+  @Max(31_536_000_000)
+  @Min(1000)
+  @IsInt({ message: 'timeoutMs must be an integer' })
+  @Optional()
+  timeoutMs?: number;
 }
 
-/** The steps as the decider takes them: `context` only where one was chosen. */
-export function toSteps(steps: StepDto[]): WorkflowStep[] {
-  return steps.map(({ agent, action, context }) => ({ agent, action, ...(context && { context }) }));
+/** The step as the domain has it: an agent step or an approval step, nothing else. */
+export function toWorkflowStep({ agent, action, context, approval, timeoutMs }: StepDto): WorkflowStep {
+  if (approval !== undefined) return { approval, ...(timeoutMs !== undefined && { timeoutMs }) };
+  return { agent: agent!, action: action!, ...(context && { context }) };
 }
 
 export class CreateWorkflowDto {

@@ -8,6 +8,7 @@ import { isId } from '../../shared/ids';
 import { WorkflowRun } from '../workflow-run';
 import { WorkflowSummary, WorkflowView, workflowSummary, workflowView } from '../workflow-view';
 import { WorkflowsReadModel } from './workflows.read-model';
+import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 
 export class ListWorkflowsQuery extends Query<Page<WorkflowSummary>> {
   constructor(
@@ -82,30 +83,46 @@ export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
 
 @QueryHandler(ListWorkflowRunsQuery)
 export class ListWorkflowRunsHandler implements IQueryHandler<ListWorkflowRunsQuery> {
-  constructor(private readonly readModel: WorkflowsReadModel) {}
+  constructor(
+    private readonly readModel: WorkflowsReadModel,
+    private readonly agents: AgentsReadModel,
+  ) {}
 
   async execute({ workflowId, status, limit, cursor, order }: ListWorkflowRunsQuery) {
     if (!this.readModel.get(workflowId)) notFound(`Workflow ${workflowId} does not exist`);
-    return this.readModel.listRuns(
+    const page = this.readModel.listRuns(
       workflowId,
       status,
       decodeCursor(cursor, (id) => isId('wfrun', id)),
       limit,
       order,
     );
+    return { ...page, items: page.items.map((run) => withWaitingStep(run, this.agents)) };
   }
 }
 
 @QueryHandler(GetWorkflowRunQuery)
 export class GetWorkflowRunHandler implements IQueryHandler<GetWorkflowRunQuery> {
-  constructor(private readonly readModel: WorkflowsReadModel) {}
+  constructor(
+    private readonly readModel: WorkflowsReadModel,
+    private readonly agents: AgentsReadModel,
+  ) {}
 
   async execute({ workflowId, runId }: GetWorkflowRunQuery) {
-    return (
-      this.readModel.getRun(workflowId, runId) ??
-      notFound(`Workflow run ${runId} of workflow ${workflowId} does not exist`)
-    );
+    const run = this.readModel.getRun(workflowId, runId);
+    return run
+      ? withWaitingStep(run, this.agents)
+      : notFound(`Workflow run ${runId} of workflow ${workflowId} does not exist`);
   }
+}
+
+/** A running workflow run whose current step's agent run waits for a person shows `waiting` too, as that step. */
+function withWaitingStep(run: WorkflowRun, agents: AgentsReadModel): WorkflowRun {
+  if (run.status !== 'running') return run;
+  const step = run.steps.find((s) => s.status === 'running');
+  if (!step?.agentRunId || agents.getRunAggregate(step.agentRunId)?.status !== 'waiting') return run;
+  const steps = run.steps.map((s) => (s === step ? { ...s, status: 'waiting' as const } : s));
+  return { ...run, status: 'waiting', steps };
 }
 
 function notFound(message: string): never {

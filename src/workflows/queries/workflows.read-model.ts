@@ -43,6 +43,9 @@ function prepareStatements(db: Database.Database) {
       `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
+    waitingRuns: db.prepare<[number], { id: string }>(
+      `SELECT id FROM workflow_runs WHERE status = 'waiting' ORDER BY id LIMIT ?`,
+    ),
     markStreamOpened: db.prepare<[string]>('UPDATE workflow_runs SET stream_opened = 1 WHERE id = ?'),
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
@@ -170,6 +173,11 @@ export class WorkflowsReadModel {
   }
 
   /** The run with what only the process manager needs; `workflowId`, when given, must be the run's workflow. */
+  /** Runs waiting at an approval step (the sweeper fails those past their step's `timeoutMs`). */
+  waitingRuns(limit: number): string[] {
+    return this.statements.waitingRuns.all(limit).map((row) => row.id);
+  }
+
   getRunAggregate(runId: string, workflowId?: string): WorkflowRunAggregate | undefined {
     const kept = this.batchRuns.get(runId, () => {
       const row = this.statements.getRun.get(runId);

@@ -1,7 +1,7 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { CreateWorkflowDto, toSteps } from '../create-workflow/create-workflow.dto';
+import { CreateWorkflowDto, toWorkflowStep } from '../create-workflow/create-workflow.dto';
 import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
@@ -37,6 +37,6 @@ export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unk
   return {
     name: dto.name,
     trigger: toTrigger(dto.trigger),
-    steps: toSteps(dto.steps),
+    steps: dto.steps.map(toWorkflowStep),
   };
 }

@@ -17,3 +17,6 @@ export type WorkflowRun = Schemas['WorkflowRunSchema'];
 export type EventEnvelope = Schemas['EventEnvelopeSchema'];
 export type Problem = Schemas['ProblemSchema'];
 export type Provider = Schemas['ProviderSchema'];
+export type Thread = Schemas['ThreadSchema'];
+export type ThreadMessage = Schemas['ThreadMessageSchema'];
+export type PendingApproval = Schemas['PendingApprovalSchema'];

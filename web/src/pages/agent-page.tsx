@@ -41,6 +41,15 @@ export function AgentPage({ agentId }: { agentId: string }) {
     }
   }
 
+  async function startThread() {
+    try {
+      const thread = unwrap(await api.POST('/v1/threads', { body: { agentId } }));
+      navigate('threads', thread.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
   return (
     <main>
       <p>
@@ -72,6 +81,9 @@ export function AgentPage({ agentId }: { agentId: string }) {
           {agent.status === 'active' && (
             <>
               <RunForm agentId={agentId} />
+              <button type="button" class="secondary" onClick={startThread}>
+                New thread
+              </button>
               <details class="edit">
                 <summary>Edit agent</summary>
                 <AgentEditForm key={agent.version} agent={agent} onSaved={setAgent} />

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { AgentRun } from '../api/schema';
 import { readSse } from '../api/sse';
+import { PendingApprovals } from '../components/pending-approvals';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
@@ -41,7 +42,13 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       else if (event === 'tool_call') setCalls((old) => [...old, { ...payload, done: false }]);
       else if (event === 'tool_result')
         setCalls((old) => old.map((c) => (c.id === payload.id ? { ...c, ...payload, done: true } : c)));
-      else if (event === 'end') {
+      else if (event === 'approval_requested' || event === 'approvals_decided') {
+        // The pending calls (or what is left of them) are read from the run itself.
+        api.GET('/v1/agents/{agentId}/runs/{runId}', { params: { path: { agentId, runId } } }).then(
+          (result) => setRun(unwrap(result)),
+          (caught) => setError(asProblem(caught)),
+        );
+      } else if (event === 'end') {
         setRun(payload);
         setStatus(payload.status);
       }
@@ -140,10 +147,29 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
         </div>
       )}
       {run && run.warnings.length > 0 && <p class="muted">Warnings: {run.warnings.join('; ')}</p>}
+      {status === 'waiting' && run && run.pendingApprovals.length > 0 && (
+        <PendingApprovals
+          agentId={agentId}
+          runId={runId}
+          pending={run.pendingApprovals}
+          onDecided={(decided) => {
+            setRun(decided);
+            setStatus(decided.status);
+          }}
+        />
+      )}
       <h2>Output</h2>
-      <pre class="output" data-testid="run-output" tabIndex={0} aria-label="Run output">
+      <pre class="output" data-testid="run-output" tabIndex={0} role="region" aria-label="Run output">
         {output}
       </pre>
+      {run?.outputObject && (
+        <>
+          <h2>Output object</h2>
+          <pre class="output" data-testid="run-output-object" tabIndex={0} role="region" aria-label="Output object">
+            {formatJson(run.outputObject)}
+          </pre>
+        </>
+      )}
       <h2>Tool calls</h2>
       {toolCalls.length === 0 && <p class="muted">None.</p>}
       <ol class="tool-calls">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { WorkflowRun } from '../api/schema';
 import { ProblemView } from '../components/problem-view';
+import { WorkflowApproval } from '../components/workflow-approval';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
 import { href, navigate } from '../router';
@@ -105,13 +106,27 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
               <strong>{run.error.code}</strong> — {run.error.message}
             </div>
           )}
+          {run.status === 'waiting' &&
+            run.steps.map(
+              (step) =>
+                step.status === 'waiting' &&
+                step.approval !== undefined && (
+                  <WorkflowApproval
+                    key={step.index}
+                    workflowId={workflowId}
+                    runId={runId}
+                    text={step.approval}
+                    onDecided={setRun}
+                  />
+                ),
+            )}
           <h2>Steps</h2>
           <ol class="timeline" data-testid="timeline">
             {run.steps.map((step) => (
               <li key={step.index} class={`timeline-step step-${step.status}`}>
                 <div class="page-head">
                   <strong>
-                    Step {step.index}: {step.agent}
+                    Step {step.index}: {step.agent ?? 'Approval'}
                   </strong>
                   <StatusBadge status={step.status} />
                   <span class="muted">{formatDuration(step.startedAt, step.endedAt)}</span>
@@ -123,9 +138,13 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                     <pre>{step.task}</pre>
                   </details>
                 ) : (
-                  <p class="muted">{step.action}</p>
+                  <p class="muted">{step.action ?? step.approval}</p>
                 )}
-                {step.output && <pre class="output">{step.output}</pre>}
+                {step.outputObject ? (
+                  <pre class="output">{formatJson(step.outputObject)}</pre>
+                ) : (
+                  step.output && <pre class="output">{step.output}</pre>
+                )}
                 {step.error && (
                   <p class="field-error">
                     {step.error.code}: {step.error.message}

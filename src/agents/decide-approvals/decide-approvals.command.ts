@@ -1,0 +1,12 @@
+import { Command } from '@nestjs/cqrs';
+import { AgentRun, ApprovalDecision } from '../agent-run';
+
+export class DecideApprovalsCommand extends Command<AgentRun> {
+  constructor(
+    readonly agentId: string,
+    readonly runId: string,
+    readonly decisions: ApprovalDecision[],
+  ) {
+    super();
+  }
+}

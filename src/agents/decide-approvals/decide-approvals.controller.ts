@@ -1,0 +1,39 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { AgentRun } from '../agent-run';
+import { AgentRunSchema } from '../agent.schema';
+import { DecideApprovalsCommand } from './decide-approvals.command';
+import { DecideApprovalsDto } from './decide-approvals.dto';
+
+@ApiTags('agents')
+@Controller('v1/agents')
+export class DecideApprovalsController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * 202 with the run: once every pending call has a decision it is queued again and goes on (an approved call
+   * runs, with `args` if given; a rejected one reaches the model as `{"rejected": true, "reason": …}`). 409
+   * `not-waiting` when the run is not waiting; 422 for a `toolCallId` that is not pending.
+   */
+  @ApiOperation({ summary: "Approve or reject a waiting run's tool calls" })
+  @ApiResponse({ status: 202, type: AgentRunSchema })
+  @ApiProblems(404, 409, 422)
+  @Post(':agentId/runs/:runId/approvals')
+  @HttpCode(202)
+  decide(
+    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @Body() body: DecideApprovalsDto,
+  ): Promise<AgentRun> {
+    const decisions = body.decisions.map(({ toolCallId, decision, reason, args }) => ({
+      toolCallId,
+      decision,
+      ...(reason !== undefined && { reason }),
+      ...(args !== undefined && { args }),
+    }));
+    return this.commands.execute(new DecideApprovalsCommand(agentId, runId, decisions));
+  }
+}

@@ -1,0 +1,44 @@
+import type { FastifyReply } from 'fastify';
+import { ValidationFailed } from '../../shared/validation-failed';
+import { preferredWait } from '../../http/prefer';
+import { StreamWatch } from '../../live/stream-watch';
+import { AgentRun, agentRunStream } from '../agent-run';
+import { outputSchemaErrors } from '../create-agent/agent-definition';
+import { AgentsReadModel } from '../queries/agents.read-model';
+
+/** How `Prefer: wait` is described wherever a run is queued. */
+export const PREFER_WAIT_HEADER = {
+  name: 'Prefer',
+  required: false,
+  description:
+    '`wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202).',
+};
+
+/** A run's `outputSchema` from a request body: a 400 naming it when it is not one, before anything is recorded. */
+export function checkRunSchema(outputSchema: unknown): void {
+  const errors = outputSchemaErrors(outputSchema);
+  if (errors.length) throw new ValidationFailed(errors);
+}
+
+/**
+ * The answer to a request that queued a run: 202 with the queued run; with `Prefer: wait=<seconds>`, 200 with the
+ * run once it has ended, or 202 with the run as it stands when the time is up or once it waits for a person.
+ */
+export async function answerQueuedRun(
+  queued: AgentRun,
+  prefer: string | undefined,
+  reply: FastifyReply,
+  deps: { watch: StreamWatch; runs: AgentsReadModel; waitMaxSeconds: number },
+): Promise<AgentRun> {
+  void reply.header('Location', `/v1/agents/${queued.agentId}/runs/${queued.id}`);
+  const wait = preferredWait(prefer, deps.waitMaxSeconds);
+  if (wait === undefined) {
+    void reply.status(202);
+    return queued;
+  }
+  void reply.header('Preference-Applied', `wait=${wait}`);
+  const current = () => deps.runs.getRun(queued.agentId, queued.id) ?? queued;
+  const { run, ended } = await deps.watch.runEnding(agentRunStream(queued.id), current, wait * 1000, true);
+  void reply.status(ended ? 200 : 202);
+  return run;
+}

@@ -1,0 +1,74 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { ActorRegistry } from '../actors/actor-registry';
+import { persistently } from '../actors/persistently';
+import { AgentRunSucceeded, agentRunDecider, agentRunStream, toAgentRun } from '../agents/agent-run';
+import { APP_CONFIG, AppConfig } from '../config';
+import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
+import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
+import { ProjectionRunner } from '../read-models/projection-runner';
+import { threadDecider, threadStream } from '../threads/thread';
+import { exchangeOf } from '../threads/thread-exchange';
+
+/**
+ * The process manager that adds a run's exchange to its thread once the run has succeeded (a failed or cancelled
+ * run adds nothing). It follows `AgentRunSucceeded` from its own checkpoint; the thread records each run's
+ * exchange once, so handling an event twice changes nothing.
+ */
+@Injectable()
+export class ThreadExchanges extends CheckpointedConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  protected readonly name = 'thread-exchanges';
+  private stopping = false;
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly actors: ActorRegistry,
+    private readonly projections: ProjectionRunner,
+  ) {
+    super(store, checkpoints);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runs.executorEnabled) return;
+    await this.projections.whenCaughtUp();
+    void this.follow({ filter: { eventTypes: ['AgentRunSucceeded'] } });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.stopFollowing();
+  }
+
+  protected async handle(events: RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      const { runId, threadId } = event.data as AgentRunSucceeded['data'];
+      if (!threadId) continue;
+      try {
+        await persistently(
+          () => this.record(threadId, runId),
+          `Adding the exchange of run ${runId} to thread ${threadId}`,
+          this.logger,
+          () => this.stopping,
+        );
+      } catch (error) {
+        if (this.stopping) throw error;
+        this.logger.warn(`The exchange of run ${runId} was not added to thread ${threadId}: ${String(error)}`);
+      }
+    }
+  }
+
+  private async record(threadId: string, runId: string): Promise<void> {
+    const run = await this.actors.of(agentRunStream(runId), agentRunDecider).read();
+    if (run?.status !== 'succeeded') return;
+    const messages = exchangeOf(toAgentRun(run));
+    const context = { correlationId: runId, causationId: runId };
+    await this.actors.send(
+      threadStream(threadId),
+      threadDecider,
+      { type: 'RecordExchange', threadId, runId, messages },
+      context,
+    );
+  }
+}

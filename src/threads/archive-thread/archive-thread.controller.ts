@@ -1,0 +1,24 @@
+import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { ThreadView } from '../queries/threads.read-model';
+import { ThreadSchema } from '../thread.schema';
+import { ArchiveThreadCommand } from './archive-thread.command';
+
+@ApiTags('threads')
+@Controller('v1/threads')
+export class ArchiveThreadController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /** 200 with the archived thread, again on a repeat. Its messages stay readable; it takes no more runs. */
+  @ApiOperation({ summary: 'Archive a thread' })
+  @ApiResponse({ status: 200, type: ThreadSchema })
+  @ApiProblems(404)
+  @Delete(':threadId')
+  @HttpCode(200)
+  archive(@Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string): Promise<ThreadView> {
+    return this.commands.execute(new ArchiveThreadCommand(threadId));
+  }
+}

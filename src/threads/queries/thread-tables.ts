@@ -1,0 +1,37 @@
+import type Database from 'better-sqlite3';
+
+/** A row of `threads`. */
+export interface ThreadRow {
+  id: string;
+  agent_id: string;
+  metadata: string;
+  message_count: number;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+  /** Runs of the thread not settled yet (queued, running, waiting, or succeeded with the exchange not recorded). */
+  open_runs: number;
+}
+
+/**
+ * `threads`; `thread_messages`, each thread's messages numbered from 0 (`seq`); `thread_runs`, the runs on each
+ * thread with the log position they were queued at, and whether they are still open (the executor takes a
+ * thread's runs one at a time, in that order).
+ */
+export function createThreadTables(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS threads (
+      id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, metadata TEXT NOT NULL, message_count INTEGER NOT NULL,
+      created_at TEXT NOT NULL, updated_at TEXT NOT NULL, archived_at TEXT
+    );
+    CREATE INDEX IF NOT EXISTS threads_by_agent ON threads (agent_id, id);
+    CREATE TABLE IF NOT EXISTS thread_messages (
+      thread_id TEXT NOT NULL, seq INTEGER NOT NULL, run_id TEXT NOT NULL, doc TEXT NOT NULL,
+      PRIMARY KEY (thread_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS thread_runs (
+      run_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, queued_at INTEGER NOT NULL, open INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS thread_runs_open ON thread_runs (thread_id, queued_at) WHERE open = 1;
+  `);
+}

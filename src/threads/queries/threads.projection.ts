@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AgentRunQueued } from '../../agents/agent-run';
+import { RecordedEvent } from '../../event-store/event-store';
+import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ReadModelProjection } from '../../read-models/read-model-projection';
+import { THREAD_EVENT_TYPES, ThreadArchived, ThreadCreated, ThreadExchangeRecorded } from '../thread';
+import { ThreadsReadModel } from './threads.read-model';
+
+/**
+ * Keeps threads, their messages and their runs in step with the log: a run on a thread is open from its queueing
+ * until it fails, is cancelled, or its exchange is recorded (a run that succeeded is settled by its exchange).
+ */
+@Injectable()
+export class ThreadsProjection extends ReadModelProjection {
+  readonly name = 'threads';
+  readonly eventTypes = [...THREAD_EVENT_TYPES, 'AgentRunQueued', 'AgentRunFailed', 'AgentRunCancelled'];
+
+  constructor(
+    private readonly readModel: ThreadsReadModel,
+    runner: ProjectionRunner,
+  ) {
+    super(readModel, runner);
+  }
+
+  apply(event: RecordedEvent): void {
+    switch (event.type) {
+      case 'ThreadCreated':
+        return this.readModel.createThread(event.data as ThreadCreated['data']);
+      case 'ThreadArchived': {
+        const { threadId, archivedAt } = event.data as ThreadArchived['data'];
+        return this.readModel.archive(threadId, archivedAt);
+      }
+      case 'ThreadExchangeRecorded': {
+        const { threadId, runId, messages, recordedAt } = event.data as ThreadExchangeRecorded['data'];
+        return this.readModel.addExchange(threadId, runId, messages, recordedAt);
+      }
+      case 'AgentRunQueued': {
+        const { id, threadId } = event.data as AgentRunQueued['data'];
+        if (threadId) this.readModel.runQueued(threadId, id, event.position);
+        return;
+      }
+      case 'AgentRunFailed':
+      case 'AgentRunCancelled':
+        if (event.data.threadId) this.readModel.runSettled(event.data.runId as string);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { AgentRun, taskMessage } from '../agents/agent-run';
+import type { ThreadMessage } from './thread';
+
+/**
+ * What a run that succeeded adds to its thread: the task, each tool call with its result (a call and its result
+ * are two messages, kept or dropped together by the memory window), and the answer.
+ */
+export function exchangeOf(run: AgentRun): ThreadMessage[] {
+  const messages = runMessages(run);
+  messages.push({
+    role: 'assistant',
+    content: run.output ?? '',
+    runId: run.id,
+    createdAt: run.endedAt ?? run.createdAt,
+  });
+  return messages;
+}
+
+/** A run's conversation so far: the task, then each tool call with its result (what a resumed run goes on from). */
+export function runMessages(
+  run: Pick<AgentRun, 'id' | 'task' | 'context' | 'createdAt' | 'toolCalls'>,
+): ThreadMessage[] {
+  const runId = run.id;
+  const messages: ThreadMessage[] = [
+    { role: 'user', content: taskMessage(run.task, run.context), runId, createdAt: run.createdAt },
+  ];
+  for (const call of run.toolCalls) {
+    const at = call.startedAt;
+    messages.push({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: call.id, tool: call.tool, input: call.input }],
+      runId,
+      createdAt: at,
+    });
+    const result = JSON.stringify(call.error === undefined ? (call.output ?? null) : { error: call.error });
+    messages.push({ role: 'tool', content: result, toolCallId: call.id, runId, createdAt: call.endedAt ?? at });
+  }
+  return messages;
+}

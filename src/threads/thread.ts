@@ -1,0 +1,119 @@
+import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
+
+/** One message of a conversation, as the model saw or wrote it; `runId` is the run whose exchange it belongs to. */
+export interface ThreadMessage {
+  role: 'user' | 'assistant' | 'tool';
+  /** Text; for a tool message, the tool's result as JSON text. */
+  content: string;
+  /** An assistant message that calls tools: the calls, by the tool's id. */
+  toolCalls?: Array<{ id: string; tool: string; input: unknown }>;
+  /** A tool message: the call it answers. */
+  toolCallId?: string;
+  runId: string;
+  createdAt: string;
+}
+
+export interface Thread {
+  id: string;
+  agentId: string;
+  metadata: Record<string, unknown>;
+  messageCount: number;
+  createdAt: string;
+  updatedAt: string;
+  archivedAt: string | null;
+}
+
+/** The thread and the runs whose exchange it holds (an exchange is recorded once, however often it is offered). */
+export interface ThreadAggregate extends Thread {
+  recordedRuns: string[];
+}
+
+export type ThreadState = ThreadAggregate | null;
+
+export type CreateThread = { type: 'CreateThread'; id: string; agentId: string; metadata: Record<string, unknown> };
+export type ArchiveThread = { type: 'ArchiveThread'; threadId: string };
+export type RecordExchange = { type: 'RecordExchange'; threadId: string; runId: string; messages: ThreadMessage[] };
+export type ThreadCommand = CreateThread | ArchiveThread | RecordExchange;
+
+export type ThreadCreated = DomainEvent<
+  'ThreadCreated',
+  { id: string; agentId: string; metadata: Record<string, unknown>; createdAt: string }
+>;
+export type ThreadArchived = DomainEvent<'ThreadArchived', { threadId: string; archivedAt: string }>;
+/** The exchange of a run that succeeded on the thread: its task, tool calls and results, and answer. */
+export type ThreadExchangeRecorded = DomainEvent<
+  'ThreadExchangeRecorded',
+  { threadId: string; runId: string; messages: ThreadMessage[]; recordedAt: string }
+>;
+export type ThreadEvent = ThreadCreated | ThreadArchived | ThreadExchangeRecorded;
+
+export const THREAD_EVENT_TYPES = eventTypes<ThreadEvent>({
+  ThreadCreated: true,
+  ThreadArchived: true,
+  ThreadExchangeRecorded: true,
+});
+
+export const threadStream = (threadId: string) => `thread-${threadId}`;
+
+export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
+  initialState: null,
+
+  decide(state, command, now) {
+    const at = now.toISOString();
+    if (command.type === 'CreateThread') {
+      if (state) throw new DomainError('conflict', `Thread ${command.id} already exists`);
+      const { id, agentId, metadata } = command;
+      return [{ type: 'ThreadCreated', data: { id, agentId, metadata, createdAt: at } }];
+    }
+    if (!state) throw new DomainError('not_found', `Thread ${command.threadId} does not exist`);
+    switch (command.type) {
+      case 'ArchiveThread':
+        if (state.archivedAt) return [];
+        return [{ type: 'ThreadArchived', data: { threadId: state.id, archivedAt: at } }];
+      case 'RecordExchange': {
+        // A run queued before the thread was archived still adds its exchange.
+        if (state.recordedRuns.includes(command.runId)) return [];
+        const { runId, messages } = command;
+        return [{ type: 'ThreadExchangeRecorded', data: { threadId: state.id, runId, messages, recordedAt: at } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ThreadCreated': {
+        const { id, agentId, metadata, createdAt } = event.data;
+        return {
+          id,
+          agentId,
+          metadata,
+          messageCount: 0,
+          createdAt,
+          updatedAt: createdAt,
+          archivedAt: null,
+          recordedRuns: [],
+        };
+      }
+      case 'ThreadArchived':
+        return state && { ...state, archivedAt: event.data.archivedAt, updatedAt: event.data.archivedAt };
+      case 'ThreadExchangeRecorded':
+        return (
+          state && {
+            ...state,
+            messageCount: state.messageCount + event.data.messages.length,
+            updatedAt: event.data.recordedAt,
+            recordedRuns: [...state.recordedRuns, event.data.runId],
+          }
+        );
+      default:
+        return state;
+    }
+  },
+};
+
+/** The model's view of a thread: its last `max` messages, never a tool result without the call before it. */
+export function memoryWindow<Message extends Pick<ThreadMessage, 'role'>>(messages: Message[], max: number): Message[] {
+  let start = Math.max(0, messages.length - max);
+  while (start < messages.length && messages[start].role === 'tool') start++;
+  return messages.slice(start);
+}

@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { WorkflowRunSchema } from '../workflow.schema';
+import { WorkflowRun } from '../workflow-run';
+import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
+import { DecideWorkflowApprovalDto } from './decide-workflow-approval.dto';
+
+@ApiTags('workflows')
+@Controller('v1/workflows')
+export class DecideWorkflowApprovalController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * 202 with the run. Approve: the step's output is `data` (as JSON, and its `outputObject`) or the reason, and the
+   * run goes on; reject: the run fails with `rejected`, later steps skipped. 409 `not-waiting` otherwise.
+   */
+  @ApiOperation({ summary: 'Approve or reject the approval step a workflow run waits at' })
+  @ApiResponse({ status: 202, type: WorkflowRunSchema })
+  @ApiProblems(404, 409)
+  @Post(':workflowId/runs/:runId/approvals')
+  @HttpCode(202)
+  decide(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
+    @Body() body: DecideWorkflowApprovalDto,
+  ): Promise<WorkflowRun> {
+    const { decision, reason, data } = body;
+    return this.commands.execute(new DecideWorkflowApprovalCommand(workflowId, runId, decision, reason, data));
+  }
+}

@@ -1,0 +1,37 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { DomainError } from '../../domain/decider';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
+import { IdGenerator } from '../../shared/ids';
+import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
+
+/** A person's decision at the approval step a workflow run waits at: approve goes on, reject fails the run. */
+@CommandHandler(DecideWorkflowApprovalCommand)
+export class DecideWorkflowApprovalHandler implements ICommandHandler<DecideWorkflowApprovalCommand, WorkflowRun> {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly ids: IdGenerator,
+    private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async execute({ workflowId, runId, decision, reason, data }: DecideWorkflowApprovalCommand): Promise<WorkflowRun> {
+    const actor = this.actors.of(workflowRunStream(runId), workflowRunDecider);
+    const run = await actor.read();
+    if (run?.workflowId !== workflowId) {
+      throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);
+    }
+    const { state, position } = await actor.send(
+      {
+        type: 'DecideWorkflowApproval',
+        decision,
+        ...(reason !== undefined && { reason }),
+        ...(data !== undefined && { data }),
+        nextAgentRunId: this.ids.newId('agentrun'),
+      },
+      { correlationId: runId, causationId: runId },
+    );
+    await this.readYourWrites.waitFor(position);
+    return toWorkflowRun(state!);
+  }
+}
