@@ -56,6 +56,20 @@ describe('agent runs', () => {
   const runAndWait = (agentId: string, body: Record<string, unknown>, wait = 10) =>
     app.request('POST', `/v1/agents/${agentId}/run`, body, { prefer: `wait=${wait}` });
 
+  it('pages a run list by its cursor (a run id makes the longest cursor the API documents)', async () => {
+    const agentId = await createAgent();
+    const ran = [
+      (await runAndWait(agentId, { task: 'one' })).body.id,
+      (await runAndWait(agentId, { task: 'two' })).body.id,
+    ];
+    const first = await app.request('GET', `/v1/agents/${agentId}/runs?limit=1`);
+    expect(first.status).toBe(200);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await app.request('GET', `/v1/agents/${agentId}/runs?limit=1&cursor=${first.body.nextCursor}`);
+    expect(second.status).toBe(200);
+    expect([first.body.runs[0].id, second.body.runs[0].id]).toEqual(ran);
+  });
+
   it('runs the model on the task and answers the ended run with Prefer: wait', async () => {
     const agentId = await createAgent();
     const ran = await runAndWait(agentId, { task: 'Greet', context: { who: 'world' } });

@@ -62,6 +62,15 @@ describe("the README's first session", () => {
       ['Write a long poem about cron.', 'cancelled'],
     ]);
     expect(output).toMatch(/"task":"Write a long poem about cron\.".*"status":"cancelled"/);
+    // The thread holds both turns, oldest first: the second run saw the first exchange.
+    const page = /\{"messages":.*?"nextCursor":(null|"[^"]*")\}/.exec(stdout);
+    const messages = JSON.parse(page?.[0] ?? '{}').messages;
+    expect(messages.map((m: { role: string; content: string }) => [m.role, m.content.slice(0, 22)])).toEqual([
+      ['user', 'My name is Ada. Which '],
+      ['assistant', 'Answer to: My name is '],
+      ['user', 'What is my name, and w'],
+      ['assistant', 'Answer to: What is my '],
+    ]);
     // The digest ran its three steps, each sending only its task.
     const trigger = JSON.parse(stdout.slice(stdout.lastIndexOf('{"id":"wfrun_')));
     expect(trigger).toMatchObject({ status: 'succeeded' });
