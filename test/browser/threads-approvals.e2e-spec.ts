@@ -8,7 +8,7 @@ import {
   startScriptedOpenAIServer,
   toolResults,
 } from '../support/scripted-model-server';
-import { accessibilityViolations, launchBrowser, TestBrowser } from '../support/browser';
+import { accessibilityViolations, describeInBrowser, launchBrowser, TestBrowser } from '../support/browser';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** The model's script: a tool call that needs approval, a structured answer, or the task echoed in pieces. */
@@ -26,7 +26,7 @@ function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
 
 jest.setTimeout(30_000);
 
-describe('threads, approvals and structured answers in the console, in Chromium', () => {
+describeInBrowser('threads, approvals and structured answers in the console, in Chromium', () => {
   let app: TestApp;
   let model: ScriptedServer<ChatCompletionsBody>;
   let browser: TestBrowser;
