@@ -7,10 +7,10 @@ import {
   lastUserMessage,
   ScriptedReply,
   ScriptedServer,
-  startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
 import { accessibilityViolations, describeInBrowser, launchBrowser, screenshot, TestBrowser } from '../support/browser';
 import { startTestApp, TestApp } from '../support/test-app';
+import { startConsole, stopConsole } from '../support/console-fixture';
 
 /** The model's script: a tool call then streamed text, a slow answer to cancel, or a short answer. */
 function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
@@ -31,17 +31,8 @@ describeInBrowser('the web console, in Chromium', () => {
   let browser: TestBrowser;
   let page: Page;
 
-  beforeAll(async () => {
-    model = await startScriptedOpenAIServer(scriptedModel);
-    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await model?.close();
-  });
+  beforeAll(async () => ({ model, app, browser, page } = await startConsole(scriptedModel)));
+  afterAll(() => stopConsole({ browser, app, model }));
 
   const open = (hash: string) => page.goto(`${app.url}/#/${hash}`);
 

@@ -1,16 +1,11 @@
 /// <reference lib="dom" />
 // Callbacks passed to page.evaluate run in the browser.
 import type { Page } from 'playwright-core';
-import {
-  ChatCompletionsBody,
-  lastUserMessage,
-  ScriptedReply,
-  ScriptedServer,
-  startScriptedOpenAIServer,
-} from '../support/scripted-model-server';
-import { describeInBrowser, launchBrowser, TestBrowser } from '../support/browser';
+import { ChatCompletionsBody, lastUserMessage, ScriptedReply, ScriptedServer } from '../support/scripted-model-server';
+import { describeInBrowser, TestBrowser } from '../support/browser';
 import { eventually } from '../support/eventually';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
+import { startConsole, stopConsole } from '../support/console-fixture';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'omega'];
 
@@ -31,17 +26,10 @@ describeInBrowser('the console in the first hour, in Chromium', () => {
   let browser: TestBrowser;
   let page: Page;
 
-  beforeAll(async () => {
-    model = await startScriptedOpenAIServer(scriptedModel);
-    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await model?.close();
-  });
+  beforeAll(
+    async () => ({ model, app, browser, page } = await startConsole(scriptedModel, { width: 1280, height: 900 })),
+  );
+  afterAll(() => stopConsole({ browser, app, model }));
 
   const open = (hash: string, on: Page = page) => on.goto(`${app.url}/#/${hash}`);
   const createAgent = async (name: string) =>

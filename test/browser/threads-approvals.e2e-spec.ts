@@ -5,11 +5,11 @@ import {
   ScriptedReply,
   ScriptedServer,
   lastUserMessage,
-  startScriptedOpenAIServer,
   toolResults,
 } from '../support/scripted-model-server';
-import { accessibilityViolations, describeInBrowser, launchBrowser, TestBrowser } from '../support/browser';
-import { startTestApp, TestApp } from '../support/test-app';
+import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
+import { TestApp } from '../support/test-app';
+import { startConsole, stopConsole } from '../support/console-fixture';
 
 /** The model's script: a tool call that needs approval, a structured answer, or the task echoed in pieces. */
 function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
@@ -32,17 +32,8 @@ describeInBrowser('threads, approvals and structured answers in the console, in 
   let browser: TestBrowser;
   let page: Page;
 
-  beforeAll(async () => {
-    model = await startScriptedOpenAIServer(scriptedModel);
-    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await model?.close();
-  });
+  beforeAll(async () => ({ model, app, browser, page } = await startConsole(scriptedModel)));
+  afterAll(() => stopConsole({ browser, app, model }));
 
   const open = (hash: string) => page.goto(`${app.url}/#/${hash}`);
   const axe = async (hash: string, heading: string) => {
