@@ -2,35 +2,55 @@ import type Database from 'better-sqlite3';
 import { RUN_STATUSES, RunStatus } from '../domain/run';
 import { RecordedEvent } from '../event-store/event-store';
 
+/** Statuses a run leaves again: the runs in them are remembered, so that an event knows what it moves a run from. */
+const UNFINISHED: readonly RunStatus[] = ['queued', 'running', 'waiting'];
+
+/** The status an event moves a run to from `before` (undefined: a run not seen yet), or undefined: no move. */
+type StatusAfter = (event: RecordedEvent, before: RunStatus | undefined) => RunStatus | undefined;
+
 /** The runs of one kind: their table, their streams' category, and the status each of their events moves them to. */
 interface RunKind {
   table: 'agent_runs' | 'workflow_runs';
   streamPrefix: string;
-  statusAfter: Record<string, RunStatus>;
+  statusAfter: StatusAfter;
+}
+
+/** Moves by event type: the opening event counts a run once; the others move only a run still unfinished. */
+function moves(opening: string, others: Record<string, StatusAfter | RunStatus>): StatusAfter {
+  return (event, before) => {
+    if (event.type === opening) return before === undefined ? 'queued' : undefined;
+    const move = others[event.type];
+    if (before === undefined || move === undefined) return undefined;
+    return typeof move === 'function' ? move(event, before) : move;
+  };
 }
 
 const KINDS = {
   agent_runs: {
     table: 'agent_runs',
     streamPrefix: 'agentrun-',
-    statusAfter: {
-      AgentRunQueued: 'queued',
+    statusAfter: moves('AgentRunQueued', {
       AgentRunStarted: 'running',
+      AgentRunApprovalRequested: 'waiting',
+      // Queued again once every pending call has a decision.
+      AgentRunApprovalsDecided: (event, before) => (before === 'waiting' && event.data.resumed ? 'queued' : undefined),
       AgentRunSucceeded: 'succeeded',
       AgentRunFailed: 'failed',
       AgentRunCancelled: 'cancelled',
-    },
+    }),
   },
   workflow_runs: {
     table: 'workflow_runs',
     streamPrefix: 'workflowrun-',
-    statusAfter: {
-      WorkflowRunQueued: 'queued',
+    statusAfter: moves('WorkflowRunQueued', {
       WorkflowRunStarted: 'running',
+      WorkflowApprovalRequested: 'waiting',
+      // A decision at an approval step ends the step, and the run goes on.
+      WorkflowStepEnded: (_event, before) => (before === 'waiting' ? 'running' : undefined),
       WorkflowRunSucceeded: 'succeeded',
       WorkflowRunFailed: 'failed',
       WorkflowRunCancelled: 'cancelled',
-    },
+    }),
   },
 } as const satisfies Record<string, RunKind>;
 
@@ -66,7 +86,7 @@ export class RunStatusCounts {
     );
     for (const { status, count } of byStatus.all()) this.counts.set(status, count);
     const unfinished = db.prepare<[], { id: string; status: RunStatus }>(
-      `SELECT id, status FROM ${table} WHERE status IN ('queued', 'running')`,
+      `SELECT id, status FROM ${table} WHERE status IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')})`,
     );
     for (const { id, status } of unfinished.all()) this.inFlight.set(streamPrefix + id, status);
     this.loaded = true;
@@ -75,18 +95,13 @@ export class RunStatusCounts {
   apply(events: RecordedEvent[]): void {
     if (!this.loaded) return;
     for (const event of events) {
-      const status = (this.kind.statusAfter as Record<string, RunStatus>)[event.type];
-      if (!status || !event.stream.startsWith(this.kind.streamPrefix)) continue;
+      if (!event.stream.startsWith(this.kind.streamPrefix)) continue;
       const before = this.inFlight.get(event.stream);
-      if (status === 'queued') {
-        if (before) continue;
-        this.inFlight.set(event.stream, status);
-      } else {
-        if (!before || before === status) continue;
-        this.move(before, -1);
-        if (status === 'running') this.inFlight.set(event.stream, status);
-        else this.inFlight.delete(event.stream);
-      }
+      const status = this.kind.statusAfter(event, before);
+      if (!status || status === before) continue;
+      if (before) this.move(before, -1);
+      if (UNFINISHED.includes(status)) this.inFlight.set(event.stream, status);
+      else this.inFlight.delete(event.stream);
       this.move(status, 1);
     }
   }
