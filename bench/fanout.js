@@ -147,11 +147,20 @@ async function main() {
       // Every matching event, once: all events since the head (each POST writes a name claim and an agent), or
       // the AgentCreated among them.
       const created = (endHead - startHead) / 2;
+      let firstWrong;
       subscribers.forEach((subscriber, i) => {
         const expected = i % 2 ? created : endHead - startHead;
-        if (subscriber.count !== expected) missing++;
-        console.log({ i, count: subscriber.count, expected, max: subscriber.maxPosition, endHead, startHead });
+        if (subscriber.count === expected) return;
+        missing++;
+        firstWrong ??= {
+          subscriber: i,
+          count: subscriber.count,
+          expected,
+          highestPosition: subscriber.maxPosition,
+          endHead,
+        };
       });
+      if (firstWrong) console.log(`round ${round}: a subscriber with a wrong count:`, firstWrong);
       for (const { id, answeredAt } of probes) {
         const [event] = (await getJson(url, `/v1/events?stream=agent-${id}&limit=1`)).events;
         const times = subscribers.map((subscriber) => receivedAt(subscriber, Number(event.position)));
