@@ -220,6 +220,17 @@ const AT = new Date('2026-01-01T00:00:00.000Z').toISOString();
 const newEvent = (type, data) => ({ id: randomUUID(), type, data, metadata: { schemaVersion: 1 } });
 const padded = (prefix, n) => `${prefix}_${String(n).padStart(26, '0')}`;
 
+/** The five agents of workflow `i` (`a{i}-0` … `a{i}-4`): each a name claim and a create, with one tool. */
+function* fiveAgents(i, tool) {
+  for (let a = 0; a < 5; a++) {
+    const id = padded('agent', i * 5 + a);
+    const name = `a${i}-${a}`;
+    yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
+    const agent = { id, name, model: 'openai/gpt-4o-mini', instructions: 'Be brief.', tools: [tool], createdAt: AT };
+    yield [`agent-${id}`, [newEvent('AgentCreated', agent)]];
+  }
+}
+
 /**
  * The `queued` mix (bench/rebuild.js), per 20 events: 5 agents (name claim + create), 1 workflow, 3 triggers
  * (trigger + run queued), 3 agent runs queued. Yields [stream, events] appends.
@@ -239,24 +250,7 @@ function* queuedHistory(count) {
         }),
       ],
     ];
-    for (let a = 0; a < 5; a++) {
-      const id = padded('agent', i * 5 + a);
-      const name = `a${i}-${a}`;
-      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
-      yield [
-        `agent-${id}`,
-        [
-          newEvent('AgentCreated', {
-            id,
-            name,
-            model: 'openai/gpt-4o-mini',
-            instructions: 'Be brief.',
-            tools: ['web_search'],
-            createdAt: AT,
-          }),
-        ],
-      ];
-    }
+    yield* fiveAgents(i, 'web_search');
     for (let r = 0; r < 3; r++) {
       const runId = padded('wfrun', i * 3 + r);
       yield [
@@ -369,24 +363,7 @@ function* endedHistory(count) {
     const agentName = `a${i}-0`;
     const steps = [{ agent: agentName, action: 'Summarise {{input.topic}}' }];
     yield [`workflow-${wf}`, [newEvent('WorkflowCreated', { id: wf, name: `wf ${i}`, trigger, steps, createdAt: AT })]];
-    for (let a = 0; a < 5; a++) {
-      const id = padded('agent', i * 5 + a);
-      const name = `a${i}-${a}`;
-      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
-      yield [
-        `agent-${id}`,
-        [
-          newEvent('AgentCreated', {
-            id,
-            name,
-            model: 'openai/gpt-4o-mini',
-            instructions: 'Be brief.',
-            tools: ['current_time'],
-            createdAt: AT,
-          }),
-        ],
-      ];
-    }
+    yield* fiveAgents(i, 'current_time');
     const agentId = padded('agent', i * 5);
     for (let u = 0; u < 3; u++) {
       yield [
@@ -490,7 +467,32 @@ async function seedLog(store, count, mix = 'queued') {
   await Promise.all(pending);
 }
 
+let runTag = 0;
+
+/**
+ * One run POSTed to `path` with `Prefer: wait=30` and waited for: its wall latency, the scripted model's answer time
+ * for it (bench/scripted-model.js, matched by a tag in the task) and their difference, the service's overhead, in ms.
+ */
+async function timedRun(url, path, model) {
+  const tag = `bench-run-${++runTag}`;
+  const started = performance.now();
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', prefer: 'wait=30' },
+    body: JSON.stringify({ task: `Answer briefly (${tag}).` }),
+  });
+  const body = await response.json();
+  const latency = performance.now() - started;
+  if (response.status !== 200 || body.status !== 'succeeded') {
+    throw new Error(`${tag}: HTTP ${response.status}, run ${body.status} ${JSON.stringify(body.error ?? body)}`);
+  }
+  const modelMs = model.timeOf(tag);
+  if (modelMs === undefined) throw new Error(`${tag}: the scripted model saw no request`);
+  return { latency, modelMs, overhead: latency - modelMs };
+}
+
 module.exports = {
+  timedRun,
   freePort,
   temporaryDir,
   spawnServer,
