@@ -1,10 +1,17 @@
 import { Decider, DomainError, DomainEvent, SnapshotFormat, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
+import { StepCondition } from './step-condition';
 
 export type WorkflowStatus = 'active' | 'paused' | 'archived';
 export const WORKFLOW_STATUSES: WorkflowStatus[] = ['active', 'paused', 'archived'];
 
 export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: string; timezone: string };
+/** A replay: the run it replays, and the step it runs again from. */
+export interface ReplayOf {
+  runId: string;
+  fromStep: string;
+}
+
 /** What started a run. */
 export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
 
@@ -17,15 +24,35 @@ export type StepContextOption = 'input' | 'steps' | 'all';
 
 export const STEP_CONTEXT_OPTIONS: readonly StepContextOption[] = ['input', 'steps', 'all'];
 
-export interface AgentStep {
+/** Where a step stands in the graph (see step-graph.ts); all absent: a chain, as before steps had ids. */
+export interface StepPlacement {
+  /** Unique in the workflow; default: the step's position ("0", "1", …). */
+  id?: string;
+  /** The steps it waits for, by id; default: the step before it. */
+  needs?: string[];
+  /** A JSON Logic rule (step-condition.ts); false: the step is skipped. */
+  when?: StepCondition;
+}
+
+/** Attempts of an agent step: a failed attempt is retried after `backoffMs`, doubled each time up to `maxBackoffMs`. */
+export interface StepRetry {
+  attempts: number;
+  backoffMs: number;
+  maxBackoffMs?: number;
+}
+
+export interface AgentStep extends StepPlacement {
   agent: string;
   action: string;
   /** Absent: the task alone. */
   context?: StepContextOption;
+  retry?: StepRetry;
+  /** Bounds all of its attempts together. */
+  timeoutMs?: number;
 }
 
 /** A step that waits for a person: `approval` is the text shown to the approver. */
-export interface ApprovalStep {
+export interface ApprovalStep extends StepPlacement {
   approval: string;
   timeoutMs?: number;
 }
@@ -72,6 +99,8 @@ export type TriggerWorkflow = {
   runId: string;
   input: Record<string, unknown>;
   trigger: RunTrigger;
+  /** A replay, and the version it runs. */
+  replay?: { replayOf: ReplayOf; workflowVersion: number };
 };
 export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
 export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };
@@ -111,6 +140,8 @@ export type WorkflowTriggered = DomainEvent<
     trigger: RunTrigger;
     workflowVersion?: number;
     triggeredAt: string;
+    /** A replay of another run (its version is the one replayed, unless the replay asked for the current one). */
+    replayOf?: ReplayOf;
   }
 >;
 export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;
@@ -179,13 +210,20 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
     if (state.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
     switch (command.type) {
       case 'TriggerWorkflow': {
-        const { runId, input, trigger } = command;
+        const { runId, input, trigger, replay } = command;
         if (trigger.type === 'schedule') checkTick(state, trigger.scheduledFor);
-        const workflowVersion = state.version;
+        const workflowVersion = replay?.workflowVersion ?? state.version;
         const triggeredAt = now.toISOString();
-        return [
-          { type: 'WorkflowTriggered', data: { workflowId, runId, input, trigger, workflowVersion, triggeredAt } },
-        ];
+        const data = {
+          workflowId,
+          runId,
+          input,
+          trigger,
+          workflowVersion,
+          triggeredAt,
+          ...(replay && { replayOf: replay.replayOf }),
+        };
+        return [{ type: 'WorkflowTriggered', data }];
       }
       case 'UpdateWorkflow': {
         checkBaseVersion('Workflow', workflowId, state, command.baseVersion);

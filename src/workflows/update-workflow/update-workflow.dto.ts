@@ -1,7 +1,8 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { CreateWorkflowDto, toWorkflowStep } from '../create-workflow/create-workflow.dto';
+import { CreateWorkflowDto } from '../create-workflow/create-workflow.dto';
+import { toWorkflowSteps } from '../create-workflow/step-graph-check';
 import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
@@ -37,6 +38,6 @@ export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unk
   return {
     name: dto.name,
     trigger: toTrigger(dto.trigger),
-    steps: dto.steps.map(toWorkflowStep),
+    steps: toWorkflowSteps(dto.steps),
   };
 }
