@@ -152,12 +152,14 @@ export class WorkflowRunManager
     // A replay runs the version it replays (unless it asked for the current one), from what that run recorded.
     const original = replayed && replayed.workflowVersion === run.workflowVersion;
     const steps = original ? replayed.steps : workflow.steps;
+    const outputStep = original ? replayed.outputStep : workflow.outputStep;
     const workflowVersion = original ? replayed.workflowVersion! : workflow.version;
     await this.sendToRun(runId, {
       type: 'StartWorkflowRun',
       workflowName: workflow.name,
       workflowVersion,
       steps,
+      ...(outputStep !== undefined && { outputStep }),
       newAgentRunId: () => this.ids.newId('agentrun'),
       ...(run.replayOf && replayed && { reuse: reusableSteps(steps, run.replayOf.fromStep, replayed.run) }),
     });
@@ -166,14 +168,16 @@ export class WorkflowRunManager
   /** The run a replay replays: its steps' definition as it started them, and how they ended. */
   private async replayed(
     runId: string,
-  ): Promise<{ run: WorkflowRunAggregate; steps: WorkflowStep[]; workflowVersion?: number } | undefined> {
+  ): Promise<
+    { run: WorkflowRunAggregate; steps: WorkflowStep[]; workflowVersion?: number; outputStep?: string } | undefined
+  > {
     const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     if (!run) return undefined;
     const { events } = await this.store.readStream(workflowRunStream(runId));
     const started = events.find((event) => event.type === 'WorkflowRunStarted');
     if (!started) return undefined;
-    const { steps, workflowVersion } = started.data as WorkflowRunStarted['data'];
-    return { run, steps, workflowVersion };
+    const { steps, workflowVersion, outputStep } = started.data as WorkflowRunStarted['data'];
+    return { run, steps, workflowVersion, outputStep };
   }
 
   /** A step started: its agent run is queued, and its time limit, if it has one, is watched. */

@@ -78,6 +78,7 @@ export interface WorkflowRun {
 
 export interface WorkflowRunAggregate extends WorkflowRun {
   workflowName: string;
+  outputStep?: string;
 }
 
 export type WorkflowRunState = WorkflowRunAggregate | null;
@@ -103,6 +104,7 @@ export type StartWorkflowRun = {
   workflowName: string;
   workflowVersion: number;
   steps: WorkflowStep[];
+  outputStep?: string;
   newAgentRunId: NewAgentRunId;
   /** A replay: the steps it takes from the run it replays. */
   reuse?: ReusedStep[];
@@ -147,7 +149,15 @@ export type WorkflowRunQueued = DomainEvent<
 >;
 export type WorkflowRunStarted = DomainEvent<
   'WorkflowRunStarted',
-  { runId: string; workflowName: string; workflowVersion?: number; steps: WorkflowStep[]; startedAt: string }
+  {
+    runId: string;
+    workflowName: string;
+    workflowVersion?: number;
+    steps: WorkflowStep[];
+    /** The step whose output is the run's, when the workflow names one. */
+    outputStep?: string;
+    startedAt: string;
+  }
 >;
 export type WorkflowStepStarted = DomainEvent<
   'WorkflowStepStarted',
@@ -271,10 +281,11 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     switch (command.type) {
       case 'StartWorkflowRun': {
         if (state.status !== 'queued') return [];
-        const { workflowName, workflowVersion, steps } = command;
+        const { workflowName, workflowVersion, steps, outputStep } = command;
+        const output = outputStep !== undefined && { outputStep };
         const started: WorkflowRunStarted = {
           type: 'WorkflowRunStarted',
-          data: { runId, workflowName, workflowVersion, steps, startedAt: at },
+          data: { runId, workflowName, workflowVersion, steps, ...output, startedAt: at },
         };
         const fromRunId = state.replayOf?.runId ?? '';
         const reused = (command.reuse ?? []).map(({ index, output, outputObject }): WorkflowStepReused => ({
@@ -350,9 +361,18 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     if (!state) return state;
     switch (event.type) {
       case 'WorkflowRunStarted': {
-        const { workflowName, steps, startedAt } = event.data;
+        const { workflowName, steps, startedAt, outputStep } = event.data;
         const workflowVersion = event.data.workflowVersion ?? state.workflowVersion;
-        return { ...state, status: 'running', workflowName, workflowVersion, startedAt, steps: pendingSteps(steps) };
+        const output = outputStep !== undefined && { outputStep };
+        return {
+          ...state,
+          status: 'running',
+          workflowName,
+          workflowVersion,
+          startedAt,
+          steps: pendingSteps(steps),
+          ...output,
+        };
       }
       case 'WorkflowStepStarted': {
         const { index, agentRunId, startedAt, task } = event.data;
@@ -467,7 +487,8 @@ function advance(
   }
   if (run.steps.every(isDone)) {
     const ran = run.steps.filter((step) => step.status === 'succeeded');
-    const output = ran.length ? ran[ran.length - 1].output : null;
+    const named = run.outputStep === undefined ? undefined : run.steps[stepIndexOf(run.steps, run.outputStep) ?? -1];
+    const output = named ? named.output : ran.length ? ran[ran.length - 1].output : null;
     out.push({ type: 'WorkflowRunSucceeded', data: { runId: run.id, output, endedAt: at } });
   }
   return out;
@@ -660,7 +681,7 @@ export function stepContext(run: WorkflowRunAggregate, index: number): Record<st
   return { workflow: { id: run.workflowId, name: run.workflowName, runId: run.id }, ...input, ...steps };
 }
 
-export function toWorkflowRun({ workflowName: _name, ...run }: WorkflowRunAggregate): WorkflowRun {
+export function toWorkflowRun({ workflowName: _name, outputStep: _output, ...run }: WorkflowRunAggregate): WorkflowRun {
   // Runs recorded before steps kept their task have none.
   return { ...run, steps: run.steps.map((step) => ({ ...step, task: step.task ?? null })) };
 }

@@ -69,6 +69,8 @@ export interface Workflow {
   status: WorkflowStatus;
   trigger: WorkflowTrigger;
   steps: WorkflowStep[];
+  /** The step whose output is the run's output; absent: the last step by position among those that ran. */
+  outputStep?: string;
   lastRun: string | null;
   /**
    * Counts changes of the definition: 1 when created, +1 for each update that changes something and for its
@@ -79,7 +81,7 @@ export interface Workflow {
 }
 
 /** What an update may change. */
-export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps'>;
+export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps'> & { outputStep?: string | null };
 
 /**
  * What the decider also needs to refuse a schedule tick twice: the latest tick recorded (run or skipped), and
@@ -92,7 +94,10 @@ export interface WorkflowAggregate extends Workflow {
 
 export type WorkflowState = WorkflowAggregate | null;
 
-export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<Workflow, 'id' | 'name' | 'trigger' | 'steps'>;
+export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
+  Workflow,
+  'id' | 'name' | 'trigger' | 'steps' | 'outputStep'
+>;
 export type TriggerWorkflow = {
   type: 'TriggerWorkflow';
   workflowId: string;
@@ -250,13 +255,14 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
 
   evolve(state, event) {
     if (event.type === 'WorkflowCreated') {
-      const { id, name, trigger, steps, createdAt } = event.data;
+      const { id, name, trigger, steps, createdAt, outputStep } = event.data;
       return {
         id,
         name,
         status: 'active',
         trigger,
         steps,
+        ...(outputStep !== undefined && { outputStep }),
         lastRun: null,
         version: 1,
         createdAt,
@@ -281,7 +287,8 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
         const { changes, version, updatedAt } = event.data;
         // A changed trigger starts afresh: no tick of the schedule before the change is due.
         const activeSince = changes.trigger && state.status === 'active' ? updatedAt : state.activeSince;
-        return { ...state, ...changes, version, activeSince };
+        const { outputStep, ...rest } = { ...state, ...changes, version, activeSince };
+        return { ...rest, ...(typeof outputStep === 'string' && { outputStep }) };
       }
       case 'WorkflowArchived':
         return { ...state, status: 'archived', version: event.data.version };

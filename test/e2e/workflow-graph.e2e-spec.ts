@@ -154,6 +154,26 @@ describe('workflow graphs', () => {
     await eventually(async () => expect(model.openRequests()).toBe(0));
   });
 
+  it('takes the output of the step the workflow names as outputStep, until a PATCH removes it', async () => {
+    const created = await app.request('POST', '/v1/workflows', {
+      name: 'named output',
+      outputStep: 'first',
+      steps: [
+        { id: 'first', agent: 'worker', action: 'one' },
+        { agent: 'worker', action: 'two' },
+      ],
+    });
+    expect(created.body.outputStep).toBe('first');
+    const trigger = () => app.request('POST', `/v1/workflows/${created.body.id}/trigger`, {}, { prefer: 'wait=10' });
+    expect((await trigger()).body.output).toBe('ONE');
+    const patched = await app.request('PATCH', `/v1/workflows/${created.body.id}`, { outputStep: null });
+    expect(patched.body.outputStep).toBeUndefined();
+    expect(patched.body.version).toBe(2);
+    expect((await trigger()).body.output).toBe('TWO');
+    const bad = await app.request('PATCH', `/v1/workflows/${created.body.id}`, { outputStep: 'nope' });
+    expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'outputStep']);
+  });
+
   it('records the version each run started with', async () => {
     const created = await app.request('POST', '/v1/workflows', {
       name: 'versioned',

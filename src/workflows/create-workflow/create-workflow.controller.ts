@@ -24,8 +24,10 @@ export class CreateWorkflowController {
     @Body() body: CreateWorkflowDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
-    const steps = toWorkflowSteps(body.steps);
-    const workflow = await this.commands.execute(new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps));
+    const steps = toWorkflowSteps(body.steps, body.outputStep);
+    const workflow = await this.commands.execute(
+      new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, body.outputStep),
+    );
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;
   }

@@ -268,4 +268,15 @@ export class CreateWorkflowDto {
   @IsDefined({ message: 'steps is required' })
   @Type(() => StepDto)
   steps: StepDto[];
+
+  @ApiPropertyOptional({
+    maxLength: 64,
+    example: 'edit',
+    description:
+      "The step (id or position) whose output is the run's output. Default: the last step by position among those that ran.",
+  })
+  @MaxLength(64)
+  @IsString({ message: 'outputStep must be a step id' })
+  @Optional()
+  outputStep?: string;
 }

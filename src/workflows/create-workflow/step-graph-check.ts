@@ -5,8 +5,11 @@ import { WorkflowStep, isApprovalStep } from '../workflow';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
-export function toWorkflowSteps(dtos: StepDto[]): WorkflowStep[] {
+export function toWorkflowSteps(dtos: StepDto[], outputStep?: string): WorkflowStep[] {
   const steps = dtos.map(toWorkflowStep);
+  if (outputStep !== undefined && stepIndexOf(steps, outputStep) === undefined) {
+    throw new ValidationFailed([{ path: 'outputStep', message: `no step has the id "${outputStep}"` }]);
+  }
   const errors = dtos.flatMap((dto, i) =>
     dto.approval !== undefined && dto.retry !== undefined
       ? [{ path: `steps[${i}].retry`, message: 'retry is for agent steps only' }]
