@@ -139,12 +139,14 @@ export class StepDto {
   id?: string;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
     maxItems: 100,
     example: ['research'],
     description:
       'The steps this one waits for, by id (or position). Default: the step before it. Steps whose needs are met run at the same time.',
   })
+  @MaxLength(64, { each: true })
   @IsString({ each: true, message: 'each of needs must be a step id' })
   @ArrayMaxSize(100)
   @IsArray({ message: 'needs must be an array of step ids' })
