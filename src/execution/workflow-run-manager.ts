@@ -97,7 +97,7 @@ export class WorkflowRunManager
     }
     await Promise.all(
       [...byRun.values()].map(async (runEvents) => {
-        for (const event of runEvents) await this.handleEvent(event);
+        for (const group of sideBySide(runEvents)) await Promise.all(group.map((event) => this.handleEvent(event)));
       }),
     );
   }
@@ -316,6 +316,18 @@ export class WorkflowRunManager
     const status = this.workflows.getRunAggregate(runId)?.status;
     return status !== undefined && isEnded(status);
   }
+}
+
+/** A run's events in order, where steps started together (their agent runs are queued at once) form one group. */
+function sideBySide(events: RecordedEvent[]): RecordedEvent[][] {
+  const groups: RecordedEvent[][] = [];
+  for (const event of events) {
+    const last = groups[groups.length - 1];
+    const together = event.type === 'WorkflowStepStarted' && last?.[0].type === 'WorkflowStepStarted';
+    if (together) last.push(event);
+    else groups.push([event]);
+  }
+  return groups;
 }
 
 function answerOf({ output, outputObject }: AgentRunSucceeded['data']): StepOutcome {
