@@ -97,7 +97,11 @@ export class WorkflowRunManager
     }
     await Promise.all(
       [...byRun.values()].map(async (runEvents) => {
-        for (const group of sideBySide(runEvents)) await Promise.all(group.map((event) => this.handleEvent(event)));
+        for (const group of sideBySide(runEvents)) {
+          if (group.length > 1 && isAgentRunEnding(group[0]))
+            await this.handleEvent(group[0], () => this.endSteps(group));
+          else await Promise.all(group.map((event) => this.handleEvent(event)));
+        }
       }),
     );
   }
@@ -108,15 +112,10 @@ export class WorkflowRunManager
     return event.data.runId as string;
   }
 
-  private async handleEvent(event: RecordedEvent): Promise<void> {
+  private async handleEvent(event: RecordedEvent, handling = () => this.handleNow(event)): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
     try {
-      await persistently(
-        () => this.handleNow(event),
-        what,
-        this.logger,
-        () => this.stopping,
-      );
+      await persistently(handling, what, this.logger, () => this.stopping);
     } catch (error) {
       if (this.stopping) throw error;
       // A refusal of the domain means the event has nothing left to do (a repeat, or a run already ended).
@@ -270,20 +269,22 @@ export class WorkflowRunManager
   }
 
   private async endStep(event: RecordedEvent): Promise<void> {
-    const data = event.data as AgentRunSucceeded['data'] | AgentRunFailed['data'];
-    const { workflowRunId, stepIndex, runId: agentRunId } = data;
-    if (workflowRunId === undefined || stepIndex === undefined) return;
-    const outcome: StepOutcome =
-      event.type === 'AgentRunSucceeded'
-        ? answerOf(data as AgentRunSucceeded['data'])
-        : event.type === 'AgentRunFailed'
-          ? { error: (data as AgentRunFailed['data']).error }
-          : { cancelled: true };
-    await this.sendToRun(workflowRunId, {
+    const end = stepEndOf(event);
+    if (!end) return;
+    await this.sendToRun(end.workflowRunId, {
       type: 'EndWorkflowStep',
-      index: stepIndex,
-      agentRunId,
-      outcome,
+      ...end,
+      newAgentRunId: () => this.ids.newId('agentrun'),
+    });
+  }
+
+  /** Agent runs of one workflow run that ended together end their steps in one command (one append). */
+  private async endSteps(events: RecordedEvent[]): Promise<void> {
+    const ends = events.map(stepEndOf).filter((end) => end !== undefined);
+    if (!ends.length) return;
+    await this.sendToRun(ends[0].workflowRunId, {
+      type: 'EndWorkflowSteps',
+      ends: ends.map(({ index, agentRunId, outcome }) => ({ index, agentRunId, outcome })),
       newAgentRunId: () => this.ids.newId('agentrun'),
     });
   }
@@ -318,12 +319,33 @@ export class WorkflowRunManager
   }
 }
 
-/** A run's events in order, where steps started together (their agent runs are queued at once) form one group. */
+const isAgentRunEnding = (event: RecordedEvent) => (AGENT_RUN_ENDINGS as readonly string[]).includes(event.type);
+
+/** How an agent run that a step made ended; undefined for a run of no workflow. */
+function stepEndOf(event: RecordedEvent) {
+  const data = event.data as AgentRunSucceeded['data'] | AgentRunFailed['data'];
+  const { workflowRunId, stepIndex, runId: agentRunId } = data;
+  if (workflowRunId === undefined || stepIndex === undefined) return undefined;
+  const outcome: StepOutcome =
+    event.type === 'AgentRunSucceeded'
+      ? answerOf(data as AgentRunSucceeded['data'])
+      : event.type === 'AgentRunFailed'
+        ? { error: (data as AgentRunFailed['data']).error }
+        : { cancelled: true };
+  return { workflowRunId, index: stepIndex, agentRunId, outcome };
+}
+
+/**
+ * A run's events in order, in groups: steps started together (their agent runs are queued at once), and agent
+ * runs that ended one after another (their steps end in one command).
+ */
 function sideBySide(events: RecordedEvent[]): RecordedEvent[][] {
   const groups: RecordedEvent[][] = [];
   for (const event of events) {
     const last = groups[groups.length - 1];
-    const together = event.type === 'WorkflowStepStarted' && last?.[0].type === 'WorkflowStepStarted';
+    const together =
+      (event.type === 'WorkflowStepStarted' && last?.[0].type === 'WorkflowStepStarted') ||
+      (isAgentRunEnding(event) && last !== undefined && isAgentRunEnding(last[0]));
     if (together) last.push(event);
     else groups.push([event]);
   }

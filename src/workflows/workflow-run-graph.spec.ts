@@ -53,6 +53,17 @@ describe('workflow run decider, steps as a graph', () => {
       .then([succeeded(1, 'R'), stepStarted(2, 'join L R', 'agentrun_1')]);
   });
 
+  it('ends several steps in one command, as if one after the other', () => {
+    const running = [queued, startedWith(branches), stepStarted(0, 'left', 'a1'), stepStarted(1, 'right', 'a2')];
+    const ends = [
+      { index: 0, agentRunId: 'a1', outcome: { output: 'L' } },
+      { index: 1, agentRunId: 'a2', outcome: { output: 'R' } },
+    ];
+    given(workflowRunDecider, running)
+      .when({ type: 'EndWorkflowSteps', ends, newAgentRunId: ids() }, now)
+      .then([succeeded(0, 'L'), succeeded(1, 'R'), stepStarted(2, 'join L R', 'agentrun_1')]);
+  });
+
   it('skips a step whose condition is false and the steps that need only it; the output is the last that ran', () => {
     const steps: WorkflowStep[] = [
       { id: 'news', agent: 'a', action: 'news', when: { '==': [{ var: 'input.kind' }, 'news'] } },

@@ -116,6 +116,12 @@ export type EndWorkflowStep = {
   outcome: StepOutcome;
   newAgentRunId: NewAgentRunId;
 };
+/** Several steps' agent runs ended (as the log had them, in order): one decision, one append. */
+export type EndWorkflowSteps = {
+  type: 'EndWorkflowSteps';
+  ends: Array<Pick<EndWorkflowStep, 'index' | 'agentRunId' | 'outcome'>>;
+  newAgentRunId: NewAgentRunId;
+};
 /** Fails a step whose attempts have taken longer than its `timeoutMs`. */
 export type ExpireWorkflowStep = { type: 'ExpireWorkflowStep'; index: number };
 export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
@@ -133,6 +139,7 @@ export type WorkflowRunCommand =
   | QueueWorkflowRun
   | StartWorkflowRun
   | EndWorkflowStep
+  | EndWorkflowSteps
   | CancelWorkflowRun
   | DecideWorkflowApproval
   | ExpireWorkflowApproval
@@ -299,6 +306,17 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
         // Repeats, and agent runs that end after their workflow run did, change nothing.
         if (isEnded(state.status) || step?.status !== 'running' || step.agentRunId !== command.agentRunId) return [];
         return endStep(state, command, now);
+      }
+      case 'EndWorkflowSteps': {
+        let current: WorkflowRunState = state;
+        const out: WorkflowRunEvent[] = [];
+        for (const end of command.ends) {
+          const step: EndWorkflowStep = { type: 'EndWorkflowStep', ...end, newAgentRunId: command.newAgentRunId };
+          const events = workflowRunDecider.decide(current, step, now);
+          out.push(...events);
+          current = events.reduce(workflowRunDecider.evolve, current);
+        }
+        return out;
       }
       case 'ExpireWorkflowStep': {
         const step = state.steps[command.index];
