@@ -118,6 +118,23 @@ describe('workflow graphs', () => {
     expect(model.requests).toHaveLength(2);
   });
 
+  it('makes a retry that was waiting for its time after a restart', async () => {
+    const { dataDir, ids, clock } = app;
+    const env = { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RUN_CONCURRENCY: '4' };
+    const steps = [{ agent: 'worker', action: 'go', retry: { attempts: 2, backoffMs: 60_000 } }];
+    const workflow = (await app.request('POST', '/v1/workflows', { name: 'patient', steps })).body;
+    model.enqueue({ kind: 'error', status: 400, message: 'flaky' });
+    const run = (await app.request('POST', `/v1/workflows/${workflow.id}/trigger`, {})).body;
+    const current = () => app.request('GET', `/v1/workflows/${workflow.id}/runs/${run.id}`);
+    await eventually(async () => expect((await current()).body.steps[0].attempts).toHaveLength(2));
+    await app.close();
+    clock.advance(60_000);
+    app = await startTestApp({ dataDir, ids, clock, env });
+    await eventually(async () => expect((await current()).body.status).toBe('succeeded'));
+    expect((await current()).body.steps[0].attempts.map((a: any) => a.status)).toEqual(['failed', 'succeeded']);
+    expect(model.requests).toHaveLength(2);
+  });
+
   it('fails the step after its last attempt', async () => {
     const body = await run([
       { agent: 'worker', action: 'FAIL', retry: { attempts: 3, backoffMs: 10, maxBackoffMs: 20 } },
