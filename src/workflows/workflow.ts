@@ -1,10 +1,17 @@
 import { Decider, DomainError, DomainEvent, SnapshotFormat, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
+import { StepCondition } from './step-condition';
 
 export type WorkflowStatus = 'active' | 'paused' | 'archived';
 export const WORKFLOW_STATUSES: WorkflowStatus[] = ['active', 'paused', 'archived'];
 
 export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: string; timezone: string };
+/** A replay: the run it replays, and the step it runs again from. */
+export interface ReplayOf {
+  runId: string;
+  fromStep: string;
+}
+
 /** What started a run. */
 export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
 
@@ -17,15 +24,35 @@ export type StepContextOption = 'input' | 'steps' | 'all';
 
 export const STEP_CONTEXT_OPTIONS: readonly StepContextOption[] = ['input', 'steps', 'all'];
 
-export interface AgentStep {
+/** Where a step stands in the graph (see step-graph.ts); all absent: a chain, as before steps had ids. */
+export interface StepPlacement {
+  /** Unique in the workflow; default: the step's position ("0", "1", …). */
+  id?: string;
+  /** The steps it waits for, by id; default: the step before it. */
+  needs?: string[];
+  /** A JSON Logic rule (step-condition.ts); false: the step is skipped. */
+  when?: StepCondition;
+}
+
+/** Attempts of an agent step: a failed attempt is retried after `backoffMs`, doubled each time up to `maxBackoffMs`. */
+export interface StepRetry {
+  attempts: number;
+  backoffMs: number;
+  maxBackoffMs?: number;
+}
+
+export interface AgentStep extends StepPlacement {
   agent: string;
   action: string;
   /** Absent: the task alone. */
   context?: StepContextOption;
+  retry?: StepRetry;
+  /** Bounds all of its attempts together. */
+  timeoutMs?: number;
 }
 
 /** A step that waits for a person: `approval` is the text shown to the approver. */
-export interface ApprovalStep {
+export interface ApprovalStep extends StepPlacement {
   approval: string;
   timeoutMs?: number;
 }
@@ -42,6 +69,8 @@ export interface Workflow {
   status: WorkflowStatus;
   trigger: WorkflowTrigger;
   steps: WorkflowStep[];
+  /** The step whose output is the run's output; absent: the last step by position among those that ran. */
+  outputStep?: string;
   lastRun: string | null;
   /**
    * Counts changes of the definition: 1 when created, +1 for each update that changes something and for its
@@ -52,7 +81,7 @@ export interface Workflow {
 }
 
 /** What an update may change. */
-export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps'>;
+export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps'> & { outputStep?: string | null };
 
 /**
  * What the decider also needs to refuse a schedule tick twice: the latest tick recorded (run or skipped), and
@@ -65,13 +94,18 @@ export interface WorkflowAggregate extends Workflow {
 
 export type WorkflowState = WorkflowAggregate | null;
 
-export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<Workflow, 'id' | 'name' | 'trigger' | 'steps'>;
+export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
+  Workflow,
+  'id' | 'name' | 'trigger' | 'steps' | 'outputStep'
+>;
 export type TriggerWorkflow = {
   type: 'TriggerWorkflow';
   workflowId: string;
   runId: string;
   input: Record<string, unknown>;
   trigger: RunTrigger;
+  /** A replay, and the version it runs. */
+  replay?: { replayOf: ReplayOf; workflowVersion: number };
 };
 export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
 export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };
@@ -111,6 +145,8 @@ export type WorkflowTriggered = DomainEvent<
     trigger: RunTrigger;
     workflowVersion?: number;
     triggeredAt: string;
+    /** A replay of another run (its version is the one replayed, unless the replay asked for the current one). */
+    replayOf?: ReplayOf;
   }
 >;
 export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;
@@ -179,13 +215,20 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
     if (state.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
     switch (command.type) {
       case 'TriggerWorkflow': {
-        const { runId, input, trigger } = command;
+        const { runId, input, trigger, replay } = command;
         if (trigger.type === 'schedule') checkTick(state, trigger.scheduledFor);
-        const workflowVersion = state.version;
+        const workflowVersion = replay?.workflowVersion ?? state.version;
         const triggeredAt = now.toISOString();
-        return [
-          { type: 'WorkflowTriggered', data: { workflowId, runId, input, trigger, workflowVersion, triggeredAt } },
-        ];
+        const data = {
+          workflowId,
+          runId,
+          input,
+          trigger,
+          workflowVersion,
+          triggeredAt,
+          ...(replay && { replayOf: replay.replayOf }),
+        };
+        return [{ type: 'WorkflowTriggered', data }];
       }
       case 'UpdateWorkflow': {
         checkBaseVersion('Workflow', workflowId, state, command.baseVersion);
@@ -212,13 +255,14 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
 
   evolve(state, event) {
     if (event.type === 'WorkflowCreated') {
-      const { id, name, trigger, steps, createdAt } = event.data;
+      const { id, name, trigger, steps, createdAt, outputStep } = event.data;
       return {
         id,
         name,
         status: 'active',
         trigger,
         steps,
+        ...(outputStep !== undefined && { outputStep }),
         lastRun: null,
         version: 1,
         createdAt,
@@ -243,7 +287,8 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
         const { changes, version, updatedAt } = event.data;
         // A changed trigger starts afresh: no tick of the schedule before the change is due.
         const activeSince = changes.trigger && state.status === 'active' ? updatedAt : state.activeSince;
-        return { ...state, ...changes, version, activeSince };
+        const { outputStep, ...rest } = { ...state, ...changes, version, activeSince };
+        return { ...rest, ...(typeof outputStep === 'string' && { outputStep }) };
       }
       case 'WorkflowArchived':
         return { ...state, status: 'archived', version: event.data.version };

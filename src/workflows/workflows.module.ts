@@ -25,6 +25,8 @@ import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handl
 import { TriggerScheduledRunsHandler } from './scheduling/trigger-scheduled-runs.handler';
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { WorkflowSchedules } from './scheduling/workflow-schedules';
+import { ReplayWorkflowRunController } from './replay-workflow-run/replay-workflow-run.controller';
+import { ReplayWorkflowRunHandler } from './replay-workflow-run/replay-workflow-run.handler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
@@ -41,6 +43,7 @@ import { WorkflowChanges } from './workflow-changes';
     ArchiveWorkflowController,
     TriggerWorkflowController,
     CancelWorkflowRunController,
+    ReplayWorkflowRunController,
     DecideWorkflowApprovalController,
     PauseWorkflowController,
     ResumeWorkflowController,
@@ -54,6 +57,7 @@ import { WorkflowChanges } from './workflow-changes';
     TriggerWorkflowHandler,
     WorkflowTriggers,
     CancelWorkflowRunHandler,
+    ReplayWorkflowRunHandler,
     DecideWorkflowApprovalHandler,
     WorkflowRunOpener,
     PauseWorkflowHandler,

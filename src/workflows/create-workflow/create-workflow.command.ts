@@ -7,6 +7,7 @@ export class CreateWorkflowCommand extends Command<WorkflowView> {
     readonly name: string,
     readonly trigger: WorkflowTrigger,
     readonly steps: WorkflowStep[],
+    readonly outputStep?: string,
   ) {
     super();
   }

@@ -9,6 +9,7 @@ export interface WorkflowRow {
   status: Workflow['status'];
   trigger: string;
   steps: string;
+  output_step: string | null;
   last_run: string | null;
   version: number;
   created_at: string;
@@ -28,7 +29,11 @@ function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
   const workflows = columns('workflows');
   const runs = columns('workflow_runs');
-  const current = workflows.includes('active_since') && workflows.includes('version') && runs.includes('doc');
+  const current =
+    workflows.includes('active_since') &&
+    workflows.includes('version') &&
+    workflows.includes('output_step') &&
+    runs.includes('doc');
   if (workflows.length === 0 || current) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
@@ -42,7 +47,7 @@ export function createWorkflowTables(db: Database.Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS workflows (
       id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
-      steps TEXT NOT NULL, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
+      steps TEXT NOT NULL, output_step TEXT, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
       last_scheduled_for TEXT, active_since TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (

@@ -21,11 +21,11 @@ function prepareStatements(db: Database.Database) {
   createWorkflowTables(db);
   return {
     upsertWorkflow: db.prepare<
-      [string, string, string, string, string, string | null, number, string, string | null, string]
+      [string, string, string, string, string, string | null, string | null, number, string, string | null, string]
     >(
       `INSERT OR REPLACE INTO workflows
-       (id, name, status, trigger, steps, last_run, version, created_at, last_scheduled_for, active_since)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (id, name, status, trigger, steps, output_step, last_run, version, created_at, last_scheduled_for, active_since)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setLastRun: db.prepare<[string, string | null, string]>(
       'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
@@ -89,6 +89,7 @@ export class WorkflowsReadModel {
       status,
       JSON.stringify(trigger),
       JSON.stringify(steps),
+      workflow.outputStep ?? null,
       lastRun,
       version,
       createdAt,
@@ -244,6 +245,7 @@ function toWorkflow(row: WorkflowRow): Workflow {
     status: row.status,
     trigger: JSON.parse(row.trigger),
     steps: JSON.parse(row.steps),
+    ...(row.output_step !== null && { outputStep: row.output_step }),
     lastRun: row.last_run,
     version: row.version,
     createdAt: row.created_at,

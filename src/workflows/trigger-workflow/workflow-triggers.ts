@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
-import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
+import { ReplayOf, RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
 import {
   QueuedRun,
   WorkflowRun,
@@ -31,13 +31,18 @@ export class WorkflowTriggers {
   private readonly logger = new Logger(WorkflowTriggers.name);
 
   /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
-  trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
+  trigger(
+    workflowId: string,
+    input: Record<string, unknown>,
+    trigger: RunTrigger,
+    replay?: { replayOf: ReplayOf; workflowVersion: number },
+  ): Promise<WorkflowRun> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
     const sent = this.actors.send(
       workflowStream(workflowId),
       workflowDecider,
-      { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
+      { type: 'TriggerWorkflow', workflowId, runId, input, trigger, ...(replay && { replay }) },
       context,
       { opens: (events) => [openingCommand(queuedBy(events))] },
     );

@@ -1,11 +1,12 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { CreateWorkflowDto, toWorkflowStep } from '../create-workflow/create-workflow.dto';
+import { CreateWorkflowDto } from '../create-workflow/create-workflow.dto';
+import { toWorkflowSteps } from '../create-workflow/step-graph-check';
 import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
-export const EDITABLE_WORKFLOW_FIELDS = ['name', 'trigger', 'steps'] as const;
+export const EDITABLE_WORKFLOW_FIELDS = ['name', 'trigger', 'steps', 'outputStep'] as const;
 
 const READ_ONLY_WORKFLOW_FIELDS: Record<string, string> = {
   id: 'cannot be changed',
@@ -22,8 +23,8 @@ export function checkWorkflowPatch(patch: unknown): Record<string, unknown> {
   return checkPatchFields(patch, EDITABLE_WORKFLOW_FIELDS, READ_ONLY_WORKFLOW_FIELDS);
 }
 
-export function workflowDefinition({ name, trigger, steps }: Workflow): WorkflowDefinition {
-  return { name, trigger, steps };
+export function workflowDefinition({ name, trigger, steps, outputStep }: Workflow): WorkflowDefinition {
+  return { name, trigger, steps, outputStep: outputStep ?? null };
 }
 
 /**
@@ -32,11 +33,8 @@ export function workflowDefinition({ name, trigger, steps }: Workflow): Workflow
  * `steps` is replaced whole; `name` and `steps` cannot be removed.
  */
 export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unknown>): WorkflowDefinition {
-  const merged = applyMergePatch(workflowDefinition(workflow), patch) as Record<string, unknown>;
+  const merged = applyMergePatch({ ...workflowDefinition(workflow), outputStep: workflow.outputStep }, patch) as Record<string, unknown>;
   const dto = validateAs(CreateWorkflowDto, merged);
-  return {
-    name: dto.name,
-    trigger: toTrigger(dto.trigger),
-    steps: dto.steps.map(toWorkflowStep),
-  };
+  const steps = toWorkflowSteps(dto.steps, dto.outputStep);
+  return { name: dto.name, trigger: toTrigger(dto.trigger), steps, outputStep: dto.outputStep ?? null };
 }

@@ -4,12 +4,12 @@ import type { Workflow } from '../api/schema';
 import { CONFLICT_MESSAGE, isEditConflict } from '../components/conflict';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
-import { StepDraft, StepsEditor, stepPaths, stepsBody } from './steps-editor';
+import { StepBody, StepDraft, StepsEditor, stepDrafts, stepPaths, stepsBody } from './steps-editor';
 
 /** Edits a workflow's name and steps with a merge patch sent with If-Match. */
 export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; onSaved: (workflow: Workflow) => void }) {
   const [name, setName] = useState(workflow.name);
-  const [steps, setSteps] = useState<StepDraft[]>(workflow.steps as StepDraft[]);
+  const [steps, setSteps] = useState<StepDraft[]>(stepDrafts(workflow.steps as StepBody[]));
   const [error, setError] = useState<ProblemError | null>(null);
 
   async function submit(event: Event) {
