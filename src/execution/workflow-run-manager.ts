@@ -29,6 +29,7 @@ import {
   workflowRunStream,
 } from '../workflows/workflow-run';
 import { persistently } from '../actors/persistently';
+import { isHeld } from '../domain/run-slots';
 
 const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
 
@@ -119,10 +120,12 @@ export class WorkflowRunManager
     }
   }
 
-  private async start(runId: string, workflowId: string): Promise<void> {
+  /** Starts a queued run, unless it waits for a slot (`maxConcurrentRuns`; WorkflowRunSlots starts it then). */
+  async start(runId: string, workflowId: string): Promise<void> {
     if (this.hasEnded(runId)) return;
     const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
+    if (isHeld(workflow.runs, runId)) return;
     await this.sendToRun(runId, {
       type: 'StartWorkflowRun',
       workflowName: workflow.name,

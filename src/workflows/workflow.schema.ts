@@ -3,7 +3,8 @@ import { RUN_STATUSES } from '../domain/run';
 import { LatestRunSchema, RunErrorSchema } from '../agents/agent.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow';
-import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import { CRON_LENGTH, MAX_CONCURRENT_RUNS, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import { OVERLAP_POLICIES } from '../domain/run-slots';
 
 /** The shapes the workflow routes answer with, for the OpenAPI document. */
 
@@ -34,7 +35,8 @@ export class WorkflowStepSchema {
   @ApiPropertyOptional({
     maxLength: TEXT_LENGTH,
     example: 'List three facts about {{input.topic}}',
-    description: 'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+    description:
+      'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
   })
   action?: string;
 
@@ -82,6 +84,21 @@ export class WorkflowSchema extends WorkflowSummarySchema {
   @ApiProperty({ type: [WorkflowStepSchema], maxItems: LIST_ITEMS })
   steps: WorkflowStepSchema[];
 
+  @ApiProperty({
+    enum: OVERLAP_POLICIES,
+    description: 'What a schedule tick does while a run is still going: `allow`, `skip` or `buffer_one`.',
+  })
+  overlap: string;
+
+  @ApiProperty({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    nullable: true,
+    description: 'At most this many runs at once (the others wait, `queued`, in order); null: no limit.',
+  })
+  maxConcurrentRuns: number | null;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -96,6 +113,18 @@ export class WorkflowPatchSchema {
 
   @ApiPropertyOptional({ type: [WorkflowStepSchema], maxItems: LIST_ITEMS })
   steps?: WorkflowStepSchema[];
+
+  @ApiPropertyOptional({ enum: OVERLAP_POLICIES, nullable: true, description: 'null: `allow`.' })
+  overlap?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    nullable: true,
+    description: 'null: no limit.',
+  })
+  maxConcurrentRuns?: number | null;
 }
 
 export class WorkflowListSchema {

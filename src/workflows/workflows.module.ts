@@ -69,6 +69,6 @@ import { WorkflowChanges } from './workflow-changes';
     WorkflowsReadModel,
     WorkflowsProjection,
   ],
-  exports: [WorkflowsReadModel],
+  exports: [WorkflowsReadModel, WorkflowRunOpener],
 })
 export class WorkflowsModule {}

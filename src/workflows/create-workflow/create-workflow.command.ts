@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import { RunPolicy } from '../../domain/run-slots';
 import { WorkflowStep, WorkflowTrigger } from '../workflow';
 import { WorkflowView } from '../workflow-view';
 
@@ -7,6 +8,7 @@ export class CreateWorkflowCommand extends Command<WorkflowView> {
     readonly name: string,
     readonly trigger: WorkflowTrigger,
     readonly steps: WorkflowStep[],
+    readonly policy: RunPolicy = {},
   ) {
     super();
   }

@@ -6,7 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
-import { CreateWorkflowDto, toWorkflowStep } from './create-workflow.dto';
+import { CreateWorkflowDto, policyOf, toWorkflowStep } from './create-workflow.dto';
 import { toTrigger } from './workflow-trigger';
 
 @ApiTags('workflows')
@@ -24,7 +24,9 @@ export class CreateWorkflowController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
     const steps = body.steps.map(toWorkflowStep);
-    const workflow = await this.commands.execute(new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps));
+    const workflow = await this.commands.execute(
+      new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, policyOf(body)),
+    );
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;
   }

@@ -1,11 +1,11 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { CreateWorkflowDto, toWorkflowStep } from '../create-workflow/create-workflow.dto';
+import { CreateWorkflowDto, policyOf, toWorkflowStep } from '../create-workflow/create-workflow.dto';
 import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
-export const EDITABLE_WORKFLOW_FIELDS = ['name', 'trigger', 'steps'] as const;
+export const EDITABLE_WORKFLOW_FIELDS = ['name', 'trigger', 'steps', 'overlap', 'maxConcurrentRuns'] as const;
 
 const READ_ONLY_WORKFLOW_FIELDS: Record<string, string> = {
   id: 'cannot be changed',
@@ -22,8 +22,9 @@ export function checkWorkflowPatch(patch: unknown): Record<string, unknown> {
   return checkPatchFields(patch, EDITABLE_WORKFLOW_FIELDS, READ_ONLY_WORKFLOW_FIELDS);
 }
 
-export function workflowDefinition({ name, trigger, steps }: Workflow): WorkflowDefinition {
-  return { name, trigger, steps };
+/** The definition with the policy's defaults spelled out (`allow`, `null`), as changes are compared. */
+export function workflowDefinition({ name, trigger, steps, overlap, maxConcurrentRuns }: Workflow): WorkflowDefinition {
+  return { name, trigger, steps, overlap: overlap ?? 'allow', maxConcurrentRuns: maxConcurrentRuns ?? null };
 }
 
 /**
@@ -32,11 +33,20 @@ export function workflowDefinition({ name, trigger, steps }: Workflow): Workflow
  * `steps` is replaced whole; `name` and `steps` cannot be removed.
  */
 export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unknown>): WorkflowDefinition {
-  const merged = applyMergePatch(workflowDefinition(workflow), patch) as Record<string, unknown>;
-  const dto = validateAs(CreateWorkflowDto, merged);
-  return {
+  const { name, trigger, steps } = workflow;
+  const merged = applyMergePatch({ name, trigger, steps, ...policyOf(workflowPolicy(workflow)) }, patch);
+  const dto = validateAs(CreateWorkflowDto, merged as Record<string, unknown>);
+  return workflowDefinition({
+    ...workflow,
     name: dto.name,
     trigger: toTrigger(dto.trigger),
     steps: dto.steps.map(toWorkflowStep),
-  };
+    overlap: dto.overlap,
+    maxConcurrentRuns: dto.maxConcurrentRuns,
+  });
+}
+
+/** The policy as a create would take it: `null` (no limit) left out. */
+function workflowPolicy({ overlap, maxConcurrentRuns }: Workflow) {
+  return { overlap, maxConcurrentRuns: maxConcurrentRuns ?? undefined };
 }
