@@ -945,6 +945,13 @@ export interface components {
             /** @description Default: a manual trigger. */
             trigger?: components["schemas"]["TriggerDto"];
             steps: components["schemas"]["StepDto"][];
+            /**
+             * @description What a schedule tick does while a run of the workflow is still going: `allow` (default) starts another run; `skip` records the tick as skipped (ScheduledTickSkipped); `buffer_one` keeps the newest such tick and starts it when the runs end.
+             * @enum {string}
+             */
+            overlap?: "allow" | "skip" | "buffer_one";
+            /** @description At most this many runs of the workflow at once; the others wait, `queued`, in the order they were triggered, and start as earlier runs end. Default: no limit. */
+            maxConcurrentRuns?: number;
         };
         WorkflowTriggerSchema: {
             /** @enum {string} */
@@ -1001,6 +1008,13 @@ export interface components {
             createdAt: string;
             steps: components["schemas"]["WorkflowStepSchema"][];
             /**
+             * @description What a schedule tick does while a run is still going: `allow`, `skip` or `buffer_one`.
+             * @enum {string}
+             */
+            overlap: "allow" | "skip" | "buffer_one";
+            /** @description At most this many runs at once (the others wait, `queued`, in order); null: no limit. */
+            maxConcurrentRuns: number | null;
+            /**
              * @description Counts the changes, from 1.
              * @example 1
              */
@@ -1010,6 +1024,13 @@ export interface components {
             name?: string;
             trigger?: components["schemas"]["WorkflowTriggerSchema"] | null;
             steps?: components["schemas"]["WorkflowStepSchema"][];
+            /**
+             * @description null: `allow`.
+             * @enum {string|null}
+             */
+            overlap?: "allow" | "skip" | "buffer_one" | null;
+            /** @description null: no limit. */
+            maxConcurrentRuns?: number | null;
         };
         TriggerWorkflowDto: {
             /**
@@ -2048,7 +2069,10 @@ export interface operations {
     };
     AgentQueriesController_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The definition as it was at this version (folded from its events): 404 for a version it never had. Default: the current one. */
+                version?: number;
+            };
             header?: never;
             path: {
                 agentId: string;
@@ -4754,7 +4778,10 @@ export interface operations {
     };
     WorkflowQueriesController_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The definition as it was at this version (folded from its events): 404 for a version it never had. Default: the current one. */
+                version?: number;
+            };
             header?: never;
             path: {
                 workflowId: string;

@@ -11,6 +11,7 @@ import { CreateAgentController } from './create-agent/create-agent.controller';
 import { CreateAgentHandler } from './create-agent/create-agent.handler';
 import { AgentQueriesController } from './queries/agent-queries.controller';
 import { GetAgentHandler, GetAgentRunHandler, ListAgentRunsHandler, ListAgentsHandler } from './queries/agent.queries';
+import { GetAgentVersionHandler } from './queries/agent-version.queries';
 import { AgentsProjection } from './queries/agents.projection';
 import { AgentsReadModel } from './queries/agents.read-model';
 import { RunAgentController } from './run-agent/run-agent.controller';
@@ -39,6 +40,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     DecideApprovalsHandler,
     ListAgentsHandler,
     GetAgentHandler,
+    GetAgentVersionHandler,
     ListAgentRunsHandler,
     GetAgentRunHandler,
     AgentsReadModel,

@@ -1,3 +1,4 @@
+import { GetWorkflowVersionHandler } from './queries/workflow-version.queries';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ArchiveWorkflowController } from './archive-workflow/archive-workflow.controller';
@@ -64,6 +65,7 @@ import { WorkflowChanges } from './workflow-changes';
     WorkflowSchedules,
     ListWorkflowsHandler,
     GetWorkflowHandler,
+    GetWorkflowVersionHandler,
     ListWorkflowRunsHandler,
     GetWorkflowRunHandler,
     WorkflowsReadModel,
