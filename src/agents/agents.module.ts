@@ -15,6 +15,8 @@ import { GetAgentVersionHandler } from './queries/agent-version.queries';
 import { AgentsProjection } from './queries/agents.projection';
 import { AgentsReadModel } from './queries/agents.read-model';
 import { RunAgentController } from './run-agent/run-agent.controller';
+import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.controller';
+import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
@@ -25,6 +27,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     UpdateAgentController,
     ArchiveAgentController,
     RunAgentController,
+    ReplayAgentRunController,
     CancelAgentRunController,
     DecideApprovalsController,
     StreamAgentRunController,
@@ -36,6 +39,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     ArchiveAgentHandler,
     AgentNameClaims,
     RunAgentHandler,
+    ReplayAgentRunHandler,
     CancelAgentRunHandler,
     DecideApprovalsHandler,
     ListAgentsHandler,
