@@ -90,9 +90,11 @@ export class WorkflowRunSlots
     if (!isCounted(workflow?.runs, runId)) return;
     const context = { correlationId: runId, causationId: runId };
     const command = { type: 'ReleaseWorkflowRun' as const, workflowId, runId, nextRunId: this.ids.newId('wfrun') };
-    const { opened, events } = await this.actors.send(stream, workflowDecider, command, context, {
-      opens: (decided) => runsQueuedBy(decided).map(openingCommand),
-    });
+    const { opened, events } = await this.actors
+      .send(stream, workflowDecider, command, context, {
+        opens: (decided) => runsQueuedBy(decided).map(openingCommand),
+      })
+      .catch(retryContention);
     // Where the store cannot write both streams in one commit, a buffered tick's run is opened after it.
     if (!opened) for (const run of runsQueuedBy(events)) await this.opener.open(run, context);
   }
@@ -102,4 +104,13 @@ export class WorkflowRunSlots
     if (listed) return listed;
     return (await this.actors.of(workflowRunStream(runId), workflowRunDecider).read())?.workflowId;
   }
+}
+
+/**
+ * A release never conflicts with the workflow's rules; a conflict is the stream being busy past the actor's attempts,
+ * which must be tried again (persistently), not dropped, or the runs waiting for the slot would wait for ever.
+ */
+function retryContention(error: unknown): never {
+  if (error instanceof DomainError && error.kind === 'conflict') throw new Error(error.message);
+  throw error;
 }

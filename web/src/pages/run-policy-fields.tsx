@@ -23,6 +23,12 @@ export function policyBody({ overlap, maxConcurrentRuns }: RunPolicyDraft) {
   };
 }
 
+/** As a create's fields: a blank limit is left out. */
+export function createPolicyBody(draft: RunPolicyDraft) {
+  const { overlap, maxConcurrentRuns } = policyBody(draft);
+  return { overlap, ...(maxConcurrentRuns !== null && { maxConcurrentRuns }) };
+}
+
 /** What a tick does while a run is going, and how many runs may go at once. */
 export function RunPolicyFields({
   policy,
