@@ -97,6 +97,19 @@ describe('the workflow decider: overlap and maxConcurrentRuns', () => {
           data: { ...triggered('r9', '2026-01-01T09:01:00.000Z').data, triggeredAt: now.toISOString() },
         },
       ]);
+    // A changed schedule drops the tick kept from the old one.
+    const changed: WorkflowEvent = {
+      type: 'WorkflowUpdated',
+      data: {
+        workflowId,
+        changes: { trigger: { type: 'schedule', cron: '0 * * * *', timezone: 'UTC' } },
+        version: 2,
+        updatedAt: at,
+      },
+    };
+    given(workflowDecider, [...history, changed])
+      .when(release('r1'), now)
+      .then([released('r1', [])]);
     given(workflowDecider, [...history, released('r1', []), triggered('r9', '2026-01-01T09:01:00.000Z')]).thenState(
       expect.objectContaining({ runs: { open: ['r9'], held: [], bufferedTick: null } }),
     );

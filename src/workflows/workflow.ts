@@ -315,7 +315,9 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
         const { changes, version, updatedAt } = event.data;
         // A changed trigger starts afresh: no tick of the schedule before the change is due.
         const activeSince = changes.trigger && state.status === 'active' ? updatedAt : state.activeSince;
-        return { ...state, ...changes, version, activeSince };
+        // A tick kept for later belongs to the schedule it came from.
+        const runs = changes.trigger && state.runs ? { runs: { ...state.runs, bufferedTick: null } } : {};
+        return { ...state, ...changes, version, activeSince, ...runs };
       }
       case 'WorkflowArchived':
         return { ...state, status: 'archived', version: event.data.version };
