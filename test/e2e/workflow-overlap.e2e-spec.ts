@@ -175,29 +175,28 @@ describe.each(storeFixtures().slice(0, 2))('overlap and maxConcurrentRuns (%s)',
 
 describe('maxConcurrentRuns across a restart', () => {
   it('starts the run that waited once the running one ends after the restart', async () => {
-    const model = await startScriptedOpenAIServer(() => ({ kind: 'hang' }));
-    const env = { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl };
     const dataDir = temporaryDataDir();
-    let api = await startTestApp({ env, dataDir });
+    let api = await startTestApp({ dataDir });
     try {
-      await api.request('POST', '/v1/agents', { name: 'slow', model: 'openai-compatible/m' });
-      const steps = [{ agent: 'slow', action: 'work' }];
+      // The run waits at an approval step, holding nothing, so it is still going after the restart.
+      const steps = [{ approval: 'Go on?' }];
       const id = (await api.request('POST', '/v1/workflows', { name: 'one', steps, maxConcurrentRuns: 1 })).body.id;
       const first = (await api.request('POST', `/v1/workflows/${id}/trigger`, {})).body.id;
       const second = (await api.request('POST', `/v1/workflows/${id}/trigger`, {})).body.id;
       const statusOf = async (runId: string) =>
         (await api.request('GET', `/v1/workflows/${id}/runs/${runId}`)).body.status;
-      await eventually(async () => expect(await statusOf(first)).toBe('running'));
+      await eventually(async () => expect(await statusOf(first)).toBe('waiting'));
       expect(await statusOf(second)).toBe('queued');
 
       await api.close();
-      api = await startTestApp({ env, dataDir });
-      expect(await statusOf(second)).toBe('queued');
-      await api.request('POST', `/v1/workflows/${id}/runs/${first}/cancel`);
-      await eventually(async () => expect(await statusOf(second)).toBe('running'));
+      api = await startTestApp({ dataDir });
+      expect([await statusOf(first), await statusOf(second)]).toEqual(['waiting', 'queued']);
+      const decided = await api.request('POST', `/v1/workflows/${id}/runs/${first}/approvals`, { decision: 'reject' });
+      expect(decided.status).toBe(202);
+      await eventually(async () => expect(await statusOf(second)).toBe('waiting'));
+      expect(await statusOf(first)).toBe('failed');
     } finally {
       await api.close();
-      await model.close();
     }
   });
 });
