@@ -187,6 +187,7 @@ describe('agent run decider', () => {
       outputSchema: null,
       outputObject: null,
       threadId: null,
+      replayOf: null,
       pendingApprovals: [],
       toolCalls: [
         {

@@ -64,6 +64,8 @@ export interface AgentRun {
   stepIndex: number | null;
   /** The thread whose conversation the run continues. */
   threadId: string | null;
+  /** The run this one replays (POST …/runs/{runId}/replay); null for a run of its own. */
+  replayOf: string | null;
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;
@@ -92,6 +94,7 @@ export type QueueAgentRun = {
   context: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   threadId?: string;
+  replayOf?: string;
 } & Partial<WorkflowStepRef>;
 export type StartAgentRun = {
   type: 'StartAgentRun';
@@ -169,6 +172,7 @@ export type AgentRunQueued = DomainEvent<
     agentVersion?: number;
     outputSchema?: Record<string, unknown>;
     threadId?: string;
+    replayOf?: string;
   } & Partial<WorkflowStepRef>
 >;
 export type AgentRunStarted = DomainEvent<
@@ -341,6 +345,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       const { id, agentId, task, context, createdAt, model, agentVersion, outputSchema, workflowRunId, stepIndex } =
         event.data;
       const threadId = event.data.threadId ?? null;
+      const replayOf = event.data.replayOf ?? null;
       return {
         id,
         agentId,
@@ -361,6 +366,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         workflowRunId: workflowRunId ?? null,
         stepIndex: stepIndex ?? null,
         threadId,
+        replayOf,
         cancelRequested: false,
         createdAt,
         startedAt: null,
@@ -528,6 +534,7 @@ export function toAgentRun({
     outputSchema: run.outputSchema ?? null,
     outputObject: run.outputObject ?? null,
     threadId: run.threadId ?? null,
+    replayOf: run.replayOf ?? null,
     pendingApprovals: run.pendingApprovals ?? [],
   };
 }

@@ -266,6 +266,13 @@ export class AgentRunSchema {
   })
   threadId: string | null;
 
+  @ApiProperty({
+    ...idField('agentrun'),
+    nullable: true,
+    description: 'The run this one replays (POST …/runs/{runId}/replay); null for a run of its own.',
+  })
+  replayOf: string | null;
+
   @ApiProperty()
   cancelRequested: boolean;
 

@@ -34,6 +34,7 @@ import {
 } from '../workflows/workflow-run';
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
+import { isHeld } from '../domain/run-slots';
 
 const EVENT_TYPES = [
   'WorkflowRunQueued',
@@ -141,10 +142,12 @@ export class WorkflowRunManager
     }
   }
 
-  private async start(runId: string, workflowId: string): Promise<void> {
+  /** Starts a queued run, unless it waits for a slot (`maxConcurrentRuns`; WorkflowRunSlots starts it then). */
+  async start(runId: string, workflowId: string): Promise<void> {
     if (this.hasEnded(runId)) return;
     const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
+    if (isHeld(workflow.runs, runId)) return;
     const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     if (run?.status !== 'queued') return;
     const replayed = run.replayOf ? await this.replayed(run.replayOf.runId) : undefined;

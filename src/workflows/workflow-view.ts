@@ -26,7 +26,23 @@ export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun
   const { id, name, status, trigger, steps, outputStep, lastRun, version, createdAt } = workflow;
   const next = nextRunAt(workflow, now);
   const output = outputStep !== undefined && { outputStep };
-  return { id, name, status, trigger, steps, ...output, lastRun, latestRun, nextRunAt: next, version, createdAt };
+  const overlap = workflow.overlap ?? 'allow';
+  const maxConcurrentRuns = workflow.maxConcurrentRuns ?? null;
+  return {
+    id,
+    name,
+    status,
+    trigger,
+    steps,
+    ...output,
+    overlap,
+    maxConcurrentRuns,
+    lastRun,
+    latestRun,
+    nextRunAt: next,
+    version,
+    createdAt,
+  };
 }
 
 export function workflowSummary(workflow: Workflow, now: Date, latestRun: LatestRun | null): WorkflowSummary {

@@ -3,7 +3,8 @@ import { RUN_STATUSES } from '../domain/run';
 import { LatestRunSchema, RunErrorSchema } from '../agents/agent.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow';
-import { CRON_LENGTH, StepRetryDto, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import { CRON_LENGTH, MAX_CONCURRENT_RUNS, StepRetryDto, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import { OVERLAP_POLICIES } from '../domain/run-slots';
 
 const WHEN = { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'boolean' }] };
 
@@ -30,7 +31,11 @@ export class WorkflowTriggerSchema {
 
 /** An agent step (`agent`, `action`) or an approval step (`approval`, `timeoutMs`). */
 export class WorkflowStepSchema {
-  @ApiPropertyOptional({ maxLength: 64, example: 'research', description: 'Unique in the workflow. Default: the position.' })
+  @ApiPropertyOptional({
+    maxLength: 64,
+    example: 'research',
+    description: 'Unique in the workflow. Default: the position.',
+  })
   id?: string;
 
   @ApiPropertyOptional({
@@ -53,7 +58,8 @@ export class WorkflowStepSchema {
   @ApiPropertyOptional({
     maxLength: TEXT_LENGTH,
     example: 'List three facts about {{input.topic}}',
-    description: 'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+    description:
+      'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
   })
   action?: string;
 
@@ -106,6 +112,21 @@ export class WorkflowSchema extends WorkflowSummarySchema {
   @ApiPropertyOptional({ maxLength: 64, description: "The step whose output is the run's output." })
   outputStep?: string;
 
+  @ApiProperty({
+    enum: OVERLAP_POLICIES,
+    description: 'What a schedule tick does while a run is still going: `allow`, `skip` or `buffer_one`.',
+  })
+  overlap: string;
+
+  @ApiProperty({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    nullable: true,
+    description: 'At most this many runs at once (the others wait, `queued`, in order); null: no limit.',
+  })
+  maxConcurrentRuns: number | null;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -123,6 +144,18 @@ export class WorkflowPatchSchema {
 
   @ApiPropertyOptional({ type: String, maxLength: 64, nullable: true, description: 'null: the default again.' })
   outputStep?: string | null;
+
+  @ApiPropertyOptional({ enum: OVERLAP_POLICIES, nullable: true, description: 'null: `allow`.' })
+  overlap?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    nullable: true,
+    description: 'null: no limit.',
+  })
+  maxConcurrentRuns?: number | null;
 }
 
 export class WorkflowListSchema {
@@ -264,7 +297,7 @@ export class WorkflowRunSchema {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: "The output of `outputStep`, or of the last step by position among those that ran.",
+    description: 'The output of `outputStep`, or of the last step by position among those that ran.',
   })
   output: string | null;
 

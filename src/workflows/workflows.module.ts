@@ -1,3 +1,4 @@
+import { GetWorkflowVersionHandler } from './queries/workflow-version.queries';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ArchiveWorkflowController } from './archive-workflow/archive-workflow.controller';
@@ -68,11 +69,12 @@ import { WorkflowChanges } from './workflow-changes';
     WorkflowSchedules,
     ListWorkflowsHandler,
     GetWorkflowHandler,
+    GetWorkflowVersionHandler,
     ListWorkflowRunsHandler,
     GetWorkflowRunHandler,
     WorkflowsReadModel,
     WorkflowsProjection,
   ],
-  exports: [WorkflowsReadModel],
+  exports: [WorkflowsReadModel, WorkflowRunOpener],
 })
 export class WorkflowsModule {}

@@ -8,6 +8,7 @@ import { AgentRunByIdPage } from './pages/agent-run-by-id-page';
 import { AgentRunPage } from './pages/agent-run-page';
 import { AgentsPage } from './pages/agents-page';
 import { EventsPage } from './pages/events-page';
+import { DefinitionVersionPage } from './pages/definition-version-page';
 import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
@@ -20,6 +21,8 @@ import './styles.css';
 function Page({ path }: { path: string[] }) {
   const [section, id, sub, subId] = path;
   if (section === 'agents' && id === 'new') return <AgentCreatePage />;
+  if ((section === 'agents' || section === 'workflows') && id && sub === 'versions' && subId)
+    return <DefinitionVersionPage kind={section} id={id} version={subId} />;
   if (section === 'agents' && id && sub === 'runs' && subId)
     return <AgentRunPage key={subId} agentId={id} runId={subId} />;
   if (section === 'agents' && id) return <AgentPage agentId={id} />;

@@ -6,7 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
-import { CreateWorkflowDto } from './create-workflow.dto';
+import { CreateWorkflowDto, policyOf } from './create-workflow.dto';
 import { toWorkflowSteps } from './step-graph-check';
 import { toTrigger } from './workflow-trigger';
 
@@ -26,7 +26,10 @@ export class CreateWorkflowController {
   ): Promise<WorkflowView> {
     const steps = toWorkflowSteps(body.steps, body.outputStep);
     const workflow = await this.commands.execute(
-      new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, body.outputStep),
+      new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, {
+        ...(body.outputStep !== undefined && { outputStep: body.outputStep }),
+        ...policyOf(body),
+      }),
     );
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;

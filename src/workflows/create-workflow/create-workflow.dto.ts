@@ -23,6 +23,10 @@ import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow';
+import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
+
+/** The most runs of one workflow `maxConcurrentRuns` may allow at once. */
+export const MAX_CONCURRENT_RUNS = 1000;
 
 type TriggerField = 'cron' | 'timezone';
 
@@ -224,6 +228,11 @@ export class StepDto {
   timeoutMs?: number;
 }
 
+/** The overlap policy and run limit, as given. */
+export function policyOf({ overlap, maxConcurrentRuns }: Pick<CreateWorkflowDto, 'overlap' | 'maxConcurrentRuns'>) {
+  return { ...(overlap && { overlap }), ...(maxConcurrentRuns !== undefined && { maxConcurrentRuns }) };
+}
+
 /** The step as the domain has it: an agent step or an approval step, nothing else. */
 export function toWorkflowStep(dto: StepDto): WorkflowStep {
   const { agent, action, context, approval, timeoutMs, id, needs, when, retry } = dto;
@@ -281,4 +290,25 @@ export class CreateWorkflowDto {
   @IsString({ message: 'outputStep must be a step id' })
   @Optional()
   outputStep?: string;
+
+  @ApiPropertyOptional({
+    enum: OVERLAP_POLICIES,
+    description:
+      'What a schedule tick does while a run of the workflow is still going: `allow` (default) starts another run; `skip` records the tick as skipped (ScheduledTickSkipped); `buffer_one` keeps the newest such tick and starts it when the runs end.',
+  })
+  @IsIn(OVERLAP_POLICIES, { message: `overlap must be one of ${OVERLAP_POLICIES.join(', ')}` })
+  @Optional()
+  overlap?: OverlapPolicy;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    description:
+      'At most this many runs of the workflow at once; the others wait, `queued`, in the order they were triggered, and start as earlier runs end. Default: no limit.',
+  })
+  @Max(MAX_CONCURRENT_RUNS, { message: `maxConcurrentRuns must be at most ${MAX_CONCURRENT_RUNS}` })
+  @Min(1, { message: 'maxConcurrentRuns must be at least 1' })
+  @IsInt({ message: 'maxConcurrentRuns must be an integer' })
+  @Optional()
+  maxConcurrentRuns?: number;
 }

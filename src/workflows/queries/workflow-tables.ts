@@ -15,6 +15,8 @@ export interface WorkflowRow {
   created_at: string;
   last_scheduled_for: string | null;
   active_since: string;
+  /** `{overlap?, maxConcurrentRuns?}` as JSON; null: the defaults. */
+  policy: string | null;
 }
 
 /** A row of `workflow_runs`: the run whole, as JSON. */
@@ -34,6 +36,7 @@ function migrate(db: Database.Database): void {
     workflows.includes('version') &&
     workflows.includes('output_step') &&
     runs.includes('doc');
+  if (current && !workflows.includes('policy')) db.exec('ALTER TABLE workflows ADD COLUMN policy TEXT');
   if (workflows.length === 0 || current) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
@@ -48,7 +51,7 @@ export function createWorkflowTables(db: Database.Database): void {
     CREATE TABLE IF NOT EXISTS workflows (
       id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
       steps TEXT NOT NULL, output_step TEXT, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
-      last_scheduled_for TEXT, active_since TEXT NOT NULL
+      last_scheduled_for TEXT, active_since TEXT NOT NULL, policy TEXT
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
       id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,

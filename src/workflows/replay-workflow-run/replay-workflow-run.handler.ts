@@ -40,7 +40,8 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
       throw new ValidationFailed([{ path: 'fromStep', message: `no step has the id "${fromStep}" (steps: ${ids})` }]);
     }
     const workflowVersion = original ? run.workflowVersion! : workflow.version;
-    return this.triggers.trigger(
+    // A manual trigger always queues a run (only schedule ticks can be skipped or kept for later).
+    const replay = await this.triggers.trigger(
       workflowId,
       input ?? run.input,
       { type: 'manual' },
@@ -49,5 +50,6 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
         workflowVersion,
       },
     );
+    return replay!;
   }
 }

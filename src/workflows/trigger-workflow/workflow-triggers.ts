@@ -30,13 +30,16 @@ export class WorkflowTriggers {
 
   private readonly logger = new Logger(WorkflowTriggers.name);
 
-  /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
+  /**
+   * The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. Undefined: a
+   * schedule tick its overlap policy skipped or kept for later.
+   */
   trigger(
     workflowId: string,
     input: Record<string, unknown>,
     trigger: RunTrigger,
     replay?: { replayOf: ReplayOf; workflowVersion: number },
-  ): Promise<WorkflowRun> {
+  ): Promise<WorkflowRun | undefined> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
     const sent = this.actors.send(
@@ -44,9 +47,11 @@ export class WorkflowTriggers {
       workflowDecider,
       { type: 'TriggerWorkflow', workflowId, runId, input, trigger, ...(replay && { replay }) },
       context,
-      { opens: (events) => [openingCommand(queuedBy(events))] },
+      { opens: (events) => runsQueuedBy(events).map(openingCommand) },
     );
     return sent.then(async ({ opened, ...result }) => {
+      // A schedule tick that overlaps a run may be skipped or kept for later (see run-slots.ts): no run.
+      if (!runsQueuedBy(result.events).length) return undefined;
       if (!opened) return this.openAfter(queuedBy(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
       if (trigger.type !== 'schedule') await this.readYourWrites.waitFor(opened[0].position);
@@ -73,9 +78,16 @@ export class WorkflowTriggers {
   }
 }
 
-/** The run the trigger decided (the command's one event) records. */
+/** The run the trigger decided records. */
 function queuedBy(events: WorkflowEvent[]): QueuedRun {
-  return queuedRunOf((events[0] as WorkflowTriggered).data);
+  return runsQueuedBy(events)[0];
+}
+
+/** The runs that events record (a trigger, or a release that starts a buffered tick). */
+export function runsQueuedBy(events: WorkflowEvent[]): QueuedRun[] {
+  return events
+    .filter((event): event is WorkflowTriggered => event.type === 'WorkflowTriggered')
+    .map((event) => queuedRunOf(event.data));
 }
 
 /** The run as it stands once queued. */

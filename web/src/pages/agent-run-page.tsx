@@ -3,6 +3,7 @@ import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { AgentRun } from '../api/schema';
 import { readSse } from '../api/sse';
 import { PendingApprovals } from '../components/pending-approvals';
+import { ReplayForm } from '../components/replay-form';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
@@ -111,6 +112,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
         )}
       </div>
       <ProblemView error={error} />
+      {run && <ReplayForm key={run.id} agentId={agentId} runId={runId} task={run.task} />}
       {run && (
         <dl class="facts">
           <dt>Task</dt>
@@ -132,6 +134,14 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
               <dt>Workflow run</dt>
               <dd>
                 step {run.stepIndex} of {run.workflowRunId}
+              </dd>
+            </>
+          )}
+          {run.replayOf && (
+            <>
+              <dt>Replay of</dt>
+              <dd>
+                <a href={href('agent-runs', run.replayOf)}>{run.replayOf}</a>
               </dd>
             </>
           )}
