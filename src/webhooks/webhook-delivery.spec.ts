@@ -21,6 +21,7 @@ const claim = (state: DeliveryState, position: number, instance: string, now = a
       type: 'ClaimDelivery',
       webhookId: 'w',
       event: event(position),
+      through: String(position),
       instance,
       leaseUntil: new Date(now.getTime() + 1000).toISOString(),
     },

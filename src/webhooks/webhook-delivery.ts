@@ -9,7 +9,8 @@ import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider
 export interface DeliveryState {
   /** The position of the last event delivered in order (0: none). */
   deliveredThrough: bigint;
-  claim: { position: bigint; instance: string; leaseUntil: string } | null;
+  /** The attempt under way: from `position` to `through` at most, by one instance until its lease runs out. */
+  claim: { position: bigint; through: bigint; instance: string; leaseUntil: string } | null;
   /** The event that keeps failing: its attempts so far and the time of the first. */
   failing: { position: bigint; attempts: number; since: string } | null;
 }
@@ -37,27 +38,33 @@ export interface AttemptOutcome {
   nextAttemptAt: string | null;
 }
 
+/** Claims the sending of `event` and of the webhook's next events up to `through` (a batch sent one by one). */
 export type ClaimDelivery = {
   type: 'ClaimDelivery';
   webhookId: string;
   event: DeliveredEvent;
+  through: string;
   instance: string;
   leaseUntil: string;
 };
-export type RecordAttempt = {
-  type: 'RecordAttempt';
-  webhookId: string;
+export interface Attempt {
   event: DeliveredEvent;
   attempt: number;
+  result: AttemptOutcome;
+}
+/** Records attempts, in the order they were made, in one commit. */
+export type RecordAttempts = {
+  type: 'RecordAttempts';
+  webhookId: string;
+  attempts: Attempt[];
   /** A redelivery asked for through the API: outside the order, it changes no progress. */
   redelivery: boolean;
-  result: AttemptOutcome;
 };
-export type DeliveryCommand = ClaimDelivery | RecordAttempt;
+export type DeliveryCommand = ClaimDelivery | RecordAttempts;
 
 export type WebhookDeliveryClaimed = DomainEvent<
   'WebhookDeliveryClaimed',
-  DeliveredEvent & { webhookId: string; attempt: number; instance: string; leaseUntil: string }
+  DeliveredEvent & { webhookId: string; through: string; attempt: number; instance: string; leaseUntil: string }
 >;
 export type WebhookDeliveryAttempted = DomainEvent<
   'WebhookDeliveryAttempted',
@@ -79,20 +86,20 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
   initialState: { deliveredThrough: 0n, claim: null, failing: null },
 
   decide(state, command, now) {
-    const { webhookId, event } = command;
-    const position = BigInt(event.position);
-    if (command.type === 'RecordAttempt') {
-      const { attempt, redelivery, result } = command;
-      return [{ type: 'WebhookDeliveryAttempted', data: { ...event, ...result, webhookId, attempt, redelivery } }];
+    const { webhookId } = command;
+    if (command.type === 'RecordAttempts') {
+      const { redelivery } = command;
+      return command.attempts.map(({ event, attempt, result }) => ({
+        type: 'WebhookDeliveryAttempted' as const,
+        data: { ...event, ...result, webhookId, attempt, redelivery },
+      }));
     }
+    const { event } = command;
+    const position = BigInt(event.position);
     if (position <= state.deliveredThrough) return [];
     const { claim, failing } = state;
-    if (
-      claim &&
-      claim.position === position &&
-      claim.instance !== command.instance &&
-      Date.parse(claim.leaseUntil) > now.getTime()
-    ) {
+    // One instance sends a webhook's events at a time, which keeps them in order.
+    if (claim && claim.instance !== command.instance && Date.parse(claim.leaseUntil) > now.getTime()) {
       throw new DomainError(
         'conflict',
         `Event ${event.position} is being delivered by another instance`,
@@ -101,15 +108,15 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
       );
     }
     const attempt = failing?.position === position ? failing.attempts + 1 : 1;
-    const { instance, leaseUntil } = command;
-    return [{ type: 'WebhookDeliveryClaimed', data: { ...event, webhookId, attempt, instance, leaseUntil } }];
+    const { through, instance, leaseUntil } = command;
+    return [{ type: 'WebhookDeliveryClaimed', data: { ...event, webhookId, through, attempt, instance, leaseUntil } }];
   },
 
   evolve(state, event) {
     const position = BigInt(event.data.position);
     if (event.type === 'WebhookDeliveryClaimed') {
       const { instance, leaseUntil } = event.data;
-      return { ...state, claim: { position, instance, leaseUntil } };
+      return { ...state, claim: { position, through: BigInt(event.data.through), instance, leaseUntil } };
     }
     if (event.data.redelivery) return state;
     if (event.data.outcome === 'succeeded') {

@@ -15,6 +15,7 @@ import { webhookDecider, webhookStream } from '../webhook';
 import { CLAIMED_ELSEWHERE, deliveryDecider, deliveryStream } from '../webhook-delivery';
 import { retryDelayMs } from './retry-delay';
 import { deliveredEventOf, WebhookSending } from './webhook-sending';
+import { SendResult } from './webhook-sender';
 
 /** A webhook that has failed for this long is disabled. */
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
@@ -22,6 +23,8 @@ export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
 const CLAIM_POLL_MS = 100;
 /** Events waiting in the queues before the dispatcher stops reading the log for a while. */
 const MAX_PENDING = 10_000;
+/** Events of one webhook sent under one claim, one after another, and recorded in one commit. */
+const MAX_BATCH = 100;
 
 interface Queued {
   event: RecordedEvent;
@@ -30,7 +33,7 @@ interface Queued {
 
 /**
  * Webhook deliveries: a consumer of the log with its own checkpoint. Each webhook has a queue of the events it is
- * to be sent, in log order, one at a time; a failure is retried with exponential back-off and jitter (and blocks
+ * to be sent, in log order, one at a time (up to MAX_BATCH under one claim, recorded in one commit); a failure is retried with exponential back-off and jitter (and blocks
  * the events after it, which keeps the order) until it has failed for 24 h, when the webhook is disabled. An event
  * is held (the checkpoint stays below it) until every webhook it goes to is done with it, so nothing is lost in a
  * restart. Attempts are claimed and recorded on the webhook's deliveries stream (see webhook-delivery.ts), so any
@@ -108,34 +111,43 @@ export class WebhookDispatcher
 
   private async work(webhookId: string, items: Queued[]): Promise<void> {
     while (items.length > 0) {
-      const { event, done } = items[0];
+      let finished = 0;
       try {
-        await this.deliver(webhookId, event);
+        finished = await this.deliverSome(webhookId, items.slice(0, MAX_BATCH));
       } catch (error) {
         if (this.stopping.signal.aborted) return;
-        this.logger.error(`Delivering event ${event.position} to webhook ${webhookId} failed: ${String(error)}`);
+        this.logger.error(`Delivering to webhook ${webhookId} failed, trying again: ${String(error)}`);
+        await this.sleep(1000);
       }
       if (this.stopping.signal.aborted) return;
-      items.shift();
-      done();
-      if (--this.pending <= MAX_PENDING) this.drained?.();
+      for (const { done } of items.splice(0, finished)) {
+        done();
+        if (--this.pending <= MAX_PENDING) this.drained?.();
+      }
     }
     this.queues.delete(webhookId);
   }
 
-  /** Sends `event` until it is delivered, the webhook is disabled or gone, or the instance stops. */
-  private async deliver(webhookId: string, event: RecordedEvent): Promise<void> {
-    const delivered = deliveredEventOf(event);
+  /**
+   * Sends the first of `batch` until it is delivered (and as many after it as go through in the claim's time), or
+   * the webhook is disabled or gone: how many of the batch are done with. 0 only when the instance stops.
+   */
+  private async deliverSome(webhookId: string, batch: Queued[]): Promise<number> {
     const actor = this.actors.of(deliveryStream(webhookId), deliveryDecider);
-    const context = { correlationId: webhookId, causationId: event.id };
+    const first = batch[0].event;
+    const context = { correlationId: webhookId, causationId: first.id };
     for (;;) {
       const target = this.webhooks.target(webhookId);
-      if (!target?.enabled || this.stopping.signal.aborted) return;
-      const leaseUntil = new Date(this.clock.now().getTime() + 2 * this.sending.timeoutMs).toISOString();
+      if (this.stopping.signal.aborted) return 0;
+      if (!target?.enabled) return batch.length;
+      const timeoutMs = this.sending.timeoutMs;
+      const leaseUntil = this.clock.now().getTime() + 2 * timeoutMs;
       let claimed;
       try {
+        const through = batch[batch.length - 1].event.position.toString();
+        const claim = { webhookId, event: deliveredEventOf(first), through, instance: this.instance };
         claimed = await actor.send(
-          { type: 'ClaimDelivery', webhookId, event: delivered, instance: this.instance, leaseUntil },
+          { type: 'ClaimDelivery', ...claim, leaseUntil: new Date(leaseUntil).toISOString() },
           context,
         );
       } catch (error) {
@@ -146,36 +158,55 @@ export class WebhookDispatcher
         continue;
       }
       const claim = claimed.events[0];
-      if (!claim) return; // delivered already (by another instance, or before a restart)
-      const attempt = (claim.data as { attempt: number }).attempt;
-      const result = await this.sending.send(target, event, this.stopping.signal);
-      if (this.stopping.signal.aborted) return; // the claim's lease runs out; the next start sends it again
-      const now = this.clock.now();
+      // Delivered already (by another instance, or before a restart): skip what was.
+      if (!claim) return batch.filter(({ event }) => event.position <= claimed.state.deliveredThrough).length || 1;
+
+      const sent: Array<{ event: RecordedEvent; attempt: number; result: SendResult; at: Date }> = [];
+      for (const [i, { event }] of batch.entries()) {
+        // Each send starts with a whole timeout left on the claim.
+        if (i > 0 && this.clock.now().getTime() > leaseUntil - timeoutMs) break;
+        const result = await this.sending.send(target, event, this.stopping.signal);
+        if (this.stopping.signal.aborted) return 0; // unrecorded: the claim runs out, the next start sends again
+        sent.push({
+          event,
+          attempt: i === 0 ? (claim.data as { attempt: number }).attempt : 1,
+          result,
+          at: this.clock.now(),
+        });
+        if (!result.ok) break;
+      }
+      const failed = sent.at(-1)!.result.ok ? undefined : sent.at(-1)!;
+      const failing = claimed.state.failing;
       const failingSince =
-        claimed.state.failing?.position === event.position ? claimed.state.failing.since : now.toISOString();
-      const giveUp = !result.ok && now.getTime() - Date.parse(failingSince) >= GIVE_UP_AFTER_MS;
-      const delay = retryDelayMs(attempt, this.sending.retryBaseMs);
-      const outcome = {
-        outcome: result.ok ? ('succeeded' as const) : ('failed' as const),
-        statusCode: result.statusCode,
-        durationMs: result.durationMs,
-        error: result.error,
-        attemptedAt: now.toISOString(),
-        nextAttemptAt: result.ok || giveUp ? null : new Date(now.getTime() + delay).toISOString(),
-      };
+        failed && (failing?.position === failed.event.position ? failing.since : failed.at.toISOString());
+      const giveUp = failed !== undefined && failed.at.getTime() - Date.parse(failingSince!) >= GIVE_UP_AFTER_MS;
+      const delay = failed ? retryDelayMs(failed.attempt, this.sending.retryBaseMs) : 0;
+      const attempts = sent.map(({ event, attempt, result, at }) => ({
+        event: deliveredEventOf(event),
+        attempt,
+        result: {
+          outcome: result.ok ? ('succeeded' as const) : ('failed' as const),
+          statusCode: result.statusCode,
+          durationMs: result.durationMs,
+          error: result.error,
+          attemptedAt: at.toISOString(),
+          nextAttemptAt: result.ok || giveUp ? null : new Date(at.getTime() + delay).toISOString(),
+        },
+      }));
       const recorded = await persistently(
-        () =>
-          actor.send(
-            { type: 'RecordAttempt', webhookId, event: delivered, attempt, redelivery: false, result: outcome },
-            context,
-          ),
-        `Recording a delivery to webhook ${webhookId}`,
+        () => actor.send({ type: 'RecordAttempts', webhookId, attempts, redelivery: false }, context),
+        `Recording deliveries to webhook ${webhookId}`,
         this.logger,
         () => this.stopping.signal.aborted,
       );
-      if (result.ok) return;
-      if (giveUp) return this.disable(webhookId, failingSince, recorded.position);
+      const delivered = sent.length - (failed ? 1 : 0);
+      if (!failed) return delivered;
+      if (giveUp) {
+        await this.disable(webhookId, failingSince!, recorded.position);
+        return batch.length;
+      }
       await this.sleep(delay);
+      if (delivered > 0) return delivered;
     }
   }
 

@@ -52,7 +52,12 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand> {
     const recorded = await this.actors.send(
       deliveryStream(webhookId),
       deliveryDecider,
-      { type: 'RecordAttempt', webhookId, event: delivered, attempt, redelivery: true, result: outcome },
+      {
+        type: 'RecordAttempts',
+        webhookId,
+        attempts: [{ event: delivered, attempt, result: outcome }],
+        redelivery: true,
+      },
       { correlationId: webhookId, causationId: eventId },
     );
     await this.readYourWrites.waitFor(recorded.position);
