@@ -1344,10 +1344,10 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /**
-             * @description The signing secret (Standard Webhooks): shown once, here.
+             * @description The signing secret (Standard Webhooks): shown once, here. Absent from a repeat with the same Idempotency-Key: it is stored nowhere in plain text (rotate-secret makes a new one).
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
-            secret: string;
+            secret?: string;
         };
         UpdateWebhookDto: {
             url?: string;

@@ -98,3 +98,12 @@ describe('retry delays', () => {
     expect(retryDelayMs(40, 5000, () => 0.5)).toBe(3_600_000);
   });
 });
+
+describe('a deliveries snapshot', () => {
+  it('gives back the state it was made of', () => {
+    const state = fold([...claim(fold([]), 9, 'a'), attempted(9, 1, 'failed')]);
+    const { toJson, fromJson } = deliveryDecider.snapshot!;
+    expect(fromJson(JSON.parse(JSON.stringify(toJson!(state))))).toEqual(state);
+    expect(() => fromJson({ nothing: true })).toThrow();
+  });
+});

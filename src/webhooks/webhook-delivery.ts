@@ -84,6 +84,19 @@ export const CLAIMED_ELSEWHERE = 'delivery-claimed';
 
 export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEvent> = {
   initialState: { deliveredThrough: 0n, claim: null, failing: null },
+  // The stream grows by an event or so per event delivered: loading it after a restart reads a snapshot.
+  snapshot: {
+    version: 1,
+    toJson: (state) =>
+      JSON.parse(JSON.stringify(state, (_key, value) => (typeof value === 'bigint' ? `${value}n` : value))),
+    fromJson: (json) => {
+      const state = JSON.parse(JSON.stringify(json), (_key, value) =>
+        typeof value === 'string' && /^[0-9]+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
+      ) as DeliveryState;
+      if (typeof state?.deliveredThrough !== 'bigint') throw new Error('Not a deliveries snapshot');
+      return state;
+    },
+  },
 
   decide(state, command, now) {
     const { webhookId } = command;

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CURSOR, PAGE_ITEMS, POSITION, TIME, idField } from '../http/openapi/fields';
 
 /** The shapes the webhook routes answer with, for the OpenAPI document. */
@@ -46,12 +46,13 @@ export class WebhookSchema {
 }
 
 export class WebhookWithSecretSchema extends WebhookSchema {
-  @ApiProperty({
+  @ApiPropertyOptional({
     maxLength: 100,
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-    description: 'The signing secret (Standard Webhooks): shown once, here.',
+    description:
+      'The signing secret (Standard Webhooks): shown once, here. Absent from a repeat with the same Idempotency-Key: it is stored nowhere in plain text (rotate-secret makes a new one).',
   })
-  secret: string;
+  secret?: string;
 }
 
 export class WebhookListSchema {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventually } from '../support/eventually';
 import { expectProblem } from '../support/problem-expectations';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -79,6 +81,31 @@ describe('webhooks', () => {
     expect((await app.request('DELETE', `/v1/webhooks/${webhook.id}`)).status).toBe(204);
     expectProblem(await app.request('GET', `/v1/webhooks/${webhook.id}`), 404);
     expect((await app.request('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
+  });
+
+  it('keeps the secret out of the store, in plain text, even with an Idempotency-Key', async () => {
+    const body = { url: receiver.url, events: ['AgentCreated'] };
+    const headers = { 'idempotency-key': 'create-webhook-1' };
+    const created = await app.request('POST', '/v1/webhooks', body, headers);
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    const repeated = await app.request('POST', '/v1/webhooks', body, headers);
+    expect(repeated.status).toBe(201);
+    expect(repeated.headers.get('idempotent-replayed')).toBe('true');
+    const { secret, ...webhook } = created.body;
+    expect(repeated.body).toEqual(webhook);
+    const rotated = await app.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, undefined, {
+      'idempotency-key': 'rotate-1',
+    });
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    await app.close();
+    const stored = readdirSync(app.dataDir)
+      .filter((file) => file.includes('.sqlite'))
+      .map((file) => readFileSync(join(app.dataDir, file)).toString('latin1'))
+      .join('');
+    expect(stored).toContain(webhook.id);
+    for (const shown of [secret, rotated.body.secret]) expect(stored).not.toContain(shown.slice('whsec_'.length));
+    app = await startTestApp({ dataDir: app.dataDir, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
   });
 
   it('delivers matching events in log order, signed as Standard Webhooks, the body as /v1/events serves it', async () => {

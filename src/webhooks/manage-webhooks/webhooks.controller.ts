@@ -4,6 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
+import { UnrecordedFields } from '../../idempotency/unrecorded-fields';
 import { ValidationFailed } from '../../shared/validation-failed';
 import { DeliveryAttemptSchema, WebhookSchema, WebhookWithSecretSchema } from '../webhook.schema';
 import { CreateWebhookDto, UpdateWebhookDto } from './webhook.dto';
@@ -22,12 +23,16 @@ const webhookIdPipe = new ParseIdPipe('whk', 'webhookId');
 export class WebhooksController {
   constructor(private readonly commands: CommandBus) {}
 
-  /** 201 with the webhook and its signing secret, shown this once; 422 when the URL may not be sent to. */
+  /**
+   * 201 with the webhook and its signing secret, shown this once; 422 when the URL may not be sent to. A repeat
+   * with the same `Idempotency-Key` answers without the secret, which is stored nowhere in plain text.
+   */
   @ApiOperation({ summary: 'Create a webhook (the signing secret is shown once)' })
   @ApiResponse({ status: 201, type: WebhookWithSecretSchema })
   @ApiProblems(403, 422)
   @Post()
   @HttpCode(201)
+  @UnrecordedFields('secret')
   async create(@Body() body: CreateWebhookDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const webhook = await this.commands.execute(
       new CreateWebhookCommand(body.url, body.events, body.description ?? null),
@@ -69,6 +74,7 @@ export class WebhooksController {
   @ApiProblems(403, 404)
   @Post(':webhookId/rotate-secret')
   @HttpCode(200)
+  @UnrecordedFields('secret')
   rotate(@Param('webhookId', webhookIdPipe) webhookId: string) {
     return this.commands.execute(new RotateWebhookSecretCommand(webhookId));
   }

@@ -74,7 +74,7 @@ function CreateWebhook({ onCreated }: { onCreated: () => void }) {
         .map((type) => type.trim())
         .filter(Boolean);
       const webhook = unwrap(await api.POST('/v1/webhooks', { body: { url: url.trim(), events: types } }));
-      setCreated({ id: webhook.id, secret: webhook.secret });
+      setCreated({ id: webhook.id, secret: webhook.secret ?? '' });
       setError(null);
       setUrl('');
       onCreated();
