@@ -63,12 +63,35 @@ describe('a webhook deliveries stream', () => {
 
   it('counts the attempts at a failing event, and claims nothing at or before what was delivered', () => {
     const failedTwice = fold([...claim(fold([]), 5, 'a'), attempted(5, 1, 'failed'), attempted(5, 2, 'failed')]);
-    expect(failedTwice.failing).toEqual({ position: 5n, attempts: 2, since: at.toISOString() });
+    expect(failedTwice.failing).toEqual({
+      position: 5n,
+      attempts: 2,
+      since: at.toISOString(),
+      retryAt: null,
+      by: null,
+    });
     expect(claim(failedTwice, 5, 'b')[0].data).toMatchObject({ attempt: 3 });
     const delivered = fold([attempted(5, 1, 'succeeded')]);
     expect(claim(delivered, 5, 'a')).toEqual([]);
     expect(claim(delivered, 4, 'a')).toEqual([]);
     expect(claim(delivered, 6, 'a')).toHaveLength(1);
+  });
+
+  it('leaves the retry of a failing event to the instance that recorded it, until it is a lease overdue', () => {
+    const failed = fold([
+      ...claim(fold([]), 5, 'a'),
+      {
+        ...attempted(5, 1, 'failed'),
+        data: {
+          ...attempted(5, 1, 'failed').data,
+          instance: 'a',
+          nextAttemptAt: new Date(at.getTime() + 5000).toISOString(),
+        },
+      } as DeliveryEvent,
+    ]);
+    expect(claim(failed, 5, 'a')[0].data).toMatchObject({ attempt: 2 });
+    expect(() => claim(failed, 5, 'b', new Date(at.getTime() + 5500))).toThrow(DomainError);
+    expect(claim(failed, 5, 'b', new Date(at.getTime() + 6001))[0].data).toMatchObject({ attempt: 2, instance: 'b' });
   });
 
   it('changes no progress for a redelivery', () => {

@@ -11,8 +11,11 @@ export interface DeliveryState {
   deliveredThrough: bigint;
   /** The attempt under way: from `position` to `through` at most, by one instance until its lease runs out. */
   claim: { position: bigint; through: bigint; instance: string; leaseUntil: string } | null;
-  /** The event that keeps failing: its attempts so far and the time of the first. */
-  failing: { position: bigint; attempts: number; since: string } | null;
+  /**
+   * The event that keeps failing: its attempts so far, the time of the first, and the next one's time and
+   * instance (the instance that recorded the failure retries it; another only once that one is overdue).
+   */
+  failing: { position: bigint; attempts: number; since: string; retryAt: string | null; by: string | null } | null;
 }
 
 /** Which event of the log a delivery sends. */
@@ -56,6 +59,8 @@ export interface Attempt {
 export type RecordAttempts = {
   type: 'RecordAttempts';
   webhookId: string;
+  /** The instance that made them (none for a redelivery). */
+  instance?: string;
   attempts: Attempt[];
   /** A redelivery asked for through the API: outside the order, it changes no progress. */
   redelivery: boolean;
@@ -68,7 +73,7 @@ export type WebhookDeliveryClaimed = DomainEvent<
 >;
 export type WebhookDeliveryAttempted = DomainEvent<
   'WebhookDeliveryAttempted',
-  DeliveredEvent & AttemptOutcome & { webhookId: string; attempt: number; redelivery: boolean }
+  DeliveredEvent & AttemptOutcome & { webhookId: string; attempt: number; redelivery: boolean; instance?: string }
 >;
 export type DeliveryEvent = WebhookDeliveryClaimed | WebhookDeliveryAttempted;
 
@@ -81,12 +86,14 @@ export const deliveryStream = (webhookId: string) => `webhookdeliveries-${webhoo
 
 /** Another instance holds the attempt at this event; try again once it has recorded it or its lease ran out. */
 export const CLAIMED_ELSEWHERE = 'delivery-claimed';
+/** Another instance retries this event at its time. */
+export const RETRY_ELSEWHERE = 'delivery-retry-elsewhere';
 
 export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEvent> = {
   initialState: { deliveredThrough: 0n, claim: null, failing: null },
   // The stream grows by an event or so per event delivered: loading it after a restart reads a snapshot.
   snapshot: {
-    version: 1,
+    version: 2,
     toJson: (state) =>
       JSON.parse(JSON.stringify(state, (_key, value) => (typeof value === 'bigint' ? `${value}n` : value))),
     fromJson: (json) => {
@@ -101,10 +108,10 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
   decide(state, command, now) {
     const { webhookId } = command;
     if (command.type === 'RecordAttempts') {
-      const { redelivery } = command;
+      const { redelivery, instance } = command;
       return command.attempts.map(({ event, attempt, result }) => ({
         type: 'WebhookDeliveryAttempted' as const,
-        data: { ...event, ...result, webhookId, attempt, redelivery },
+        data: { ...event, ...result, webhookId, attempt, redelivery, ...(instance ? { instance } : {}) },
       }));
     }
     const { event } = command;
@@ -118,6 +125,22 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
         `Event ${event.position} is being delivered by another instance`,
         [],
         CLAIMED_ELSEWHERE,
+      );
+    }
+    // A retry is the failing instance's to make at its time; another takes it over once it is a lease overdue.
+    const leaseMs = Date.parse(command.leaseUntil) - now.getTime();
+    if (
+      failing?.position === position &&
+      failing.by &&
+      failing.by !== command.instance &&
+      failing.retryAt &&
+      Date.parse(failing.retryAt) + leaseMs > now.getTime()
+    ) {
+      throw new DomainError(
+        'conflict',
+        `Event ${event.position} is to be retried by another instance`,
+        [],
+        RETRY_ELSEWHERE,
       );
     }
     const attempt = failing?.position === position ? failing.attempts + 1 : 1;
@@ -137,6 +160,7 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
       return { deliveredThrough, claim: null, failing: null };
     }
     const since = state.failing?.position === position ? state.failing.since : event.data.attemptedAt;
-    return { ...state, claim: null, failing: { position, attempts: event.data.attempt, since } };
+    const { attempt: attempts, nextAttemptAt: retryAt, instance: by = null } = event.data;
+    return { ...state, claim: null, failing: { position, attempts, since, retryAt, by } };
   },
 };

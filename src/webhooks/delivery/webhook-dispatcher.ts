@@ -12,7 +12,7 @@ import { Clock } from '../../shared/clock';
 import { isDeliverable, matchesAny } from '../event-patterns';
 import { WebhooksReadModel } from '../queries/webhooks.read-model';
 import { webhookDecider, webhookStream } from '../webhook';
-import { CLAIMED_ELSEWHERE, deliveryDecider, deliveryStream } from '../webhook-delivery';
+import { CLAIMED_ELSEWHERE, RETRY_ELSEWHERE, deliveryDecider, deliveryStream } from '../webhook-delivery';
 import { retryDelayMs } from './retry-delay';
 import { deliveredEventOf, WebhookSending } from './webhook-sending';
 import { SendResult } from './webhook-sender';
@@ -21,6 +21,8 @@ import { SendResult } from './webhook-sender';
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
 /** How often an instance looks whether another one has finished the attempt it holds. */
 const CLAIM_POLL_MS = 100;
+/** How often it looks whether another instance's retry of a failing event is overdue. */
+const RETRY_POLL_MS = 1000;
 /** Events waiting in the queues before the dispatcher stops reading the log for a while. */
 const MAX_PENDING = 10_000;
 /** Events of one webhook sent under one claim, one after another, and recorded in one commit. */
@@ -151,10 +153,11 @@ export class WebhookDispatcher
           context,
         );
       } catch (error) {
-        if (!(error instanceof DomainError && error.problemType === CLAIMED_ELSEWHERE)) {
+        const elsewhere = error instanceof DomainError ? error.problemType : undefined;
+        if (elsewhere !== CLAIMED_ELSEWHERE && elsewhere !== RETRY_ELSEWHERE) {
           this.logger.warn(`Claiming a delivery to webhook ${webhookId} failed: ${String(error)}`);
         }
-        await this.sleep(CLAIM_POLL_MS);
+        await this.sleep(elsewhere === RETRY_ELSEWHERE ? RETRY_POLL_MS : CLAIM_POLL_MS);
         continue;
       }
       const claim = claimed.events[0];
@@ -194,7 +197,11 @@ export class WebhookDispatcher
         },
       }));
       const recorded = await persistently(
-        () => actor.send({ type: 'RecordAttempts', webhookId, attempts, redelivery: false }, context),
+        () =>
+          actor.send(
+            { type: 'RecordAttempts', webhookId, instance: this.instance, attempts, redelivery: false },
+            context,
+          ),
         `Recording deliveries to webhook ${webhookId}`,
         this.logger,
         () => this.stopping.signal.aborted,

@@ -47,7 +47,12 @@ export class WebhooksProjection extends ReadModelProjection {
       case 'WebhookDeleted':
         return this.readModel.remove((event.data as WebhookDeleted['data']).webhookId);
       case 'WebhookDeliveryAttempted': {
-        const { webhookId, outcome, ...attempt } = event.data as unknown as WebhookDeliveryAttempted['data'];
+        const {
+          webhookId,
+          outcome,
+          instance: _by,
+          ...attempt
+        } = event.data as unknown as WebhookDeliveryAttempted['data'];
         return this.readModel.addAttempt(event.position, webhookId, { ...attempt, status: outcome });
       }
     }
