@@ -43,7 +43,7 @@ describe('webhook deliveries across a kill -9', () => {
     let app: TestApp | undefined;
     try {
       const url = `http://127.0.0.1:${port}`;
-      await eventually(async () => expect((await request(url, 'GET', '/health')).status).toBe(200), 20_000);
+      await eventually(async () => expect((await request(url, 'GET', '/health')).status).toBe(200), 45_000);
       const webhook = await request(url, 'POST', '/v1/webhooks', { url: receiver.url, events: ['AgentCreated'] });
       expect(webhook.status).toBe(201);
       for (const name of NAMES) {
@@ -71,7 +71,7 @@ describe('webhook deliveries across a kill -9', () => {
       await app?.close();
       await receiver.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 const [, createTestDouble] = storeFixtures().find(([name]) => name === 'eventstoredb test double')!;
