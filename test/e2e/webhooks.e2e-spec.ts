@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../support/eventually';
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { expectProblem } from '../support/problem-expectations';
 import { TestApp, startTestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
@@ -9,14 +10,17 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const HOUR = 3_600_000;
 
 /** Webhooks: deliveries to a real receiver on a loopback port, checked as a `standardwebhooks` receiver checks them. */
-describe('webhooks', () => {
+describe.each(storeFixtures())('webhooks on %s', (_name, createFixture) => {
   let receiver: WebhookReceiver;
   let app: TestApp;
+  let fixture: StoreFixture;
 
   beforeEach(async () => {
     receiver = await WebhookReceiver.start();
+    fixture = await createFixture();
     // The clock is near the real time: receivers refuse signatures whose timestamp is more than 5 minutes off.
     app = await startTestApp({
+      fixture,
       clock: new TestClock(new Date()),
       env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20', RUN_EXECUTOR_ENABLED: 'false' },
     });
@@ -24,6 +28,7 @@ describe('webhooks', () => {
   afterEach(async () => {
     await app.close();
     await receiver.close();
+    await fixture.stop();
   });
 
   async function createWebhook(events: string[] = ['AgentCreated']) {
@@ -81,31 +86,6 @@ describe('webhooks', () => {
     expect((await app.request('DELETE', `/v1/webhooks/${webhook.id}`)).status).toBe(204);
     expectProblem(await app.request('GET', `/v1/webhooks/${webhook.id}`), 404);
     expect((await app.request('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
-  });
-
-  it('keeps the secret out of the store, in plain text, even with an Idempotency-Key', async () => {
-    const body = { url: receiver.url, events: ['AgentCreated'] };
-    const headers = { 'idempotency-key': 'create-webhook-1' };
-    const created = await app.request('POST', '/v1/webhooks', body, headers);
-    expect(created.status).toBe(201);
-    expect(created.body.secret).toMatch(/^whsec_/);
-    const repeated = await app.request('POST', '/v1/webhooks', body, headers);
-    expect(repeated.status).toBe(201);
-    expect(repeated.headers.get('idempotent-replayed')).toBe('true');
-    const { secret, ...webhook } = created.body;
-    expect(repeated.body).toEqual(webhook);
-    const rotated = await app.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, undefined, {
-      'idempotency-key': 'rotate-1',
-    });
-    expect(rotated.body.secret).toMatch(/^whsec_/);
-    await app.close();
-    const stored = readdirSync(app.dataDir)
-      .filter((file) => file.includes('.sqlite'))
-      .map((file) => readFileSync(join(app.dataDir, file)).toString('latin1'))
-      .join('');
-    expect(stored).toContain(webhook.id);
-    for (const shown of [secret, rotated.body.secret]) expect(stored).not.toContain(shown.slice('whsec_'.length));
-    app = await startTestApp({ dataDir: app.dataDir, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
   });
 
   it('delivers matching events in log order, signed as Standard Webhooks, the body as /v1/events serves it', async () => {
@@ -239,6 +219,45 @@ describe('webhooks', () => {
     const patched = await app.request('PATCH', `/v1/webhooks/${id}`, { url: 'http://example.com/hook' });
     expectProblem(patched, 422);
     expect((await app.request('GET', `/v1/webhooks/${id}`)).body.url).toBe(receiver.url);
+  });
+});
+
+describe('webhook secrets in the SQLite store', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeEach(async () => {
+    receiver = await WebhookReceiver.start();
+    app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+  });
+  afterEach(async () => {
+    await app.close();
+    await receiver.close();
+  });
+
+  it('keeps the secret out of the store, in plain text, even with an Idempotency-Key', async () => {
+    const body = { url: receiver.url, events: ['AgentCreated'] };
+    const headers = { 'idempotency-key': 'create-webhook-1' };
+    const created = await app.request('POST', '/v1/webhooks', body, headers);
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    const repeated = await app.request('POST', '/v1/webhooks', body, headers);
+    expect(repeated.status).toBe(201);
+    expect(repeated.headers.get('idempotent-replayed')).toBe('true');
+    const { secret, ...webhook } = created.body;
+    expect(repeated.body).toEqual(webhook);
+    const rotated = await app.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, undefined, {
+      'idempotency-key': 'rotate-1',
+    });
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    await app.close();
+    const stored = readdirSync(app.dataDir)
+      .filter((file) => file.includes('.sqlite'))
+      .map((file) => readFileSync(join(app.dataDir, file)).toString('latin1'))
+      .join('');
+    expect(stored).toContain(webhook.id);
+    for (const shown of [secret, rotated.body.secret]) expect(stored).not.toContain(shown.slice('whsec_'.length));
+    app = await startTestApp({ dataDir: app.dataDir, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
   });
 });
 
