@@ -63,6 +63,17 @@ describeInBrowser('webhooks in the console, in Chromium', () => {
     await deliveries.getByText('2 (sent again)').waitFor();
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByTestId('webhook-enabled').getByText('no').waitFor();
+    const id = (await page.evaluate(() => location.hash)).split('/').pop()!;
+    expect((await app.request('GET', `/v1/webhooks/${id}`)).body.enabled).toBe(false);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByTestId('webhook-enabled').getByText('yes').waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
+    expect((await app.request('GET', `/v1/webhooks/${id}`)).status).toBe(404);
   });
 });
 

@@ -6,7 +6,7 @@ import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { usePagedList } from '../components/use-paged-list';
 import { formatTime } from '../format';
-import { href } from '../router';
+import { href, navigate } from '../router';
 
 /** One webhook: its settings, each delivery attempt (newest first), and a button to send a delivery again. */
 export function WebhookPage({ webhookId }: { webhookId: string }) {
@@ -46,6 +46,26 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
     }
   }
 
+  async function setEnabled(enabled: boolean) {
+    try {
+      setWebhook(unwrap(await api.PATCH('/v1/webhooks/{webhookId}', { ...path, body: { enabled } })));
+      setError(null);
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  async function remove() {
+    if (!confirm('Delete this webhook? Nothing more is sent to it.')) return;
+    try {
+      const result = await api.DELETE('/v1/webhooks/{webhookId}', path);
+      if (!result.response.ok) throw asProblem(result.error, result.response);
+      navigate('webhooks');
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
   return (
     <main>
       <p>
@@ -53,6 +73,16 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
       </p>
       <div class="page-head">
         <h1>Webhook</h1>
+        {webhook && (
+          <>
+            <button type="button" class="secondary" onClick={() => setEnabled(!webhook.enabled)}>
+              {webhook.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button type="button" class="secondary danger" onClick={remove}>
+              Delete
+            </button>
+          </>
+        )}
       </div>
       <ProblemView error={error ?? attempts.error} />
       {webhook && (
@@ -62,7 +92,9 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
           <dt>Events</dt>
           <dd class="mono">{webhook.events.join(', ')}</dd>
           <dt>Enabled</dt>
-          <dd>{webhook.enabled ? 'yes' : `no${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}`}</dd>
+          <dd data-testid="webhook-enabled">
+            {webhook.enabled ? 'yes' : `no${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}`}
+          </dd>
           <dt>Created</dt>
           <dd>{formatTime(webhook.createdAt)}</dd>
         </dl>
