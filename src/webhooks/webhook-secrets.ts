@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A new signing secret as Standard Webhooks spells it: `whsec_` and 32 random bytes in base64. */
@@ -23,7 +23,10 @@ export class SecretBox {
   static open(configured: string | undefined, dataDir: string): SecretBox {
     if (configured) return new SecretBox(configured);
     const file = join(dataDir, 'webhook-secret.key');
-    if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    if (!existsSync(file)) {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    }
     return new SecretBox(readFileSync(file, 'utf8').trim());
   }
 

@@ -29,14 +29,19 @@ export function deliveredEventOf(event: RecordedEvent): DeliveredEvent {
 @Injectable()
 export class WebhookSending implements OnApplicationShutdown {
   readonly policy: WebhookUrlPolicy;
-  readonly secrets: SecretBox;
+  private box?: SecretBox;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {
     this.policy = new WebhookUrlPolicy(config.webhooks.allowedHosts);
-    this.secrets = SecretBox.open(config.webhooks.secretKey, config.dataDir);
+  }
+
+  /** Opened at first use: the key file, when there is one, is made only by a service that has webhooks. */
+  get secrets(): SecretBox {
+    this.box ??= SecretBox.open(this.config.webhooks.secretKey, this.config.dataDir);
+    return this.box;
   }
 
   get retryBaseMs(): number {
