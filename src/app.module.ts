@@ -16,6 +16,7 @@ import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
 import { ThreadsModule } from './threads/threads.module';
 import { ToolsModule } from './tools/tools.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
 @Module({})
@@ -34,6 +35,7 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         ThreadsModule,
+        WebhooksModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

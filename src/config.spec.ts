@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       eventStoreUrl: undefined,
       eventStoreDeadlineMs: 5000,
       streamPrefix: '',
+      webhooks: { allowedHosts: [], retryBaseMs: 5000, timeoutMs: 10_000 },
       sqliteSynchronous: 'FULL',
       readYourWritesTimeoutMs: 5000,
       actorCacheSize: 10_000,

@@ -4,6 +4,7 @@ import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
 import { TrustProxy, trustProxy } from './http/trust-proxy';
+import { WebhooksConfig, loadWebhooksConfig } from './webhooks/webhooks-config';
 import {
   Settings,
   choice,
@@ -41,6 +42,7 @@ export interface AppConfig {
   tools: ToolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
+  webhooks: WebhooksConfig;
   /** Applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
   http: HttpLimits;
 }
@@ -331,6 +333,32 @@ const SETTINGS = {
       meaning:
         'Set (at least 16 printable characters): `/metrics` needs `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open, so keep it off public networks.',
     },
+  ]),
+  webhooks: group(loadWebhooksConfig, [
+    integerVariable(
+      'WEBHOOK_TIMEOUT_MS',
+      10_000,
+      1,
+      600_000,
+      'A webhook delivery counts once its receiver answers `2xx` within this; otherwise it is retried (see [Webhooks](api.md#webhooks)).',
+    ),
+    {
+      name: 'WEBHOOK_ALLOWED_HOSTS',
+      meaning:
+        'Comma-separated hosts (`host`, `host:port`, `[::1]:port`) webhooks may send to over plain `http`, or at loopback, private and link-local addresses. Any other webhook URL must be `https` to public addresses; checked at create and at each delivery.',
+    },
+    {
+      name: 'WEBHOOK_SECRET_KEY',
+      meaning:
+        "At least 32 printable characters: the key that encrypts webhooks' signing secrets in the log (see [Security](security.md)). Set the same one on every instance. Unset: a key made at first use in `DATA_DIR/webhook-secret.key`.",
+    },
+    integerVariable(
+      'WEBHOOK_RETRY_BASE_MS',
+      5000,
+      1,
+      3_600_000,
+      'The first retry of a failed delivery waits about this long; each next one twice as long (with jitter), at most an hour, for 24 h.',
+    ),
   ]),
   runs: {
     executorEnabled: flag(

@@ -11,6 +11,8 @@ import { EventsPage } from './pages/events-page';
 import { DefinitionVersionPage } from './pages/definition-version-page';
 import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
+import { WebhookPage } from './pages/webhook-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -35,6 +37,8 @@ function Page({ path }: { path: string[] }) {
   if (section === 'events') return <EventsPage />;
   if (section === 'history' && id) return <HistoryPage stream={id} />;
   if (section === 'threads' && id) return <ThreadPage threadId={id} />;
+  if (section === 'webhooks' && id) return <WebhookPage webhookId={id} />;
+  if (section === 'webhooks') return <WebhooksPage />;
   return <AgentsPage />;
 }
 
@@ -60,7 +64,13 @@ function App() {
   );
   useEffect(() => {
     const title =
-      path[0] === 'workflows' ? 'Workflows' : path[0] === 'events' || path[0] === 'history' ? 'Event log' : 'Agents';
+      path[0] === 'workflows'
+        ? 'Workflows'
+        : path[0] === 'events' || path[0] === 'history'
+          ? 'Event log'
+          : path[0] === 'webhooks'
+            ? 'Webhooks'
+            : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -80,6 +90,7 @@ function App() {
           {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
+          {nav('webhooks', 'Webhooks', section === 'webhooks')}
         </nav>
         {apiKey() && (
           <button

@@ -20,3 +20,5 @@ export type Provider = Schemas['ProviderSchema'];
 export type Thread = Schemas['ThreadSchema'];
 export type ThreadMessage = Schemas['ThreadMessageSchema'];
 export type PendingApproval = Schemas['PendingApprovalSchema'];
+export type Webhook = Schemas['WebhookSchema'];
+export type DeliveryAttempt = Schemas['DeliveryAttemptSchema'];
