@@ -26,7 +26,10 @@ export interface WorkflowRunRow {
   doc: string;
 }
 
-/** A read model from before the schedule columns, the run-stream flag or versions is dropped and rebuilt from the log. */
+/**
+ * A read model from before the schedule columns, the run-stream flag, versions or steps as a graph (`output_step`,
+ * and run documents with attempts) is dropped and rebuilt from the log; the `policy` column is added in place.
+ */
 function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
   const workflows = columns('workflows');
