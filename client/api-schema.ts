@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs, tokens and cost over a time window
+         * @description Agent runs that ended in the window, their tokens and what they cost, in total and by agent, model or day. Counted by the hour (UTC) in which each run ended.
+         */
+        get: operations["UsageController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -791,6 +811,11 @@ export interface components {
         UsageSchema: {
             inputTokens: number;
             outputTokens: number;
+            /**
+             * @description What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).
+             * @example 0.00042
+             */
+            costUsd?: number;
         };
         RunErrorSchema: {
             /** @example provider_error */
@@ -1217,6 +1242,54 @@ export interface components {
             messages: components["schemas"]["ThreadMessageSchema"][];
             /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
+        };
+        UsageTotalsSchema: {
+            /** @description Agent runs that ended in the window, whatever their ending. */
+            runs: number;
+            inputTokens: number;
+            outputTokens: number;
+            /**
+             * @description US dollars, for the runs whose model has a price.
+             * @example 0.0123
+             */
+            costUsd: number;
+            /** @description Runs that used tokens of a model without a price; their cost is not in `costUsd`. */
+            unpricedRuns: number;
+        };
+        UsageGroupSchema: {
+            /** @description Agent runs that ended in the window, whatever their ending. */
+            runs: number;
+            inputTokens: number;
+            outputTokens: number;
+            /**
+             * @description US dollars, for the runs whose model has a price.
+             * @example 0.0123
+             */
+            costUsd: number;
+            /** @description Runs that used tokens of a model without a price; their cost is not in `costUsd`. */
+            unpricedRuns: number;
+            /**
+             * @description The agent id, the model (`provider/model`) or the day (`YYYY-MM-DD`, UTC), after `groupBy`.
+             * @example 2026-11-27
+             */
+            key: string;
+        };
+        UsageReportSchema: {
+            /**
+             * Format: date-time
+             * @description The start of the window as counted (on the hour, UTC); null: from the first run.
+             */
+            from: string | null;
+            /**
+             * Format: date-time
+             * @description The end of the window as counted (on the hour, UTC, excluded).
+             */
+            to: string;
+            /** @enum {string|null} */
+            groupBy: "agent" | "model" | "day" | null;
+            totals: components["schemas"]["UsageTotalsSchema"];
+            /** @description Empty without `groupBy`. Days in time order; agents and models by cost, then by runs. */
+            groups: components["schemas"]["UsageGroupSchema"][];
         };
         CheckSchema: {
             /** @enum {string} */
@@ -8575,6 +8648,157 @@ export interface operations {
                      *       "title": "URI Too Long",
                      *       "status": 414,
                      *       "detail": "A path segment is longer than the limit of 200 characters"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/too-many-requests",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/request-header-fields-too-large",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request line and headers are larger than the limit"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/store-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The event store is unavailable; try again shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    UsageController_get: {
+        parameters: {
+            query?: {
+                /** @description Runs that ended at or after this time: a date (midnight UTC) or a date-time with its zone, taken down to its hour (UTC). Unset: from the first run. */
+                from?: string;
+                /** @description Runs that ended before this time: a date (midnight UTC) or a date-time with its zone, taken up to its hour (UTC). Unset: now. */
+                to?: string;
+                /** @description Also sums by agent (`key` is its id), by model (`provider/model`) or by day (UTC, `YYYY-MM-DD`). */
+                groupBy?: "agent" | "model" | "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReportSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-error",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid",
+                     *       "errors": [
+                     *         {
+                     *           "path": "trigger.cron",
+                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemSchema"];

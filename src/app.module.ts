@@ -15,6 +15,7 @@ import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
 import { ThreadsModule } from './threads/threads.module';
+import { UsageModule } from './usage/usage.module';
 import { ToolsModule } from './tools/tools.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -34,6 +35,7 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         ThreadsModule,
+        UsageModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

@@ -3,7 +3,8 @@ import { CONFIG_VARIABLES, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('has a default for every setting', () => {
-    const { providers, tools, access, ...config } = loadConfig({});
+    const { providers, tools, access, prices, ...config } = loadConfig({});
+    expect(prices.priceOf('openai/gpt-4o')).toEqual({ input: 2.5, output: 10 });
     expect(config).toEqual({
       port: 3000,
       host: '0.0.0.0',

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DEFAULT_SNAPSHOT_EVERY } from './actors/actor-registry';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
+import { ModelPrices, loadModelPrices } from './models/model-prices';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
 import { TrustProxy, trustProxy } from './http/trust-proxy';
 import {
@@ -38,6 +39,8 @@ export interface AppConfig {
   scheduleCatchUpWindowMs: number;
   sseHeartbeatMs: number;
   providers: ProviderConfig;
+  /** Prices by model id, for each run's `usage.costUsd`. */
+  prices: ModelPrices;
   tools: ToolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
@@ -272,6 +275,14 @@ const SETTINGS = {
       'How long `GET /v1/providers` waits for the model list of Ollama or the OpenAI-compatible server (kept 30 s).',
     ),
   ]),
+  prices: custom(
+    {
+      name: 'MODEL_PRICES_FILE',
+      meaning:
+        'A JSON file of prices in US dollars per million tokens, `{"provider/model": {"input": 2.5, "output": 10}}`, added to the built-in prices of common OpenAI and Anthropic models or overriding them; a run of a priced model gets `usage.costUsd` (see [Usage and cost](api.md#usage-and-cost)). A bad file stops the start.',
+    },
+    (env) => loadModelPrices(env.MODEL_PRICES_FILE),
+  ),
   tools: group(loadToolsConfig, [
     {
       name: 'HTTP_TOOL_ALLOWED_HOSTS',

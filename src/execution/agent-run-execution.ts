@@ -27,6 +27,7 @@ import type { RunnableTool } from '../tools/tool';
 import { RunFeed } from '../live/run-feed';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { memoryWindow } from '../threads/thread';
+import type { ModelPrices } from '../models/model-prices';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -41,6 +42,7 @@ export interface ExecutionDeps {
   threads: ThreadsReadModel;
   tools: ToolRegistry;
   providers: ModelProviders;
+  prices: ModelPrices;
   feed: RunFeed;
   logger: Logger;
   executorId: string;
@@ -125,9 +127,10 @@ export class AgentRunExecution {
         ? memoryWindow(this.deps.threads.lastMessages(run.threadId, agent.memory.maxMessages), agent.memory.maxMessages)
         : [];
       const history = toModelMessages(remembered, modelNames);
+      const model = run.model || agent.model;
       const result = await runAgentLoop(
         {
-          model: run.model || agent.model,
+          model,
           instructions: agent.instructions,
           task: run.task,
           context: run.context,
@@ -155,7 +158,7 @@ export class AgentRunExecution {
         },
         this.deps.providers,
       );
-      const usage = summed(run.usage, result.usage);
+      const usage = this.deps.prices.priced(model, summed(run.usage, result.usage));
       const attempts = run.attempts + result.attempts;
       if (result.waitingFor) {
         const approvals = result.waitingFor;

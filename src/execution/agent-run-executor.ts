@@ -158,6 +158,7 @@ export class AgentRunExecutor
       threads: this.threads,
       tools: this.tools,
       providers: this.providers,
+      prices: this.config.prices,
       feed: this.feed,
       logger: this.logger,
       executorId: this.executorId,
