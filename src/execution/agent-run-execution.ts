@@ -199,7 +199,7 @@ export class AgentRunExecution {
       const runnable = tools.find((t) => t.id === tool);
       const redact = (text: string) => this.deps.providers.redaction.apply(text);
       result = runnable
-        ? await runTool(runnable, input, signal, redact)
+        ? await runTool(runnable, input, signal, redact, callId)
         : { error: `The tool "${tool}" is not available now` };
     }
     await this.record({ type: 'RecordToolResult', executorId, callId, tool, ...result });
