@@ -29,6 +29,8 @@ import {
   workflowRunStream,
 } from '../workflows/workflow-run';
 import { persistently } from '../actors/persistently';
+import { runIn } from '../shared/trace-context';
+import { WorkflowRunTraces } from './workflow-run-traces';
 
 const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
 
@@ -45,6 +47,7 @@ export class WorkflowRunManager
 {
   protected readonly name = 'workflow-run-manager';
   private stopping = false;
+  private readonly traces: WorkflowRunTraces;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -57,6 +60,7 @@ export class WorkflowRunManager
     private readonly projections: ProjectionRunner,
   ) {
     super(store, checkpoints);
+    this.traces = new WorkflowRunTraces(actors, store);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -92,13 +96,19 @@ export class WorkflowRunManager
 
   private async handleEvent(event: RecordedEvent): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
+    // In the run's trace, whichever instance handles it.
+    const runId = this.workflowRunOf(event)!;
+    const traced = this.traces.contextOf(event, runId);
     try {
-      await persistently(
-        () => this.handleNow(event),
-        what,
-        this.logger,
-        () => this.stopping,
+      await runIn(traced, () =>
+        persistently(
+          () => this.handleNow(event),
+          what,
+          this.logger,
+          () => this.stopping,
+        ),
       );
+      await this.traces.recordEnded(runId, traced);
     } catch (error) {
       if (this.stopping) throw error;
       // A refusal of the domain means the event has nothing left to do (a repeat, or a run already ended).

@@ -1,3 +1,6 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { hrTimeToMilliseconds } from '@opentelemetry/core';
+import { scheduleJobName } from '../../src/workflows/scheduling/workflow-scheduler';
 import { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   ChatCompletionsBody,
@@ -143,6 +146,67 @@ describe('traces', () => {
     expect(first.attributes['gen_ai.system_instructions']).toContain('Tell the time.');
     expect(second.attributes['gen_ai.output.messages']).toContain('It is noon.');
     expect(one('execute_tool current_time').attributes['gen_ai.tool.call.result']).toContain('utc');
+  });
+
+  it('shows a workflow run with a child per step, each step holding its agent run', async () => {
+    app = await start();
+    const agentId = await createAgent(app);
+    const agent = (await app.request('GET', `/v1/agents/${agentId}`)).body.name;
+    const workflow = await app.request('POST', '/v1/workflows', {
+      name: 'twice',
+      steps: [
+        { agent, action: 'What time is it?' },
+        { agent, action: 'And now? {{steps.0.output}}' },
+      ],
+    });
+    expect(workflow.status).toBe(201);
+    const triggered = await app.request('POST', `/v1/workflows/${workflow.body.id}/trigger`, {}, { prefer: 'wait=20' });
+    expect(triggered.body.status).toBe('succeeded');
+    await eventually(() => expect(named('workflow_run twice')).toHaveLength(1));
+
+    const post = one('POST /v1/workflows/:workflowId/trigger');
+    const run = one('workflow_run twice');
+    expect(run.spanContext().traceId).toBe(post.spanContext().traceId);
+    expect(descends(run, post)).toBe(true);
+    expect(run.attributes).toMatchObject({
+      'app.workflow_run.id': triggered.body.id,
+      'app.workflow_run.status': 'succeeded',
+    });
+    const steps = named(/^workflow_step /).sort(
+      (a, b) => Number(a.attributes['app.workflow_step.index']) - Number(b.attributes['app.workflow_step.index']),
+    );
+    expect(steps.map((s) => s.name)).toEqual([`workflow_step 0 ${agent}`, `workflow_step 1 ${agent}`]);
+    const agentRuns = named(/^invoke_agent /);
+    expect(agentRuns).toHaveLength(2);
+    steps.forEach((step, index) => {
+      expect(parentOf(step)).toBe(run.spanContext().spanId);
+      const agentRun = agentRuns.find(
+        (r) => r.attributes['app.agent_run.id'] === triggered.body.steps[index].agentRunId,
+      )!;
+      expect(parentOf(agentRun)).toBe(step.spanContext().spanId);
+      // The step's span covers its agent run.
+      expect(hrTimeToMilliseconds(step.startTime)).toBeLessThanOrEqual(hrTimeToMilliseconds(agentRun.startTime) + 1);
+    });
+  });
+
+  it('starts a trace of its own for a scheduled tick', async () => {
+    app = await start();
+    const agentId = await createAgent(app);
+    const agent = (await app.request('GET', `/v1/agents/${agentId}`)).body.name;
+    const workflow = await app.request('POST', '/v1/workflows', {
+      name: 'ticking',
+      steps: [{ agent, action: 'What time is it?' }],
+      trigger: { type: 'schedule', cron: '* * * * *' },
+    });
+    expect(workflow.status).toBe(201);
+    // The minute's tick, fired now rather than waited for.
+    app.clock.set('2026-03-01T12:01:00.000Z');
+    await app.app.get(SchedulerRegistry).getCronJob(scheduleJobName('* * * * *', 'UTC')).fireOnTick();
+    await eventually(() => expect(named('workflow_run ticking')).toHaveLength(1), 10_000);
+    const tick = named('scheduled tick').find((s) => descends(one('workflow_run ticking'), s))!;
+    expect(tick).toBeDefined();
+    expect(tick.parentSpanContext).toBeUndefined();
+    expect(one('workflow_run ticking').attributes['app.workflow_run.trigger']).toBe('schedule');
   });
 
   it("continues the request's trace when the run executes after a restart", async () => {
