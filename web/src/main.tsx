@@ -10,6 +10,7 @@ import { AgentsPage } from './pages/agents-page';
 import { EventsPage } from './pages/events-page';
 import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
+import { UsagePage } from './pages/usage-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -32,6 +33,7 @@ function Page({ path }: { path: string[] }) {
   if (section === 'events') return <EventsPage />;
   if (section === 'history' && id) return <HistoryPage stream={id} />;
   if (section === 'threads' && id) return <ThreadPage threadId={id} />;
+  if (section === 'usage') return <UsagePage />;
   return <AgentsPage />;
 }
 
@@ -57,7 +59,13 @@ function App() {
   );
   useEffect(() => {
     const title =
-      path[0] === 'workflows' ? 'Workflows' : path[0] === 'events' || path[0] === 'history' ? 'Event log' : 'Agents';
+      path[0] === 'workflows'
+        ? 'Workflows'
+        : path[0] === 'events' || path[0] === 'history'
+          ? 'Event log'
+          : path[0] === 'usage'
+            ? 'Usage'
+            : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -77,6 +85,7 @@ function App() {
           {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
+          {nav('usage', 'Usage', section === 'usage')}
         </nav>
         {apiKey() && (
           <button

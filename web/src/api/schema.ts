@@ -20,3 +20,5 @@ export type Provider = Schemas['ProviderSchema'];
 export type Thread = Schemas['ThreadSchema'];
 export type ThreadMessage = Schemas['ThreadMessageSchema'];
 export type PendingApproval = Schemas['PendingApprovalSchema'];
+export type UsageReport = Schemas['UsageReportSchema'];
+export type UsageGroup = Schemas['UsageGroupSchema'];
