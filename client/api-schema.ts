@@ -1288,7 +1288,7 @@ export interface components {
             /** @enum {string|null} */
             groupBy: "agent" | "model" | "day" | null;
             totals: components["schemas"]["UsageTotalsSchema"];
-            /** @description Empty without `groupBy`. Days in time order; agents and models by cost, then by runs. */
+            /** @description Empty without `groupBy`. Days in time order; agents and models by cost, then by runs. At most 10000. */
             groups: components["schemas"]["UsageGroupSchema"][];
         };
         CheckSchema: {

@@ -6,6 +6,9 @@ import { createUsageTables } from './usage-tables';
 
 export type UsageGrouping = 'agent' | 'model' | 'day';
 
+/** Groups an answer holds at most: the first ones in its order (27 years of days). */
+export const MAX_USAGE_GROUPS = 10_000;
+
 export interface UsageTotals {
   runs: number;
   inputTokens: number;
@@ -59,7 +62,7 @@ function prepareStatements(db: Database.Database) {
       (Object.keys(KEYS) as UsageGrouping[]).map((by) => [
         by,
         db.prepare<[string, string], SumsRow>(
-          `SELECT ${KEYS[by]} AS key, ${SUMS} FROM usage_by_hour ${window} GROUP BY key ORDER BY ${ORDERS[by]}`,
+          `SELECT ${KEYS[by]} AS key, ${SUMS} FROM usage_by_hour ${window} GROUP BY key ORDER BY ${ORDERS[by]} LIMIT ${MAX_USAGE_GROUPS}`,
         ),
       ]),
     ) as Record<UsageGrouping, Database.Statement<[string, string], SumsRow>>,

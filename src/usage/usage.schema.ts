@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { MAX_USAGE_GROUPS } from './usage.read-model';
 
 export class UsageTotalsSchema {
   @ApiProperty({ description: 'Agent runs that ended in the window, whatever their ending.', minimum: 0 })
@@ -55,7 +56,8 @@ export class UsageReportSchema {
 
   @ApiProperty({
     type: [UsageGroupSchema],
-    description: 'Empty without `groupBy`. Days in time order; agents and models by cost, then by runs.',
+    maxItems: MAX_USAGE_GROUPS,
+    description: `Empty without \`groupBy\`. Days in time order; agents and models by cost, then by runs. At most ${MAX_USAGE_GROUPS}.`,
   })
   groups: UsageGroupSchema[];
 }
