@@ -38,35 +38,69 @@ interface SumsRow {
 
 const SUMS = `sum(runs) AS runs, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
   sum(cost_usd) AS cost_usd, sum(unpriced_runs) AS unpriced_runs`;
-const KEYS: Record<UsageGrouping, string> = { agent: 'agent_id', model: 'model', day: 'substr(hour, 1, 10)' };
+const KEYS: Record<UsageGrouping, string> = { agent: 'agent_id', model: 'model', day: 'day' };
 /** Days in time order; agents and models by cost, then by runs. */
 const ORDERS: Record<UsageGrouping, string> = {
   agent: 'cost_usd DESC, runs DESC, key',
   model: 'cost_usd DESC, runs DESC, key',
   day: 'key',
 };
+const COLUMNS = 'agent_id, model, runs, input_tokens, output_tokens, cost_usd, unpriced_runs';
+/** The window's rows: whole days from the daily sums, then the hours before and after them from the hourly ones. */
+const WINDOW = `(
+  SELECT day, ${COLUMNS} FROM usage_by_day WHERE day >= @fromDay AND day < @toDay
+  UNION ALL
+  SELECT substr(hour, 1, 10) AS day, ${COLUMNS} FROM usage_by_hour WHERE hour >= @fromHour AND hour < @headEnd
+  UNION ALL
+  SELECT substr(hour, 1, 10) AS day, ${COLUMNS} FROM usage_by_hour WHERE hour >= @tailStart AND hour < @toHour
+)`;
+
+/** The parts of a window of hours: its whole days, and the hours at each end. */
+interface WindowParts {
+  fromDay: string;
+  toDay: string;
+  fromHour: string;
+  headEnd: string;
+  tailStart: string;
+  toHour: string;
+}
 
 function prepareStatements(db: Database.Database) {
   createUsageTables(db);
-  const window = 'WHERE hour >= ? AND hour < ?';
-  return {
-    add: db.prepare<[string, string, string, number, number, number, number]>(
-      `INSERT INTO usage_by_hour (hour, agent_id, model, runs, input_tokens, output_tokens, cost_usd, unpriced_runs)
+  const add = (table: string, bucket: string) =>
+    db.prepare<[string, string, string, number, number, number, number]>(
+      `INSERT INTO ${table} (${bucket}, agent_id, model, runs, input_tokens, output_tokens, cost_usd, unpriced_runs)
        VALUES (?, ?, ?, 1, ?, ?, ?, ?)
-       ON CONFLICT (hour, agent_id, model) DO UPDATE SET runs = runs + 1,
+       ON CONFLICT (${bucket}, agent_id, model) DO UPDATE SET runs = runs + 1,
          input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens,
          cost_usd = cost_usd + excluded.cost_usd, unpriced_runs = unpriced_runs + excluded.unpriced_runs`,
-    ),
-    totals: db.prepare<[string, string], SumsRow>(`SELECT '' AS key, ${SUMS} FROM usage_by_hour ${window}`),
+    );
+  return {
+    addHour: add('usage_by_hour', 'hour'),
+    addDay: add('usage_by_day', 'day'),
+    totals: db.prepare<[WindowParts], SumsRow>(`SELECT '' AS key, ${SUMS} FROM ${WINDOW}`),
     groups: Object.fromEntries(
       (Object.keys(KEYS) as UsageGrouping[]).map((by) => [
         by,
-        db.prepare<[string, string], SumsRow>(
-          `SELECT ${KEYS[by]} AS key, ${SUMS} FROM usage_by_hour ${window} GROUP BY key ORDER BY ${ORDERS[by]} LIMIT ${MAX_USAGE_GROUPS}`,
+        db.prepare<[WindowParts], SumsRow>(
+          `SELECT ${KEYS[by]} AS key, ${SUMS} FROM ${WINDOW} GROUP BY key ORDER BY ${ORDERS[by]} LIMIT ${MAX_USAGE_GROUPS}`,
         ),
       ]),
-    ) as Record<UsageGrouping, Database.Statement<[string, string], SumsRow>>,
+    ) as Record<UsageGrouping, Database.Statement<[WindowParts], SumsRow>>,
   };
+}
+
+/** `[fromHour, toHour)` as whole days and the hours at its ends (`YYYY-MM-DDTHH`, `YYYY-MM-DD`). */
+export function windowParts(fromHour: string, toHour: string): WindowParts {
+  const fromDay = fromHour.endsWith('T00') ? fromHour.slice(0, 10) : nextDay(fromHour.slice(0, 10));
+  const toDay = toHour.slice(0, 10);
+  if (fromDay >= toDay) return { fromDay, toDay: fromDay, fromHour, headEnd: toHour, tailStart: toHour, toHour };
+  return { fromDay, toDay, fromHour, headEnd: `${fromDay}T00`, tailStart: `${toDay}T00`, toHour };
+}
+
+function nextDay(day: string): string {
+  if (day === '0000-01-01') return '0000-01-02';
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /** `usage_by_hour`: written by UsageProjection, read by `GET /v1/usage`. */
@@ -88,16 +122,20 @@ export class UsageReadModel {
     const outputTokens = usage?.outputTokens ?? 0;
     const priced = usage?.costUsd !== undefined;
     const unpriced = !priced && inputTokens + outputTokens > 0 ? 1 : 0;
-    this.statements.add.run(hourOf(endedAt), agentId, model, inputTokens, outputTokens, usage?.costUsd ?? 0, unpriced);
+    const hour = hourOf(endedAt);
+    const sums = [agentId, model, inputTokens, outputTokens, usage?.costUsd ?? 0, unpriced] as const;
+    this.statements.addHour.run(hour, ...sums);
+    this.statements.addDay.run(hour.slice(0, 10), ...sums);
   }
 
   /** Sums over the hours from `fromHour` (included) to `toHour` (excluded), both `YYYY-MM-DDTHH`. */
   totals(fromHour: string, toHour: string): UsageTotals {
-    return totalsOf(this.statements.totals.get(fromHour, toHour)!);
+    return totalsOf(this.statements.totals.get(windowParts(fromHour, toHour))!);
   }
 
   groups(by: UsageGrouping, fromHour: string, toHour: string): Array<UsageTotals & { key: string }> {
-    return this.statements.groups[by].all(fromHour, toHour).map((row) => ({ key: row.key, ...totalsOf(row) }));
+    const rows = this.statements.groups[by].all(windowParts(fromHour, toHour));
+    return rows.map((row) => ({ key: row.key, ...totalsOf(row) }));
   }
 }
 
