@@ -24,11 +24,13 @@ export function withAppendSpans(store: EventStore): EventStore {
 }
 
 function attributesOf(appends: Array<{ stream: string; events: NewEvent[] }>) {
+  let types = '';
+  for (const { events } of appends) for (const event of events) types += types ? `,${event.type}` : event.type;
   return {
     'db.system.name': 'event_store',
     'db.operation.name': 'append',
-    'event_store.streams': appends.map((a) => a.stream),
-    'event_store.event_types': appends.flatMap((a) => a.events.map((e) => e.type)),
+    'event_store.streams': appends.length === 1 ? appends[0].stream : appends.map((a) => a.stream).join(','),
+    'event_store.event_types': types,
   };
 }
 
