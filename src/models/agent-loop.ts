@@ -98,7 +98,11 @@ export async function runAgentLoop(
     let streamError: { error: unknown } | undefined;
     let finished = false;
     let responseMessages: ModelMessage[] = [];
-    let modelCall: Span | undefined;
+    // A model call's span opens with its request (one that fails before it streams has its span too).
+    let modelCall: Span | undefined = startModelCall(request.model, () => ({
+      instructions: request.instructions,
+      messages,
+    }));
     try {
       const result = opened.counting(() =>
         streamText({
@@ -116,7 +120,7 @@ export async function runAgentLoop(
       for await (const part of opened.counting(() => result.fullStream)) {
         if (part.type === 'start-step') {
           stepText = '';
-          modelCall = startModelCall(request.model, () => ({ instructions: request.instructions, messages }));
+          modelCall ??= startModelCall(request.model, () => ({ instructions: request.instructions, messages }));
         } else if (part.type === 'text-delta') {
           stepText += part.text;
           await observe(async () => observer.delta(part.text));

@@ -1,4 +1,5 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
 import { scheduleJobName } from '../../src/workflows/scheduling/workflow-scheduler';
 import { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -24,13 +25,15 @@ describe('traces', () => {
 
   beforeAll(async () => {
     model = await startScriptedOpenAIServer((body) =>
-      hasToolResult(body)
-        ? { kind: 'text', text: 'It is noon.', usage: { inputTokens: 30, outputTokens: 5 } }
-        : {
-            kind: 'toolCalls',
-            calls: [{ name: 'current_time', arguments: {} }],
-            usage: { inputTokens: 20, outputTokens: 8 },
-          },
+      JSON.stringify(body.messages).includes('Fail')
+        ? { kind: 'error', status: 400, message: 'This model cannot' }
+        : hasToolResult(body)
+          ? { kind: 'text', text: 'It is noon.', usage: { inputTokens: 30, outputTokens: 5 } }
+          : {
+              kind: 'toolCalls',
+              calls: [{ name: 'current_time', arguments: {} }],
+              usage: { inputTokens: 20, outputTokens: 8 },
+            },
     );
   });
   afterAll(() => model.close());
@@ -106,6 +109,8 @@ describe('traces', () => {
       'gen_ai.agent.id': agentId,
       'gen_ai.request.model': 'test-model',
       'app.agent_run.id': ran.body.id,
+      'gen_ai.usage.input_tokens': 50,
+      'gen_ai.usage.output_tokens': 13,
     });
 
     const calls = named('chat test-model');
@@ -134,6 +139,18 @@ describe('traces', () => {
     // No prompts nor outputs by default.
     const attributes = spans.getFinishedSpans().flatMap((s) => Object.keys(s.attributes));
     expect(attributes.filter((key) => /messages|instructions|arguments|result/.test(key))).toEqual([]);
+  });
+
+  it("marks a failed run's span and its model call's as errors", async () => {
+    app = await start();
+    const agentId = await createAgent(app);
+    const ran = await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'Fail now' }, { prefer: 'wait=10' });
+    expect(ran.body.status).toBe('failed');
+    await eventually(() => expect(named(/^invoke_agent /)).toHaveLength(1));
+    const run = one(/^invoke_agent /);
+    expect(run.status.code).toBe(SpanStatusCode.ERROR);
+    expect(run.attributes['error.type']).toBe(ran.body.error.code);
+    expect(one('chat test-model').status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it('puts prompts, outputs, arguments and results into spans with OTEL_CAPTURE_CONTENT=true', async () => {
