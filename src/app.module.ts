@@ -15,6 +15,7 @@ import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
 import { ThreadsModule } from './threads/threads.module';
+import { UsageModule } from './usage/usage.module';
 import { ToolsModule } from './tools/tools.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkflowsModule } from './workflows/workflows.module';
@@ -36,6 +37,7 @@ export class AppModule {
         WorkflowsModule,
         ThreadsModule,
         WebhooksModule,
+        UsageModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

@@ -155,11 +155,14 @@ export type AgentRunCommand =
   | InterruptAgentRun;
 
 /**
- * An ending names the workflow step that made the run and its thread, if any, so the workflow's process manager
- * and the threads need no look-up.
+ * An ending names the run's agent and model, and the workflow step that made the run and its thread, if any, so
+ * the workflow's process manager, the threads, usage and metrics need no look-up.
  */
 type Ended = {
   runId: string;
+  /** Absent in endings recorded before cost was counted. */
+  agentId?: string;
+  model?: string;
   usage: Usage | null;
   attempts: number;
   endedAt: string;
@@ -484,9 +487,11 @@ function checkExecutor(state: AgentRunAggregate, executorId: string): void {
 }
 
 function endedData(state: AgentRunAggregate, usage: Usage | null, attempts: number, endedAt: string): Ended {
-  const { id: runId, workflowRunId, stepIndex, threadId } = state;
+  const { id: runId, agentId, model, workflowRunId, stepIndex, threadId } = state;
   return {
     runId,
+    agentId,
+    ...(model ? { model } : {}),
     usage,
     attempts,
     endedAt,

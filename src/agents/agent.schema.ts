@@ -125,6 +125,12 @@ export class UsageSchema {
 
   @ApiProperty()
   outputTokens: number;
+
+  @ApiPropertyOptional({
+    description: "What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).",
+    example: 0.00042,
+  })
+  costUsd?: number;
 }
 
 export class RunErrorSchema {

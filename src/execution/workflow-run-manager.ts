@@ -35,6 +35,8 @@ import {
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
 import { isHeld } from '../domain/run-slots';
+import { runIn } from '../shared/trace-context';
+import { WorkflowRunTraces } from './workflow-run-traces';
 
 const EVENT_TYPES = [
   'WorkflowRunQueued',
@@ -61,6 +63,7 @@ export class WorkflowRunManager
   private stopping = false;
   /** Retries waiting for their time, and steps' time limits, by `<run>:<step>`; each holds its event. */
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
+  private readonly traces: WorkflowRunTraces;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -74,6 +77,7 @@ export class WorkflowRunManager
     private readonly clock: Clock,
   ) {
     super(store, checkpoints);
+    this.traces = new WorkflowRunTraces(actors, store);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -115,8 +119,12 @@ export class WorkflowRunManager
 
   private async handleEvent(event: RecordedEvent, handling = () => this.handleNow(event)): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
+    // In the run's trace, whichever instance handles it.
+    const runId = this.workflowRunOf(event)!;
+    const traced = this.traces.contextOf(event, runId);
     try {
-      await persistently(handling, what, this.logger, () => this.stopping);
+      await runIn(traced, () => persistently(handling, what, this.logger, () => this.stopping));
+      await this.traces.recordEnded(runId, traced);
     } catch (error) {
       if (this.stopping) throw error;
       // A refusal of the domain means the event has nothing left to do (a repeat, or a run already ended).

@@ -13,6 +13,7 @@ import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
 import { WebhookPage } from './pages/webhook-page';
 import { WebhooksPage } from './pages/webhooks-page';
+import { UsagePage } from './pages/usage-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -39,6 +40,7 @@ function Page({ path }: { path: string[] }) {
   if (section === 'threads' && id) return <ThreadPage threadId={id} />;
   if (section === 'webhooks' && id) return <WebhookPage webhookId={id} />;
   if (section === 'webhooks') return <WebhooksPage />;
+  if (section === 'usage') return <UsagePage />;
   return <AgentsPage />;
 }
 
@@ -70,7 +72,9 @@ function App() {
           ? 'Event log'
           : path[0] === 'webhooks'
             ? 'Webhooks'
-            : 'Agents';
+            : path[0] === 'usage'
+              ? 'Usage'
+              : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -91,6 +95,7 @@ function App() {
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
           {nav('webhooks', 'Webhooks', section === 'webhooks')}
+          {nav('usage', 'Usage', section === 'usage')}
         </nav>
         {apiKey() && (
           <button

@@ -40,6 +40,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('webhooks', 'Events sent to your URLs as they happen (Standard Webhooks)')
     .addTag('tools', 'The tools agents may use')
     .addTag('providers', 'The model providers: configured or not, and their models')
+    .addTag('usage', 'Runs, tokens and what they cost')
     .addTag('operations', 'Health and metrics')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemSchema] });

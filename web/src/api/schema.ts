@@ -22,3 +22,5 @@ export type ThreadMessage = Schemas['ThreadMessageSchema'];
 export type PendingApproval = Schemas['PendingApprovalSchema'];
 export type Webhook = Schemas['WebhookSchema'];
 export type DeliveryAttempt = Schemas['DeliveryAttemptSchema'];
+export type UsageReport = Schemas['UsageReportSchema'];
+export type UsageGroup = Schemas['UsageGroupSchema'];

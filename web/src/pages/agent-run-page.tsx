@@ -6,7 +6,7 @@ import { PendingApprovals } from '../components/pending-approvals';
 import { ReplayForm } from '../components/replay-form';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
-import { formatDuration, formatJson, formatTime } from '../format';
+import { formatDuration, formatJson, formatTime, formatUsd } from '../format';
 import { href, navigate } from '../router';
 
 interface LiveToolCall {
@@ -128,6 +128,14 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           <dt>Usage</dt>
           <dd data-testid="run-usage">
             {run.usage ? `${run.usage.inputTokens} tokens in, ${run.usage.outputTokens} out` : '—'}
+          </dd>
+          <dt>Cost</dt>
+          <dd data-testid="run-cost">
+            {run.usage?.costUsd !== undefined
+              ? formatUsd(run.usage.costUsd)
+              : run.usage
+                ? 'no price for this model'
+                : '—'}
           </dd>
           {run.workflowRunId && (
             <>
