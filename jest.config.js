@@ -10,7 +10,11 @@ module.exports = {
     '<rootDir>/test/**/*.e2e-spec.ts',
     '<rootDir>/test/docs/*.spec.ts',
   ],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': '<rootDir>/test/support/dynamic-import-to-require.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

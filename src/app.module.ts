@@ -15,7 +15,9 @@ import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
 import { ThreadsModule } from './threads/threads.module';
+import { UsageModule } from './usage/usage.module';
 import { ToolsModule } from './tools/tools.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
 @Module({})
@@ -34,6 +36,8 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         ThreadsModule,
+        WebhooksModule,
+        UsageModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

@@ -15,9 +15,19 @@ import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 import { Metrics } from './operations/metrics';
 import { returnRequestIds } from './operations/request-id';
+import { CommandBus } from '@nestjs/cqrs';
+import { setCaptureContent } from './shared/trace-context';
+import { registerHttpSpans } from './telemetry/http-spans';
+import { addCommandSpans } from './telemetry/command-spans';
 
 /** Builds the service (used by main.ts, the e2e tests and the benchmarks). Call `listen` to serve. */
 export async function createApp(config: AppConfig, overrides: CoreOverrides = {}): Promise<NestFastifyApplication> {
+  // The OpenTelemetry SDK is loaded only when tracing is on, as the EventStoreDB client is.
+  const tracingOn = Boolean(config.telemetry.tracesEndpoint || overrides.spanExporter);
+  const tracing = tracingOn
+    ? await (await import('./telemetry/tracing-sdk')).startTracing(config.telemetry, overrides.spanExporter)
+    : undefined;
+  setCaptureContent(tracingOn && config.telemetry.captureContent);
   const adapter = new FastifyAdapter(fastifyOptions(config.http));
   // Our own JSON parser replaces Nest's: bodies are JSON only, checked for depth and refused keys.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, overrides), adapter, {
@@ -37,6 +47,12 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
     watch.release();
     done();
   });
+  if (tracing) {
+    registerHttpSpans(fastify);
+    addCommandSpans(app.get(CommandBus));
+    // After the shutdown hooks (runs in flight end first): the last spans are sent.
+    fastify.addHook('onClose', () => tracing.stop());
+  }
   returnRequestIds(fastify);
   registerSecurityHeaders(fastify);
   app.get(AccessControl).register(fastify);

@@ -3,7 +3,16 @@ import { CONFIG_VARIABLES, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('has a default for every setting', () => {
-    const { providers, tools, access, ...config } = loadConfig({});
+    const { providers, tools, access, prices, telemetry, ...config } = loadConfig({});
+    expect(telemetry).toEqual({
+      protocol: 'http/protobuf',
+      headers: {},
+      serviceName: 'workflows-agents-service',
+      sampler: 'parentbased_always_on',
+      samplerArg: 1,
+      captureContent: false,
+    });
+    expect(prices.priceOf('openai/gpt-4o')).toEqual({ input: 2.5, output: 10 });
     expect(config).toEqual({
       port: 3000,
       host: '0.0.0.0',
@@ -11,6 +20,7 @@ describe('loadConfig', () => {
       eventStoreUrl: undefined,
       eventStoreDeadlineMs: 5000,
       streamPrefix: '',
+      webhooks: { allowedHosts: [], retryBaseMs: 5000, timeoutMs: 10_000 },
       sqliteSynchronous: 'FULL',
       readYourWritesTimeoutMs: 5000,
       actorCacheSize: 10_000,
@@ -215,5 +225,30 @@ describe('loadConfig', () => {
         expect(() => loadConfig({ [name]: 'x' })).toThrow(`${name} must be one of ${values.join(', ')}, not "x"`);
       },
     );
+  });
+});
+
+describe('telemetry settings', () => {
+  it('builds the traces endpoint as the OpenTelemetry specification says', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).telemetry.tracesEndpoint).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    const own = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b/traces' };
+    expect(loadConfig(own).telemetry.tracesEndpoint).toBe('http://b/traces');
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%20b, x-team=ops' }).telemetry.headers).toEqual({
+      'api-key': 'a b',
+      'x-team': 'ops',
+    });
+  });
+
+  it.each([
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /OTEL_EXPORTER_OTLP_ENDPOINT must be an http/],
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /OTEL_EXPORTER_OTLP_PROTOCOL "grpc" is not supported/],
+    [{ OTEL_TRACES_SAMPLER: 'sometimes' }, /OTEL_TRACES_SAMPLER must be one of/],
+    [{ OTEL_TRACES_SAMPLER_ARG: '2' }, /OTEL_TRACES_SAMPLER_ARG must be a ratio/],
+    [{ OTEL_CAPTURE_CONTENT: 'yes' }, /OTEL_CAPTURE_CONTENT must be one of true, false/],
+    [{ OTEL_EXPORTER_OTLP_HEADERS: 'no pair' }, /OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 });

@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import { DEFAULT_SNAPSHOT_EVERY } from './actors/actor-registry';
 import { AccessConfig, loadAccessConfig } from './access/access-config';
 import { ProviderConfig, loadProviderConfig } from './models/provider-config';
+import { ModelPrices, loadModelPrices } from './models/model-prices';
+import { TelemetryConfig, loadTelemetryConfig } from './telemetry/telemetry-config';
 import { ToolsConfig, loadToolsConfig } from './tools/tools-config';
 import { TrustProxy, trustProxy } from './http/trust-proxy';
+import { WebhooksConfig, loadWebhooksConfig } from './webhooks/webhooks-config';
 import {
   Settings,
   choice,
@@ -38,11 +41,15 @@ export interface AppConfig {
   scheduleCatchUpWindowMs: number;
   sseHeartbeatMs: number;
   providers: ProviderConfig;
+  /** Prices by model id, for each run's `usage.costUsd`. */
+  prices: ModelPrices;
   tools: ToolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
+  webhooks: WebhooksConfig;
   /** Applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
   http: HttpLimits;
+  telemetry: TelemetryConfig;
 }
 
 /** How the SQLite store syncs its commits (the adapter declares the same modes). */
@@ -272,6 +279,14 @@ const SETTINGS = {
       'How long `GET /v1/providers` waits for the model list of Ollama or the OpenAI-compatible server (kept 30 s).',
     ),
   ]),
+  prices: custom(
+    {
+      name: 'MODEL_PRICES_FILE',
+      meaning:
+        'A JSON file of prices in US dollars per million tokens, `{"provider/model": {"input": 2.5, "output": 10}}`, added to the built-in prices of common OpenAI and Anthropic models or overriding them; a run of a priced model gets `usage.costUsd` (see [Usage and cost](api.md#usage-and-cost)). A bad file stops the start.',
+    },
+    (env) => loadModelPrices(env.MODEL_PRICES_FILE),
+  ),
   tools: group(loadToolsConfig, [
     {
       name: 'HTTP_TOOL_ALLOWED_HOSTS',
@@ -332,6 +347,32 @@ const SETTINGS = {
         'Set (at least 16 printable characters): `/metrics` needs `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open, so keep it off public networks.',
     },
   ]),
+  webhooks: group(loadWebhooksConfig, [
+    integerVariable(
+      'WEBHOOK_TIMEOUT_MS',
+      10_000,
+      1,
+      600_000,
+      'A webhook delivery counts once its receiver answers `2xx` within this; otherwise it is retried (see [Webhooks](api.md#webhooks)).',
+    ),
+    {
+      name: 'WEBHOOK_ALLOWED_HOSTS',
+      meaning:
+        'Comma-separated hosts (`host`, `host:port`, `[::1]:port`) webhooks may send to over plain `http`, or at loopback, private and link-local addresses. Any other webhook URL must be `https` to public addresses; checked at create and at each delivery.',
+    },
+    {
+      name: 'WEBHOOK_SECRET_KEY',
+      meaning:
+        "At least 32 printable characters: the key that encrypts webhooks' signing secrets in the log (see [Security](security.md)). Set the same one on every instance. Unset: a key made at first use in `DATA_DIR/webhook-secret.key`.",
+    },
+    integerVariable(
+      'WEBHOOK_RETRY_BASE_MS',
+      5000,
+      1,
+      3_600_000,
+      'The first retry of a failed delivery waits about this long; each next one twice as long (with jitter), at most an hour, for 24 h.',
+    ),
+  ]),
   runs: {
     executorEnabled: flag(
       'RUN_EXECUTOR_ENABLED',
@@ -370,6 +411,56 @@ const SETTINGS = {
       '24 h',
     ),
   },
+  telemetry: group(loadTelemetryConfig, [
+    {
+      name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      meaning:
+        'An OpenTelemetry collector (OTLP over HTTP), e.g. `http://localhost:4318`: traces of requests, commands, appends, runs, steps, model and tool calls go to `<endpoint>/v1/traces` (see [Traces](api.md#traces)). Unset (and no `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`): tracing is off, and the OpenTelemetry SDK is not even loaded.',
+    },
+    {
+      name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      meaning: 'The full URL for traces, used as it is; wins over the one above.',
+    },
+    {
+      name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+      default: 'http/protobuf',
+      meaning: 'How spans are sent. `grpc` is refused.',
+      values: ['http/protobuf', 'http/json'],
+    },
+    { name: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', meaning: 'The same for traces alone; wins over the one above.' },
+    {
+      name: 'OTEL_EXPORTER_OTLP_HEADERS',
+      meaning:
+        'Headers sent with the spans, `key=value,key2=value2` (values URL-encoded): the key of a hosted backend, say.',
+    },
+    { name: 'OTEL_SERVICE_NAME', default: 'workflows-agents-service', meaning: "The spans' `service.name`." },
+    {
+      name: 'OTEL_TRACES_SAMPLER',
+      default: 'parentbased_always_on',
+      meaning:
+        "Which traces are kept; a trace continued from a caller's `traceparent` follows the caller's choice under the `parentbased_` ones.",
+      values: [
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+        'always_on',
+        'always_off',
+        'traceidratio',
+      ],
+    },
+    {
+      name: 'OTEL_TRACES_SAMPLER_ARG',
+      default: '1',
+      meaning: 'The ratio of the `traceidratio` samplers, from 0 to 1.',
+    },
+    {
+      name: 'OTEL_CAPTURE_CONTENT',
+      default: 'false',
+      meaning:
+        "`true`: model calls' spans carry the instructions, messages and answers, and tool calls' spans their arguments and results. They may hold personal data and whatever the tools read.",
+      values: ['true', 'false'],
+    },
+  ]),
 } satisfies Settings;
 
 /** Reads the environment; a bad value stops the start with a message naming the variable. */

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { withAppendSpans } from './telemetry/traced-event-store';
 import {
   DynamicModule,
   Global,
@@ -31,6 +33,8 @@ export interface CoreOverrides {
   clock?: Clock;
   ids?: IdGenerator;
   store?: EventStore;
+  /** Spans go here instead of an OTLP endpoint, and tracing is on (tests). */
+  spanExporter?: SpanExporter;
 }
 
 /**
@@ -58,7 +62,10 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       { provide: DATA_FOLDER_LOCK, useFactory: () => DataFolderLock.acquire(config.dataDir) },
       {
         provide: EVENT_STORE,
-        useFactory: () => overrides.store ?? openEventStore(config),
+        useFactory: () => {
+          const store = overrides.store ?? openEventStore(config);
+          return config.telemetry.tracesEndpoint || overrides.spanExporter ? withAppendSpans(store) : store;
+        },
         inject: [DATA_FOLDER_LOCK],
       },
       {

@@ -8,6 +8,10 @@ jest.mock('@modelcontextprotocol/sdk/client/index.js', () => {
   mockLoaded.push('@modelcontextprotocol/sdk');
   return jest.requireActual('@modelcontextprotocol/sdk/client/index.js');
 });
+jest.mock('@opentelemetry/sdk-trace-base', () => {
+  mockLoaded.push('@opentelemetry/sdk-trace-base');
+  return jest.requireActual('@opentelemetry/sdk-trace-base');
+});
 jest.mock('ai', () => {
   mockLoaded.push('ai');
   return jest.requireActual('ai');
@@ -18,13 +22,19 @@ jest.mock('@ai-sdk/openai', () => {
 });
 
 describe('modules loaded at start', () => {
-  it('are not the EventStoreDB client, the MCP SDK nor the AI SDK, which load when first used', () => {
+  it('are not the EventStoreDB client, the MCP SDK, the AI SDK nor the OpenTelemetry SDK, which load when first used', () => {
     require('./app');
     expect(mockLoaded).toEqual([]);
 
     require('./event-store/eventstoredb/eventstoredb-event-store');
     require('./tools/mcp/mcp-server-connection');
     require('./models/agent-loop');
-    expect(mockLoaded.sort()).toEqual(['@eventstore/db-client', '@modelcontextprotocol/sdk', 'ai']);
+    require('./telemetry/tracing-sdk');
+    expect(mockLoaded.sort()).toEqual([
+      '@eventstore/db-client',
+      '@modelcontextprotocol/sdk',
+      '@opentelemetry/sdk-trace-base',
+      'ai',
+    ]);
   });
 });

@@ -15,7 +15,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  *
  * Requests are limited per key, or per client address when the request carries no valid key (so made-up keys do
  * not buy fresh allowances); past the limit: 429 with `Retry-After`. With keys configured, a request needs
- * `Authorization: Bearer <key>` (401 otherwise); a read-only key may only read (403 for a write).
+ * `Authorization: Bearer <key>` (401 otherwise); a read-only key may only read (403 for a write), and not webhooks.
  */
 @Injectable()
 export class AccessControl {
@@ -40,6 +40,10 @@ export class AccessControl {
       }
       if (access === 'read' && !READ_METHODS.has(request.method)) {
         sendProblem(reply, problem(403, 'forbidden', 'This API key may only read'), request.url);
+        return reply;
+      }
+      if (access === 'read' && request.routeOptions.url?.startsWith('/v1/webhooks')) {
+        sendProblem(reply, problem(403, 'forbidden', 'A read-only key may not see or manage webhooks'), request.url);
         return reply;
       }
     });

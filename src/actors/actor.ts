@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { currentTraceparent } from '../shared/trace-context';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import {
   AppendResult,
@@ -282,7 +283,10 @@ export function toNewEvents(events: DomainEvent[], metadata: EventMetadata, ids:
 
 /** The metadata of a command's events: one object for all of them, so the store may serialise it once. */
 export function metadataOf({ correlationId, causationId }: CommandContext): EventMetadata {
-  return { correlationId, causationId, schemaVersion: 1 };
+  const traceparent = currentTraceparent();
+  return traceparent
+    ? { correlationId, causationId, schemaVersion: 1, traceparent }
+    : { correlationId, causationId, schemaVersion: 1 };
 }
 
 /** A short random pause, growing with the attempt, so competing writers stop colliding in lockstep. */

@@ -9,6 +9,8 @@ import {
 } from './agent-run';
 
 const now = new Date('2026-01-01T00:01:00.000Z');
+/** Every ending names the run's agent and model. */
+const OF_RUN = { agentId: 'agent_1', model: 'openai-compatible/m' };
 const at = now.toISOString();
 const queued: AgentRunQueued = {
   type: 'AgentRunQueued',
@@ -90,19 +92,19 @@ describe('agent run decider', () => {
     given(agentRunDecider, [queued, started])
       .when(end({ output: 'done' }), now)
       .then([
-        { type: 'AgentRunSucceeded', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, output: 'done' } },
+        { type: 'AgentRunSucceeded', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, output: 'done' } },
       ]);
     const error = { code: 'provider_error', message: 'boom' };
     given(agentRunDecider, [queued, started])
       .when(end({ error }), now)
-      .then([{ type: 'AgentRunFailed', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, error } }]);
+      .then([{ type: 'AgentRunFailed', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, error } }]);
     const stepRun = { ...queued, data: { ...queued.data, workflowRunId: 'wfrun_1', stepIndex: 2 } };
     given(agentRunDecider, [stepRun, started])
       .when(end({ cancelled: true }), now)
       .then([
         {
           type: 'AgentRunCancelled',
-          data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, workflowRunId: 'wfrun_1', stepIndex: 2 },
+          data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, workflowRunId: 'wfrun_1', stepIndex: 2 },
         },
       ]);
   });
@@ -110,20 +112,20 @@ describe('agent run decider', () => {
   it('a cancel asked for while the run was finishing wins over its success', () => {
     given(agentRunDecider, [queued, started, cancelRequested])
       .when(end({ output: 'done' }), now)
-      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at } }]);
+      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at } }]);
   });
 
   it('cancels a queued run at once, asks a running one to stop, and answers a cancelled one again', () => {
     given(agentRunDecider, [queued])
       .when({ type: 'CancelAgentRun' }, now)
-      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', usage: null, attempts: 0, endedAt: at } }]);
+      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage: null, attempts: 0, endedAt: at } }]);
     given(agentRunDecider, [queued, started])
       .when({ type: 'CancelAgentRun' }, now)
       .then([{ type: 'AgentRunCancelRequested', data: { runId: 'agentrun_1', requestedAt: at } }]);
     given(agentRunDecider, [queued, started, cancelRequested]).when({ type: 'CancelAgentRun' }).then([]);
     const cancelled: AgentRunEvent = {
       type: 'AgentRunCancelled',
-      data: { runId: 'agentrun_1', usage: null, attempts: 0, endedAt: at },
+      data: { runId: 'agentrun_1', ...OF_RUN, usage: null, attempts: 0, endedAt: at },
     };
     given(agentRunDecider, [queued, cancelled]).when({ type: 'CancelAgentRun' }).then([]);
   });
@@ -131,7 +133,7 @@ describe('agent run decider', () => {
   it('refuses to cancel a run that succeeded or failed', () => {
     const succeeded: AgentRunEvent = {
       type: 'AgentRunSucceeded',
-      data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at, output: 'x' },
+      data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, output: 'x' },
     };
     given(agentRunDecider, [queued, started, succeeded]).when({ type: 'CancelAgentRun' }).thenRefuses('conflict');
   });
@@ -147,6 +149,7 @@ describe('agent run decider', () => {
           type: 'AgentRunFailed',
           data: {
             runId: 'agentrun_1',
+            ...OF_RUN,
             usage: null,
             attempts: 0,
             endedAt: at,
@@ -176,7 +179,7 @@ describe('agent run decider', () => {
     };
     const succeeded: AgentRunEvent = {
       type: 'AgentRunSucceeded',
-      data: { runId: 'agentrun_1', usage, attempts: 2, endedAt: at, output: 'It is x' },
+      data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 2, endedAt: at, output: 'It is x' },
     };
     given(agentRunDecider, [queued, started, toolCalled, returned, succeeded]).thenState({
       ...queued.data,
@@ -187,6 +190,7 @@ describe('agent run decider', () => {
       outputSchema: null,
       outputObject: null,
       threadId: null,
+      replayOf: null,
       pendingApprovals: [],
       toolCalls: [
         {
@@ -285,7 +289,7 @@ describe('agent run decider', () => {
     it('cancels a waiting run at once, and fails one that waited too long', () => {
       given(agentRunDecider, history)
         .when({ type: 'CancelAgentRun' }, now)
-        .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', usage, attempts: 1, endedAt: at } }]);
+        .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at } }]);
       given(agentRunDecider, history).when({ type: 'ExpireApprovals', before: at, timeoutMs: 5 }).then([]);
       const later = new Date('2026-01-01T00:02:00.000Z');
       const expired = agentRunDecider.decide(

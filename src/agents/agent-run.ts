@@ -64,6 +64,8 @@ export interface AgentRun {
   stepIndex: number | null;
   /** The thread whose conversation the run continues. */
   threadId: string | null;
+  /** The run this one replays (POST …/runs/{runId}/replay); null for a run of its own. */
+  replayOf: string | null;
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;
@@ -92,6 +94,7 @@ export type QueueAgentRun = {
   context: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   threadId?: string;
+  replayOf?: string;
 } & Partial<WorkflowStepRef>;
 export type StartAgentRun = {
   type: 'StartAgentRun';
@@ -152,11 +155,14 @@ export type AgentRunCommand =
   | InterruptAgentRun;
 
 /**
- * An ending names the workflow step that made the run and its thread, if any, so the workflow's process manager
- * and the threads need no look-up.
+ * An ending names the run's agent and model, and the workflow step that made the run and its thread, if any, so
+ * the workflow's process manager, the threads, usage and metrics need no look-up.
  */
 type Ended = {
   runId: string;
+  /** Absent in endings recorded before cost was counted. */
+  agentId?: string;
+  model?: string;
   usage: Usage | null;
   attempts: number;
   endedAt: string;
@@ -169,6 +175,7 @@ export type AgentRunQueued = DomainEvent<
     agentVersion?: number;
     outputSchema?: Record<string, unknown>;
     threadId?: string;
+    replayOf?: string;
   } & Partial<WorkflowStepRef>
 >;
 export type AgentRunStarted = DomainEvent<
@@ -341,6 +348,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
       const { id, agentId, task, context, createdAt, model, agentVersion, outputSchema, workflowRunId, stepIndex } =
         event.data;
       const threadId = event.data.threadId ?? null;
+      const replayOf = event.data.replayOf ?? null;
       return {
         id,
         agentId,
@@ -361,6 +369,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
         workflowRunId: workflowRunId ?? null,
         stepIndex: stepIndex ?? null,
         threadId,
+        replayOf,
         cancelRequested: false,
         createdAt,
         startedAt: null,
@@ -478,9 +487,11 @@ function checkExecutor(state: AgentRunAggregate, executorId: string): void {
 }
 
 function endedData(state: AgentRunAggregate, usage: Usage | null, attempts: number, endedAt: string): Ended {
-  const { id: runId, workflowRunId, stepIndex, threadId } = state;
+  const { id: runId, agentId, model, workflowRunId, stepIndex, threadId } = state;
   return {
     runId,
+    agentId,
+    ...(model ? { model } : {}),
     usage,
     attempts,
     endedAt,
@@ -528,6 +539,7 @@ export function toAgentRun({
     outputSchema: run.outputSchema ?? null,
     outputObject: run.outputObject ?? null,
     threadId: run.threadId ?? null,
+    replayOf: run.replayOf ?? null,
     pendingApprovals: run.pendingApprovals ?? [],
   };
 }

@@ -125,6 +125,12 @@ export class UsageSchema {
 
   @ApiProperty()
   outputTokens: number;
+
+  @ApiPropertyOptional({
+    description: "What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).",
+    example: 0.00042,
+  })
+  costUsd?: number;
 }
 
 export class RunErrorSchema {
@@ -265,6 +271,13 @@ export class AgentRunSchema {
     description: 'The thread whose conversation the run continues.',
   })
   threadId: string | null;
+
+  @ApiProperty({
+    ...idField('agentrun'),
+    nullable: true,
+    description: 'The run this one replays (POST …/runs/{runId}/replay); null for a run of its own.',
+  })
+  replayOf: string | null;
 
   @ApiProperty()
   cancelRequested: boolean;

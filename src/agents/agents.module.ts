@@ -11,9 +11,12 @@ import { CreateAgentController } from './create-agent/create-agent.controller';
 import { CreateAgentHandler } from './create-agent/create-agent.handler';
 import { AgentQueriesController } from './queries/agent-queries.controller';
 import { GetAgentHandler, GetAgentRunHandler, ListAgentRunsHandler, ListAgentsHandler } from './queries/agent.queries';
+import { GetAgentVersionHandler } from './queries/agent-version.queries';
 import { AgentsProjection } from './queries/agents.projection';
 import { AgentsReadModel } from './queries/agents.read-model';
 import { RunAgentController } from './run-agent/run-agent.controller';
+import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.controller';
+import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
@@ -24,6 +27,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     UpdateAgentController,
     ArchiveAgentController,
     RunAgentController,
+    ReplayAgentRunController,
     CancelAgentRunController,
     DecideApprovalsController,
     StreamAgentRunController,
@@ -35,10 +39,12 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     ArchiveAgentHandler,
     AgentNameClaims,
     RunAgentHandler,
+    ReplayAgentRunHandler,
     CancelAgentRunHandler,
     DecideApprovalsHandler,
     ListAgentsHandler,
     GetAgentHandler,
+    GetAgentVersionHandler,
     ListAgentRunsHandler,
     GetAgentRunHandler,
     AgentsReadModel,

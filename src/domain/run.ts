@@ -34,4 +34,6 @@ export const RUN_ORDERS: readonly RunOrder[] = ['asc', 'desc'];
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** What the tokens cost in US dollars, when the run's model has a price (`MODEL_PRICES_FILE`). */
+  costUsd?: number;
 }

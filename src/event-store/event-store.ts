@@ -6,6 +6,8 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   schemaVersion: number;
+  /** The W3C trace context the event was recorded in (while tracing is on): whoever acts on it continues the trace. */
+  traceparent?: string;
 }
 
 /** An event to append: the store gives it a stream, revision, position and time. */

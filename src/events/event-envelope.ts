@@ -35,9 +35,14 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
 /**
  * What of an event's data the log serves. The response an `Idempotency-Key` recorded is given back only to a
  * repeat of its request by the same caller: the log shows its status and headers, never its body, so read keys
- * (and anyone, without keys) cannot read other callers' responses through it.
+ * (and anyone, without keys) cannot read other callers' responses through it. Webhooks' sealed secrets are left out.
  */
 function servedData(event: RecordedEvent): Record<string, unknown> {
+  if ('encryptedSecret' in event.data) {
+    // A webhook's signing secret, encrypted: of no use to a reader, and left out all the same.
+    const { encryptedSecret: _secret, ...rest } = event.data;
+    return rest;
+  }
   if (event.type !== 'IdempotentRequestCompleted') return event.data;
   const { response, ...rest } = event.data as { response?: { body?: unknown } };
   if (!response || typeof response !== 'object') return event.data;

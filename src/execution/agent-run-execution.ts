@@ -27,6 +27,9 @@ import type { RunnableTool } from '../tools/tool';
 import { RunFeed } from '../live/run-feed';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { memoryWindow } from '../threads/thread';
+import type { ModelPrices } from '../models/model-prices';
+import { trace } from '@opentelemetry/api';
+import { SpanStatusCode } from '../shared/trace-context';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -41,6 +44,7 @@ export interface ExecutionDeps {
   threads: ThreadsReadModel;
   tools: ToolRegistry;
   providers: ModelProviders;
+  prices: ModelPrices;
   feed: RunFeed;
   logger: Logger;
   executorId: string;
@@ -125,9 +129,10 @@ export class AgentRunExecution {
         ? memoryWindow(this.deps.threads.lastMessages(run.threadId, agent.memory.maxMessages), agent.memory.maxMessages)
         : [];
       const history = toModelMessages(remembered, modelNames);
+      const model = run.model || agent.model;
       const result = await runAgentLoop(
         {
-          model: run.model || agent.model,
+          model,
           instructions: agent.instructions,
           task: run.task,
           context: run.context,
@@ -155,7 +160,7 @@ export class AgentRunExecution {
         },
         this.deps.providers,
       );
-      const usage = summed(run.usage, result.usage);
+      const usage = this.deps.prices.priced(model, summed(run.usage, result.usage));
       const attempts = run.attempts + result.attempts;
       if (result.waitingFor) {
         const approvals = result.waitingFor;
@@ -196,7 +201,7 @@ export class AgentRunExecution {
       const runnable = tools.find((t) => t.id === tool);
       const redact = (text: string) => this.deps.providers.redaction.apply(text);
       result = runnable
-        ? await runTool(runnable, input, signal, redact)
+        ? await runTool(runnable, input, signal, redact, callId)
         : { error: `The tool "${tool}" is not available now` };
     }
     await this.record({ type: 'RecordToolResult', executorId, callId, tool, ...result });
@@ -223,6 +228,7 @@ export class AgentRunExecution {
 
   /** The end must be recorded: keep trying through a store outage, until the service stops. */
   private async finish(end: Omit<EndAgentRun, 'type' | 'executorId'>): Promise<void> {
+    runSpanEnded(end);
     try {
       await persistently(
         () => this.send({ type: 'EndAgentRun', executorId: this.deps.executorId, ...end }),
@@ -266,4 +272,21 @@ export class AgentRunExecution {
 function summed(before: Usage | null, now: Usage): Usage {
   if (!before) return now;
   return { inputTokens: before.inputTokens + now.inputTokens, outputTokens: before.outputTokens + now.outputTokens };
+}
+
+/** The run's span (while tracing is on): its usage and cost, and its error. */
+function runSpanEnded({ outcome, usage }: Omit<EndAgentRun, 'type' | 'executorId'>): void {
+  const span = trace.getActiveSpan();
+  if (!span?.isRecording()) return;
+  if (usage) {
+    span.setAttributes({
+      'gen_ai.usage.input_tokens': usage.inputTokens,
+      'gen_ai.usage.output_tokens': usage.outputTokens,
+    });
+    if (usage.costUsd !== undefined) span.setAttribute('app.cost_usd', usage.costUsd);
+  }
+  if ('error' in outcome) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+    span.setAttribute('error.type', outcome.error.code);
+  } else if ('cancelled' in outcome) span.setAttribute('app.agent_run.cancelled', true);
 }

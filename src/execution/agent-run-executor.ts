@@ -16,6 +16,9 @@ import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
+import { contextOf, inSpan, runIn } from '../shared/trace-context';
+import type { Agent } from '../agents/agent';
+import type { AgentRunAggregate } from '../agents/agent-run';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 const MAX_WAITING = 10_000;
 
@@ -24,6 +27,8 @@ interface Waiting {
   /** Its thread's runs execute one at a time, in the order of their queueing (`position` in the log). */
   threadId?: string;
   position: bigint;
+  /** The trace of the request that queued the run (or decided its approvals): the run's span continues it. */
+  traceparent?: string;
   /** Lets the checkpoint pass the run: its claim has settled. */
   claimed(): void;
 }
@@ -109,7 +114,8 @@ export class AgentRunExecutor
       const known = this.runs.getRunAggregate(runId);
       if (known && known.status !== 'queued' && !(resumed && known.status === 'waiting')) continue;
       const threadId = resumed ? (known?.threadId ?? undefined) : (event.data as AgentRunQueued['data']).threadId;
-      this.waiting.push({ runId, threadId, position: event.position, claimed: this.hold(event) });
+      const { traceparent } = event.metadata;
+      this.waiting.push({ runId, threadId, position: event.position, traceparent, claimed: this.hold(event) });
     }
     this.pump();
     if (this.waiting.length >= MAX_WAITING && !this.stopping) {
@@ -158,6 +164,7 @@ export class AgentRunExecutor
       threads: this.threads,
       tools: this.tools,
       providers: this.providers,
+      prices: this.config.prices,
       feed: this.feed,
       logger: this.logger,
       executorId: this.executorId,
@@ -166,8 +173,10 @@ export class AgentRunExecutor
       stopping: () => this.stopping,
     });
     let claimed: Awaited<ReturnType<AgentRunExecution['claim']>>;
+    // In another instance, or after a restart, all the same: the run belongs to the trace that queued it.
+    const parent = contextOf(entry.traceparent);
     try {
-      claimed = await execution.claim();
+      claimed = await runIn(parent, () => execution.claim());
     } catch (error) {
       // The store is away: put the run back at the head of the queue and try again shortly.
       this.logger.warn(`Could not claim run ${entry.runId} yet: ${String(error)}`);
@@ -184,7 +193,13 @@ export class AgentRunExecutor
     if (this.stopping) execution.controller.abort(new RunInterrupted());
     else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
     try {
-      await execution.execute(claimed.run, claimed.agent);
+      const { run, agent } = claimed;
+      await inSpan(
+        `invoke_agent ${agent?.name ?? run.agentId}`,
+        runAttributes(run, agent),
+        () => execution.execute(run, agent),
+        { parent },
+      );
     } finally {
       this.executing.delete(entry.runId);
     }
@@ -198,4 +213,22 @@ export class AgentRunExecutor
       this.executing.get(event.data.runId as string)?.controller.abort(new RunCancelled());
     }
   }
+}
+
+/** The agent run's span, after the semantic conventions for generative AI agents. */
+function runAttributes(run: AgentRunAggregate, agent: Agent | null) {
+  const model = run.model || agent?.model || '';
+  return {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.id': run.agentId,
+    ...(agent && { 'gen_ai.agent.name': agent.name }),
+    'gen_ai.provider.name': model.slice(0, model.indexOf('/')),
+    'gen_ai.request.model': model.slice(model.indexOf('/') + 1),
+    'app.agent_run.id': run.id,
+    ...(run.threadId && { 'gen_ai.conversation.id': run.threadId }),
+    ...(run.workflowRunId && {
+      'app.workflow_run.id': run.workflowRunId,
+      'app.workflow_step.index': run.stepIndex ?? 0,
+    }),
+  };
 }

@@ -16,21 +16,37 @@ import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store
 import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
 import { ProjectionRunner } from '../read-models/projection-runner';
+import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
-import { workflowDecider, workflowStream } from '../workflows/workflow';
+import { WorkflowStep, workflowDecider, workflowStream } from '../workflows/workflow';
 import {
   StepOutcome,
+  WorkflowRunAggregate,
   WorkflowRunCommand,
+  WorkflowRunStarted,
+  WorkflowStepRetrying,
   WorkflowStepStarted,
   stepContext,
   workflowRunDecider,
   workflowRunStream,
 } from '../workflows/workflow-run';
+import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
+import { isHeld } from '../domain/run-slots';
+import { runIn } from '../shared/trace-context';
+import { WorkflowRunTraces } from './workflow-run-traces';
 
-const EVENT_TYPES = ['WorkflowRunQueued', 'WorkflowStepStarted', 'WorkflowRunCancelled', ...AGENT_RUN_ENDINGS];
+const EVENT_TYPES = [
+  'WorkflowRunQueued',
+  'WorkflowStepStarted',
+  'WorkflowStepRetrying',
+  'WorkflowStepEnded',
+  'WorkflowRunCancelled',
+  'WorkflowRunFailed',
+  ...AGENT_RUN_ENDINGS,
+];
 
 /**
  * The process manager of workflow runs, over events: a queued run starts its first step; a step started queues
@@ -45,6 +61,9 @@ export class WorkflowRunManager
 {
   protected readonly name = 'workflow-run-manager';
   private stopping = false;
+  /** Retries waiting for their time, and steps' time limits, by `<run>:<step>`; each holds its event. */
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
+  private readonly traces: WorkflowRunTraces;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -55,8 +74,10 @@ export class WorkflowRunManager
     private readonly workflows: WorkflowsReadModel,
     private readonly agents: AgentsReadModel,
     private readonly projections: ProjectionRunner,
+    private readonly clock: Clock,
   ) {
     super(store, checkpoints);
+    this.traces = new WorkflowRunTraces(actors, store);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -67,6 +88,8 @@ export class WorkflowRunManager
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
     await this.stopFollowing();
   }
 
@@ -79,7 +102,11 @@ export class WorkflowRunManager
     }
     await Promise.all(
       [...byRun.values()].map(async (runEvents) => {
-        for (const event of runEvents) await this.handleEvent(event);
+        for (const group of sideBySide(runEvents)) {
+          if (group.length > 1 && isAgentRunEnding(group[0]))
+            await this.handleEvent(group[0], () => this.endSteps(group));
+          else await Promise.all(group.map((event) => this.handleEvent(event)));
+        }
       }),
     );
   }
@@ -90,15 +117,14 @@ export class WorkflowRunManager
     return event.data.runId as string;
   }
 
-  private async handleEvent(event: RecordedEvent): Promise<void> {
+  private async handleEvent(event: RecordedEvent, handling = () => this.handleNow(event)): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
+    // In the run's trace, whichever instance handles it.
+    const runId = this.workflowRunOf(event)!;
+    const traced = this.traces.contextOf(event, runId);
     try {
-      await persistently(
-        () => this.handleNow(event),
-        what,
-        this.logger,
-        () => this.stopping,
-      );
+      await runIn(traced, () => persistently(handling, what, this.logger, () => this.stopping));
+      await this.traces.recordEnded(runId, traced);
     } catch (error) {
       if (this.stopping) throw error;
       // A refusal of the domain means the event has nothing left to do (a repeat, or a run already ended).
@@ -111,36 +137,110 @@ export class WorkflowRunManager
       case 'WorkflowRunQueued':
         return this.start(event.data.id as string, event.data.workflowId as string);
       case 'WorkflowStepStarted':
-        return this.queueStepRun(event.data as WorkflowStepStarted['data']);
+        return this.stepStarted(event);
+      case 'WorkflowStepRetrying':
+        return this.retryLater(event);
+      case 'WorkflowStepEnded':
+        return this.clearTimer(`${event.data.runId as string}:${event.data.index as number}`);
       case 'WorkflowRunCancelled':
+      case 'WorkflowRunFailed':
         return this.cancelSteps(event.data.runId as string);
       default:
         return this.endStep(event);
     }
   }
 
-  private async start(runId: string, workflowId: string): Promise<void> {
+  /** Starts a queued run, unless it waits for a slot (`maxConcurrentRuns`; WorkflowRunSlots starts it then). */
+  async start(runId: string, workflowId: string): Promise<void> {
     if (this.hasEnded(runId)) return;
     const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
+    if (isHeld(workflow.runs, runId)) return;
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    if (run?.status !== 'queued') return;
+    const replayed = run.replayOf ? await this.replayed(run.replayOf.runId) : undefined;
+    // A replay runs the version it replays (unless it asked for the current one), from what that run recorded.
+    const original = replayed && replayed.workflowVersion === run.workflowVersion;
+    const steps = original ? replayed.steps : workflow.steps;
+    const outputStep = original ? replayed.outputStep : workflow.outputStep;
+    const workflowVersion = original ? replayed.workflowVersion! : workflow.version;
     await this.sendToRun(runId, {
       type: 'StartWorkflowRun',
       workflowName: workflow.name,
-      workflowVersion: workflow.version,
-      steps: workflow.steps,
-      firstAgentRunId: this.ids.newId('agentrun'),
+      workflowVersion,
+      steps,
+      ...(outputStep !== undefined && { outputStep }),
+      newAgentRunId: () => this.ids.newId('agentrun'),
+      ...(run.replayOf && replayed && { reuse: reusableSteps(steps, run.replayOf.fromStep, replayed.run) }),
     });
   }
 
-  private async queueStepRun({
-    runId,
-    index,
-    agent: name,
-    task,
-    agentRunId,
-  }: WorkflowStepStarted['data']): Promise<void> {
+  /** The run a replay replays: its steps' definition as it started them, and how they ended. */
+  private async replayed(
+    runId: string,
+  ): Promise<
+    { run: WorkflowRunAggregate; steps: WorkflowStep[]; workflowVersion?: number; outputStep?: string } | undefined
+  > {
     const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
-    if (!run || run.status !== 'running' || run.steps[index]?.agentRunId !== agentRunId) return;
+    if (!run) return undefined;
+    const { events } = await this.store.readStream(workflowRunStream(runId));
+    const started = events.find((event) => event.type === 'WorkflowRunStarted');
+    if (!started) return undefined;
+    const { steps, workflowVersion, outputStep } = started.data as WorkflowRunStarted['data'];
+    return { run, steps, workflowVersion, outputStep };
+  }
+
+  /** A step started: its agent run is queued, and its time limit, if it has one, is watched. */
+  private async stepStarted(event: RecordedEvent): Promise<void> {
+    const { runId, index, agentRunId } = event.data as WorkflowStepStarted['data'];
+    const run = await this.queueStepRun(runId, index, agentRunId);
+    const step = run?.steps[index];
+    if (!step?.timeoutMs || !step.startedAt) return;
+    const at = Date.parse(step.startedAt) + step.timeoutMs;
+    this.setTimer(`${runId}:${index}`, event, at, () => this.sendToRun(runId, { type: 'ExpireWorkflowStep', index }));
+  }
+
+  /** A failed attempt with attempts left: the next one is queued at its time (after a restart too). */
+  private async retryLater(event: RecordedEvent): Promise<void> {
+    const { runId, index, nextAgentRunId, retryAt } = event.data as WorkflowStepRetrying['data'];
+    const key = `${runId}:${index}:retry`;
+    this.setTimer(key, event, Date.parse(retryAt), () => this.queueStepRun(runId, index, nextAgentRunId));
+  }
+
+  /** Runs `task` at `at` (by the service's clock), holding the event's checkpoint until it has, so a restart does it again. */
+  private setTimer(key: string, event: RecordedEvent, at: number, task: () => Promise<unknown>): void {
+    if (this.timers.has(key) || this.stopping) return;
+    const release = this.hold(event);
+    const timer = setTimeout(
+      () => {
+        void persistently(task, `${key} at ${event.position}`, this.logger, () => this.stopping)
+          .catch((error: unknown) => this.logger.debug(`${key}: ${String(error)}`))
+          .finally(() => this.clearTimer(key));
+      },
+      Math.max(0, at - this.clock.now().getTime()),
+    );
+    this.timers.set(key, { timer, release });
+  }
+
+  private clearTimer(key: string): void {
+    const entry = this.timers.get(key);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.timers.delete(key);
+    entry.release();
+  }
+
+  /** Queues the agent run of a step's attempt, unless the step has moved on; returns the run as it was. */
+  private async queueStepRun(
+    runId: string,
+    index: number,
+    agentRunId: string,
+  ): Promise<WorkflowRunAggregate | undefined> {
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    const step = run?.steps[index];
+    if (!run || isEnded(run.status) || step?.agentRunId !== agentRunId || !step.agent || step.task === null) return;
+    const name = step.agent;
+    const task = step.task;
     const { claimedBy } = await this.actors.of(agentNameStream(name), agentNameDecider).read();
     const agent = claimedBy ? await this.actors.of(agentStream(claimedBy), agentDecider).read() : null;
     // An archived agent, or one renamed since, is no longer the agent of that name.
@@ -155,9 +255,9 @@ export class WorkflowRunManager
         index,
         agentRunId,
         outcome: { error },
-        nextAgentRunId: '',
+        newAgentRunId: () => this.ids.newId('agentrun'),
       });
-      return;
+      return run;
     }
     await this.actors.send(
       agentRunStream(agentRunId),
@@ -176,31 +276,35 @@ export class WorkflowRunManager
       { correlationId: runId, causationId: runId },
       { newStream: true },
     );
+    return run;
   }
 
   private async endStep(event: RecordedEvent): Promise<void> {
-    const data = event.data as AgentRunSucceeded['data'] | AgentRunFailed['data'];
-    const { workflowRunId, stepIndex, runId: agentRunId } = data;
-    if (workflowRunId === undefined || stepIndex === undefined) return;
-    const outcome: StepOutcome =
-      event.type === 'AgentRunSucceeded'
-        ? answerOf(data as AgentRunSucceeded['data'])
-        : event.type === 'AgentRunFailed'
-          ? { error: (data as AgentRunFailed['data']).error }
-          : { cancelled: true };
-    await this.sendToRun(workflowRunId, {
+    const end = stepEndOf(event);
+    if (!end) return;
+    await this.sendToRun(end.workflowRunId, {
       type: 'EndWorkflowStep',
-      index: stepIndex,
-      agentRunId,
-      outcome,
-      nextAgentRunId: this.ids.newId('agentrun'),
+      ...end,
+      newAgentRunId: () => this.ids.newId('agentrun'),
+    });
+  }
+
+  /** Agent runs of one workflow run that ended together end their steps in one command (one append). */
+  private async endSteps(events: RecordedEvent[]): Promise<void> {
+    const ends = events.map(stepEndOf).filter((end) => end !== undefined);
+    if (!ends.length) return;
+    await this.sendToRun(ends[0].workflowRunId, {
+      type: 'EndWorkflowSteps',
+      ends: ends.map(({ index, agentRunId, outcome }) => ({ index, agentRunId, outcome })),
+      newAgentRunId: () => this.ids.newId('agentrun'),
     });
   }
 
   private async cancelSteps(runId: string): Promise<void> {
     const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     for (const step of run?.steps ?? []) {
-      if (step.agentRunId === null || step.status !== 'cancelled') continue;
+      const stopped = step.status === 'cancelled' || step.error?.code === 'step_timeout';
+      if (step.agentRunId === null || !stopped) continue;
       await this.actors
         .send(
           agentRunStream(step.agentRunId),
@@ -224,6 +328,39 @@ export class WorkflowRunManager
     const status = this.workflows.getRunAggregate(runId)?.status;
     return status !== undefined && isEnded(status);
   }
+}
+
+const isAgentRunEnding = (event: RecordedEvent) => (AGENT_RUN_ENDINGS as readonly string[]).includes(event.type);
+
+/** How an agent run that a step made ended; undefined for a run of no workflow. */
+function stepEndOf(event: RecordedEvent) {
+  const data = event.data as AgentRunSucceeded['data'] | AgentRunFailed['data'];
+  const { workflowRunId, stepIndex, runId: agentRunId } = data;
+  if (workflowRunId === undefined || stepIndex === undefined) return undefined;
+  const outcome: StepOutcome =
+    event.type === 'AgentRunSucceeded'
+      ? answerOf(data as AgentRunSucceeded['data'])
+      : event.type === 'AgentRunFailed'
+        ? { error: (data as AgentRunFailed['data']).error }
+        : { cancelled: true };
+  return { workflowRunId, index: stepIndex, agentRunId, outcome };
+}
+
+/**
+ * A run's events in order, in groups: steps started together (their agent runs are queued at once), and agent
+ * runs that ended one after another (their steps end in one command).
+ */
+function sideBySide(events: RecordedEvent[]): RecordedEvent[][] {
+  const groups: RecordedEvent[][] = [];
+  for (const event of events) {
+    const last = groups[groups.length - 1];
+    const together =
+      (event.type === 'WorkflowStepStarted' && last?.[0].type === 'WorkflowStepStarted') ||
+      (isAgentRunEnding(event) && last !== undefined && isAgentRunEnding(last[0]));
+    if (together) last.push(event);
+    else groups.push([event]);
+  }
+  return groups;
 }
 
 function answerOf({ output, outputObject }: AgentRunSucceeded['data']): StepOutcome {

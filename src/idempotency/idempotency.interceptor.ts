@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, HttpException, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, from, mergeMap, of } from 'rxjs';
 import { bearerToken, digestOf } from '../access/api-keys';
@@ -7,6 +8,7 @@ import { DomainError } from '../domain/decider';
 import { persistently } from '../actors/persistently';
 import { ValidationFailed } from '../shared/validation-failed';
 import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
+import { UNRECORDED_FIELDS, withoutFields } from './unrecorded-fields';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** The headers that describe a response and are given back with it. */
@@ -23,7 +25,10 @@ const COMPLETE_WITHIN_MS = 10_000;
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger(IdempotencyInterceptor.name);
 
-  constructor(private readonly actors: ActorRegistry) {}
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly reflector: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
@@ -47,9 +52,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
         if (events.length === 0 && state?.state === 'completed') return of(this.replay(reply, state.response));
         // The completion is recorded once the request has written what it writes: it is retried through a
         // short store outage rather than given up, so that a repeat cannot run the request twice.
+        const unrecorded = this.reflector.get<string[] | undefined>(UNRECORDED_FIELDS, context.getHandler());
         const complete = (body: unknown) =>
           persistently(
-            () => send({ type: 'CompleteIdempotentRequest', fingerprint, response: recorded(reply, body) }),
+            () =>
+              send({
+                type: 'CompleteIdempotentRequest',
+                fingerprint,
+                response: recorded(reply, withoutFields(body, unrecorded)),
+              }),
             `Recording the response of Idempotency-Key ${stream}`,
             this.logger,
             () => Date.now() > completeBy,

@@ -14,6 +14,8 @@ import type { RunnableTool } from '../tools/tool';
 import type { ModelProviders } from './model-providers';
 import { errorMessage, toModelRunError } from './provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
+import { endModelCall, failModelCall, inToolSpan, startModelCall } from './gen-ai-spans';
+import type { Span } from '@opentelemetry/api';
 
 export interface AgentLoopRequest {
   /** `provider/model`. */
@@ -96,6 +98,11 @@ export async function runAgentLoop(
     let streamError: { error: unknown } | undefined;
     let finished = false;
     let responseMessages: ModelMessage[] = [];
+    // A model call's span opens with its request (one that fails before it streams has its span too).
+    let modelCall: Span | undefined = startModelCall(request.model, () => ({
+      instructions: request.instructions,
+      messages,
+    }));
     try {
       const result = opened.counting(() =>
         streamText({
@@ -111,12 +118,17 @@ export async function runAgentLoop(
         }),
       );
       for await (const part of opened.counting(() => result.fullStream)) {
-        if (part.type === 'start-step') stepText = '';
-        else if (part.type === 'text-delta') {
+        if (part.type === 'start-step') {
+          stepText = '';
+          modelCall ??= startModelCall(request.model, () => ({ instructions: request.instructions, messages }));
+        } else if (part.type === 'text-delta') {
           stepText += part.text;
           await observe(async () => observer.delta(part.text));
-        } else if (part.type === 'finish-step') output = stepText;
-        else if (part.type === 'finish') {
+        } else if (part.type === 'finish-step') {
+          output = stepText;
+          if (modelCall) endModelCall(modelCall, { ...part, text: stepText });
+          modelCall = undefined;
+        } else if (part.type === 'finish') {
           usage = totals(part.totalUsage);
           finished = true;
         } else if (part.type === 'error') {
@@ -133,6 +145,7 @@ export async function runAgentLoop(
     } catch (error) {
       streamError = { error };
     }
+    if (modelCall) failModelCall(modelCall, streamError?.error ?? observerError?.error ?? new Error('aborted'));
     if (observerError) throw observerError.error;
     if (streamError || !finished) {
       // Without an error part, a stream that did not finish was aborted (it ends with an `abort` part).
@@ -209,7 +222,7 @@ function toolSet(
         }
         const call = { id: toolCallId, tool: runnable.id };
         await observe(() => observer.toolCalled({ ...call, input }));
-        const result = await runTool(runnable, input, abortSignal, redact);
+        const result = await runTool(runnable, input, abortSignal, redact, toolCallId);
         await observe(() => observer.toolReturned({ ...call, ...result }));
         return 'error' in result ? { error: result.error } : result.output;
       },
@@ -224,11 +237,14 @@ export async function runTool(
   input: unknown,
   signal: AbortSignal | undefined,
   redact: (text: string) => string,
+  callId?: string,
 ): Promise<{ output: unknown } | { error: string }> {
-  try {
-    const output = await runnable.execute(input, { signal: signal ?? new AbortController().signal });
-    return { output: output ?? null };
-  } catch (error) {
-    return { error: redact(errorMessage(error)) };
-  }
+  return inToolSpan(runnable.id, callId, input, async () => {
+    try {
+      const output = await runnable.execute(input, { signal: signal ?? new AbortController().signal });
+      return { output: output ?? null };
+    } catch (error) {
+      return { error: redact(errorMessage(error)) };
+    }
+  });
 }

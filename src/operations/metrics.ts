@@ -7,6 +7,7 @@ import { AppliedEvents } from '../read-models/applied-events';
 import { ReadModelReadiness } from '../read-models/read-model-readiness';
 import { READ_DATABASE } from '../read-models/read-database';
 import { WorkflowTriggered } from '../workflows/workflow';
+import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run';
 import { RunStatusCounts } from './run-status-counts';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -32,6 +33,18 @@ export class Metrics implements OnModuleInit {
     name: 'projection_lag_seconds',
     help: 'Time from an event being recorded to the read models showing it',
     buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: 'model_tokens_total',
+    help: 'Tokens of ended agent runs, by provider, model, agent and direction (input or output)',
+    labelNames: ['provider', 'model', 'agent', 'direction'],
+    registers: [this.registry],
+  });
+  private readonly cost = new Counter({
+    name: 'model_cost_usd_total',
+    help: 'What ended agent runs cost in US dollars, by provider, model and agent (runs of priced models only)',
+    labelNames: ['provider', 'model', 'agent'],
     registers: [this.registry],
   });
   private readonly runCounts: RunStatusCounts[] = [];
@@ -90,6 +103,22 @@ export class Metrics implements OnModuleInit {
     });
   }
 
+  /** Tokens and cost of an ended run, under its provider, model and agent. */
+  private runEnded(event: RecordedEvent): void {
+    const { agentId, model, usage } = event.data as AgentRunSucceeded['data'];
+    if (!usage) return;
+    const modelId = model ?? 'unknown';
+    const slash = modelId.indexOf('/');
+    const labels = {
+      provider: slash < 0 ? 'unknown' : modelId.slice(0, slash),
+      model: modelId,
+      agent: agentId ?? 'unknown',
+    };
+    this.tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
+    this.tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
+    if (usage.costUsd !== undefined) this.cost.inc(labels, usage.costUsd);
+  }
+
   private applied(events: RecordedEvent[]): void {
     for (const counts of this.runCounts) counts.apply(events);
     // The catch-up after a start replays old events: their lag says nothing of now.
@@ -98,6 +127,7 @@ export class Metrics implements OnModuleInit {
     for (const event of events) {
       this.events.inc({ type: event.type });
       this.projectionLag.observe(Math.max(0, now - event.recordedAt.getTime()) / 1000);
+      if ((AGENT_RUN_ENDINGS as readonly string[]).includes(event.type)) this.runEnded(event);
       if (event.type === 'WorkflowTriggered') {
         const { trigger, triggeredAt } = event.data as WorkflowTriggered['data'];
         if (trigger.type === 'schedule') {

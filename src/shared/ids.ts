@@ -1,7 +1,7 @@
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
-export const ID_PREFIXES = ['agent', 'agentrun', 'wf', 'wfrun', 'thread'] as const;
+export const ID_PREFIXES = ['agent', 'agentrun', 'wf', 'wfrun', 'thread', 'whk'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';

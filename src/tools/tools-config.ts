@@ -24,7 +24,7 @@ const HOST_PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]
 export function loadToolsConfig(env: NodeJS.ProcessEnv = process.env): ToolsConfig {
   const mcpServersFile = env.MCP_SERVERS_FILE?.trim();
   return {
-    httpAllowedHosts: allowedHosts(env.HTTP_TOOL_ALLOWED_HOSTS),
+    httpAllowedHosts: parseAllowedHosts(env.HTTP_TOOL_ALLOWED_HOSTS, 'HTTP_TOOL_ALLOWED_HOSTS'),
     httpAllowPrivate: oneOf(env, 'HTTP_TOOL_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
     httpMaxBytes: integer(env, 'HTTP_TOOL_MAX_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024),
     httpTimeoutMs: integer(env, 'HTTP_TOOL_TIMEOUT_MS', 10_000, 1, 600_000),
@@ -32,7 +32,8 @@ export function loadToolsConfig(env: NodeJS.ProcessEnv = process.env): ToolsConf
   };
 }
 
-function allowedHosts(raw: string | undefined): string[] {
+/** A comma-separated list of `host` or `host:port`; `variable` names it in the error. */
+export function parseAllowedHosts(raw: string | undefined, variable: string): string[] {
   if (raw === undefined || raw.trim() === '') return [];
   const hosts = raw
     .split(',')
@@ -42,7 +43,7 @@ function allowedHosts(raw: string | undefined): string[] {
     const port = host.match(/:(\d+)$/)?.[1];
     if (!HOST_PATTERN.test(host) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
       throw new Error(
-        `HTTP_TOOL_ALLOWED_HOSTS must be a comma-separated list of host names, each optionally with :port, not "${host}"`,
+        `${variable} must be a comma-separated list of host names, each optionally with :port, not "${host}"`,
       );
     }
   }

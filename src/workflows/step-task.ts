@@ -4,20 +4,24 @@ export interface StepTaskScope {
   outputs: Array<string | null>;
   /** The steps' structured answers (`outputObject`), where they had an `outputSchema`. */
   objects?: unknown[];
+  /** The position of the step an id names (default: references are positions). */
+  indexOf?: (ref: string) => number | undefined;
 }
 
-const PLACEHOLDER = /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.(\d+)\.output((?:\.[^{}\s.]+)*))\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.([^{}\s.]+)\.output((?:\.[^{}\s.]+)*))\s*\}\}/g;
 
 /**
- * Fills `{{input.<path>}}`, `{{steps.<n>.output}}` and `{{steps.<n>.output.<path>}}` (a field of the step's
+ * Fills `{{input.<path>}}`, `{{steps.<id or n>.output}}` and `{{steps.<n>.output.<path>}}` (a field of the step's
  * structured answer) into a step's action by plain substitution, never evaluated. A string goes in as it is, any
  * other value (an object inserted whole) as JSON; a path that leads nowhere, or a step not run yet, becomes the
  * empty string. Anything else between braces is left as written.
  */
 export function renderStepTask(action: string, scope: StepTaskScope): string {
-  return action.replace(PLACEHOLDER, (_match, path: string, step?: string, field?: string) => {
-    const value =
-      step !== undefined ? stepOutput(scope, Number(step), field) : lookUp(scope.input, path.split('.').slice(1));
+  const indexOf = scope.indexOf ?? ((ref: string) => (/^\d+$/.test(ref) ? Number(ref) : undefined));
+  return action.replace(PLACEHOLDER, (match: string, path: string, step?: string, field?: string) => {
+    const index = step === undefined ? undefined : indexOf(step);
+    if (step !== undefined && index === undefined) return match;
+    const value = index !== undefined ? stepOutput(scope, index, field) : lookUp(scope.input, path.split('.').slice(1));
     if (value === undefined || value === null) return '';
     return typeof value === 'string' ? value : JSON.stringify(value);
   });

@@ -58,7 +58,13 @@ describe('workflow run decider', () => {
   it('starts with its first step, its task filled in from the input', () => {
     given(workflowRunDecider, [queued])
       .when(
-        { type: 'StartWorkflowRun', workflowName: 'digest', workflowVersion: 2, steps, firstAgentRunId: 'agentrun_a' },
+        {
+          type: 'StartWorkflowRun',
+          workflowName: 'digest',
+          workflowVersion: 2,
+          steps,
+          newAgentRunId: () => 'agentrun_a',
+        },
         now,
       )
       .then([started, step0]);
@@ -68,7 +74,7 @@ describe('workflow run decider', () => {
         workflowName: 'digest',
         workflowVersion: 2,
         steps,
-        firstAgentRunId: 'agentrun_b',
+        newAgentRunId: () => 'agentrun_b',
       })
       .then([]);
   });
@@ -81,7 +87,7 @@ describe('workflow run decider', () => {
           index: 0,
           agentRunId: 'agentrun_a',
           outcome: { output: 'notes' },
-          nextAgentRunId: 'agentrun_b',
+          newAgentRunId: () => 'agentrun_b',
         },
         now,
       )
@@ -113,7 +119,7 @@ describe('workflow run decider', () => {
           index: 1,
           agentRunId: 'agentrun_b',
           outcome: { output: 'report' },
-          nextAgentRunId: 'x',
+          newAgentRunId: () => 'x',
         },
         now,
       )
@@ -131,7 +137,7 @@ describe('workflow run decider', () => {
     const history = [queued, started, step0];
     given(workflowRunDecider, history)
       .when(
-        { type: 'EndWorkflowStep', index: 0, agentRunId: 'agentrun_a', outcome: { error }, nextAgentRunId: 'x' },
+        { type: 'EndWorkflowStep', index: 0, agentRunId: 'agentrun_a', outcome: { error }, newAgentRunId: () => 'x' },
         now,
       )
       .then([
@@ -164,7 +170,7 @@ describe('workflow run decider', () => {
         index: 0,
         agentRunId: 'agentrun_other',
         outcome: { output: 'x' },
-        nextAgentRunId: 'y',
+        newAgentRunId: () => 'y',
       })
       .then([]);
   });

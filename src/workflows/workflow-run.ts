@@ -1,12 +1,38 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, isEnded } from '../domain/run';
+import { ConditionScope, StepCondition, conditionHolds } from './step-condition';
+import { needsOf, stepIdOf, stepIndexOf } from './step-graph';
 import { renderStepTask } from './step-task';
-import { RunTrigger, StepContextOption, WorkflowStep, WorkflowTriggered, isApprovalStep } from './workflow';
+import {
+  ReplayOf,
+  RunTrigger,
+  StepContextOption,
+  StepRetry,
+  WorkflowStep,
+  WorkflowTriggered,
+  isApprovalStep,
+} from './workflow';
 
 export type StepStatus = 'pending' | RunStatus | 'skipped';
 
+/** One attempt of an agent step: an agent run of its own. */
+export interface StepAttempt {
+  runId: string;
+  status: RunStatus;
+  error: RunError | null;
+}
+
 export interface WorkflowRunStep {
   index: number;
+  /** The step's id (its position when the workflow names none), and the ids of the steps it waits for. */
+  id: string;
+  needs: string[];
+  when?: StepCondition;
+  retry?: StepRetry;
+  /** An agent step's attempts, each an agent run, in order. */
+  attempts?: StepAttempt[];
+  /** A replay took this step's output from the run it replays, without running it. */
+  reused?: boolean;
   /** An agent step's agent and action; null for an approval step. */
   agent: string | null;
   action: string | null;
@@ -40,8 +66,10 @@ export interface WorkflowRun {
   workflowVersion: number | null;
   /** The workflow's steps as they were when the run started; empty while it is queued. */
   steps: WorkflowRunStep[];
-  /** The last step's output. */
+  /** The output of the last step by position among those that ran. */
   output: string | null;
+  /** Present on a replay. */
+  replayOf?: ReplayOf;
   error: RunError | null;
   createdAt: string;
   startedAt: string | null;
@@ -50,6 +78,7 @@ export interface WorkflowRun {
 
 export interface WorkflowRunAggregate extends WorkflowRun {
   workflowName: string;
+  outputStep?: string;
 }
 
 export type WorkflowRunState = WorkflowRunAggregate | null;
@@ -57,25 +86,44 @@ export type WorkflowRunState = WorkflowRunAggregate | null;
 /** How a step's agent run ended. */
 export type StepOutcome = { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
 
+/** Gives the id of an agent run the decision starts (a step, or a retry); called once per run started. */
+export type NewAgentRunId = () => string;
+
 export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
   WorkflowRun,
   'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'
-> & { workflowVersion?: number };
+> & { workflowVersion?: number; replayOf?: ReplayOf };
+/** A step a replay takes from the run it replays. */
+export interface ReusedStep {
+  index: number;
+  output: string;
+  outputObject?: unknown;
+}
 export type StartWorkflowRun = {
   type: 'StartWorkflowRun';
   workflowName: string;
   workflowVersion: number;
   steps: WorkflowStep[];
-  firstAgentRunId: string;
+  outputStep?: string;
+  newAgentRunId: NewAgentRunId;
+  /** A replay: the steps it takes from the run it replays. */
+  reuse?: ReusedStep[];
 };
 export type EndWorkflowStep = {
   type: 'EndWorkflowStep';
   index: number;
   agentRunId: string;
   outcome: StepOutcome;
-  /** The id the next step's agent run gets, if there is a next step. */
-  nextAgentRunId: string;
+  newAgentRunId: NewAgentRunId;
 };
+/** Several steps' agent runs ended (as the log had them, in order): one decision, one append. */
+export type EndWorkflowSteps = {
+  type: 'EndWorkflowSteps';
+  ends: Array<Pick<EndWorkflowStep, 'index' | 'agentRunId' | 'outcome'>>;
+  newAgentRunId: NewAgentRunId;
+};
+/** Fails a step whose attempts have taken longer than its `timeoutMs`. */
+export type ExpireWorkflowStep = { type: 'ExpireWorkflowStep'; index: number };
 export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
 /** A person's decision at the approval step the run waits at: approve goes on (`data` is the step's output). */
 export type DecideWorkflowApproval = {
@@ -83,8 +131,7 @@ export type DecideWorkflowApproval = {
   decision: 'approve' | 'reject';
   reason?: string;
   data?: Record<string, unknown>;
-  /** The id the next step's agent run gets, if there is a next step. */
-  nextAgentRunId: string;
+  newAgentRunId: NewAgentRunId;
 };
 /** Fails a run that has waited at an approval step past its `timeoutMs`. */
 export type ExpireWorkflowApproval = { type: 'ExpireWorkflowApproval' };
@@ -92,23 +139,51 @@ export type WorkflowRunCommand =
   | QueueWorkflowRun
   | StartWorkflowRun
   | EndWorkflowStep
+  | EndWorkflowSteps
   | CancelWorkflowRun
   | DecideWorkflowApproval
-  | ExpireWorkflowApproval;
+  | ExpireWorkflowApproval
+  | ExpireWorkflowStep;
 
 type RunEnded = { runId: string; endedAt: string };
 /** `workflowVersion` is absent from runs recorded before versions. */
 export type WorkflowRunQueued = DomainEvent<
   'WorkflowRunQueued',
-  Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'> & { workflowVersion?: number }
+  Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'> & {
+    workflowVersion?: number;
+    replayOf?: ReplayOf;
+  }
 >;
 export type WorkflowRunStarted = DomainEvent<
   'WorkflowRunStarted',
-  { runId: string; workflowName: string; workflowVersion?: number; steps: WorkflowStep[]; startedAt: string }
+  {
+    runId: string;
+    workflowName: string;
+    workflowVersion?: number;
+    steps: WorkflowStep[];
+    /** The step whose output is the run's, when the workflow names one. */
+    outputStep?: string;
+    startedAt: string;
+  }
 >;
 export type WorkflowStepStarted = DomainEvent<
   'WorkflowStepStarted',
   { runId: string; index: number; agent: string; task: string; agentRunId: string; startedAt: string }
+>;
+/** A replay took a step's output from the run it replays (`fromRunId`), with no model call. */
+export type WorkflowStepReused = DomainEvent<
+  'WorkflowStepReused',
+  { runId: string; index: number; fromRunId: string; output: string; outputObject?: unknown; reusedAt: string }
+>;
+/** A step not run: its `when` was false, or every step it needs was skipped. */
+export type WorkflowStepSkipped = DomainEvent<
+  'WorkflowStepSkipped',
+  { runId: string; index: number; reason: 'condition_false' | 'needs_skipped'; skippedAt: string }
+>;
+/** An attempt of a step failed and it has attempts left: `nextAgentRunId` is queued at `retryAt`. */
+export type WorkflowStepRetrying = DomainEvent<
+  'WorkflowStepRetrying',
+  { runId: string; index: number; agentRunId: string; error: RunError; nextAgentRunId: string; retryAt: string }
 >;
 /** The run reached an approval step: it waits for a person (POST …/approvals). */
 export type WorkflowApprovalRequested = DomainEvent<
@@ -134,6 +209,9 @@ export type WorkflowRunEvent =
   | WorkflowRunQueued
   | WorkflowRunStarted
   | WorkflowStepStarted
+  | WorkflowStepReused
+  | WorkflowStepSkipped
+  | WorkflowStepRetrying
   | WorkflowApprovalRequested
   | WorkflowStepEnded
   | WorkflowRunSucceeded
@@ -144,6 +222,9 @@ export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
   WorkflowRunQueued: true,
   WorkflowRunStarted: true,
   WorkflowStepStarted: true,
+  WorkflowStepReused: true,
+  WorkflowStepSkipped: true,
+  WorkflowStepRetrying: true,
   WorkflowApprovalRequested: true,
   WorkflowStepEnded: true,
   WorkflowRunSucceeded: true,
@@ -160,13 +241,30 @@ export type QueuedRun = WorkflowRunQueued['data'];
 
 /** The run a trigger makes (the trigger alone records it; its stream is opened with it, or after it). */
 export function queuedRunOf(triggered: WorkflowTriggered['data']): QueuedRun {
-  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt } = triggered;
-  return { id: runId, workflowId, input, trigger, workflowVersion, createdAt: triggeredAt };
+  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt, replayOf } = triggered;
+  return {
+    id: runId,
+    workflowId,
+    input,
+    trigger,
+    workflowVersion,
+    createdAt: triggeredAt,
+    ...(replayOf && { replayOf }),
+  };
 }
 
 /** The same, from the run as it stands while its stream is not opened yet (as the read models list it). */
-export function queuedRunFrom({ id, workflowId, input, trigger, workflowVersion, createdAt }: WorkflowRun): QueuedRun {
-  return { id, workflowId, input, trigger, ...(workflowVersion !== null && { workflowVersion }), createdAt };
+export function queuedRunFrom(run: WorkflowRun): QueuedRun {
+  const { id, workflowId, input, trigger, workflowVersion, createdAt, replayOf } = run;
+  return {
+    id,
+    workflowId,
+    input,
+    trigger,
+    ...(workflowVersion !== null && { workflowVersion }),
+    createdAt,
+    ...(replayOf && { replayOf }),
+  };
 }
 
 export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> = {
@@ -190,27 +288,52 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     switch (command.type) {
       case 'StartWorkflowRun': {
         if (state.status !== 'queued') return [];
-        const { workflowName, workflowVersion, steps } = command;
+        const { workflowName, workflowVersion, steps, outputStep } = command;
+        const output = outputStep !== undefined && { outputStep };
         const started: WorkflowRunStarted = {
           type: 'WorkflowRunStarted',
-          data: { runId, workflowName, workflowVersion, steps, startedAt: at },
+          data: { runId, workflowName, workflowVersion, steps, ...output, startedAt: at },
         };
-        const run = workflowRunDecider.evolve(state, started)!;
-        return [started, startStep(run, 0, command.firstAgentRunId, at)];
+        const fromRunId = state.replayOf?.runId ?? '';
+        const reused = (command.reuse ?? []).map(({ index, output, outputObject }): WorkflowStepReused => ({
+          type: 'WorkflowStepReused',
+          data: { runId, index, fromRunId, output, ...(outputObject !== undefined && { outputObject }), reusedAt: at },
+        }));
+        return advance(state, [started, ...reused], command.newAgentRunId, at);
       }
       case 'EndWorkflowStep': {
         const step = state.steps[command.index];
         // Repeats, and agent runs that end after their workflow run did, change nothing.
-        if (state.status !== 'running' || step?.status !== 'running' || step.agentRunId !== command.agentRunId)
-          return [];
-        return endStep(state, command, at);
+        if (isEnded(state.status) || step?.status !== 'running' || step.agentRunId !== command.agentRunId) return [];
+        return endStep(state, command, now);
+      }
+      case 'EndWorkflowSteps': {
+        let current: WorkflowRunState = state;
+        const out: WorkflowRunEvent[] = [];
+        for (const end of command.ends) {
+          const step: EndWorkflowStep = { type: 'EndWorkflowStep', ...end, newAgentRunId: command.newAgentRunId };
+          const events = workflowRunDecider.decide(current, step, now);
+          out.push(...events);
+          current = events.reduce(workflowRunDecider.evolve, current);
+        }
+        return out;
+      }
+      case 'ExpireWorkflowStep': {
+        const step = state.steps[command.index];
+        if (isEnded(state.status) || step?.status !== 'running' || !step.timeoutMs || !step.startedAt) return [];
+        if (Date.parse(step.startedAt) + step.timeoutMs > now.getTime()) return [];
+        const error = { code: 'step_timeout', message: `Step "${step.id}" took longer than ${step.timeoutMs} ms` };
+        return [
+          { type: 'WorkflowStepEnded', data: { runId, index: step.index, status: 'failed', error, endedAt: at } },
+          { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+        ];
       }
       case 'DecideWorkflowApproval': {
         const index = state.steps.findIndex((step) => step.status === 'waiting');
         if (state.status !== 'waiting' || index < 0) {
           throw new DomainError('conflict', `Workflow run ${runId} is ${state.status}, not waiting`, [], 'not-waiting');
         }
-        return decideApproval(state, index, command, at);
+        return decideApproval(state, index, command, now);
       }
       case 'ExpireWorkflowApproval': {
         const step = state.steps.find((s) => s.status === 'waiting');
@@ -235,8 +358,9 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
 
   evolve(state, event) {
     if (event.type === 'WorkflowRunQueued') {
-      const { id, workflowId, input, trigger, createdAt, workflowVersion } = event.data;
+      const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf } = event.data;
       return {
+        ...(replayOf && { replayOf }),
         id,
         workflowId,
         workflowName: '',
@@ -255,24 +379,57 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     if (!state) return state;
     switch (event.type) {
       case 'WorkflowRunStarted': {
-        const { workflowName, steps, startedAt } = event.data;
+        const { workflowName, steps, startedAt, outputStep } = event.data;
         const workflowVersion = event.data.workflowVersion ?? state.workflowVersion;
-        return { ...state, status: 'running', workflowName, workflowVersion, startedAt, steps: steps.map(pendingStep) };
+        const output = outputStep !== undefined && { outputStep };
+        return {
+          ...state,
+          status: 'running',
+          workflowName,
+          workflowVersion,
+          startedAt,
+          steps: pendingSteps(steps),
+          ...output,
+        };
       }
       case 'WorkflowStepStarted': {
         const { index, agentRunId, startedAt, task } = event.data;
-        return updateStep(state, index, { status: 'running', agentRunId, startedAt, task });
+        const attempts = [{ runId: agentRunId, status: 'running' as const, error: null }];
+        return updateStep(state, index, { status: 'running', agentRunId, startedAt, task, attempts });
+      }
+      case 'WorkflowStepReused': {
+        const { index, output, outputObject, reusedAt } = event.data;
+        const answer = { output, ...(outputObject !== undefined && { outputObject }) };
+        const change = {
+          status: 'succeeded' as const,
+          reused: true,
+          ...answer,
+          startedAt: reusedAt,
+          endedAt: reusedAt,
+        };
+        return updateStep(state, index, change);
+      }
+      case 'WorkflowStepSkipped':
+        return updateStep(state, event.data.index, { status: 'skipped', endedAt: event.data.skippedAt });
+      case 'WorkflowStepRetrying': {
+        const { index, error, nextAgentRunId } = event.data;
+        const step = state.steps.find((s) => s.index === index);
+        const attempts = [
+          ...endAttempt(step?.attempts, 'failed', error),
+          { runId: nextAgentRunId, status: 'queued' as const, error: null },
+        ];
+        return updateStep(state, index, { agentRunId: nextAgentRunId, attempts });
       }
       case 'WorkflowApprovalRequested': {
         const { index, requestedAt } = event.data;
-        return { ...updateStep(state, index, { status: 'waiting', startedAt: requestedAt }), status: 'waiting' };
+        return updateStep(state, index, { status: 'waiting', startedAt: requestedAt });
       }
       case 'WorkflowStepEnded': {
         const { index, status, output, outputObject, error, endedAt } = event.data;
         const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
-        const stepped = updateStep(state, index, { status, ...answer, error: error ?? null, endedAt });
-        // A decision at an approval step lets the run go on.
-        return state.status === 'waiting' ? { ...stepped, status: 'running' } : stepped;
+        const step = state.steps.find((s) => s.index === index);
+        const attempts = step?.attempts && { attempts: endAttempt(step.attempts, status, error ?? null) };
+        return updateStep(state, index, { status, ...answer, error: error ?? null, endedAt, ...attempts });
       }
       case 'WorkflowRunSucceeded':
         return { ...finish(state, 'succeeded', event.data.endedAt), output: event.data.output };
@@ -286,10 +443,79 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
   },
 };
 
+/** Errors no retry can fix: a provider not set up, an answer still invalid after its repair, a missing agent. */
+const NOT_RETRIED = new Set(['provider_not_configured', 'output_invalid', 'agent_not_found', 'rejected']);
+
+/** The wait before retry `n` (1 for the first): `backoffMs` doubled each time, up to `maxBackoffMs`. */
+export function retryDelayMs({ backoffMs, maxBackoffMs }: StepRetry, n: number): number {
+  const delay = backoffMs * 2 ** (n - 1);
+  return maxBackoffMs === undefined ? delay : Math.min(delay, maxBackoffMs);
+}
+
+const isDone = (step: WorkflowRunStep) => step.status === 'succeeded' || step.status === 'skipped';
+
+/** What a step's action and condition read: the input, and the ended steps by id and by position. */
+function scopeOf(run: WorkflowRunAggregate): ConditionScope {
+  const steps: ConditionScope['steps'] = {};
+  for (const step of run.steps) {
+    if (step.status !== 'succeeded') continue;
+    const answer = { output: step.output, ...(step.outputObject !== undefined && { outputObject: step.outputObject }) };
+    steps[String(step.index)] = answer;
+    steps[step.id] = answer;
+  }
+  return { input: run.input, steps };
+}
+
+/**
+ * After `events`, starts every pending step whose needs have all ended (in order of position), skipping those
+ * whose condition is false or whose needs were all skipped, until nothing more can start; a run with nothing
+ * left to run succeeds.
+ */
+function advance(
+  state: WorkflowRunAggregate,
+  events: WorkflowRunEvent[],
+  newAgentRunId: NewAgentRunId,
+  at: string,
+): WorkflowRunEvent[] {
+  let run = events.reduce((current, event) => workflowRunDecider.evolve(current, event)!, state);
+  const out = [...events];
+  const apply = (event: WorkflowRunEvent) => {
+    out.push(event);
+    run = workflowRunDecider.evolve(run, event)!;
+  };
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const step of run.steps) {
+      if (step.status !== 'pending') continue;
+      const needs = step.needs.map((id) => run.steps[stepIndexOf(run.steps, id)!]);
+      if (!needs.every(isDone)) continue;
+      moved = true;
+      const index = step.index;
+      if (needs.length > 0 && needs.every((need) => need.status === 'skipped')) {
+        apply({ type: 'WorkflowStepSkipped', data: { runId: run.id, index, reason: 'needs_skipped', skippedAt: at } });
+      } else if (step.when !== undefined && !conditionHolds(step.when, scopeOf(run))) {
+        apply({
+          type: 'WorkflowStepSkipped',
+          data: { runId: run.id, index, reason: 'condition_false', skippedAt: at },
+        });
+      } else {
+        apply(startStep(run, index, newAgentRunId, at));
+      }
+    }
+  }
+  if (run.steps.every(isDone)) {
+    const ran = run.steps.filter((step) => step.status === 'succeeded');
+    const named = run.outputStep === undefined ? undefined : run.steps[stepIndexOf(run.steps, run.outputStep) ?? -1];
+    const output = named ? named.output : ran.length ? ran[ran.length - 1].output : null;
+    out.push({ type: 'WorkflowRunSucceeded', data: { runId: run.id, output, endedAt: at } });
+  }
+  return out;
+}
+
 function startStep(
   run: WorkflowRunAggregate,
   index: number,
-  agentRunId: string,
+  newAgentRunId: NewAgentRunId,
   at: string,
 ): WorkflowStepStarted | WorkflowApprovalRequested {
   const step = run.steps[index];
@@ -302,10 +528,11 @@ function startStep(
     input: run.input,
     outputs: run.steps.map((s) => s.output),
     objects: run.steps.map((s) => s.outputObject),
+    indexOf: (ref) => stepIndexOf(run.steps, ref),
   });
   return {
     type: 'WorkflowStepStarted',
-    data: { runId: run.id, index, agent: step.agent!, task, agentRunId, startedAt: at },
+    data: { runId: run.id, index, agent: step.agent!, task, agentRunId: newAgentRunId(), startedAt: at },
   };
 }
 
@@ -314,17 +541,16 @@ function decideApproval(
   state: WorkflowRunAggregate,
   index: number,
   command: DecideWorkflowApproval,
-  at: string,
+  now: Date,
 ): WorkflowRunEvent[] {
   const runId = state.id;
   if (command.decision === 'approve') {
     const { data, reason } = command;
     const outcome = data ? { output: JSON.stringify(data), outputObject: data } : { output: reason ?? 'approved' };
-    const running = { ...state, status: 'running' as const };
     return endStep(
-      running,
-      { type: 'EndWorkflowStep', index, agentRunId: '', outcome, nextAgentRunId: command.nextAgentRunId },
-      at,
+      state,
+      { type: 'EndWorkflowStep', index, agentRunId: '', outcome, newAgentRunId: command.newAgentRunId },
+      now,
     );
   }
   const error = {
@@ -332,13 +558,14 @@ function decideApproval(
     message: `Step ${index} was rejected${command.reason ? `: ${command.reason}` : ''}`,
   };
   return [
-    { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error, endedAt: at } },
-    { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+    { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error, endedAt: now.toISOString() } },
+    { type: 'WorkflowRunFailed', data: { runId, error, endedAt: now.toISOString() } },
   ];
 }
 
-function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: string): WorkflowRunEvent[] {
+function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, now: Date): WorkflowRunEvent[] {
   const { index, outcome } = command;
+  const at = now.toISOString();
   const runId = state.id;
   const step = state.steps[index];
   if ('output' in outcome) {
@@ -353,17 +580,25 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: stri
         endedAt: at,
       },
     };
-    const next = index + 1;
-    if (next === state.steps.length) {
-      return [ended, { type: 'WorkflowRunSucceeded', data: { runId, output: outcome.output, endedAt: at } }];
-    }
-    return [ended, startStep(workflowRunDecider.evolve(state, ended)!, next, command.nextAgentRunId, at)];
+    return advance(state, [ended], command.newAgentRunId, at);
   }
   if ('cancelled' in outcome) {
     return [
       { type: 'WorkflowStepEnded', data: { runId, index, status: 'cancelled', endedAt: at } },
       { type: 'WorkflowRunCancelled', data: { runId, endedAt: at } },
     ];
+  }
+  const retry = retryOf(step, outcome.error, now);
+  if (retry !== undefined) {
+    const data = {
+      runId,
+      index,
+      agentRunId: command.agentRunId,
+      error: outcome.error,
+      nextAgentRunId: command.newAgentRunId(),
+      retryAt: new Date(now.getTime() + retry).toISOString(),
+    };
+    return [{ type: 'WorkflowStepRetrying', data }];
   }
   const error = {
     code: 'step_failed',
@@ -375,17 +610,38 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, at: stri
   ];
 }
 
-function pendingStep(step: WorkflowStep, index: number): WorkflowRunStep {
+/** The wait before the step's next attempt, if it gets one: attempts left, an error a retry may fix, time left. */
+function retryOf(step: WorkflowRunStep, error: RunError, now: Date): number | undefined {
+  const attempts = step.attempts?.length ?? 0;
+  if (!step.retry || attempts >= step.retry.attempts || NOT_RETRIED.has(error.code)) return undefined;
+  const delay = retryDelayMs(step.retry, attempts);
+  if (step.timeoutMs && step.startedAt && Date.parse(step.startedAt) + step.timeoutMs <= now.getTime() + delay) {
+    return undefined;
+  }
+  return delay;
+}
+
+function pendingSteps(steps: WorkflowStep[]): WorkflowRunStep[] {
+  return steps.map((step, index) => pendingStep(steps, step, index));
+}
+
+function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): WorkflowRunStep {
+  const timeout = step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs };
   const kind = isApprovalStep(step)
-    ? {
-        agent: null,
-        action: null,
-        approval: step.approval,
-        ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
-      }
-    : { agent: step.agent, action: step.action, ...(step.context && { context: step.context }) };
+    ? { agent: null, action: null, approval: step.approval, ...timeout }
+    : {
+        agent: step.agent,
+        action: step.action,
+        ...(step.context && { context: step.context }),
+        ...(step.retry && { retry: step.retry }),
+        ...timeout,
+        attempts: [],
+      };
   return {
     index,
+    id: stepIdOf(step, index),
+    needs: needsOf(steps, index).map((at) => stepIdOf(steps[at], at)),
+    ...(step.when !== undefined && { when: step.when }),
     ...kind,
     task: null,
     status: 'pending',
@@ -397,19 +653,30 @@ function pendingStep(step: WorkflowStep, index: number): WorkflowRunStep {
   };
 }
 
+/** A step changes; a run not ended waits while any of its steps waits for a person, and runs otherwise. */
 function updateStep(
   state: WorkflowRunAggregate,
   index: number,
   change: Partial<WorkflowRunStep>,
 ): WorkflowRunAggregate {
-  return { ...state, steps: state.steps.map((step) => (step.index === index ? { ...step, ...change } : step)) };
+  const steps = state.steps.map((step) => (step.index === index ? { ...step, ...change } : step));
+  if (isEnded(state.status) || state.status === 'queued') return { ...state, steps };
+  return { ...state, steps, status: steps.some((step) => step.status === 'waiting') ? 'waiting' : 'running' };
+}
+
+function endAttempt(attempts: StepAttempt[] | undefined, status: RunStatus, error: RunError | null): StepAttempt[] {
+  if (!attempts?.length) return [];
+  return [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], status, error }];
 }
 
 /** The run ends: a step still running is cancelled with it, and the steps never reached are skipped. */
 function finish(state: WorkflowRunAggregate, status: RunStatus, endedAt: string): WorkflowRunAggregate {
   const steps = state.steps.map((step): WorkflowRunStep => {
     if (step.status === 'pending') return { ...step, status: 'skipped' };
-    if (step.status === 'running' || step.status === 'waiting') return { ...step, status: 'cancelled', endedAt };
+    if (step.status === 'running' || step.status === 'waiting') {
+      const attempts = step.attempts && { attempts: endAttempt(step.attempts, 'cancelled', null) };
+      return { ...step, status: 'cancelled', endedAt, ...attempts };
+    }
     return step;
   });
   return { ...state, status, steps, endedAt };
@@ -432,7 +699,7 @@ export function stepContext(run: WorkflowRunAggregate, index: number): Record<st
   return { workflow: { id: run.workflowId, name: run.workflowName, runId: run.id }, ...input, ...steps };
 }
 
-export function toWorkflowRun({ workflowName: _name, ...run }: WorkflowRunAggregate): WorkflowRun {
+export function toWorkflowRun({ workflowName: _name, outputStep: _output, ...run }: WorkflowRunAggregate): WorkflowRun {
   // Runs recorded before steps kept their task have none.
   return { ...run, steps: run.steps.map((step) => ({ ...step, task: step.task ?? null })) };
 }

@@ -23,9 +23,26 @@ export function nextRunAt({ status, trigger }: Pick<Workflow, 'status' | 'trigge
 }
 
 export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun | null): WorkflowView {
-  const { id, name, status, trigger, steps, lastRun, version, createdAt } = workflow;
+  const { id, name, status, trigger, steps, outputStep, lastRun, version, createdAt } = workflow;
   const next = nextRunAt(workflow, now);
-  return { id, name, status, trigger, steps, lastRun, latestRun, nextRunAt: next, version, createdAt };
+  const output = outputStep !== undefined && { outputStep };
+  const overlap = workflow.overlap ?? 'allow';
+  const maxConcurrentRuns = workflow.maxConcurrentRuns ?? null;
+  return {
+    id,
+    name,
+    status,
+    trigger,
+    steps,
+    ...output,
+    overlap,
+    maxConcurrentRuns,
+    lastRun,
+    latestRun,
+    nextRunAt: next,
+    version,
+    createdAt,
+  };
 }
 
 export function workflowSummary(workflow: Workflow, now: Date, latestRun: LatestRun | null): WorkflowSummary {

@@ -3,7 +3,10 @@ import { RUN_STATUSES } from '../domain/run';
 import { LatestRunSchema, RunErrorSchema } from '../agents/agent.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow';
-import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import { CRON_LENGTH, MAX_CONCURRENT_RUNS, StepRetryDto, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import { OVERLAP_POLICIES } from '../domain/run-slots';
+
+const WHEN = { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'boolean' }] };
 
 /** The shapes the workflow routes answer with, for the OpenAPI document. */
 
@@ -28,13 +31,35 @@ export class WorkflowTriggerSchema {
 
 /** An agent step (`agent`, `action`) or an approval step (`approval`, `timeoutMs`). */
 export class WorkflowStepSchema {
+  @ApiPropertyOptional({
+    maxLength: 64,
+    example: 'research',
+    description: 'Unique in the workflow. Default: the position.',
+  })
+  id?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
+    maxItems: LIST_ITEMS,
+    description: 'The steps it waits for, by id. Default: the step before it.',
+  })
+  needs?: string[];
+
+  @ApiPropertyOptional({ ...WHEN, description: 'A JSON Logic rule; false: the step is skipped.' })
+  when?: Record<string, unknown> | boolean;
+
+  @ApiPropertyOptional({ type: StepRetryDto, description: 'An agent step: its retries.' })
+  retry?: StepRetryDto;
+
   @ApiPropertyOptional({ maxLength: NAME_LENGTH, example: 'researcher', description: 'The name of an agent.' })
   agent?: string;
 
   @ApiPropertyOptional({
     maxLength: TEXT_LENGTH,
     example: 'List three facts about {{input.topic}}',
-    description: 'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+    description:
+      'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
   })
   action?: string;
 
@@ -48,7 +73,9 @@ export class WorkflowStepSchema {
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
   approval?: string;
 
-  @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
+  @ApiPropertyOptional({
+    description: 'An approval step: how long it may wait, in ms; an agent step: how long all its attempts may take.',
+  })
   timeoutMs?: number;
 }
 
@@ -82,6 +109,24 @@ export class WorkflowSchema extends WorkflowSummarySchema {
   @ApiProperty({ type: [WorkflowStepSchema], maxItems: LIST_ITEMS })
   steps: WorkflowStepSchema[];
 
+  @ApiPropertyOptional({ maxLength: 64, description: "The step whose output is the run's output." })
+  outputStep?: string;
+
+  @ApiProperty({
+    enum: OVERLAP_POLICIES,
+    description: 'What a schedule tick does while a run is still going: `allow`, `skip` or `buffer_one`.',
+  })
+  overlap: string;
+
+  @ApiProperty({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    nullable: true,
+    description: 'At most this many runs at once (the others wait, `queued`, in order); null: no limit.',
+  })
+  maxConcurrentRuns: number | null;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -96,6 +141,21 @@ export class WorkflowPatchSchema {
 
   @ApiPropertyOptional({ type: [WorkflowStepSchema], maxItems: LIST_ITEMS })
   steps?: WorkflowStepSchema[];
+
+  @ApiPropertyOptional({ type: String, maxLength: 64, nullable: true, description: 'null: the default again.' })
+  outputStep?: string | null;
+
+  @ApiPropertyOptional({ enum: OVERLAP_POLICIES, nullable: true, description: 'null: `allow`.' })
+  overlap?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    nullable: true,
+    description: 'null: no limit.',
+  })
+  maxConcurrentRuns?: number | null;
 }
 
 export class WorkflowListSchema {
@@ -114,9 +174,55 @@ export class RunTriggerSchema {
   scheduledFor?: string;
 }
 
+export class StepAttemptSchema {
+  @ApiProperty(idField('agentrun'))
+  runId: string;
+
+  @ApiProperty({ enum: RUN_STATUSES })
+  status: string;
+
+  @ApiProperty({ type: RunErrorSchema, nullable: true })
+  error: RunErrorSchema | null;
+}
+
+export class ReplayOfSchema {
+  @ApiProperty(idField('wfrun'))
+  runId: string;
+
+  @ApiProperty({ maxLength: 64, description: 'The step it ran again from.' })
+  fromStep: string;
+}
+
 export class WorkflowRunStepSchema {
   @ApiProperty()
   index: number;
+
+  @ApiProperty({ maxLength: 64, description: 'Its id, or its position when the workflow names none.' })
+  id: string;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
+    maxItems: LIST_ITEMS,
+    description: 'The ids of the steps it waits for.',
+  })
+  needs: string[];
+
+  @ApiPropertyOptional({ ...WHEN, description: 'Its condition.' })
+  when?: Record<string, unknown> | boolean;
+
+  @ApiPropertyOptional({ type: StepRetryDto })
+  retry?: StepRetryDto;
+
+  @ApiPropertyOptional({
+    type: [StepAttemptSchema],
+    maxItems: 10,
+    description: 'An agent step: each attempt, an agent run of its own, in order.',
+  })
+  attempts?: StepAttemptSchema[];
+
+  @ApiPropertyOptional({ description: 'A replay took its output from the run it replays: no model call.' })
+  reused?: boolean;
 
   @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null for an approval step.' })
   agent: string | null;
@@ -188,8 +294,15 @@ export class WorkflowRunSchema {
   @ApiProperty({ type: [WorkflowRunStepSchema], maxItems: LIST_ITEMS })
   steps: WorkflowRunStepSchema[];
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The output of `outputStep`, or of the last step by position among those that ran.',
+  })
   output: string | null;
+
+  @ApiPropertyOptional({ type: ReplayOfSchema, description: 'A replay: the run it replays, and from which step.' })
+  replayOf?: ReplayOfSchema;
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;

@@ -1,3 +1,4 @@
+import { GetWorkflowVersionHandler } from './queries/workflow-version.queries';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ArchiveWorkflowController } from './archive-workflow/archive-workflow.controller';
@@ -25,6 +26,8 @@ import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handl
 import { TriggerScheduledRunsHandler } from './scheduling/trigger-scheduled-runs.handler';
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { WorkflowSchedules } from './scheduling/workflow-schedules';
+import { ReplayWorkflowRunController } from './replay-workflow-run/replay-workflow-run.controller';
+import { ReplayWorkflowRunHandler } from './replay-workflow-run/replay-workflow-run.handler';
 import { TriggerWorkflowController } from './trigger-workflow/trigger-workflow.controller';
 import { TriggerWorkflowHandler } from './trigger-workflow/trigger-workflow.handler';
 import { WorkflowRunOpener } from './trigger-workflow/workflow-run-opener';
@@ -41,6 +44,7 @@ import { WorkflowChanges } from './workflow-changes';
     ArchiveWorkflowController,
     TriggerWorkflowController,
     CancelWorkflowRunController,
+    ReplayWorkflowRunController,
     DecideWorkflowApprovalController,
     PauseWorkflowController,
     ResumeWorkflowController,
@@ -54,6 +58,7 @@ import { WorkflowChanges } from './workflow-changes';
     TriggerWorkflowHandler,
     WorkflowTriggers,
     CancelWorkflowRunHandler,
+    ReplayWorkflowRunHandler,
     DecideWorkflowApprovalHandler,
     WorkflowRunOpener,
     PauseWorkflowHandler,
@@ -64,11 +69,12 @@ import { WorkflowChanges } from './workflow-changes';
     WorkflowSchedules,
     ListWorkflowsHandler,
     GetWorkflowHandler,
+    GetWorkflowVersionHandler,
     ListWorkflowRunsHandler,
     GetWorkflowRunHandler,
     WorkflowsReadModel,
     WorkflowsProjection,
   ],
-  exports: [WorkflowsReadModel],
+  exports: [WorkflowsReadModel, WorkflowRunOpener],
 })
 export class WorkflowsModule {}

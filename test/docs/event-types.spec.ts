@@ -8,6 +8,8 @@ import { IdempotencyEvent, idempotencyStream } from '../../src/idempotency/idemp
 import { THREAD_EVENT_TYPES, threadStream } from '../../src/threads/thread';
 import { WORKFLOW_EVENT_TYPES, workflowStream } from '../../src/workflows/workflow';
 import { WORKFLOW_RUN_EVENT_TYPES, workflowRunStream } from '../../src/workflows/workflow-run';
+import { WEBHOOK_EVENT_TYPES, webhookStream } from '../../src/webhooks/webhook';
+import { DELIVERY_EVENT_TYPES, deliveryStream } from '../../src/webhooks/webhook-delivery';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -19,6 +21,8 @@ const WRITTEN: Record<string, string[]> = {
   [category(workflowStream('w'))]: WORKFLOW_EVENT_TYPES,
   [category(workflowRunStream('r'))]: WORKFLOW_RUN_EVENT_TYPES,
   [category(threadStream('t'))]: THREAD_EVENT_TYPES,
+  [category(webhookStream('w'))]: WEBHOOK_EVENT_TYPES,
+  [category(deliveryStream('w'))]: DELIVERY_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

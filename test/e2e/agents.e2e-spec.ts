@@ -99,6 +99,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       outputSchema: null,
       outputObject: null,
       threadId: null,
+      replayOf: null,
       pendingApprovals: [],
       toolCalls: [],
       usage: null,

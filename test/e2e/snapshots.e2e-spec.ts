@@ -49,7 +49,7 @@ describe.each(storeFixtures())('workflow snapshots across restarts on %s', (_sto
     const store = openStore();
     const snapshot = await store.readSnapshot(workflowStream(id));
     await store.close();
-    expect(snapshot).toMatchObject({ revision: 9n, schemaVersion: 1, state: { id, name: 'wf 2', version: 2 } });
+    expect(snapshot).toMatchObject({ revision: 9n, schemaVersion: 2, state: { id, name: 'wf 2', version: 2 } });
 
     api = await start('5');
     expect((await trigger(id)).body.workflowVersion).toBe(2);

@@ -34,6 +34,8 @@ describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixtu
       status: 'active',
       trigger: { type: 'schedule', cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' },
       steps: digest.steps,
+      overlap: 'allow',
+      maxConcurrentRuns: null,
       lastRun: null,
       latestRun: null,
       nextRunAt: '2026-03-02T08:00:00.000Z',

@@ -14,9 +14,10 @@ export interface ConsoleFixture {
 export async function startConsole(
   script: ReplyFunction<ChatCompletionsBody>,
   viewport = { width: 1200, height: 900 },
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ConsoleFixture> {
   const model = await startScriptedOpenAIServer(script);
-  const app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
+  const app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, ...env } });
   const browser = await launchBrowser();
   return { model, app, browser, page: await browser.newPage({ viewport }) };
 }

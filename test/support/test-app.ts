@@ -53,6 +53,8 @@ export interface TestAppOptions {
   retryInitialMs?: number;
   /** Overrides of the HTTP limits (short time limits keep tests fast). */
   http?: Partial<AppConfig['http']>;
+  /** Tracing on, its spans handed to this exporter (an in-memory one) as they end. */
+  spanExporter?: CoreOverrides['spanExporter'];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -71,7 +73,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store =
     options.store ??
     options.fixture?.connect({ deadlineMs: options.deadlineMs, retryInitialMs: options.retryInitialMs });
-  const app = await createApp(config, { clock, ids, store });
+  const app = await createApp(config, { clock, ids, store, spanExporter: options.spanExporter });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

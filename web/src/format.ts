@@ -49,3 +49,9 @@ export function parseJsonObject(text: string): Record<string, unknown> {
     throw new Error('Must be a JSON object, e.g. {"topic": "cron"}');
   return value as Record<string, unknown>;
 }
+
+/** US dollars: cents for sums of a dollar or more, else enough digits to show a fraction of a cent. */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0';
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(2).replace(/0+$/, '')}`;
+}

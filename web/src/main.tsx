@@ -8,8 +8,12 @@ import { AgentRunByIdPage } from './pages/agent-run-by-id-page';
 import { AgentRunPage } from './pages/agent-run-page';
 import { AgentsPage } from './pages/agents-page';
 import { EventsPage } from './pages/events-page';
+import { DefinitionVersionPage } from './pages/definition-version-page';
 import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
+import { WebhookPage } from './pages/webhook-page';
+import { WebhooksPage } from './pages/webhooks-page';
+import { UsagePage } from './pages/usage-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -20,6 +24,8 @@ import './styles.css';
 function Page({ path }: { path: string[] }) {
   const [section, id, sub, subId] = path;
   if (section === 'agents' && id === 'new') return <AgentCreatePage />;
+  if ((section === 'agents' || section === 'workflows') && id && sub === 'versions' && subId)
+    return <DefinitionVersionPage kind={section} id={id} version={subId} />;
   if (section === 'agents' && id && sub === 'runs' && subId)
     return <AgentRunPage key={subId} agentId={id} runId={subId} />;
   if (section === 'agents' && id) return <AgentPage agentId={id} />;
@@ -32,6 +38,9 @@ function Page({ path }: { path: string[] }) {
   if (section === 'events') return <EventsPage />;
   if (section === 'history' && id) return <HistoryPage stream={id} />;
   if (section === 'threads' && id) return <ThreadPage threadId={id} />;
+  if (section === 'webhooks' && id) return <WebhookPage webhookId={id} />;
+  if (section === 'webhooks') return <WebhooksPage />;
+  if (section === 'usage') return <UsagePage />;
   return <AgentsPage />;
 }
 
@@ -57,7 +66,15 @@ function App() {
   );
   useEffect(() => {
     const title =
-      path[0] === 'workflows' ? 'Workflows' : path[0] === 'events' || path[0] === 'history' ? 'Event log' : 'Agents';
+      path[0] === 'workflows'
+        ? 'Workflows'
+        : path[0] === 'events' || path[0] === 'history'
+          ? 'Event log'
+          : path[0] === 'webhooks'
+            ? 'Webhooks'
+            : path[0] === 'usage'
+              ? 'Usage'
+              : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -77,6 +94,8 @@ function App() {
           {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
+          {nav('webhooks', 'Webhooks', section === 'webhooks')}
+          {nav('usage', 'Usage', section === 'usage')}
         </nav>
         {apiKey() && (
           <button

@@ -1,3 +1,5 @@
+import { GetAgentVersionQuery } from './agent-version.queries';
+import { VersionQuery } from '../../http/version.query-params';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
@@ -35,9 +37,11 @@ export class AgentQueriesController {
   @Get(':agentId')
   async get(
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Query() { version }: VersionQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
-    const agent = await this.queries.execute(new GetAgentQuery(agentId));
+    const query = version === undefined ? new GetAgentQuery(agentId) : new GetAgentVersionQuery(agentId, version);
+    const agent = await this.queries.execute(query);
     void reply.header('ETag', etagOf(agent.version));
     return agent;
   }

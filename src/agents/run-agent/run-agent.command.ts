@@ -9,6 +9,8 @@ export class RunAgentCommand extends Command<AgentRun> {
     readonly outputSchema: Record<string, unknown> | null = null,
     /** The thread whose conversation the run continues. */
     readonly threadId?: string,
+    /** The run this one replays. */
+    readonly replayOf?: string,
   ) {
     super();
   }

@@ -16,7 +16,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ agentId, task, context, outputSchema, threadId }: RunAgentCommand): Promise<AgentRun> {
+  async execute({ agentId, task, context, outputSchema, threadId, replayOf }: RunAgentCommand): Promise<AgentRun> {
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
@@ -35,6 +35,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
         context,
         ...(outputSchema && { outputSchema }),
         ...(threadId && { threadId }),
+        ...(replayOf && { replayOf }),
       },
       { correlationId: id, causationId: agentId },
       { newStream: true },

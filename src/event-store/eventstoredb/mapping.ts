@@ -87,6 +87,7 @@ function toMetadata(raw: unknown): EventMetadata {
   const metadata: EventMetadata = { schemaVersion: typeof value.schemaVersion === 'number' ? value.schemaVersion : 1 };
   if (typeof value.correlationId === 'string') metadata.correlationId = value.correlationId;
   if (typeof value.causationId === 'string') metadata.causationId = value.causationId;
+  if (typeof value.traceparent === 'string') metadata.traceparent = value.traceparent;
   return metadata;
 }
 

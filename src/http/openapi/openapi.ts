@@ -37,8 +37,10 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
     .addTag('threads', 'Conversations with an agent that continue across runs')
     .addTag('events', 'The event log, and the history of each resource')
+    .addTag('webhooks', 'Events sent to your URLs as they happen (Standard Webhooks)')
     .addTag('tools', 'The tools agents may use')
     .addTag('providers', 'The model providers: configured or not, and their models')
+    .addTag('usage', 'Runs, tokens and what they cost')
     .addTag('operations', 'Health and metrics')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemSchema] });

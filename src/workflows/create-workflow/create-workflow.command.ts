@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import { RunPolicy } from '../../domain/run-slots';
 import { WorkflowStep, WorkflowTrigger } from '../workflow';
 import { WorkflowView } from '../workflow-view';
 
@@ -7,6 +8,8 @@ export class CreateWorkflowCommand extends Command<WorkflowView> {
     readonly name: string,
     readonly trigger: WorkflowTrigger,
     readonly steps: WorkflowStep[],
+    /** `outputStep`, and the run policy (`overlap`, `maxConcurrentRuns`). */
+    readonly options: { outputStep?: string } & RunPolicy = {},
   ) {
     super();
   }

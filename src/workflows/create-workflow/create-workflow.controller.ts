@@ -6,7 +6,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
-import { CreateWorkflowDto, toWorkflowStep } from './create-workflow.dto';
+import { CreateWorkflowDto, policyOf } from './create-workflow.dto';
+import { toWorkflowSteps } from './step-graph-check';
 import { toTrigger } from './workflow-trigger';
 
 @ApiTags('workflows')
@@ -23,8 +24,13 @@ export class CreateWorkflowController {
     @Body() body: CreateWorkflowDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
-    const steps = body.steps.map(toWorkflowStep);
-    const workflow = await this.commands.execute(new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps));
+    const steps = toWorkflowSteps(body.steps, body.outputStep);
+    const workflow = await this.commands.execute(
+      new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, {
+        ...(body.outputStep !== undefined && { outputStep: body.outputStep }),
+        ...policyOf(body),
+      }),
+    );
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;
   }

@@ -23,6 +23,10 @@ import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow';
+import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
+
+/** The most runs of one workflow `maxConcurrentRuns` may allow at once. */
+export const MAX_CONCURRENT_RUNS = 1000;
 
 type TriggerField = 'cron' | 'timezone';
 
@@ -91,7 +95,84 @@ export class TriggerDto {
 /** A step is an agent step (`agent` and `action`) or an approval step (`approval`, `timeoutMs`?). */
 const isApproval = (step: object) => (step as { approval?: unknown }).approval !== undefined;
 
+/** A step's retries: attempts in all (1: no retry), and the wait before each retry, doubled each time. */
+export class StepRetryDto {
+  @ApiProperty({ minimum: 1, maximum: 10, example: 3, description: 'Attempts in all, the first one included.' })
+  @Max(10)
+  @Min(1)
+  @IsInt({ message: 'attempts must be an integer' })
+  @IsDefined({ message: 'attempts is required' })
+  attempts: number;
+
+  @ApiProperty({
+    minimum: 0,
+    maximum: 3_600_000,
+    example: 1000,
+    description: 'The wait before the first retry, in ms.',
+  })
+  @Max(3_600_000)
+  @Min(0)
+  @IsInt({ message: 'backoffMs must be an integer' })
+  @IsDefined({ message: 'backoffMs is required' })
+  backoffMs: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 3_600_000,
+    description: 'The longest wait: each retry waits twice as long as the one before, up to this. Default: no cap.',
+  })
+  @Max(3_600_000)
+  @Min(0)
+  @IsInt({ message: 'maxBackoffMs must be an integer' })
+  @Optional()
+  maxBackoffMs?: number;
+}
+
+export const STEP_ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
 export class StepDto {
+  @ApiPropertyOptional({
+    maxLength: 64,
+    pattern: STEP_ID.source,
+    example: 'research',
+    description: 'Unique in the workflow. Default: the step\'s position ("0", "1", …).',
+  })
+  @Matches(STEP_ID, { message: 'id must start with a letter or _ and hold only letters, digits, _ and - (at most 64)' })
+  @IsString()
+  @Optional()
+  id?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
+    maxItems: 100,
+    example: ['research'],
+    description:
+      'The steps this one waits for, by id (or position). Default: the step before it. Steps whose needs are met run at the same time.',
+  })
+  @MaxLength(64, { each: true })
+  @IsString({ each: true, message: 'each of needs must be a step id' })
+  @ArrayMaxSize(100)
+  @IsArray({ message: 'needs must be an array of step ids' })
+  @Optional()
+  needs?: string[];
+
+  @ApiPropertyOptional({
+    description:
+      'A JSON Logic rule (jsonlogic.com) over `{input, steps: {<id>: {output, outputObject}}}`; false: the step is skipped, and so are steps that need only skipped steps.',
+    example: { '==': [{ var: 'steps.triage.output' }, 'urgent'] },
+    oneOf: [{ type: 'object', additionalProperties: true }, { type: 'boolean' }],
+  })
+  @Optional()
+  when?: Record<string, unknown> | boolean;
+
+  @ApiPropertyOptional({ type: StepRetryDto, description: 'An agent step: its retries. Default: none.' })
+  @ValidateNested()
+  @IsObject({ message: 'retry must be an object' })
+  @Optional()
+  @Type(() => StepRetryDto)
+  retry?: StepRetryDto;
+
   @ApiPropertyOptional({ maxLength: 200, example: 'researcher', description: 'An agent step: the name of an agent.' })
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
@@ -105,7 +186,7 @@ export class StepDto {
     maxLength: TEXT_LENGTH,
     example: 'List three facts about {{input.topic}}',
     description:
-      'An agent step: the task, with `{{input.<path>}}` and `{{steps.<n>.output}}` (steps count from 0) filled in.',
+      'An agent step: the task, with `{{input.<path>}}` and `{{steps.<id or position>.output}}` filled in (a step named must be among the needs, directly or through them).',
   })
   @MaxLength(TEXT_LENGTH)
   @Matches(NOT_BLANK, { message: 'action must not be empty' })
@@ -138,7 +219,7 @@ export class StepDto {
     minimum: 1000,
     maximum: 31_536_000_000,
     description:
-      'An approval step: how long it may wait, in ms, before the run fails with approval_timeout. Default: no limit.',
+      'An approval step: how long it may wait, in ms, before the run fails with approval_timeout; an agent step: how long all its attempts may take together, before it fails with step_timeout. Default: no limit.',
   })
   @Max(31_536_000_000)
   @Min(1000)
@@ -147,10 +228,31 @@ export class StepDto {
   timeoutMs?: number;
 }
 
+/** The overlap policy and run limit, as given. */
+export function policyOf({ overlap, maxConcurrentRuns }: Pick<CreateWorkflowDto, 'overlap' | 'maxConcurrentRuns'>) {
+  return { ...(overlap && { overlap }), ...(maxConcurrentRuns !== undefined && { maxConcurrentRuns }) };
+}
+
 /** The step as the domain has it: an agent step or an approval step, nothing else. */
-export function toWorkflowStep({ agent, action, context, approval, timeoutMs }: StepDto): WorkflowStep {
-  if (approval !== undefined) return { approval, ...(timeoutMs !== undefined && { timeoutMs }) };
-  return { agent: agent!, action: action!, ...(context && { context }) };
+export function toWorkflowStep(dto: StepDto): WorkflowStep {
+  const { agent, action, context, approval, timeoutMs, id, needs, when, retry } = dto;
+  const placement = { ...(id !== undefined && { id }), ...(needs && { needs }), ...(when !== undefined && { when }) };
+  if (approval !== undefined) return { approval, ...placement, ...(timeoutMs !== undefined && { timeoutMs }) };
+  const retries = retry && {
+    retry: {
+      attempts: retry.attempts,
+      backoffMs: retry.backoffMs,
+      ...(retry.maxBackoffMs !== undefined && { maxBackoffMs: retry.maxBackoffMs }),
+    },
+  };
+  return {
+    agent: agent!,
+    action: action!,
+    ...(context && { context }),
+    ...placement,
+    ...retries,
+    ...(timeoutMs !== undefined && { timeoutMs }),
+  };
 }
 
 export class CreateWorkflowDto {
@@ -177,4 +279,36 @@ export class CreateWorkflowDto {
   @IsDefined({ message: 'steps is required' })
   @Type(() => StepDto)
   steps: StepDto[];
+
+  @ApiPropertyOptional({
+    maxLength: 64,
+    example: 'edit',
+    description:
+      "The step (id or position) whose output is the run's output. Default: the last step by position among those that ran.",
+  })
+  @MaxLength(64)
+  @IsString({ message: 'outputStep must be a step id' })
+  @Optional()
+  outputStep?: string;
+
+  @ApiPropertyOptional({
+    enum: OVERLAP_POLICIES,
+    description:
+      'What a schedule tick does while a run of the workflow is still going: `allow` (default) starts another run; `skip` records the tick as skipped (ScheduledTickSkipped); `buffer_one` keeps the newest such tick and starts it when the runs end.',
+  })
+  @IsIn(OVERLAP_POLICIES, { message: `overlap must be one of ${OVERLAP_POLICIES.join(', ')}` })
+  @Optional()
+  overlap?: OverlapPolicy;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_CONCURRENT_RUNS,
+    description:
+      'At most this many runs of the workflow at once; the others wait, `queued`, in the order they were triggered, and start as earlier runs end. Default: no limit.',
+  })
+  @Max(MAX_CONCURRENT_RUNS, { message: `maxConcurrentRuns must be at most ${MAX_CONCURRENT_RUNS}` })
+  @Min(1, { message: 'maxConcurrentRuns must be at least 1' })
+  @IsInt({ message: 'maxConcurrentRuns must be an integer' })
+  @Optional()
+  maxConcurrentRuns?: number;
 }

@@ -19,14 +19,14 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
     private readonly clock: Clock,
   ) {}
 
-  async execute({ name, trigger, steps }: CreateWorkflowCommand): Promise<WorkflowView> {
+  async execute({ name, trigger, steps, options }: CreateWorkflowCommand): Promise<WorkflowView> {
     checkStepAgents(steps, this.agents);
 
     const id = this.ids.newId('wf');
     const created = await this.actors.send(
       workflowStream(id),
       workflowDecider,
-      { type: 'CreateWorkflow', id, name, trigger, steps },
+      { type: 'CreateWorkflow', id, name, trigger, steps, ...options },
       { correlationId: id, causationId: id },
       { newStream: true },
     );

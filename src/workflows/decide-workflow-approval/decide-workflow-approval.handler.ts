@@ -27,7 +27,7 @@ export class DecideWorkflowApprovalHandler implements ICommandHandler<DecideWork
         decision,
         ...(reason !== undefined && { reason }),
         ...(data !== undefined && { data }),
-        nextAgentRunId: this.ids.newId('agentrun'),
+        newAgentRunId: () => this.ids.newId('agentrun'),
       },
       { correlationId: runId, causationId: runId },
     );

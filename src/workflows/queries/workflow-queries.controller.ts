@@ -10,6 +10,8 @@ import { RunListQuery } from '../../http/paging';
 import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { WorkflowListQuery } from './workflow-list.query-params';
+import { GetWorkflowVersionQuery } from './workflow-version.queries';
+import { VersionQuery } from '../../http/version.query-params';
 import { GetWorkflowQuery, GetWorkflowRunQuery, ListWorkflowRunsQuery, ListWorkflowsQuery } from './workflow.queries';
 
 @ApiTags('workflows')
@@ -35,9 +37,12 @@ export class WorkflowQueriesController {
   @Get(':workflowId')
   async get(
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Query() { version }: VersionQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
-    const workflow = await this.queries.execute(new GetWorkflowQuery(workflowId));
+    const query =
+      version === undefined ? new GetWorkflowQuery(workflowId) : new GetWorkflowVersionQuery(workflowId, version);
+    const workflow = await this.queries.execute(query);
     void reply.header('ETag', etagOf(workflow.version));
     return workflow;
   }

@@ -9,11 +9,14 @@ export interface WorkflowRow {
   status: Workflow['status'];
   trigger: string;
   steps: string;
+  output_step: string | null;
   last_run: string | null;
   version: number;
   created_at: string;
   last_scheduled_for: string | null;
   active_since: string;
+  /** `{overlap?, maxConcurrentRuns?}` as JSON; null: the defaults. */
+  policy: string | null;
 }
 
 /** A row of `workflow_runs`: the run whole, as JSON. */
@@ -23,12 +26,20 @@ export interface WorkflowRunRow {
   doc: string;
 }
 
-/** A read model from before the schedule columns, the run-stream flag or versions is dropped and rebuilt from the log. */
+/**
+ * A read model from before the schedule columns, the run-stream flag, versions or steps as a graph (`output_step`,
+ * and run documents with attempts) is dropped and rebuilt from the log; the `policy` column is added in place.
+ */
 function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
   const workflows = columns('workflows');
   const runs = columns('workflow_runs');
-  const current = workflows.includes('active_since') && workflows.includes('version') && runs.includes('doc');
+  const current =
+    workflows.includes('active_since') &&
+    workflows.includes('version') &&
+    workflows.includes('output_step') &&
+    runs.includes('doc');
+  if (current && !workflows.includes('policy')) db.exec('ALTER TABLE workflows ADD COLUMN policy TEXT');
   if (workflows.length === 0 || current) return;
   db.exec(`
     DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
@@ -42,8 +53,8 @@ export function createWorkflowTables(db: Database.Database): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS workflows (
       id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
-      steps TEXT NOT NULL, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
-      last_scheduled_for TEXT, active_since TEXT NOT NULL
+      steps TEXT NOT NULL, output_step TEXT, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
+      last_scheduled_for TEXT, active_since TEXT NOT NULL, policy TEXT
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
       id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,

@@ -53,6 +53,10 @@ export class WorkflowsProjection extends ReadModelProjection {
         this.readModel.insertRun(workflowRunDecider.evolve(null, queued)!, false);
         break;
       }
+      case 'ScheduledTickSkipped':
+      case 'ScheduledTickBuffered':
+        this.readModel.setLastScheduledFor(event.data.workflowId as string, event.data.scheduledFor as string);
+        break;
       case 'ScheduledRunsSkipped': {
         const { workflowId, last } = event.data as ScheduledRunsSkipped['data'];
         this.readModel.setLastScheduledFor(workflowId, last);

@@ -1,3 +1,4 @@
+import { RunPolicy } from '../../domain/run-slots';
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../read-models/page';
@@ -21,11 +22,25 @@ function prepareStatements(db: Database.Database) {
   createWorkflowTables(db);
   return {
     upsertWorkflow: db.prepare<
-      [string, string, string, string, string, string | null, number, string, string | null, string]
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string | null,
+        string | null,
+        number,
+        string,
+        string | null,
+        string,
+        string | null,
+      ]
     >(
       `INSERT OR REPLACE INTO workflows
-       (id, name, status, trigger, steps, last_run, version, created_at, last_scheduled_for, active_since)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (id, name, status, trigger, steps, output_step, last_run, version, created_at, last_scheduled_for, active_since,
+        policy)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setLastRun: db.prepare<[string, string | null, string]>(
       'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
@@ -89,11 +104,13 @@ export class WorkflowsReadModel {
       status,
       JSON.stringify(trigger),
       JSON.stringify(steps),
+      workflow.outputStep ?? null,
       lastRun,
       version,
       createdAt,
       lastScheduledFor,
       activeSince,
+      policyColumn(workflow),
     );
   }
 
@@ -244,10 +261,21 @@ function toWorkflow(row: WorkflowRow): Workflow {
     status: row.status,
     trigger: JSON.parse(row.trigger),
     steps: JSON.parse(row.steps),
+    ...(row.output_step !== null && { outputStep: row.output_step }),
     lastRun: row.last_run,
     version: row.version,
     createdAt: row.created_at,
+    ...(row.policy && (JSON.parse(row.policy) as RunPolicy)),
   };
+}
+
+/** `overlap` and `maxConcurrentRuns` as JSON; null when both are the defaults. */
+function policyColumn({ overlap, maxConcurrentRuns }: RunPolicy): string | null {
+  const policy = {
+    ...(overlap && overlap !== 'allow' && { overlap }),
+    ...(typeof maxConcurrentRuns === 'number' && { maxConcurrentRuns }),
+  };
+  return Object.keys(policy).length ? JSON.stringify(policy) : null;
 }
 
 function toRun(row: WorkflowRunRow): WorkflowRun {

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { inSpan } from '../../shared/trace-context';
 import { Command, CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
@@ -226,8 +227,10 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     if (run) await this.send(new TriggerScheduledRunsCommand([{ workflowId, scheduledFor: run }]));
   }
 
+  /** A tick starts a trace of its own: its runs belong to it. */
   private send(command: Command<unknown>): Promise<void> {
-    return this.commands.execute(command).then(
+    const tick = { 'app.command': command.constructor.name };
+    return inSpan('scheduled tick', tick, () => this.commands.execute(command), { root: true }).then(
       () => undefined,
       (error: unknown) => {
         // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.

@@ -7,7 +7,8 @@ import { WorkflowTriggers } from './workflow-triggers';
 export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCommand, WorkflowRun> {
   constructor(private readonly triggers: WorkflowTriggers) {}
 
-  execute({ workflowId, input, trigger }: TriggerWorkflowCommand): Promise<WorkflowRun> {
-    return this.triggers.trigger(workflowId, input, trigger);
+  async execute({ workflowId, input, trigger }: TriggerWorkflowCommand): Promise<WorkflowRun> {
+    // Only a schedule tick can be skipped or kept for later by the overlap policy.
+    return (await this.triggers.trigger(workflowId, input, trigger))!;
   }
 }

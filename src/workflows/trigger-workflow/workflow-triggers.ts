@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
-import { RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
+import { ReplayOf, RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
 import {
   QueuedRun,
   WorkflowRun,
@@ -30,18 +30,28 @@ export class WorkflowTriggers {
 
   private readonly logger = new Logger(WorkflowTriggers.name);
 
-  /** The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. */
-  trigger(workflowId: string, input: Record<string, unknown>, trigger: RunTrigger): Promise<WorkflowRun> {
+  /**
+   * The run, queued; a refusal of the workflow (unknown, archived, a tick recorded before) throws. Undefined: a
+   * schedule tick its overlap policy skipped or kept for later.
+   */
+  trigger(
+    workflowId: string,
+    input: Record<string, unknown>,
+    trigger: RunTrigger,
+    replay?: { replayOf: ReplayOf; workflowVersion: number },
+  ): Promise<WorkflowRun | undefined> {
     const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId };
     const sent = this.actors.send(
       workflowStream(workflowId),
       workflowDecider,
-      { type: 'TriggerWorkflow', workflowId, runId, input, trigger },
+      { type: 'TriggerWorkflow', workflowId, runId, input, trigger, ...(replay && { replay }) },
       context,
-      { opens: (events) => [openingCommand(queuedBy(events))] },
+      { opens: (events) => runsQueuedBy(events).map(openingCommand) },
     );
     return sent.then(async ({ opened, ...result }) => {
+      // A schedule tick that overlaps a run may be skipped or kept for later (see run-slots.ts): no run.
+      if (!runsQueuedBy(result.events).length) return undefined;
       if (!opened) return this.openAfter(queuedBy(result.events), result.position, context);
       // A schedule tick has no client waiting for the lists.
       if (trigger.type !== 'schedule') await this.readYourWrites.waitFor(opened[0].position);
@@ -68,9 +78,16 @@ export class WorkflowTriggers {
   }
 }
 
-/** The run the trigger decided (the command's one event) records. */
+/** The run the trigger decided records. */
 function queuedBy(events: WorkflowEvent[]): QueuedRun {
-  return queuedRunOf((events[0] as WorkflowTriggered).data);
+  return runsQueuedBy(events)[0];
+}
+
+/** The runs that events record (a trigger, or a release that starts a buffered tick). */
+export function runsQueuedBy(events: WorkflowEvent[]): QueuedRun[] {
+  return events
+    .filter((event): event is WorkflowTriggered => event.type === 'WorkflowTriggered')
+    .map((event) => queuedRunOf(event.data));
 }
 
 /** The run as it stands once queued. */

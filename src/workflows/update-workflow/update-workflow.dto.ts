@@ -1,11 +1,19 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { CreateWorkflowDto, toWorkflowStep } from '../create-workflow/create-workflow.dto';
+import { CreateWorkflowDto, policyOf } from '../create-workflow/create-workflow.dto';
+import { toWorkflowSteps } from '../create-workflow/step-graph-check';
 import { toTrigger } from '../create-workflow/workflow-trigger';
 import { Workflow, WorkflowDefinition } from '../workflow';
 
-export const EDITABLE_WORKFLOW_FIELDS = ['name', 'trigger', 'steps'] as const;
+export const EDITABLE_WORKFLOW_FIELDS = [
+  'name',
+  'trigger',
+  'steps',
+  'outputStep',
+  'overlap',
+  'maxConcurrentRuns',
+] as const;
 
 const READ_ONLY_WORKFLOW_FIELDS: Record<string, string> = {
   id: 'cannot be changed',
@@ -22,8 +30,17 @@ export function checkWorkflowPatch(patch: unknown): Record<string, unknown> {
   return checkPatchFields(patch, EDITABLE_WORKFLOW_FIELDS, READ_ONLY_WORKFLOW_FIELDS);
 }
 
-export function workflowDefinition({ name, trigger, steps }: Workflow): WorkflowDefinition {
-  return { name, trigger, steps };
+/** The definition with the defaults spelled out (`null`, `allow`, `null`), as changes are compared. */
+export function workflowDefinition(workflow: Workflow): WorkflowDefinition {
+  const { name, trigger, steps, outputStep, overlap, maxConcurrentRuns } = workflow;
+  return {
+    name,
+    trigger,
+    steps,
+    outputStep: outputStep ?? null,
+    overlap: overlap ?? 'allow',
+    maxConcurrentRuns: maxConcurrentRuns ?? null,
+  };
 }
 
 /**
@@ -32,11 +49,21 @@ export function workflowDefinition({ name, trigger, steps }: Workflow): Workflow
  * `steps` is replaced whole; `name` and `steps` cannot be removed.
  */
 export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unknown>): WorkflowDefinition {
-  const merged = applyMergePatch(workflowDefinition(workflow), patch) as Record<string, unknown>;
-  const dto = validateAs(CreateWorkflowDto, merged);
-  return {
+  const { name, trigger, steps, outputStep } = workflow;
+  const current = { name, trigger, steps, outputStep, ...policyOf(workflowPolicy(workflow)) };
+  const dto = validateAs(CreateWorkflowDto, applyMergePatch(current, patch) as Record<string, unknown>);
+  return workflowDefinition({
+    ...workflow,
     name: dto.name,
     trigger: toTrigger(dto.trigger),
-    steps: dto.steps.map(toWorkflowStep),
-  };
+    steps: toWorkflowSteps(dto.steps, dto.outputStep),
+    outputStep: dto.outputStep,
+    overlap: dto.overlap,
+    maxConcurrentRuns: dto.maxConcurrentRuns,
+  });
+}
+
+/** The policy as a create would take it: `null` (no limit) left out. */
+function workflowPolicy({ overlap, maxConcurrentRuns }: Workflow) {
+  return { overlap, maxConcurrentRuns: maxConcurrentRuns ?? undefined };
 }

@@ -20,3 +20,7 @@ export type Provider = Schemas['ProviderSchema'];
 export type Thread = Schemas['ThreadSchema'];
 export type ThreadMessage = Schemas['ThreadMessageSchema'];
 export type PendingApproval = Schemas['PendingApprovalSchema'];
+export type Webhook = Schemas['WebhookSchema'];
+export type DeliveryAttempt = Schemas['DeliveryAttemptSchema'];
+export type UsageReport = Schemas['UsageReportSchema'];
+export type UsageGroup = Schemas['UsageGroupSchema'];

@@ -3,9 +3,10 @@ import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { AgentRun } from '../api/schema';
 import { readSse } from '../api/sse';
 import { PendingApprovals } from '../components/pending-approvals';
+import { ReplayForm } from '../components/replay-form';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
-import { formatDuration, formatJson, formatTime } from '../format';
+import { formatDuration, formatJson, formatTime, formatUsd } from '../format';
 import { href, navigate } from '../router';
 
 interface LiveToolCall {
@@ -111,6 +112,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
         )}
       </div>
       <ProblemView error={error} />
+      {run && <ReplayForm key={run.id} agentId={agentId} runId={runId} task={run.task} />}
       {run && (
         <dl class="facts">
           <dt>Task</dt>
@@ -127,11 +129,27 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           <dd data-testid="run-usage">
             {run.usage ? `${run.usage.inputTokens} tokens in, ${run.usage.outputTokens} out` : '—'}
           </dd>
+          <dt>Cost</dt>
+          <dd data-testid="run-cost">
+            {run.usage?.costUsd !== undefined
+              ? formatUsd(run.usage.costUsd)
+              : run.usage
+                ? 'no price for this model'
+                : '—'}
+          </dd>
           {run.workflowRunId && (
             <>
               <dt>Workflow run</dt>
               <dd>
                 step {run.stepIndex} of {run.workflowRunId}
+              </dd>
+            </>
+          )}
+          {run.replayOf && (
+            <>
+              <dt>Replay of</dt>
+              <dd>
+                <a href={href('agent-runs', run.replayOf)}>{run.replayOf}</a>
               </dd>
             </>
           )}

@@ -18,6 +18,14 @@ function resourceLink(stream: string, first: EventEnvelope | undefined): string 
   return null;
 }
 
+/** The version an agent's or workflow's event made (its creation is version 1), with the page that shows it. */
+function versionLink(event: EventEnvelope): string | null {
+  const [category, id] = event.stream.split(/-(.*)/s);
+  if (category !== 'agent' && category !== 'workflow') return null;
+  const version = event.type.endsWith('Created') ? 1 : event.data.version;
+  return typeof version === 'number' ? href(`${category}s`, id, 'versions', String(version)) : null;
+}
+
 /** One stream's events, oldest first, a page at a time (from /v1/events filtered by the stream). */
 export function HistoryPage({ stream }: { stream: string }) {
   const [open, setOpen] = useState<string | null>(null);
@@ -50,6 +58,14 @@ export function HistoryPage({ stream }: { stream: string }) {
               {event.type}
             </button>{' '}
             <span class="muted">{formatTime(event.recordedAt)}</span>
+            {versionLink(event) && (
+              <>
+                {' '}
+                <a href={versionLink(event)!}>
+                  View version {event.type.endsWith('Created') ? 1 : String(event.data.version)}
+                </a>
+              </>
+            )}
             {open === event.position && <pre>{formatJson(event)}</pre>}
           </li>
         ))}

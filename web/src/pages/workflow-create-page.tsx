@@ -5,6 +5,7 @@ import { StepDraft, StepsEditor, stepPaths, stepsBody } from './steps-editor';
 import { ProblemView } from '../components/problem-view';
 import { href, navigate } from '../router';
 import { CronField } from './cron-field';
+import { POLICY_PATHS, RunPolicyDraft, RunPolicyFields, createPolicyBody } from './run-policy-fields';
 
 export function WorkflowCreatePage() {
   const [name, setName] = useState('');
@@ -12,6 +13,7 @@ export function WorkflowCreatePage() {
   const [cron, setCron] = useState('0 9 * * 1-5');
   const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const [steps, setSteps] = useState<StepDraft[]>([{ agent: '', action: '' }]);
+  const [policy, setPolicy] = useState<RunPolicyDraft>({ overlap: 'allow', maxConcurrentRuns: '' });
   const [error, setError] = useState<ProblemError | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -22,7 +24,8 @@ export function WorkflowCreatePage() {
       const trigger = scheduled
         ? { type: 'schedule' as const, cron, timezone: timezone.trim() || 'UTC' }
         : { type: 'manual' as const };
-      const workflow = unwrap(await api.POST('/v1/workflows', { body: { name, trigger, steps: stepsBody(steps) } }));
+      const body = { name, trigger, steps: stepsBody(steps), ...createPolicyBody(policy) };
+      const workflow = unwrap(await api.POST('/v1/workflows', { body }));
       navigate('workflows', workflow.id);
     } catch (caught) {
       setError(asProblem(caught));
@@ -62,7 +65,11 @@ export function WorkflowCreatePage() {
           )}
         </fieldset>
         <StepsEditor steps={steps} onChange={setSteps} error={error} />
-        <ProblemView error={error} shownPaths={['name', 'trigger.cron', 'trigger.timezone', ...stepPaths(steps)]} />
+        <RunPolicyFields policy={policy} onChange={setPolicy} error={error} />
+        <ProblemView
+          error={error}
+          shownPaths={['name', 'trigger.cron', 'trigger.timezone', ...stepPaths(steps), ...POLICY_PATHS]}
+        />
         <button type="submit" disabled={busy}>
           Create workflow
         </button>

@@ -4,12 +4,14 @@ import type { Workflow } from '../api/schema';
 import { CONFLICT_MESSAGE, isEditConflict } from '../components/conflict';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
-import { StepDraft, StepsEditor, stepPaths, stepsBody } from './steps-editor';
+import { StepBody, StepDraft, StepsEditor, stepDrafts, stepPaths, stepsBody } from './steps-editor';
+import { POLICY_PATHS, RunPolicyDraft, RunPolicyFields, policyBody, policyDraft } from './run-policy-fields';
 
 /** Edits a workflow's name and steps with a merge patch sent with If-Match. */
 export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; onSaved: (workflow: Workflow) => void }) {
   const [name, setName] = useState(workflow.name);
-  const [steps, setSteps] = useState<StepDraft[]>(workflow.steps as StepDraft[]);
+  const [steps, setSteps] = useState<StepDraft[]>(stepDrafts(workflow.steps as StepBody[]));
+  const [policy, setPolicy] = useState<RunPolicyDraft>(policyDraft(workflow));
   const [error, setError] = useState<ProblemError | null>(null);
 
   async function submit(event: Event) {
@@ -18,7 +20,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
       const saved = unwrap(
         await api.PATCH('/v1/workflows/{workflowId}', {
           params: { path: { workflowId: workflow.id }, header: { 'If-Match': `"${workflow.version}"` } },
-          body: { name, steps: stepsBody(steps) },
+          body: { name, steps: stepsBody(steps), ...policyBody(policy) },
           headers: { 'content-type': 'application/merge-patch+json' },
         }),
       );
@@ -44,6 +46,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
         )}
       </Field>
       <StepsEditor steps={steps} onChange={setSteps} error={error} />
+      <RunPolicyFields policy={policy} onChange={setPolicy} error={error} />
       {isEditConflict(error) ? (
         <div class="problem" role="alert">
           <strong>Changed by someone else.</strong> {CONFLICT_MESSAGE}{' '}
@@ -52,7 +55,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
           </button>
         </div>
       ) : (
-        <ProblemView error={error} shownPaths={['name', ...stepPaths(steps)]} />
+        <ProblemView error={error} shownPaths={['name', ...stepPaths(steps), ...POLICY_PATHS]} />
       )}
       <button type="submit">Save changes</button>
     </form>

@@ -90,6 +90,10 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             </dd>
             <dt>Next run{workflow.trigger.timezone ? ` (${workflow.trigger.timezone})` : ''}</dt>
             <dd>{formatTime(workflow.nextRunAt, workflow.trigger.timezone)}</dd>
+            <dt>Overlap</dt>
+            <dd data-testid="workflow-overlap">{workflow.overlap}</dd>
+            <dt>Max concurrent runs</dt>
+            <dd data-testid="workflow-max-runs">{workflow.maxConcurrentRuns ?? 'no limit'}</dd>
             <dt>History</dt>
             <dd>
               <a href={href('history', `workflow-${workflow.id}`)}>events of workflow-{workflow.id}</a>

@@ -9,6 +9,26 @@ import { href, navigate } from '../router';
 
 const ENDED = ['succeeded', 'failed', 'cancelled'];
 
+type RunStep = WorkflowRun['steps'][number];
+
+/** The steps in columns by depth: a step stands one column right of the deepest step it needs. */
+export function columnsByDepth(steps: RunStep[]): RunStep[][] {
+  const depth = new Map<string, number>();
+  const depthOf = (step: RunStep, seen: Set<string>): number => {
+    const known = depth.get(step.id);
+    if (known !== undefined) return known;
+    if (seen.has(step.id)) return 0;
+    seen.add(step.id);
+    const needs = step.needs.map((id) => steps.find((s) => s.id === id)).filter((s): s is RunStep => !!s);
+    const d = needs.length ? 1 + Math.max(...needs.map((need) => depthOf(need, seen))) : 0;
+    depth.set(step.id, d);
+    return d;
+  };
+  const columns: RunStep[][] = [];
+  for (const step of steps) (columns[depthOf(step, new Set())] ??= []).push(step);
+  return columns.filter(Boolean);
+}
+
 /** A workflow run's steps as a timeline, each linking to the agent run that did it; refreshed until it ends. */
 export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; runId: string }) {
   const [run, setRun] = useState<WorkflowRun | null>(null);
@@ -38,6 +58,18 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
   async function cancel() {
     try {
       setRun(unwrap(await api.POST('/v1/workflows/{workflowId}/runs/{runId}/cancel', params)));
+    } catch (caught) {
+      setError(asProblem(caught));
+    }
+  }
+
+  /** A new run that reuses the outputs of the steps `fromStep` does not lead to, and runs the rest again. */
+  async function replay(fromStep: string) {
+    try {
+      const replayed = unwrap(
+        await api.POST('/v1/workflows/{workflowId}/runs/{runId}/replay', { ...params, body: { fromStep } }),
+      );
+      navigate('workflows', workflowId, 'runs', replayed.id);
     } catch (caught) {
       setError(asProblem(caught));
     }
@@ -81,6 +113,15 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
             Run again
           </button>
         )}
+        {run && ENDED.includes(run.status) && run.steps.length > 0 && (
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => replay((run.steps.find((step) => step.status === 'failed') ?? run.steps[0]).id)}
+          >
+            Replay
+          </button>
+        )}
       </div>
       <ProblemView error={error} />
       {run && (
@@ -94,6 +135,17 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
             <dd>
               {run.trigger.type === 'schedule' ? `schedule, tick of ${formatTime(run.trigger.scheduledFor)}` : 'manual'}
             </dd>
+            {run.replayOf && (
+              <>
+                <dt>Replay of</dt>
+                <dd>
+                  <a href={href('workflows', workflowId, 'runs', run.replayOf.runId)}>{run.replayOf.runId}</a> from step{' '}
+                  {run.replayOf.fromStep}
+                </dd>
+              </>
+            )}
+            <dt>Version</dt>
+            <dd>{run.workflowVersion ?? '—'}</dd>
             <dt>Duration</dt>
             <dd>{formatDuration(run.startedAt, run.endedAt)}</dd>
             <dt>History</dt>
@@ -121,38 +173,56 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                 ),
             )}
           <h2>Steps</h2>
-          <ol class="timeline" data-testid="timeline">
-            {run.steps.map((step) => (
-              <li key={step.index} class={`timeline-step step-${step.status}`}>
-                <div class="page-head">
-                  <strong>
-                    Step {step.index}: {step.agent ?? 'Approval'}
-                  </strong>
-                  <StatusBadge status={step.status} />
-                  <span class="muted">{formatDuration(step.startedAt, step.endedAt)}</span>
-                  {step.agentRunId && <a href={href('agent-runs', step.agentRunId)}>agent run</a>}
-                </div>
-                {step.task !== null ? (
-                  <details class="sent-task">
-                    <summary>Task sent</summary>
-                    <pre>{step.task}</pre>
-                  </details>
-                ) : (
-                  <p class="muted">{step.action ?? step.approval}</p>
-                )}
-                {step.outputObject ? (
-                  <pre class="output">{formatJson(step.outputObject)}</pre>
-                ) : (
-                  step.output && <pre class="output">{step.output}</pre>
-                )}
-                {step.error && (
-                  <p class="field-error">
-                    {step.error.code}: {step.error.message}
-                  </p>
-                )}
-              </li>
+          <div class="step-columns" data-testid="timeline">
+            {columnsByDepth(run.steps).map((column, depth) => (
+              <ol class="timeline" aria-label={`Depth ${depth}`} key={depth}>
+                {column.map((step) => (
+                  <li key={step.index} class={`timeline-step step-${step.status}`} data-step-id={step.id}>
+                    <div class="page-head">
+                      <strong>
+                        Step {step.id === String(step.index) ? step.index : `${step.index} “${step.id}”`}:{' '}
+                        {step.agent ?? 'Approval'}
+                      </strong>
+                      <StatusBadge status={step.status} />
+                      {step.reused && <span class="muted">reused</span>}
+                      <span class="muted">{formatDuration(step.startedAt, step.endedAt)}</span>
+                      {step.agentRunId && <a href={href('agent-runs', step.agentRunId)}>agent run</a>}
+                    </div>
+                    {step.needs.length > 0 && <p class="muted">needs {step.needs.join(', ')}</p>}
+                    {(step.attempts?.length ?? 0) > 1 && (
+                      <p class="muted">
+                        {step.attempts!.length} attempts:{' '}
+                        {step.attempts!.map((attempt) => attempt.error?.code ?? attempt.status).join(', ')}
+                      </p>
+                    )}
+                    {ENDED.includes(run.status) && (
+                      <button type="button" class="secondary" onClick={() => replay(step.id)}>
+                        Replay from here<span class="visually-hidden"> (step {step.id})</span>
+                      </button>
+                    )}
+                    {step.task !== null ? (
+                      <details class="sent-task">
+                        <summary>Task sent</summary>
+                        <pre>{step.task}</pre>
+                      </details>
+                    ) : (
+                      <p class="muted">{step.action ?? step.approval}</p>
+                    )}
+                    {step.outputObject ? (
+                      <pre class="output">{formatJson(step.outputObject)}</pre>
+                    ) : (
+                      step.output && <pre class="output">{step.output}</pre>
+                    )}
+                    {step.error && (
+                      <p class="field-error">
+                        {step.error.code}: {step.error.message}
+                      </p>
+                    )}
+                  </li>
+                ))}
+              </ol>
             ))}
-          </ol>
+          </div>
           {run.output && (
             <>
               <h2>Output</h2>

@@ -1,0 +1,48 @@
+import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { StreamWatch } from '../../live/stream-watch';
+import { AgentRunSchema } from '../agent.schema';
+import { AgentRun } from '../agent-run';
+import { AgentsReadModel } from '../queries/agents.read-model';
+import { PREFER_WAIT_HEADER, answerQueuedRun } from '../run-agent/run-answer';
+import { ReplayAgentRunCommand } from './replay-agent-run.command';
+import { ReplayAgentRunDto } from './replay-agent-run.dto';
+
+@ApiTags('agents')
+@Controller('v1/agents')
+export class ReplayAgentRunController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly watch: StreamWatch,
+    private readonly runs: AgentsReadModel,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * 202 with a new run of the agent (as it is now) on the replayed run's task and context, or on those given,
+   * with `replayOf` naming the replayed run; `Prefer: wait` as for a run. 404 for a run of another agent; 409 when
+   * the agent is archived.
+   */
+  @ApiOperation({ summary: 'Replay an agent run (its task and context, or edited ones)' })
+  @ApiHeader(PREFER_WAIT_HEADER)
+  @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The new run ended within the wait' })
+  @ApiResponse({ status: 202, type: AgentRunSchema, description: 'The new run is queued (or still going)' })
+  @ApiProblems(404, 409)
+  @Post(':agentId/runs/:runId/replay')
+  async replay(
+    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @Body() body: ReplayAgentRunDto,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AgentRun> {
+    const queued = await this.commands.execute(new ReplayAgentRunCommand(agentId, runId, body.task, body.context));
+    const { watch, runs } = this;
+    return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DomainError } from '../../domain/decider';
+import { EVENT_STORE, EventStore } from '../../event-store/event-store';
+import { AgentRun, AgentRunQueued, agentRunStream } from '../agent-run';
+import { RunAgentCommand } from '../run-agent/run-agent.command';
+import { ReplayAgentRunCommand } from './replay-agent-run.command';
+
+/**
+ * Queues a new run of the agent, as it is now, with the task, context and own `outputSchema` the replayed run was
+ * queued with (its first event), the task or context given instead, and `replayOf` naming it. The new run is a
+ * run of its own: not on the replayed run's thread, nor a step of its workflow run.
+ */
+@CommandHandler(ReplayAgentRunCommand)
+export class ReplayAgentRunHandler implements ICommandHandler<ReplayAgentRunCommand, AgentRun> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ agentId, runId, task, context }: ReplayAgentRunCommand): Promise<AgentRun> {
+    const { events } = await this.store.readStream(agentRunStream(runId), { maxCount: 1 });
+    const queued = events[0]?.type === 'AgentRunQueued' ? (events[0].data as AgentRunQueued['data']) : undefined;
+    if (!queued || queued.agentId !== agentId) {
+      throw new DomainError('not_found', `Agent ${agentId} has no run ${runId}`);
+    }
+    const replay = new RunAgentCommand(
+      agentId,
+      task ?? queued.task,
+      context ?? queued.context,
+      queued.outputSchema ?? null,
+      undefined,
+      runId,
+    );
+    return this.commands.execute(replay);
+  }
+}

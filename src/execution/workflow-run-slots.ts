@@ -1,0 +1,116 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { ActorRegistry } from '../actors/actor-registry';
+import { persistently } from '../actors/persistently';
+import { APP_CONFIG, AppConfig } from '../config';
+import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
+import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { DomainError } from '../domain/decider';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
+import { ProjectionRunner } from '../read-models/projection-runner';
+import { IdGenerator } from '../shared/ids';
+import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
+import { isCounted } from '../domain/run-slots';
+import { WorkflowRunOpener, openingCommand } from '../workflows/trigger-workflow/workflow-run-opener';
+import { runsQueuedBy } from '../workflows/trigger-workflow/workflow-triggers';
+import { WorkflowRunReleased, workflowDecider, workflowStream } from '../workflows/workflow';
+import { WORKFLOW_RUN_ENDINGS, workflowRunDecider, workflowRunStream } from '../workflows/workflow-run';
+import { WorkflowRunManager } from './workflow-run-manager';
+
+const EVENT_TYPES = [...WORKFLOW_RUN_ENDINGS, 'WorkflowRunReleased'];
+
+/**
+ * The slots of workflows with an overlap policy or `maxConcurrentRuns` (see domain/run-slots.ts), over events:
+ * a counted run's end is reported to its workflow (`ReleaseWorkflowRun`), whose decider admits the runs waiting
+ * for the slot and may start a buffered tick; the runs `WorkflowRunReleased` admits are started. Everything is
+ * decided by the workflow's actor from its stream, so any number of instances, and restarts, agree; handling an
+ * event twice changes nothing.
+ */
+@Injectable()
+export class WorkflowRunSlots
+  extends CheckpointedConsumer
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  protected readonly name = 'workflow-run-slots';
+  private stopping = false;
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly actors: ActorRegistry,
+    private readonly ids: IdGenerator,
+    private readonly workflows: WorkflowsReadModel,
+    private readonly projections: ProjectionRunner,
+    private readonly manager: WorkflowRunManager,
+    private readonly opener: WorkflowRunOpener,
+  ) {
+    super(store, checkpoints);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runs.executorEnabled) return;
+    await this.projections.whenCaughtUp();
+    void this.follow({ filter: { eventTypes: EVENT_TYPES } });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.stopFollowing();
+  }
+
+  protected async handle(events: RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      const what = `Handling ${event.type} at ${event.position}`;
+      try {
+        await persistently(
+          () => this.handleNow(event),
+          what,
+          this.logger,
+          () => this.stopping,
+        );
+      } catch (error) {
+        if (this.stopping) throw error;
+        if (!(error instanceof DomainError)) throw error;
+        this.logger.debug(`${what}: ${String(error)}`);
+      }
+    }
+  }
+
+  private async handleNow(event: RecordedEvent): Promise<void> {
+    if (event.type === 'WorkflowRunReleased') {
+      const { workflowId, admitted } = event.data as WorkflowRunReleased['data'];
+      for (const runId of admitted) await this.manager.start(runId, workflowId);
+      return;
+    }
+    const runId = event.data.runId as string;
+    const workflowId = await this.workflowOf(runId);
+    if (!workflowId) return;
+    const stream = workflowStream(workflowId);
+    const workflow = await this.actors.of(stream, workflowDecider).read();
+    if (!isCounted(workflow?.runs, runId)) return;
+    const context = { correlationId: runId, causationId: runId };
+    const command = { type: 'ReleaseWorkflowRun' as const, workflowId, runId, nextRunId: this.ids.newId('wfrun') };
+    const { opened, events } = await this.actors
+      .send(stream, workflowDecider, command, context, {
+        opens: (decided) => runsQueuedBy(decided).map(openingCommand),
+      })
+      .catch(retryContention);
+    // Where the store cannot write both streams in one commit, a buffered tick's run is opened after it.
+    if (!opened) for (const run of runsQueuedBy(events)) await this.opener.open(run, context);
+  }
+
+  private async workflowOf(runId: string): Promise<string | undefined> {
+    const listed = this.workflows.getRunAggregate(runId)?.workflowId;
+    if (listed) return listed;
+    return (await this.actors.of(workflowRunStream(runId), workflowRunDecider).read())?.workflowId;
+  }
+}
+
+/**
+ * A release never conflicts with the workflow's rules; a conflict is the stream being busy past the actor's attempts,
+ * which must be tried again (persistently), not dropped, or the runs waiting for the slot would wait for ever.
+ */
+function retryContention(error: unknown): never {
+  if (error instanceof DomainError && error.kind === 'conflict') throw new Error(error.message);
+  throw error;
+}

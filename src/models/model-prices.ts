@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import type { Usage } from '../domain/run';
+
+/** US dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/**
+ * List prices of common models (USD per million tokens, standard tier, no cache or batch discounts), as their
+ * providers published them. `MODEL_PRICES_FILE` adds entries or overrides these.
+ */
+export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
+  'openai/gpt-5': { input: 1.25, output: 10 },
+  'openai/gpt-5-mini': { input: 0.25, output: 2 },
+  'openai/gpt-5-nano': { input: 0.05, output: 0.4 },
+  'openai/gpt-4.1': { input: 2, output: 8 },
+  'openai/gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'openai/gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'openai/gpt-4o': { input: 2.5, output: 10 },
+  'openai/gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'openai/o3': { input: 2, output: 8 },
+  'openai/o4-mini': { input: 1.1, output: 4.4 },
+  'anthropic/claude-opus-4-5': { input: 5, output: 25 },
+  'anthropic/claude-opus-4-1': { input: 15, output: 75 },
+  'anthropic/claude-opus-4-0': { input: 15, output: 75 },
+  'anthropic/claude-opus-4': { input: 15, output: 75 },
+  'anthropic/claude-sonnet-4-5': { input: 3, output: 15 },
+  'anthropic/claude-sonnet-4-0': { input: 3, output: 15 },
+  'anthropic/claude-sonnet-4': { input: 3, output: 15 },
+  'anthropic/claude-3-7-sonnet': { input: 3, output: 15 },
+  'anthropic/claude-haiku-4-5': { input: 1, output: 5 },
+  'anthropic/claude-3-5-haiku': { input: 0.8, output: 4 },
+};
+
+/** A dated snapshot (`-20250514`, `-2024-08-06`) or `-latest` takes its family's price. */
+const SNAPSHOT_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
+
+/** The price table: built-in entries, then the file's. */
+export class ModelPrices {
+  private readonly table: Map<string, ModelPrice>;
+
+  constructor(overrides: Record<string, ModelPrice> = {}) {
+    this.table = new Map(Object.entries({ ...BUILT_IN_PRICES, ...overrides }));
+  }
+
+  /** The price of `provider/model`: its own entry, else its family's (a dated snapshot without its date). */
+  priceOf(modelId: string): ModelPrice | undefined {
+    const exact = this.table.get(modelId);
+    if (exact) return exact;
+    const family = modelId.replace(SNAPSHOT_SUFFIX, '');
+    return this.table.get(family);
+  }
+
+  /** The usage with `costUsd` when the model has a price (rounded to a millionth of a cent). */
+  priced(modelId: string, usage: Usage): Usage {
+    const { inputTokens, outputTokens } = usage;
+    const price = this.priceOf(modelId);
+    if (!price) return { inputTokens, outputTokens };
+    const cost = (inputTokens * price.input + outputTokens * price.output) / 1_000_000;
+    return { inputTokens, outputTokens, costUsd: Math.round(cost * 1e8) / 1e8 };
+  }
+}
+
+/**
+ * Reads `MODEL_PRICES_FILE`: a JSON object of `"provider/model": {"input": <USD>, "output": <USD>}` per million
+ * tokens. A bad file throws an error naming the variable and the entry.
+ */
+export function loadModelPrices(file: string | undefined): ModelPrices {
+  if (file === undefined || file.trim() === '') return new ModelPrices();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file.trim(), 'utf8'));
+  } catch (error) {
+    throw new Error(`MODEL_PRICES_FILE could not be read as JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error('MODEL_PRICES_FILE must hold a JSON object of "provider/model": {"input": n, "output": n}');
+  }
+  const prices: Record<string, ModelPrice> = {};
+  for (const [modelId, entry] of Object.entries(parsed)) {
+    if (!/^[^/\s]+\/\S+$/.test(modelId)) {
+      throw new Error(`MODEL_PRICES_FILE: "${modelId}" must be a model id as agents name it, "provider/model"`);
+    }
+    const { input, output } = (entry ?? {}) as Record<string, unknown>;
+    if (!isPrice(input) || !isPrice(output)) {
+      throw new Error(
+        `MODEL_PRICES_FILE: "${modelId}" needs "input" and "output", each a number of US dollars per million tokens, 0 or more`,
+      );
+    }
+    prices[modelId] = { input, output };
+  }
+  return new ModelPrices(prices);
+}
+
+function isPrice(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}

@@ -1,0 +1,109 @@
+import {
+  Attributes,
+  Context,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  trace,
+} from '@opentelemetry/api';
+
+/**
+ * Tracing through the OpenTelemetry API alone (a few kilobytes, no SDK): while tracing is off (no endpoint), every
+ * call here is a no-op of the API's and nothing is recorded. The SDK is loaded only when tracing is on
+ * (`src/telemetry/tracing-sdk.ts`).
+ */
+export const tracer = () => trace.getTracer('workflows-agents-service');
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The W3C `traceparent` of the active span, to store with events; undefined without one. */
+export function currentTraceparent(): string | undefined {
+  const span = trace.getSpanContext(context.active());
+  if (!span || !trace.isSpanContextValid(span)) return undefined;
+  return `00-${span.traceId}-${span.spanId}-0${span.traceFlags & TraceFlags.SAMPLED}`;
+}
+
+/** A context whose parent is the span a stored `traceparent` names (from another instance, or before a restart). */
+export function contextOf(traceparent: unknown, spanId?: string): Context | undefined {
+  const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
+  if (!match) return undefined;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: match[1],
+    spanId: spanId ?? match[2],
+    traceFlags: Number.parseInt(match[3], 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+  });
+}
+
+/** Runs `work` in `parent`'s context, or in the current one without it. */
+export function runIn<T>(parent: Context | undefined, work: () => T): T {
+  return parent ? context.with(parent, work) : work();
+}
+
+/** Runs `work` in a span (a child of the active one, or of `parent`), ending it with its outcome. */
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  options: { parent?: Context; kind?: SpanKind; root?: boolean } = {},
+): Promise<T> {
+  const parent = options.parent ?? context.active();
+  const span = tracer().startSpan(name, { attributes, kind: options.kind, root: options.root }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => work(span));
+  } catch (error) {
+    failed(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** Marks a span as failed by `error`. */
+export function failed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  span.setAttribute('error.type', error instanceof Error ? error.constructor.name : 'Error');
+}
+
+/**
+ * Span ids chosen by the caller: a span recorded after the fact (a workflow run, from its events) whose id its
+ * children already named. The SDK's id generator takes the next id from here (`withSpanId`).
+ */
+let chosenSpanId: string | undefined;
+
+export function takeChosenSpanId(): string | undefined {
+  const id = chosenSpanId;
+  chosenSpanId = undefined;
+  return id;
+}
+
+/** Starts a span with the id `spanId` (16 hex digits) instead of a random one. */
+export function withSpanId<T>(spanId: string, start: () => T): T {
+  chosenSpanId = spanId;
+  try {
+    return start();
+  } finally {
+    chosenSpanId = undefined;
+  }
+}
+
+let capture = false;
+
+/** Whether prompts, outputs and tool arguments and results go into spans (`OTEL_CAPTURE_CONTENT`). */
+export function capturesContent(): boolean {
+  return capture;
+}
+
+export function setCaptureContent(on: boolean): void {
+  capture = on;
+}
+
+/** Whether a span would be recorded: work done only for spans (content to capture) is skipped otherwise. */
+export function isRecording(): boolean {
+  return trace.getActiveSpan()?.isRecording() ?? false;
+}
+
+export { SpanKind, SpanStatusCode };

@@ -1,0 +1,74 @@
+import { FieldError, ValidationFailed } from '../../shared/validation-failed';
+import { conditionProblem, conditionStepRefs } from '../step-condition';
+import { ancestorsOf, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../step-graph';
+import { WorkflowStep, isApprovalStep } from '../workflow';
+import { StepDto, toWorkflowStep } from './create-workflow.dto';
+
+/** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
+export function toWorkflowSteps(dtos: StepDto[], outputStep?: string): WorkflowStep[] {
+  const steps = dtos.map(toWorkflowStep);
+  if (outputStep !== undefined && stepIndexOf(steps, outputStep) === undefined) {
+    throw new ValidationFailed([{ path: 'outputStep', message: `no step has the id "${outputStep}"` }]);
+  }
+  const errors = dtos.flatMap((dto, i) =>
+    dto.approval !== undefined && dto.retry !== undefined
+      ? [{ path: `steps[${i}].retry`, message: 'retry is for agent steps only' }]
+      : [],
+  );
+  if (!errors.length) errors.push(...stepGraphProblems(steps));
+  if (errors.length) throw new ValidationFailed(errors, 'The steps do not make a valid graph');
+  return steps;
+}
+
+/**
+ * Ids unique; needs that name steps, and no cycle; templates and conditions that name only steps among the step's
+ * needs (directly or through them), since only those have ended when it starts; conditions JSON Logic reads.
+ */
+export function stepGraphProblems(steps: WorkflowStep[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const firstWithId = new Map<string, number>();
+  steps.forEach((step, i) => {
+    const id = stepIdOf(step, i);
+    const first = firstWithId.get(id);
+    if (first === undefined) firstWithId.set(id, i);
+    else errors.push({ path: `steps[${i}].id`, message: `id "${id}" is already the id of steps[${first}]` });
+  });
+  steps.forEach((step, i) => {
+    (step.needs ?? []).forEach((ref, n) => {
+      const at = stepIndexOf(steps, ref);
+      if (at === undefined) errors.push({ path: `steps[${i}].needs[${n}]`, message: `no step has the id "${ref}"` });
+      else if (at === i) errors.push({ path: `steps[${i}].needs[${n}]`, message: 'a step cannot need itself' });
+    });
+  });
+  if (errors.length) return errors;
+  const cycle = cycleIn(steps);
+  if (cycle) {
+    const ids = [...cycle, cycle[0]].map((at) => `"${stepIdOf(steps[at], at)}"`).join(' → ');
+    return [{ path: `steps[${cycle[0]}].needs`, message: `the needs make a cycle: ${ids}` }];
+  }
+  steps.forEach((step, i) => {
+    const before = ancestorsOf(steps, i);
+    const notNeeded = (ref: string) => {
+      const at = stepIndexOf(steps, ref);
+      return at === undefined ? `no step has the id "${ref}"` : before.has(at) ? undefined : notAmongNeeds(ref);
+    };
+    if (!isApprovalStep(step)) {
+      for (const ref of stepRefsIn(step.action)) {
+        const problem = notNeeded(ref);
+        if (problem) errors.push({ path: `steps[${i}].action`, message: `{{steps.${ref}…}}: ${problem}` });
+      }
+    }
+    if (step.when !== undefined) {
+      const problem = conditionProblem(step.when);
+      if (problem) errors.push({ path: `steps[${i}].when`, message: problem });
+      for (const ref of problem ? [] : conditionStepRefs(step.when)) {
+        const refProblem = notNeeded(ref);
+        if (refProblem) errors.push({ path: `steps[${i}].when`, message: `steps.${ref}: ${refProblem}` });
+      }
+    }
+  });
+  return errors;
+}
+
+const notAmongNeeds = (ref: string) =>
+  `step "${ref}" is not among this step's needs (directly or through them), so it may not have run yet`;

@@ -1,0 +1,39 @@
+import { Body, Controller, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { ApiProblems } from '../../http/openapi/problem.schema';
+import { ParseIdPipe } from '../../http/id.pipe';
+import { WorkflowRunSchema } from '../workflow.schema';
+import { WorkflowRun } from '../workflow-run';
+import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
+import { ReplayWorkflowRunDto } from './replay-workflow-run.dto';
+
+@ApiTags('workflows')
+@Controller('v1/workflows')
+export class ReplayWorkflowRunController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /**
+   * 202 with a new run, `replayOf` naming the run replayed: the steps `fromStep` does not lead to keep their
+   * recorded outputs (no model call, `reused`); `fromStep` and every step that needs it run again.
+   */
+  @ApiOperation({ summary: 'Replay a workflow run from a step' })
+  @ApiResponse({ status: 202, type: WorkflowRunSchema, description: 'The replay is queued' })
+  @ApiProblems(400, 404, 409)
+  @Post(':workflowId/runs/:runId/replay')
+  async replay(
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
+    @Body() body: ReplayWorkflowRunDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkflowRun> {
+    const { fromStep, input, version = 'original' } = body;
+    const replay = await this.commands.execute(
+      new ReplayWorkflowRunCommand(workflowId, runId, fromStep, input, version),
+    );
+    void reply.header('Location', `/v1/workflows/${workflowId}/runs/${replay.id}`);
+    void reply.status(202);
+    return replay;
+  }
+}

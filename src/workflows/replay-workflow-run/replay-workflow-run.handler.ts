@@ -1,0 +1,55 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { DomainError } from '../../domain/decider';
+import { isEnded } from '../../domain/run';
+import { ValidationFailed } from '../../shared/validation-failed';
+import { stepIndexOf } from '../step-graph';
+import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
+import { workflowDecider, workflowStream } from '../workflow';
+import { WorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
+
+/**
+ * A new run of the workflow that takes the outputs of the steps `fromStep` does not lead to from the run it
+ * replays, and runs `fromStep` and the steps that need it again (the workflow run manager does both when it starts).
+ */
+@CommandHandler(ReplayWorkflowRunCommand)
+export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowRunCommand, WorkflowRun> {
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly triggers: WorkflowTriggers,
+  ) {}
+
+  async execute({ workflowId, runId, fromStep, input, version }: ReplayWorkflowRunCommand): Promise<WorkflowRun> {
+    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    if (run?.workflowId !== workflowId) {
+      throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);
+    }
+    if (!isEnded(run.status)) {
+      throw new DomainError(
+        'conflict',
+        `Workflow run ${runId} is ${run.status}; a run can be replayed once it has ended`,
+      );
+    }
+    const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
+    if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
+    const original = version === 'original' && run.steps.length > 0 && run.workflowVersion !== null;
+    const steps = original ? run.steps : workflow.steps;
+    if (stepIndexOf(steps, fromStep) === undefined) {
+      const ids = steps.map((step, i) => step.id ?? String(i)).join(', ');
+      throw new ValidationFailed([{ path: 'fromStep', message: `no step has the id "${fromStep}" (steps: ${ids})` }]);
+    }
+    const workflowVersion = original ? run.workflowVersion! : workflow.version;
+    // A manual trigger always queues a run (only schedule ticks can be skipped or kept for later).
+    const replay = await this.triggers.trigger(
+      workflowId,
+      input ?? run.input,
+      { type: 'manual' },
+      {
+        replayOf: { runId, fromStep },
+        workflowVersion,
+      },
+    );
+    return replay!;
+  }
+}

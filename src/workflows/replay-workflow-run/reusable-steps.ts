@@ -1,0 +1,26 @@
+import { ancestorsOf, stepIdOf, stepIndexOf } from '../step-graph';
+import { WorkflowStep } from '../workflow';
+import { ReusedStep, WorkflowRunAggregate } from '../workflow-run';
+
+/** `fromStep` and every step that needs it, directly or through others: what a replay from it runs again. */
+export function stepsToRerun(steps: WorkflowStep[], fromStep: string): Set<number> {
+  const from = stepIndexOf(steps, fromStep);
+  if (from === undefined) return new Set(steps.map((_, i) => i));
+  return new Set(steps.flatMap((_, i) => (i === from || ancestorsOf(steps, i).has(from) ? [i] : [])));
+}
+
+/**
+ * The steps a replay takes from the run it replays: those it does not run again that succeeded there (matched by
+ * id), with their recorded outputs; any other step runs again.
+ */
+export function reusableSteps(steps: WorkflowStep[], fromStep: string, replayed: WorkflowRunAggregate): ReusedStep[] {
+  const rerun = stepsToRerun(steps, fromStep);
+  return steps.flatMap((step, index): ReusedStep[] => {
+    if (rerun.has(index)) return [];
+    const id = stepIdOf(step, index);
+    const recorded = replayed.steps.find((s) => s.id === id || (s.id === undefined && String(s.index) === id));
+    if (recorded?.status !== 'succeeded' || recorded.output === null) return [];
+    const object = recorded.outputObject !== undefined && { outputObject: recorded.outputObject };
+    return [{ index, output: recorded.output, ...object }];
+  });
+}

@@ -1,0 +1,133 @@
+import { given } from '../../test/support/decider-specification';
+import { WorkflowCreated, WorkflowEvent, WorkflowTriggered, workflowDecider } from './workflow';
+
+const workflowId = 'wf_1';
+const at = '2026-01-01T00:00:00.000Z';
+const now = new Date('2026-01-01T10:00:00.000Z');
+const created = (policy: object): WorkflowCreated => ({
+  type: 'WorkflowCreated',
+  data: {
+    id: workflowId,
+    name: 'w',
+    trigger: { type: 'schedule', cron: '* * * * *', timezone: 'UTC' },
+    steps: [{ agent: 'a', action: 'x' }],
+    createdAt: at,
+    ...policy,
+  },
+});
+const triggered = (runId: string, scheduledFor?: string): WorkflowTriggered => ({
+  type: 'WorkflowTriggered',
+  data: {
+    workflowId,
+    runId,
+    input: {},
+    trigger: scheduledFor ? { type: 'schedule', scheduledFor } : { type: 'manual' },
+    workflowVersion: 1,
+    triggeredAt: at,
+  },
+});
+const tick = (runId: string, scheduledFor: string) =>
+  ({ type: 'TriggerWorkflow', workflowId, runId, input: {}, trigger: { type: 'schedule', scheduledFor } }) as const;
+const release = (runId: string) => ({ type: 'ReleaseWorkflowRun', workflowId, runId, nextRunId: 'r9' }) as const;
+const released = (runId: string, admitted: string[]): WorkflowEvent => ({
+  type: 'WorkflowRunReleased',
+  data: { workflowId, runId, admitted, releasedAt: now.toISOString() },
+});
+
+describe('the workflow decider: overlap and maxConcurrentRuns', () => {
+  it('allow (the default) counts nothing and runs every tick', () => {
+    const history = [created({}), triggered('r1', '2026-01-01T09:00:00.000Z')];
+    given(workflowDecider, history)
+      .when(tick('r2', '2026-01-01T09:01:00.000Z'), now)
+      .then([
+        {
+          type: 'WorkflowTriggered',
+          data: { ...triggered('r2', '2026-01-01T09:01:00.000Z').data, triggeredAt: now.toISOString() },
+        },
+      ]);
+    given(workflowDecider, history).when(release('r1'), now).then([]);
+  });
+
+  it('skip records a tick that comes while a run is going, with the runs going', () => {
+    const history = [created({ overlap: 'skip' }), triggered('r1', '2026-01-01T09:00:00.000Z')];
+    given(workflowDecider, history)
+      .when(tick('r2', '2026-01-01T09:01:00.000Z'), now)
+      .then([
+        {
+          type: 'ScheduledTickSkipped',
+          data: {
+            workflowId,
+            scheduledFor: '2026-01-01T09:01:00.000Z',
+            reason: 'overlap',
+            runIds: ['r1'],
+            skippedAt: now.toISOString(),
+          },
+        },
+      ]);
+    // Once the run has ended, a tick runs.
+    given(workflowDecider, [...history, released('r1', [])])
+      .when(tick('r2', '2026-01-01T09:01:00.000Z'), now)
+      .then([expect.objectContaining({ type: 'WorkflowTriggered' })]);
+  });
+
+  it('buffer_one keeps the newest tick and starts it when the last run ends, once', () => {
+    const buffered = (scheduledFor: string, replaces: string | null): WorkflowEvent => ({
+      type: 'ScheduledTickBuffered',
+      data: { workflowId, scheduledFor, replaces, bufferedAt: at },
+    });
+    const history = [
+      created({ overlap: 'buffer_one' }),
+      triggered('r1', '2026-01-01T09:00:00.000Z'),
+      buffered('2026-01-01T09:01:00.000Z', null),
+    ];
+    given(workflowDecider, history)
+      .when(tick('r2', '2026-01-01T09:02:00.000Z'), now)
+      .then([
+        {
+          ...buffered('2026-01-01T09:02:00.000Z', '2026-01-01T09:01:00.000Z'),
+          data: expect.objectContaining({ bufferedAt: now.toISOString(), replaces: '2026-01-01T09:01:00.000Z' }),
+        },
+      ]);
+    given(workflowDecider, history)
+      .when(release('r1'), now)
+      .then([
+        released('r1', []),
+        {
+          type: 'WorkflowTriggered',
+          data: { ...triggered('r9', '2026-01-01T09:01:00.000Z').data, triggeredAt: now.toISOString() },
+        },
+      ]);
+    // A changed schedule drops the tick kept from the old one.
+    const changed: WorkflowEvent = {
+      type: 'WorkflowUpdated',
+      data: {
+        workflowId,
+        changes: { trigger: { type: 'schedule', cron: '0 * * * *', timezone: 'UTC' } },
+        version: 2,
+        updatedAt: at,
+      },
+    };
+    given(workflowDecider, [...history, changed])
+      .when(release('r1'), now)
+      .then([released('r1', [])]);
+    given(workflowDecider, [...history, released('r1', []), triggered('r9', '2026-01-01T09:01:00.000Z')]).thenState(
+      expect.objectContaining({ runs: { open: ['r9'], held: [], bufferedTick: null } }),
+    );
+  });
+
+  it('maxConcurrentRuns holds runs beyond it in order and admits them as runs end; a held run may leave', () => {
+    const history = [created({ maxConcurrentRuns: 2 }), ...['r1', 'r2', 'r3', 'r4'].map((id) => triggered(id))];
+    given(workflowDecider, history).thenState(
+      expect.objectContaining({ runs: { open: ['r1', 'r2'], held: ['r3', 'r4'], bufferedTick: null } }),
+    );
+    given(workflowDecider, history)
+      .when(release('r2'), now)
+      .then([released('r2', ['r3'])]);
+    given(workflowDecider, history)
+      .when(release('r4'), now)
+      .then([released('r4', [])]);
+    given(workflowDecider, [...history, released('r2', ['r3'])])
+      .when(release('r2'), now)
+      .then([]);
+  });
+});

@@ -1,0 +1,71 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { ChatCompletionsBody, lastUserMessage, ScriptedServer } from '../support/scripted-model-server';
+import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
+import { TestApp } from '../support/test-app';
+import { startConsole, stopConsole } from '../support/console-fixture';
+
+jest.setTimeout(30_000);
+
+/** Steps as a graph in the console: ids, needs, a condition and retries in the form; columns by depth; replay. */
+describeInBrowser('workflow graphs in the console, in Chromium', () => {
+  let app: TestApp;
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ model, app, browser, page } = await startConsole((body) => ({
+      kind: 'text',
+      text: lastUserMessage(body).toUpperCase(),
+    })));
+    await app.request('POST', '/v1/agents', { name: 'worker', model: 'openai-compatible/scripted' });
+  });
+  afterAll(() => stopConsole({ browser, app, model }));
+
+  it('builds two branches and a join, shows the run in columns by depth, and replays from a step', async () => {
+    await page.goto(`${app.url}/#/workflows/new`);
+    await page.getByLabel('Name', { exact: true }).fill('branches');
+    await page.getByLabel('Step 0 agent').fill('worker');
+    await page.getByLabel('Step 0 id').fill('left');
+    await page.getByLabel('Step 0 action').fill('left');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('Step 1 agent').fill('worker');
+    await page.getByLabel('Step 1 id').fill('right');
+    await page.getByLabel('Step 1 needs').fill('-');
+    await page.getByLabel('Step 1 action').fill('right');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('Step 2 agent').fill('worker');
+    await page.getByLabel('Step 2 needs').fill('left, nowhere');
+    await page.getByLabel('Step 2 action').fill('join {{steps.left.output}} {{steps.right.output}}');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    // The API names the field (steps[2].needs[1]); the form shows its message.
+    await page.getByText('no step has the id "nowhere"', { exact: false }).first().waitFor();
+    await page.getByLabel('Step 2 needs').fill('left, right');
+    await page.getByLabel('Step 2 runs when (JSON Logic)').fill('{"!=": [{"var": "steps.left.output"}, ""]}');
+    await page.getByLabel('Step 2 attempts').fill('2');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'branches' }).waitFor();
+
+    await page.getByRole('button', { name: 'Trigger', exact: true }).click();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
+    const columns = page.getByTestId('timeline').locator('ol');
+    expect(await columns.count()).toBe(2);
+    expect(await columns.nth(0).locator('li').count()).toBe(2);
+    await expectText(columns.nth(1), /Step 2[\s\S]*needs left, right[\s\S]*JOIN LEFT RIGHT/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const calls = model.requests.length;
+    await page.getByRole('button', { name: 'Replay from here (step right)' }).click();
+    await page.getByText('Replay of').waitFor();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
+    await expectText(page.locator('[data-step-id="left"]'), /reused/);
+    // right and the join ran again; left was reused.
+    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual(['right', 'join LEFT RIGHT']);
+  });
+
+  async function expectText(locator: ReturnType<Page['locator']>, text: RegExp) {
+    await locator.waitFor();
+    expect(await locator.textContent()).toMatch(text);
+  }
+});

@@ -1,0 +1,135 @@
+import {
+  ChatCompletionsBody,
+  ScriptedServer,
+  lastUserMessage,
+  startScriptedOpenAIServer,
+} from '../support/scripted-model-server';
+import { eventually } from '../support/eventually';
+import { SequentialIds } from '../support/sequential-ids';
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
+import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+
+/** Replay from a step: the steps it does not lead to keep their outputs (no model call), the rest run again. */
+describe.each(storeFixtures())('workflow run replay on %s', (_name, createFixture) => {
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let fixture: StoreFixture;
+  let app: TestApp;
+  const dataDir = temporaryDataDir();
+  const ids = new SequentialIds();
+
+  const start = async () => {
+    app = await startTestApp({ dataDir, ids, fixture, env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
+  };
+
+  beforeAll(async () => {
+    model = await startScriptedOpenAIServer((body) => ({ kind: 'text', text: lastUserMessage(body).toUpperCase() }));
+    fixture = await createFixture();
+    await start();
+    expect((await app.request('POST', '/v1/agents', { name: 'worker', model: 'openai-compatible/m' })).status).toBe(
+      201,
+    );
+  });
+  afterAll(async () => {
+    await app.close();
+    await fixture.stop();
+    await model.close();
+  });
+
+  // research → draft → edit, and a side branch that needs nothing.
+  const steps = [
+    { id: 'research', agent: 'worker', action: 'research {{input.topic}}' },
+    { id: 'side', agent: 'worker', action: 'side note', needs: [] },
+    {
+      id: 'draft',
+      agent: 'worker',
+      action: 'draft {{steps.research.output}} for {{input.reader}}',
+      needs: ['research'],
+    },
+    { id: 'edit', agent: 'worker', action: 'edit {{steps.draft.output}}' },
+  ];
+  let workflowId = '';
+  let original: any;
+
+  const ended = async (runId: string) => {
+    let run: any;
+    await eventually(async () => {
+      run = (await app.request('GET', `/v1/workflows/${workflowId}/runs/${runId}`)).body;
+      expect(['succeeded', 'failed', 'cancelled']).toContain(run.status);
+    });
+    return run;
+  };
+
+  it('replays from a middle step: the steps it does not lead to are reused without a model call', async () => {
+    workflowId = (await app.request('POST', '/v1/workflows', { name: 'replayed', steps })).body.id;
+    const triggered = await app.request('POST', `/v1/workflows/${workflowId}/trigger`, {
+      input: { topic: 'cron', reader: 'ops' },
+    });
+    original = await ended(triggered.body.id);
+    expect(original.output).toBe('EDIT DRAFT RESEARCH CRON FOR OPS');
+    const calls = model.requests.length;
+
+    const replay = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+      fromStep: 'draft',
+      input: { topic: 'ignored', reader: 'devs' },
+    });
+    expect(replay.status).toBe(202);
+    expect(replay.headers.get('location')).toBe(`/v1/workflows/${workflowId}/runs/${replay.body.id}`);
+    expect(replay.body.replayOf).toEqual({ runId: original.id, fromStep: 'draft' });
+    const done = await ended(replay.body.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.workflowVersion).toBe(1);
+    expect(done.steps.map((s: any) => [s.id, s.status, s.reused ?? false, s.output])).toEqual([
+      ['research', 'succeeded', true, 'RESEARCH CRON'],
+      ['side', 'succeeded', true, 'SIDE NOTE'],
+      ['draft', 'succeeded', false, 'DRAFT RESEARCH CRON FOR DEVS'],
+      ['edit', 'succeeded', false, 'EDIT DRAFT RESEARCH CRON FOR DEVS'],
+    ]);
+    expect(done.steps[0].agentRunId).toBeNull();
+    // Two model calls: draft and edit.
+    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual([
+      'draft RESEARCH CRON for devs',
+      'edit DRAFT RESEARCH CRON FOR DEVS',
+    ]);
+  });
+
+  it('replays after a restart, with the original version by default or the current one', async () => {
+    await app.request('PATCH', `/v1/workflows/${workflowId}`, {
+      steps: [...steps.slice(0, 3), { id: 'edit', agent: 'worker', action: 'polish {{steps.draft.output}}' }],
+    });
+    await app.close();
+    await start();
+    const calls = model.requests.length;
+    const replay = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+      fromStep: 'edit',
+    });
+    expect(replay.status).toBe(202);
+    const done = await ended(replay.body.id);
+    expect([done.workflowVersion, done.output]).toEqual([1, 'EDIT DRAFT RESEARCH CRON FOR OPS']);
+    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual(['edit DRAFT RESEARCH CRON FOR OPS']);
+
+    const current = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+      fromStep: 'edit',
+      version: 'current',
+    });
+    const polished = await ended(current.body.id);
+    expect([polished.workflowVersion, polished.output]).toEqual([2, 'POLISH DRAFT RESEARCH CRON FOR OPS']);
+    expect(model.requests.length - calls).toBe(2);
+  });
+
+  it('refuses a step that is not in the run (400 naming fromStep) and a run that does not exist (404)', async () => {
+    const unknown = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+      fromStep: 'nope',
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([expect.objectContaining({ path: 'fromStep' })]);
+    const missing = await app.request(
+      'POST',
+      `/v1/workflows/${workflowId}/runs/wfrun_01ARZ3NDEKTSV4RRFFQ69G5FAV/replay`,
+      {
+        fromStep: 'edit',
+      },
+    );
+    expect(missing.status).toBe(404);
+    expect((await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {})).status).toBe(400);
+  });
+});
