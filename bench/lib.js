@@ -1,5 +1,6 @@
 'use strict';
 // Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory, seed logs.
+const autocannon = require('autocannon');
 const { spawn } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const { readFileSync, mkdtempSync, existsSync, copyFileSync, rmSync } = require('node:fs');
@@ -491,7 +492,48 @@ async function timedRun(url, path, model) {
   return { latency, modelMs, overhead: latency - modelMs };
 }
 
+/** A server of a comparison that takes turns in slices of load: its label, its requests, and its counts so far. */
+function sliceTarget(label, server, requests) {
+  return { label, server, requests, requestCount: 0, seconds: 0, latencies: [], non2xx: 0, errors: 0 };
+}
+
+/** One slice of load on one target (`connections` for `seconds`); its counts add up to the round's figures. */
+async function loadSlice(target, index, { connections, seconds }) {
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: target.server.url,
+    connections,
+    duration: seconds,
+    requests: target.requests(`slice${index}`),
+  });
+  target.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+  target.requestCount += result.requests.total;
+  target.latencies.push(result.latency.p99);
+  target.non2xx += result.non2xx;
+  target.errors += result.errors;
+}
+
+/** A target's req/s over its slices and the median of their p99s, printed under its label (a warning for non-2xx). */
+function sliceFigures(target) {
+  const p99s = [...target.latencies].sort((a, b) => a - b);
+  const result = {
+    requestsPerSecond: Math.round(target.requestCount / target.seconds),
+    medianSliceP99Ms: p99s[Math.floor(p99s.length / 2)],
+    non2xx: target.non2xx,
+    errors: target.errors,
+  };
+  console.log(target.label.padEnd(12), JSON.stringify(result));
+  if (result.non2xx > 0)
+    console.log(
+      `  WARNING: ${target.label} answered ${result.non2xx} non-2xx responses: the figure is not of commands`,
+    );
+  return result;
+}
+
 module.exports = {
+  sliceTarget,
+  loadSlice,
+  sliceFigures,
   timedRun,
   freePort,
   temporaryDir,
