@@ -23,6 +23,9 @@ const {
   startStore,
   loadAverage,
   postJson: post,
+  sliceTarget,
+  loadSlice,
+  sliceFigures,
 } = require('./lib');
 
 const [seconds = 10, connections = 10, rounds = 3] = positional().map(Number);
@@ -77,39 +80,7 @@ async function prepare(label, script, env = {}, nodeArgs = []) {
   );
   const requests = await requestsFor(label, server.url, label === 'baseline');
   await autocannon({ url: server.url, connections, duration: 2, requests: requests('warmup') });
-  return { label, server, requests, requestCount: 0, seconds: 0, latencies: [], non2xx: 0, errors: 0 };
-}
-
-/** One slice of load on one server; its counts add up to the round's figures. */
-async function slice(target, index) {
-  const started = process.hrtime.bigint();
-  const result = await autocannon({
-    url: target.server.url,
-    connections,
-    duration: SLICE_SECONDS,
-    requests: target.requests(`slice${index}`),
-  });
-  target.seconds += Number(process.hrtime.bigint() - started) / 1e9;
-  target.requestCount += result.requests.total;
-  target.latencies.push(result.latency.p99);
-  target.non2xx += result.non2xx;
-  target.errors += result.errors;
-}
-
-function figures(target) {
-  const p99s = [...target.latencies].sort((a, b) => a - b);
-  const result = {
-    requestsPerSecond: Math.round(target.requestCount / target.seconds),
-    medianSliceP99Ms: p99s[Math.floor(p99s.length / 2)],
-    non2xx: target.non2xx,
-    errors: target.errors,
-  };
-  console.log(target.label.padEnd(9), JSON.stringify(result));
-  if (result.non2xx > 0)
-    console.log(
-      `  WARNING: ${target.label} answered ${result.non2xx} non-2xx responses: the figure is not of commands`,
-    );
-  return result;
+  return sliceTarget(label, server, requests);
 }
 
 /**
@@ -128,9 +99,9 @@ async function round(number, storeEnv) {
     for (let index = 0; index < slices; index++) {
       // Alternate who goes first, so that neither always follows the other's last writes.
       const order = index % 2 === 0 ? targets : [...targets].reverse();
-      for (const target of order) await slice(target, index);
+      for (const target of order) await loadSlice(target, index, { connections, seconds: SLICE_SECONDS });
     }
-    const [baseline, ...others] = targets.map(figures);
+    const [baseline, ...others] = targets.map(sliceFigures);
     const ratios = others.map((other) => other.requestsPerSecond / baseline.requestsPerSecond);
     console.log(
       `round ${number}: ratio ${ratios.map((ratio) => ratio.toFixed(2)).join(', compared build ')} (${loadAverage()})`,

@@ -6,6 +6,7 @@
 // received its AgentCreated event. Afterwards every subscriber's count of messages is checked against the log.
 // Goals (issue 18): throughput >= 0.9 x the run without subscribers, p99 latency < 200 ms, no message missing.
 // Usage: npm run build:bench && node bench/fanout.js [subscribers=1000] [seconds=5] [rounds=2] [connections=10]
+// BENCH_SERVICE_MAIN=path/to/main.js measures another build (as bench/scheduler.js does).
 // The subscribers are read on a worker thread of this process with plain sockets (no SSE parser: messages are
 // counted by their `id:` lines), apart from autocannon's event loop; they share the machine's cores with the
 // service, as they would on a 2-core machine. Times are absolute (timeOrigin + now) across the two threads.
@@ -111,7 +112,7 @@ function percentile(values, p) {
 }
 
 async function main() {
-  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), {
+  const server = await startServer(process.env.BENCH_SERVICE_MAIN || join(__dirname, '..', 'dist', 'main.js'), {
     DATA_DIR: temporaryDir('bench-fanout-'),
     RUN_EXECUTOR_ENABLED: 'false',
     SCHEDULER_ENABLED: 'false',

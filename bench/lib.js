@@ -1,5 +1,6 @@
 'use strict';
 // Shared helpers for the benchmarks: start a server process on a free port, wait for it, read its memory, seed logs.
+const autocannon = require('autocannon');
 const { spawn } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const { readFileSync, mkdtempSync, existsSync, copyFileSync, rmSync } = require('node:fs');
@@ -220,6 +221,17 @@ const AT = new Date('2026-01-01T00:00:00.000Z').toISOString();
 const newEvent = (type, data) => ({ id: randomUUID(), type, data, metadata: { schemaVersion: 1 } });
 const padded = (prefix, n) => `${prefix}_${String(n).padStart(26, '0')}`;
 
+/** The five agents of workflow `i` (`a{i}-0` … `a{i}-4`): each a name claim and a create, with one tool. */
+function* fiveAgents(i, tool) {
+  for (let a = 0; a < 5; a++) {
+    const id = padded('agent', i * 5 + a);
+    const name = `a${i}-${a}`;
+    yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
+    const agent = { id, name, model: 'openai/gpt-4o-mini', instructions: 'Be brief.', tools: [tool], createdAt: AT };
+    yield [`agent-${id}`, [newEvent('AgentCreated', agent)]];
+  }
+}
+
 /**
  * The `queued` mix (bench/rebuild.js), per 20 events: 5 agents (name claim + create), 1 workflow, 3 triggers
  * (trigger + run queued), 3 agent runs queued. Yields [stream, events] appends.
@@ -239,24 +251,7 @@ function* queuedHistory(count) {
         }),
       ],
     ];
-    for (let a = 0; a < 5; a++) {
-      const id = padded('agent', i * 5 + a);
-      const name = `a${i}-${a}`;
-      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
-      yield [
-        `agent-${id}`,
-        [
-          newEvent('AgentCreated', {
-            id,
-            name,
-            model: 'openai/gpt-4o-mini',
-            instructions: 'Be brief.',
-            tools: ['web_search'],
-            createdAt: AT,
-          }),
-        ],
-      ];
-    }
+    yield* fiveAgents(i, 'web_search');
     for (let r = 0; r < 3; r++) {
       const runId = padded('wfrun', i * 3 + r);
       yield [
@@ -369,24 +364,7 @@ function* endedHistory(count) {
     const agentName = `a${i}-0`;
     const steps = [{ agent: agentName, action: 'Summarise {{input.topic}}' }];
     yield [`workflow-${wf}`, [newEvent('WorkflowCreated', { id: wf, name: `wf ${i}`, trigger, steps, createdAt: AT })]];
-    for (let a = 0; a < 5; a++) {
-      const id = padded('agent', i * 5 + a);
-      const name = `a${i}-${a}`;
-      yield [`agentname-${name}`, [newEvent('AgentNameClaimed', { name, agentId: id, claimedAt: AT })]];
-      yield [
-        `agent-${id}`,
-        [
-          newEvent('AgentCreated', {
-            id,
-            name,
-            model: 'openai/gpt-4o-mini',
-            instructions: 'Be brief.',
-            tools: ['current_time'],
-            createdAt: AT,
-          }),
-        ],
-      ];
-    }
+    yield* fiveAgents(i, 'current_time');
     const agentId = padded('agent', i * 5);
     for (let u = 0; u < 3; u++) {
       yield [
@@ -490,7 +468,73 @@ async function seedLog(store, count, mix = 'queued') {
   await Promise.all(pending);
 }
 
+let runTag = 0;
+
+/**
+ * One run POSTed to `path` with `Prefer: wait=30` and waited for: its wall latency, the scripted model's answer time
+ * for it (bench/scripted-model.js, matched by a tag in the task) and their difference, the service's overhead, in ms.
+ */
+async function timedRun(url, path, model) {
+  const tag = `bench-run-${++runTag}`;
+  const started = performance.now();
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', prefer: 'wait=30' },
+    body: JSON.stringify({ task: `Answer briefly (${tag}).` }),
+  });
+  const body = await response.json();
+  const latency = performance.now() - started;
+  if (response.status !== 200 || body.status !== 'succeeded') {
+    throw new Error(`${tag}: HTTP ${response.status}, run ${body.status} ${JSON.stringify(body.error ?? body)}`);
+  }
+  const modelMs = model.timeOf(tag);
+  if (modelMs === undefined) throw new Error(`${tag}: the scripted model saw no request`);
+  return { latency, modelMs, overhead: latency - modelMs };
+}
+
+/** A server of a comparison that takes turns in slices of load: its label, its requests, and its counts so far. */
+function sliceTarget(label, server, requests) {
+  return { label, server, requests, requestCount: 0, seconds: 0, latencies: [], non2xx: 0, errors: 0 };
+}
+
+/** One slice of load on one target (`connections` for `seconds`); its counts add up to the round's figures. */
+async function loadSlice(target, index, { connections, seconds }) {
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: target.server.url,
+    connections,
+    duration: seconds,
+    requests: target.requests(`slice${index}`),
+  });
+  target.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+  target.requestCount += result.requests.total;
+  target.latencies.push(result.latency.p99);
+  target.non2xx += result.non2xx;
+  target.errors += result.errors;
+}
+
+/** A target's req/s over its slices and the median of their p99s, printed under its label (a warning for non-2xx). */
+function sliceFigures(target) {
+  const p99s = [...target.latencies].sort((a, b) => a - b);
+  const result = {
+    requestsPerSecond: Math.round(target.requestCount / target.seconds),
+    medianSliceP99Ms: p99s[Math.floor(p99s.length / 2)],
+    non2xx: target.non2xx,
+    errors: target.errors,
+  };
+  console.log(target.label.padEnd(12), JSON.stringify(result));
+  if (result.non2xx > 0)
+    console.log(
+      `  WARNING: ${target.label} answered ${result.non2xx} non-2xx responses: the figure is not of commands`,
+    );
+  return result;
+}
+
 module.exports = {
+  sliceTarget,
+  loadSlice,
+  sliceFigures,
+  timedRun,
   freePort,
   temporaryDir,
   spawnServer,

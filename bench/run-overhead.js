@@ -8,7 +8,7 @@
 // Usage: npm run build:bench && node bench/run-overhead.js [runs=300] [clients=10] [warmup=20] [--store=sqlite|esdb-test-double]
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { startServer, temporaryDir, storeArgument, positional, startStore } = require('./lib');
+const { startServer, temporaryDir, storeArgument, positional, startStore, timedRun } = require('./lib');
 const { startScriptedModel } = require('./scripted-model');
 
 const [runs = 300, clients = 10, warmup = 20] = positional().map(Number);
@@ -18,26 +18,7 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-let tagCounter = 0;
-
-/** One run, waited for; its wall latency and the scripted model's answer time, in ms. */
-async function run(url, agentId, model) {
-  const tag = `bench-run-${++tagCounter}`;
-  const started = performance.now();
-  const response = await fetch(`${url}/v1/agents/${agentId}/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', prefer: 'wait=30' },
-    body: JSON.stringify({ task: `Answer briefly (${tag}).` }),
-  });
-  const body = await response.json();
-  const latency = performance.now() - started;
-  if (response.status !== 200 || body.status !== 'succeeded') {
-    throw new Error(`${tag}: HTTP ${response.status}, run ${body.status} ${JSON.stringify(body.error ?? body)}`);
-  }
-  const modelMs = model.timeOf(tag);
-  if (modelMs === undefined) throw new Error(`${tag}: the scripted model saw no request`);
-  return { latency, modelMs, overhead: latency - modelMs };
-}
+let runsMade = 0;
 
 /** `total` runs by `concurrency` clients, each one after the other. */
 async function measure(url, agentId, model, total, concurrency) {
@@ -46,7 +27,8 @@ async function measure(url, agentId, model, total, concurrency) {
   const client = async () => {
     while (next < total) {
       next++;
-      results.push(await run(url, agentId, model));
+      runsMade++;
+      results.push(await timedRun(url, `/v1/agents/${agentId}/run`, model));
     }
   };
   const started = performance.now();
@@ -92,7 +74,7 @@ async function main() {
       await measure(server.url, agentId, model, warmup, clients);
       report(`concurrent (${clients} clients)`, await measure(server.url, agentId, model, runs, clients));
     }
-    console.log(`model requests: ${model.requests} (runs: ${tagCounter}); goal: median overhead < 5 ms (sequential)`);
+    console.log(`model requests: ${model.requests} (runs: ${runsMade}); goal: median overhead < 5 ms (sequential)`);
   } finally {
     await server.stop();
     await store.stop();

@@ -4,11 +4,22 @@
 // With RUN_CONCURRENCY=100 they should all have ended after about 5 s. Counts the runs by status through
 // GET /v1/agents/{id}/runs?status=… (limit 200, paging by cursor) every 250 ms until none is queued or running;
 // reports the time from the first POST to the last run ended, runs that did not succeed, the most model requests
-// open at once (at most RUN_CONCURRENCY), and the service's resident memory before, during (max) and after.
+// open at once (at most RUN_CONCURRENCY), and the service's resident memory before, during (max) and after: when
+// done, 2 s later, and how long until it is back within 25 % of before (30 s at most), then after a full GC (bench/gc-probe.js) with the heap's figures. BENCH_NODE_ARGS
+// adds Node flags (bench/lib.js) and the environment reaches the service (e.g. MALLOC_ARENA_MAX=2), to weigh what returns memory.
 // Usage: npm run build:bench && node bench/runs-in-flight.js [runs=500] [concurrency=100] [modelDelayMs=1000] [--store=sqlite|esdb-test-double]
 const autocannon = require('autocannon');
 const { join } = require('node:path');
-const { startServer, temporaryDir, memoryOf, storeArgument, positional, startStore } = require('./lib');
+const {
+  startServer,
+  temporaryDir,
+  memoryOf,
+  storeArgument,
+  positional,
+  startStore,
+  withGcProbe,
+  heapAfterGc,
+} = require('./lib');
 const { startScriptedModel } = require('./scripted-model');
 
 const [runs = 500, concurrency = 100, modelDelayMs = 1000] = positional().map(Number);
@@ -33,12 +44,21 @@ async function listRuns(url, agentId, status) {
 async function main() {
   const model = await startScriptedModel({ delayMs: modelDelayMs });
   const store = await startStore(storeName);
-  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), {
-    DATA_DIR: temporaryDir('bench-runs-in-flight-'),
-    OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
-    RUN_CONCURRENCY: String(concurrency),
-    ...store.env,
-  });
+  const dir = temporaryDir('bench-runs-in-flight-');
+  const probe = join(dir, 'gc-probe.json');
+  const gcProbe = withGcProbe(probe);
+  const server = await startServer(
+    join(__dirname, '..', 'dist', 'main.js'),
+    {
+      DATA_DIR: dir,
+      OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
+      RUN_CONCURRENCY: String(concurrency),
+      ...store.env,
+      ...gcProbe.env,
+    },
+    '/health',
+    { nodeArgs: gcProbe.nodeArgs },
+  );
   let peakRssMb = 0;
   let sampler;
   try {
@@ -107,6 +127,15 @@ async function main() {
     const after = memoryOf(server.pid);
     await sleep(2000);
     const settled = memoryOf(server.pid);
+    // V8 gives heap pages back once the process has been idle a while: how long until RSS is near idle again.
+    let later = settled;
+    let idleAfter;
+    for (let second = 3; second <= 30 && idleAfter === undefined; second++) {
+      await sleep(1000);
+      later = memoryOf(server.pid);
+      if (later.rssMb < before.rssMb * 1.25) idleAfter = second;
+    }
+    const heap = await heapAfterGc(server, probe);
 
     console.log(`runs: ${JSON.stringify(counts)} (goal: all ${runs} succeeded)`);
     console.log(
@@ -116,7 +145,13 @@ async function main() {
     console.log(`model requests: ${model.requests}, at most ${model.maxOpen} open at once (goal <= ${concurrency})`);
     console.log(
       `RSS: ${before.rssMb.toFixed(0)} MB before, ${Math.max(during, after.rssMb).toFixed(0)} MB max during, ` +
-        `${after.rssMb.toFixed(0)} MB when done, ${settled.rssMb.toFixed(0)} MB 2 s later (peak ${settled.peakRssMb.toFixed(0)} MB)`,
+        `${after.rssMb.toFixed(0)} MB when done, ${settled.rssMb.toFixed(0)} MB 2 s later, ${later.rssMb.toFixed(0)} MB ` +
+        `${idleAfter === undefined ? '30 s later, not back within 25 % of before' : `${idleAfter} s later, within 25 % of before`} ` +
+        `(peak ${later.peakRssMb.toFixed(0)} MB)`,
+    );
+    console.log(
+      `after a full GC: RSS ${heap.rss.toFixed(0)} MB, heap used ${heap.heapUsed.toFixed(1)} MB of ${heap.heapTotal.toFixed(1)} MB, ` +
+        `external ${heap.external.toFixed(1)} MB, array buffers ${heap.arrayBuffers.toFixed(1)} MB`,
     );
   } finally {
     clearInterval(sampler);

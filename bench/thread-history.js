@@ -7,30 +7,26 @@
 // Usage: npm run build:bench && node bench/thread-history.js [runs=100] [messages=1000] [--store=sqlite|esdb-test-double]
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { startServer, temporaryDir, storeArgument, positional, startStore, postJson, loadAverage } = require('./lib');
+const {
+  startServer,
+  temporaryDir,
+  storeArgument,
+  positional,
+  startStore,
+  postJson,
+  loadAverage,
+  timedRun,
+} = require('./lib');
 const { startScriptedModel } = require('./scripted-model');
 
 const [runs = 100, messages = 1000] = positional().map(Number);
 const storeName = storeArgument();
-let tagCounter = 0;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One run on the thread, waited for: its overhead (latency minus the model's answer time), in ms. */
 async function runOn(url, threadId, model) {
-  const tag = `bench-run-${++tagCounter}`;
-  const started = performance.now();
-  const response = await fetch(`${url}/v1/threads/${threadId}/runs`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', prefer: 'wait=30' },
-    body: JSON.stringify({ task: `Answer briefly (${tag}).` }),
-  });
-  const body = await response.json();
-  const latency = performance.now() - started;
-  if (response.status !== 200 || body.status !== 'succeeded') {
-    throw new Error(`${tag}: HTTP ${response.status}, run ${body.status} ${JSON.stringify(body.error ?? body)}`);
-  }
-  return latency - model.timeOf(tag);
+  return (await timedRun(url, `/v1/threads/${threadId}/runs`, model)).overhead;
 }
 
 async function newThread(url, agentId) {

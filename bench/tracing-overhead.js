@@ -8,7 +8,17 @@
 const autocannon = require('autocannon');
 const { createServer } = require('node:http');
 const { join } = require('node:path');
-const { startServer, temporaryDir, createAgentRequests, positional, loadAverage, postJson: post } = require('./lib');
+const {
+  startServer,
+  temporaryDir,
+  createAgentRequests,
+  positional,
+  loadAverage,
+  postJson: post,
+  sliceTarget,
+  loadSlice,
+  sliceFigures,
+} = require('./lib');
 
 const [seconds = 10, connections = 10, rounds = 3] = positional().map(Number);
 const command = (process.argv.find((arg) => arg.startsWith('--command=')) ?? '--command=agents').slice(10);
@@ -63,32 +73,7 @@ async function prepare(label, env) {
   });
   const requests = await requestsFor(label, server.url);
   await autocannon({ url: server.url, connections, duration: 2, requests: requests('warmup') });
-  return { label, server, requests, requestCount: 0, seconds: 0, latencies: [], non2xx: 0 };
-}
-
-async function slice(target, index) {
-  const started = process.hrtime.bigint();
-  const result = await autocannon({
-    url: target.server.url,
-    connections,
-    duration: SLICE_SECONDS,
-    requests: target.requests(`s${index}`),
-  });
-  target.seconds += Number(process.hrtime.bigint() - started) / 1e9;
-  target.requestCount += result.requests.total;
-  target.latencies.push(result.latency.p99);
-  target.non2xx += result.non2xx;
-}
-
-function figures(target) {
-  const p99s = [...target.latencies].sort((a, b) => a - b);
-  const result = {
-    requestsPerSecond: Math.round(target.requestCount / target.seconds),
-    medianSliceP99Ms: p99s[Math.floor(p99s.length / 2)],
-    non2xx: target.non2xx,
-  };
-  console.log(target.label.padEnd(12), JSON.stringify(result));
-  return result;
+  return sliceTarget(label, server, requests);
 }
 
 async function round(number) {
@@ -100,9 +85,9 @@ async function round(number) {
     const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
     for (let index = 0; index < slices; index++) {
       const order = index % 2 === 0 ? targets : [...targets].reverse();
-      for (const target of order) await slice(target, index);
+      for (const target of order) await loadSlice(target, index, { connections, seconds: SLICE_SECONDS });
     }
-    const [off, on] = targets.map(figures);
+    const [off, on] = targets.map(sliceFigures);
     // The last batch is sent as the service stops.
     await Promise.all(targets.map((target) => target.server.stop()));
     const ratio = on.requestsPerSecond / off.requestsPerSecond;

@@ -14,12 +14,15 @@ const event = (stream: string, type: string, data: Record<string, unknown> = {})
   recordedAt: new Date(0),
 });
 
-/** A read database holding the given runs, as the projections leave it. */
-function readDatabase(table: string, runs: Array<[string, string]>): Database.Database {
+/** A read database holding the given runs (with the steps that wait, for workflow runs), as the projections leave it. */
+function readDatabase(table: string, runs: Array<[string, string, number[]?]>): Database.Database {
   const db = new Database(':memory:');
-  db.exec(`CREATE TABLE ${table} (id TEXT PRIMARY KEY, status TEXT NOT NULL)`);
-  const insert = db.prepare(`INSERT INTO ${table} (id, status) VALUES (?, ?)`);
-  for (const run of runs) insert.run(...run);
+  db.exec(`CREATE TABLE ${table} (id TEXT PRIMARY KEY, status TEXT NOT NULL, doc TEXT NOT NULL)`);
+  const insert = db.prepare(`INSERT INTO ${table} (id, status, doc) VALUES (?, ?, ?)`);
+  for (const [id, status, waiting = []] of runs) {
+    const steps = [0, 1, 2].map((index) => ({ index, status: waiting.includes(index) ? 'waiting' : 'running' }));
+    insert.run(id, status, JSON.stringify({ steps }));
+  }
   return db;
 }
 
@@ -46,15 +49,36 @@ describe('runs by status, kept as events are applied', () => {
     const counts = RunStatusCounts.of('workflow_runs');
     counts.load(
       readDatabase('workflow_runs', [
-        ['wfrun_1', 'waiting'],
+        ['wfrun_1', 'waiting', [1]],
         ['wfrun_2', 'succeeded'],
       ]),
     );
     expect(Object.fromEntries(counts.entries())).toEqual({ waiting: 1, succeeded: 1 });
     const run = 'workflowrun-wfrun_1';
-    counts.apply([event(run, 'WorkflowStepEnded'), event(run, 'WorkflowStepEnded')]);
+    // Another branch's step ends: step 1 still waits.
+    counts.apply([event(run, 'WorkflowStepEnded', { index: 0 })]);
+    expect(Object.fromEntries(counts.entries())).toEqual({ waiting: 1, succeeded: 1 });
+    counts.apply([event(run, 'WorkflowStepEnded', { index: 1 }), event(run, 'WorkflowStepEnded', { index: 1 })]);
     expect(Object.fromEntries(counts.entries())).toEqual({ running: 1, succeeded: 1 });
     counts.apply([event(run, 'WorkflowRunSucceeded')]);
     expect(Object.fromEntries(counts.entries())).toEqual({ succeeded: 2 });
+  });
+
+  it('keeps a workflow run waiting while any of its branches waits for a person', () => {
+    const counts = RunStatusCounts.of('workflow_runs');
+    counts.load(readDatabase('workflow_runs', []));
+    const run = 'workflowrun-wfrun_1';
+    const after = (...events: RecordedEvent[]) => {
+      counts.apply(events);
+      return Object.fromEntries(counts.entries());
+    };
+    expect(after(event(run, 'WorkflowRunQueued'), event(run, 'WorkflowRunStarted'))).toEqual({ running: 1 });
+    expect(after(event(run, 'WorkflowApprovalRequested', { index: 0 }))).toEqual({ waiting: 1 });
+    expect(after(event(run, 'WorkflowApprovalRequested', { index: 2 }))).toEqual({ waiting: 1 });
+    // A third branch's agent step ends: two steps still wait.
+    expect(after(event(run, 'WorkflowStepEnded', { index: 1 }))).toEqual({ waiting: 1 });
+    expect(after(event(run, 'WorkflowStepEnded', { index: 0 }))).toEqual({ waiting: 1 });
+    expect(after(event(run, 'WorkflowStepEnded', { index: 2 }))).toEqual({ running: 1 });
+    expect(after(event(run, 'WorkflowRunSucceeded'))).toEqual({ succeeded: 1 });
   });
 });

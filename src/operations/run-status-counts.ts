@@ -5,23 +5,34 @@ import { RecordedEvent } from '../event-store/event-store';
 /** Statuses a run leaves again: the runs in them are remembered, so that an event knows what it moves a run from. */
 const UNFINISHED: readonly RunStatus[] = ['queued', 'running', 'waiting'];
 
-/** The status an event moves a run to from `before` (undefined: a run not seen yet), or undefined: no move. */
-type StatusAfter = (event: RecordedEvent, before: RunStatus | undefined) => RunStatus | undefined;
+/**
+ * The status an event moves a run to from `before` (undefined: a run not seen yet), or undefined: no move.
+ * `waiting` holds the run's steps that wait for a person (workflow runs), kept by the moves themselves.
+ */
+type StatusAfter = (event: RecordedEvent, before: RunStatus | undefined, waiting: Set<number>) => RunStatus | undefined;
+
+/** A run not ended: its status, and (workflow runs) its steps that wait for a person. */
+interface RunInFlight {
+  status: RunStatus;
+  waiting: Set<number>;
+}
 
 /** The runs of one kind: their table, their streams' category, and the status each of their events moves them to. */
 interface RunKind {
   table: 'agent_runs' | 'workflow_runs';
   streamPrefix: string;
   statusAfter: StatusAfter;
+  /** The steps that wait, from a run's document in the read model (`doc`), for a run loaded waiting. */
+  waitingStepsOf?: (doc: string) => number[];
 }
 
 /** Moves by event type: the opening event counts a run once; the others move only a run still unfinished. */
 function moves(opening: string, others: Record<string, StatusAfter | RunStatus>): StatusAfter {
-  return (event, before) => {
+  return (event, before, waiting) => {
     if (event.type === opening) return before === undefined ? 'queued' : undefined;
     const move = others[event.type];
     if (before === undefined || move === undefined) return undefined;
-    return typeof move === 'function' ? move(event, before) : move;
+    return typeof move === 'function' ? move(event, before, waiting) : move;
   };
 }
 
@@ -44,13 +55,21 @@ const KINDS = {
     streamPrefix: 'workflowrun-',
     statusAfter: moves('WorkflowRunQueued', {
       WorkflowRunStarted: 'running',
-      WorkflowApprovalRequested: 'waiting',
-      // A decision at an approval step ends the step, and the run goes on.
-      WorkflowStepEnded: (_event, before) => (before === 'waiting' ? 'running' : undefined),
+      WorkflowApprovalRequested: (event, _before, waiting) => (waiting.add(event.data.index as number), 'waiting'),
+      // A decision at an approval step ends the step; the run goes on once no other branch waits for a person.
+      WorkflowStepEnded: (event, before, waiting) => {
+        if (before !== 'waiting') return undefined;
+        waiting.delete(event.data.index as number);
+        return waiting.size === 0 ? 'running' : undefined;
+      },
       WorkflowRunSucceeded: 'succeeded',
       WorkflowRunFailed: 'failed',
       WorkflowRunCancelled: 'cancelled',
     }),
+    waitingStepsOf: (doc) =>
+      (JSON.parse(doc) as { steps: Array<{ index: number; status: string }> }).steps
+        .filter((step) => step.status === 'waiting')
+        .map((step) => step.index),
   },
 } as const satisfies Record<string, RunKind>;
 
@@ -63,7 +82,7 @@ export type RunKindName = keyof typeof KINDS;
  */
 export class RunStatusCounts {
   private readonly counts = new Map<RunStatus, number>();
-  private readonly inFlight = new Map<string, RunStatus>();
+  private readonly inFlight = new Map<string, RunInFlight>();
   private loaded = false;
 
   constructor(private readonly kind: RunKind) {}
@@ -88,7 +107,15 @@ export class RunStatusCounts {
     const unfinished = db.prepare<[], { id: string; status: RunStatus }>(
       `SELECT id, status FROM ${table} WHERE status IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')})`,
     );
-    for (const { id, status } of unfinished.all()) this.inFlight.set(streamPrefix + id, status);
+    for (const { id, status } of unfinished.all()) this.inFlight.set(streamPrefix + id, { status, waiting: new Set() });
+    const { waitingStepsOf } = this.kind;
+    if (waitingStepsOf) {
+      const waiting = db.prepare<[], { id: string; doc: string }>(
+        `SELECT id, doc FROM ${table} WHERE status = 'waiting'`,
+      );
+      for (const { id, doc } of waiting.all())
+        for (const index of waitingStepsOf(doc)) this.inFlight.get(streamPrefix + id)?.waiting.add(index);
+    }
     this.loaded = true;
   }
 
@@ -96,12 +123,14 @@ export class RunStatusCounts {
     if (!this.loaded) return;
     for (const event of events) {
       if (!event.stream.startsWith(this.kind.streamPrefix)) continue;
-      const before = this.inFlight.get(event.stream);
-      const status = this.kind.statusAfter(event, before);
+      const run = this.inFlight.get(event.stream);
+      const before = run?.status;
+      const status = this.kind.statusAfter(event, before, run?.waiting ?? new Set());
       if (!status || status === before) continue;
       if (before) this.move(before, -1);
-      if (UNFINISHED.includes(status)) this.inFlight.set(event.stream, status);
-      else this.inFlight.delete(event.stream);
+      if (!UNFINISHED.includes(status)) this.inFlight.delete(event.stream);
+      else if (run) run.status = status;
+      else this.inFlight.set(event.stream, { status, waiting: new Set() });
       this.move(status, 1);
     }
   }

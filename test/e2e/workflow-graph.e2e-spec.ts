@@ -5,11 +5,13 @@ import {
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
 import { eventually } from '../support/eventually';
+import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** Steps as a graph: branches side by side, joins, conditions, retries and time limits, on a scripted model. */
-describe('workflow graphs', () => {
+describe.each(storeFixtures())('workflow graphs on %s', (_name, createFixture) => {
   let model: ScriptedServer<ChatCompletionsBody>;
+  let fixture: StoreFixture;
   let app: TestApp;
 
   beforeEach(async () => {
@@ -20,7 +22,8 @@ describe('workflow graphs', () => {
       if (task.includes('HANG')) return { kind: 'hang' };
       return { kind: 'text', text: task.toUpperCase(), ...(task.includes('SLOW') && { delayMs: 400 }) };
     });
-    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RUN_CONCURRENCY: '4' } });
+    fixture = await createFixture();
+    app = await startTestApp({ fixture, env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RUN_CONCURRENCY: '4' } });
     for (const [name, modelId] of [
       ['worker', 'openai-compatible/m'],
       ['unconfigured', 'openai/gpt-4o-mini'],
@@ -30,6 +33,7 @@ describe('workflow graphs', () => {
   });
   afterEach(async () => {
     await app.close();
+    await fixture.stop();
     await model.close();
   });
 
@@ -129,7 +133,7 @@ describe('workflow graphs', () => {
     await eventually(async () => expect((await current()).body.steps[0].attempts).toHaveLength(2));
     await app.close();
     clock.advance(60_000);
-    app = await startTestApp({ dataDir, ids, clock, env });
+    app = await startTestApp({ dataDir, ids, clock, fixture, env });
     await eventually(async () => expect((await current()).body.status).toBe('succeeded'));
     expect((await current()).body.steps[0].attempts.map((a: any) => a.status)).toEqual(['failed', 'succeeded']);
     expect(model.requests).toHaveLength(2);
