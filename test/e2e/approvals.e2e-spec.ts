@@ -7,13 +7,11 @@ import {
 } from '../support/scripted-model-server';
 import { StaleRunSweeper } from '../../src/execution/stale-run-sweeper';
 import { eventually } from '../support/eventually';
+import { startServiceProcess } from '../support/service-process';
 import { expectProblem } from '../support/problem-expectations';
 import { readSse } from '../support/sse-client';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, request, startTestApp, temporaryDataDir } from '../support/test-app';
-import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 
 /** The model calls current_time once, then answers with what the tool gave back. */
 function timeTeller(body: ChatCompletionsBody) {
@@ -209,30 +207,15 @@ describe('tool approvals', () => {
   });
 });
 
-/** A free loopback port for a service started as a process of its own. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('tool approvals across a kill -9', () => {
   it('resumes a waiting run approved after its process was killed and the service started again', async () => {
     const model = await startScriptedOpenAIServer(timeTeller);
     const dataDir = temporaryDataDir();
     const env = { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl };
-    const port = await freePort();
-    const child = spawn(process.execPath, [join(__dirname, '..', 'support', 'run-main.js')], {
-      env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const service = await startServiceProcess(dataDir, env);
     let app: TestApp | undefined;
     try {
-      const url = `http://127.0.0.1:${port}`;
-      await eventually(async () => expect((await request(url, 'GET', '/health')).status).toBe(200), 20_000);
+      const { url } = service;
       const agent = await request(url, 'POST', '/v1/agents', { name: 'killed', ...AGENT });
       const ran = await request(
         url,
@@ -242,8 +225,7 @@ describe('tool approvals across a kill -9', () => {
         { prefer: 'wait=10' },
       );
       expect(ran.body.status).toBe('waiting');
-      child.kill('SIGKILL');
-      await exited;
+      await service.kill();
       app = await startTestApp({ dataDir, env });
       const path = `/v1/agents/${agent.body.id}/runs/${ran.body.id}`;
       expect((await app.request('GET', path)).body.status).toBe('waiting');
@@ -254,7 +236,7 @@ describe('tool approvals across a kill -9', () => {
       await eventually(async () => expect((await app!.request('GET', path)).body.status).toBe('succeeded'));
       expect(model.requests).toHaveLength(2);
     } finally {
-      child.kill('SIGKILL');
+      await service.kill();
       await app?.close();
       await model.close();
     }

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { eventually } from '../support/eventually';
+import { startServiceProcess } from '../support/service-process';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, request, startTestApp, temporaryDataDir } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
@@ -12,15 +10,6 @@ const NAMES = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
 /** The names of the agents whose AgentCreated reached the receiver, in the order received. */
 const createdNames = (receiver: WebhookReceiver) =>
   receiver.received.filter((d) => d.event.type === 'AgentCreated').map((d) => d.event.data.name as string);
-
-/** A free loopback port for a service started as a process of its own. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('webhook deliveries across a kill -9', () => {
   it('loses no event when the process is killed in the middle of a delivery', async () => {
@@ -34,24 +23,17 @@ describe('webhook deliveries across a kill -9', () => {
     };
     const dataDir = temporaryDataDir();
     const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_RETRY_BASE_MS: '20' };
-    const port = await freePort();
-    const child = spawn(process.execPath, [join(__dirname, '..', 'support', 'run-main.js')], {
-      env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const service = await startServiceProcess(dataDir, env);
     let app: TestApp | undefined;
     try {
-      const url = `http://127.0.0.1:${port}`;
-      await eventually(async () => expect((await request(url, 'GET', '/health')).status).toBe(200), 45_000);
+      const { url } = service;
       const webhook = await request(url, 'POST', '/v1/webhooks', { url: receiver.url, events: ['AgentCreated'] });
       expect(webhook.status).toBe(201);
       for (const name of NAMES) {
         expect((await request(url, 'POST', '/v1/agents', { name, model: 'openai/gpt-4o-mini' })).status).toBe(201);
       }
       await eventually(() => expect(receiver.received).toHaveLength(3), 10_000);
-      child.kill('SIGKILL');
-      await exited;
+      await service.kill();
       release();
 
       // Started again on the same data, past the lease of the attempt the killed process held.
@@ -66,7 +48,7 @@ describe('webhook deliveries across a kill -9', () => {
       expect(NAMES.indexOf(after[0])).toBeLessThanOrEqual(2);
       expect(receiver.verified(webhook.body.secret)).toHaveLength(names.length);
     } finally {
-      child.kill('SIGKILL');
+      await service.kill();
       release();
       await app?.close();
       await receiver.close();
