@@ -10,31 +10,20 @@ const http = require('node:http');
 const { existsSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-store');
-const { startServer, temporaryDir, positional, seedSqliteLog, serviceNodeFlags, loadAverage } = require('./lib');
+const {
+  startServer,
+  temporaryDir,
+  positional,
+  seedSqliteLog,
+  serviceNodeFlags,
+  loadAverage,
+  timedGet,
+} = require('./lib');
 
 const [total = 1_000_000, repeats = 3] = positional().map(Number);
 const cache = process.argv.includes('--cache');
 const GOAL_MS = 50;
 const STALL_GOAL_MS = 20;
-
-/** GETs `path` (JSON), resolving with the answer's time in ms and its body. */
-function get(url, path) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    http
-      .get(url + path, { agent: false }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          if (response.statusCode !== 200) reject(new Error(`GET ${path}: ${response.statusCode} ${body}`));
-          else resolve({ ms, body: JSON.parse(body) });
-        });
-      })
-      .on('error', reject);
-  });
-}
 
 /** The longest event-loop stall in the service since the last call. */
 async function stall(server, file) {
@@ -80,8 +69,8 @@ async function main() {
   );
   const started = (Date.now() - startStarted) / 1000;
   try {
-    const head = (await get(server.url, '/v1/events?from=end')).body.nextAfter;
-    const workflow = (await get(server.url, '/v1/events?types=WorkflowCreated&order=desc&limit=1')).body.events[0];
+    const head = (await timedGet(server.url, '/v1/events?from=end')).body.nextAfter;
+    const workflow = (await timedGet(server.url, '/v1/events?types=WorkflowCreated&order=desc&limit=1')).body.events[0];
     const sixteen = [...'0123456789abcdef'].map((digit) => `agentname-${digit}`).join(',');
     const nothing = 'AgentRunSucceeded,WorkflowRunFailed';
     const hundred = Array.from({ length: 100 }, (_, i) => `NoSuchType${i}`).join(',');
@@ -105,7 +94,7 @@ async function main() {
       let events = 0;
       for (let i = 0; i < repeats; i++) {
         await stall(server, probeFile);
-        const { ms, body } = await get(server.url, path);
+        const { ms, body } = await timedGet(server.url, path);
         const { maxMs } = await stall(server, probeFile);
         worstMs = Math.max(worstMs, ms);
         worstStall = Math.max(worstStall, maxMs);

@@ -530,7 +530,27 @@ function sliceFigures(target) {
   return result;
 }
 
+/** GETs `path` (JSON) on a fresh connection, resolving with the answer's time in ms and its body. */
+function timedGet(url, path) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    http
+      .get(url + path, { agent: false }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          if (response.statusCode !== 200) reject(new Error(`GET ${path}: ${response.statusCode} ${body}`));
+          else resolve({ ms, body: JSON.parse(body) });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
 module.exports = {
+  timedGet,
   sliceTarget,
   loadSlice,
   sliceFigures,

@@ -4,11 +4,10 @@
 // 4 models and 90 days, then the service rebuilds its read models from it and is asked. Goal at 100,000 runs:
 // every answer in milliseconds (< 50 ms).
 // Usage: npm run build:bench && node bench/usage-query.js [runs=100000] [repeats=20]
-const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-store');
-const { startServer, temporaryDir, positional, loadAverage } = require('./lib');
+const { startServer, temporaryDir, positional, loadAverage, timedGet } = require('./lib');
 
 const [runs = 100_000, repeats = 20] = positional().map(Number);
 const MODELS = ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-sonnet-4-5', 'ollama/llama3.2'];
@@ -37,23 +36,6 @@ async function seed(file) {
   await store.close();
 }
 
-function get(url, path) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    http
-      .get(url + path, { agent: false }, (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          if (response.statusCode !== 200) reject(new Error(`GET ${path}: ${response.statusCode} ${body}`));
-          else resolve({ ms, body: JSON.parse(body) });
-        });
-      })
-      .on('error', reject);
-  });
-}
-
 async function main() {
   const dataDir = temporaryDir('bench-usage-');
   let started = Date.now();
@@ -75,11 +57,11 @@ async function main() {
       '/v1/usage?groupBy=day',
       '/v1/usage?from=2026-09-01&to=2026-10-01&groupBy=day',
     ];
-    const all = await get(server.url, '/v1/usage');
+    const all = await timedGet(server.url, '/v1/usage');
     if (all.body.totals.runs !== runs) throw new Error(`counted ${all.body.totals.runs} runs, not ${runs}`);
     for (const path of queries) {
       const times = [];
-      for (let i = 0; i < repeats; i++) times.push((await get(server.url, path)).ms);
+      for (let i = 0; i < repeats; i++) times.push((await timedGet(server.url, path)).ms);
       times.sort((a, b) => a - b);
       const median = times[Math.floor(times.length / 2)];
       console.log(`${path.padEnd(55)} median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms`);

@@ -98,7 +98,10 @@ export class WorkflowRunManager
     const byRun = new Map<string, RecordedEvent[]>();
     for (const event of events) {
       const runId = this.workflowRunOf(event);
-      if (runId) byRun.set(runId, [...(byRun.get(runId) ?? []), event]);
+      if (!runId) continue;
+      const runEvents = byRun.get(runId);
+      if (runEvents) runEvents.push(event);
+      else byRun.set(runId, [event]);
     }
     await Promise.all(
       [...byRun.values()].map(async (runEvents) => {
