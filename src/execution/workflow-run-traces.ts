@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { Context, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { ActorRegistry } from '../actors/actor-registry';
 import { isEnded } from '../domain/run';
 import { EventStore, RecordedEvent } from '../event-store/event-store';
 import { contextOf, tracer, withSpanId } from '../shared/trace-context';
 import { WorkflowRunAggregate, workflowRunDecider, workflowRunStream } from '../workflows/workflow-run';
+
+/** Runs and steps whose spans this instance remembers having recorded. */
+const RECORDED_KEPT = 10_000;
 
 /**
  * A workflow run's trace, over events and instances: the run's span and each step's have ids made from the run's
@@ -13,8 +17,11 @@ import { WorkflowRunAggregate, workflowRunDecider, workflowRunStream } from '../
  * times the run's events give: the run's under the request (or tick) that queued it.
  */
 export class WorkflowRunTraces {
-  /** Spans recorded by this instance, so a repeat of an event records nothing twice. */
-  private readonly recorded = new Set<string>();
+  /**
+   * Spans recorded by this instance lately, so a repeat of an event records nothing twice; bounded, as a process
+   * runs for long (a repeat past it records the span again, with the same ids).
+   */
+  private readonly recorded = new LRUCache<string, true>({ max: RECORDED_KEPT });
 
   constructor(
     private readonly actors: ActorRegistry,
@@ -23,6 +30,8 @@ export class WorkflowRunTraces {
 
   /** The context an event of the run is handled in: its step's span for a step that starts, else the run's. */
   contextOf(event: RecordedEvent, runId: string): Context | undefined {
+    // Without tracing, events carry no trace context: nothing to hash.
+    if (event.metadata.traceparent === undefined) return undefined;
     const step = event.type === 'WorkflowStepStarted' ? (event.data.index as number) : undefined;
     return contextOf(event.metadata.traceparent, spanIdOf(runId, step));
   }
@@ -37,7 +46,7 @@ export class WorkflowRunTraces {
     for (const step of run.steps) {
       const key = `${runId}/${step.index}`;
       if (!step.startedAt || !step.endedAt || this.recorded.has(key)) continue;
-      this.recorded.add(key);
+      this.recorded.set(key, true);
       const span = withSpanId(spanIdOf(runId, step.index), () =>
         tracer().startSpan(
           `workflow_step ${step.index} ${step.agent ?? 'approval'}`,
@@ -61,7 +70,7 @@ export class WorkflowRunTraces {
   }
 
   private async recordRun(run: WorkflowRunAggregate): Promise<void> {
-    this.recorded.add(run.id);
+    this.recorded.set(run.id, true);
     for (const step of run.steps) this.recorded.delete(`${run.id}/${step.index}`);
     // Its parent: the request or tick that queued it, as the run's first event recorded it.
     const [queued] = (await this.store.readStream(workflowRunStream(run.id), { maxCount: 1 })).events;
