@@ -8,6 +8,7 @@ export function withAppendSpans(store: EventStore): EventStore {
       store.append(stream, events, options),
     );
   const appendMultiple = store.appendMultiple?.bind(store);
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, property, receiver) {
       if (property === 'append') return append;
@@ -18,7 +19,10 @@ export function withAppendSpans(store: EventStore): EventStore {
           );
       }
       const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      // Bound once: the store's methods are read on every request.
+      if (!bound.has(property)) bound.set(property, value.bind(target));
+      return bound.get(property);
     },
   });
 }
