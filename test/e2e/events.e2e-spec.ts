@@ -218,8 +218,10 @@ describe.each(storeFixtures())('GET /v1/events on %s', (_store, createFixture) =
     expect(subscriber.sent).toBeGreaterThan(0);
     expect(subscriber.sent).toBeLessThan(total / 2);
     expect(subscriber.bufferedBytes).toBeLessThan(1_000_000);
+    // Writers held by the stuck subscriber would never finish: the bounds only catch that, with room for a busy
+    // machine (a POST took 2.3 s on the EventStoreDB test double under a loaded CI run).
     expect(writing).toBeLessThan(10_000);
-    expect(posting).toBeLessThan(2_000);
+    expect(posting).toBeLessThan(10_000);
 
     // Once it reads again, everything comes, in order.
     client.resume();
