@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WebhookDelivering } from './delivery/webhook-delivering';
 import { WebhookDispatcher } from './delivery/webhook-dispatcher';
 import { WebhookSending } from './delivery/webhook-sending';
 import { RedeliverHandler } from './manage-webhooks/redeliver.handler';
@@ -28,6 +29,7 @@ import { WebhooksReadModel } from './queries/webhooks.read-model';
     WebhooksReadModel,
     WebhooksProjection,
     WebhookSending,
+    WebhookDelivering,
     WebhookDispatcher,
   ],
 })

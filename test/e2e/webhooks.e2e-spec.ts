@@ -162,6 +162,8 @@ describe.each(storeFixtures())('webhooks on %s', (_name, createFixture) => {
     });
     await createAgent('after');
     await eventually(() => expect(receiver.received.at(-1)?.event.data.name).toBe('after'));
+    // Re-enabled, it goes on from then: what was written while it was disabled is not sent.
+    expect(receiver.received.map((d) => d.event.data.name)).not.toContain('unsent');
   });
 
   it('redelivers a delivery on request, with the same webhook-id', async () => {

@@ -1,254 +1,107 @@
-import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { ActorRegistry } from '../../actors/actor-registry';
-import { persistently } from '../../actors/persistently';
 import { CHECKPOINT_STORE, CheckpointStore } from '../../consumers/checkpoint-store';
-import { CheckpointedConsumer } from '../../consumers/checkpointed-consumer';
-import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
+import { AppliedEvents } from '../../read-models/applied-events';
 import { ProjectionRunner } from '../../read-models/projection-runner';
-import { ReadYourWrites } from '../../read-models/read-your-writes';
-import { Clock } from '../../shared/clock';
-import { isDeliverable, matchesAny } from '../event-patterns';
 import { WebhooksReadModel } from '../queries/webhooks.read-model';
-import { webhookDecider, webhookStream } from '../webhook';
-import { CLAIMED_ELSEWHERE, RETRY_ELSEWHERE, deliveryDecider, deliveryStream } from '../webhook-delivery';
-import { retryDelayMs } from './retry-delay';
-import { deliveredEventOf, WebhookSending } from './webhook-sending';
-import { SendResult } from './webhook-sender';
+import { WebhookCreated, WebhookDeleted, WebhookDisabled, WebhookUpdated } from '../webhook';
+import { WebhookConsumer, WebhookConsumerDeps, checkpointName } from './webhook-consumer';
+import { WebhookDelivering } from './webhook-delivering';
 
-/** A webhook that has failed for this long is disabled. */
-export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
-/** How often an instance looks whether another one has finished the attempt it holds. */
-const CLAIM_POLL_MS = 100;
-/** How often it looks whether another instance's retry of a failing event is overdue. */
-const RETRY_POLL_MS = 1000;
-/** Events waiting in the queues before the dispatcher stops reading the log for a while. */
-const MAX_PENDING = 10_000;
-/** Events of one webhook sent under one claim, one after another, and recorded in one commit. */
-const MAX_BATCH = 100;
-
-interface Queued {
-  event: RecordedEvent;
-  done: () => void;
-}
+/** The checkpoint of the one consumer that served every webhook before there was one per webhook. */
+const FORMER_CHECKPOINT = 'webhook-deliveries';
 
 /**
- * Webhook deliveries: a consumer of the log with its own checkpoint. Each webhook has a queue of the events it is
- * to be sent, in log order, one at a time (up to MAX_BATCH under one claim, recorded in one commit); a failure is retried with exponential back-off and jitter (and blocks
- * the events after it, which keeps the order) until it has failed for 24 h, when the webhook is disabled. An event
- * is held (the checkpoint stays below it) until every webhook it goes to is done with it, so nothing is lost in a
- * restart. Attempts are claimed and recorded on the webhook's deliveries stream (see webhook-delivery.ts), so any
- * number of instances send each event once per webhook.
+ * Webhook deliveries: a checkpointed consumer of the log per enabled webhook (webhook-consumer.ts), started and
+ * stopped as webhooks are created, enabled, disabled and deleted, and told of new events as the read models apply
+ * them. A webhook is sent the events after its creation, or after its last re-enabling: events written while it
+ * was disabled are not sent.
  */
 @Injectable()
-export class WebhookDispatcher
-  extends CheckpointedConsumer
-  implements OnApplicationBootstrap, BeforeApplicationShutdown
-{
-  protected readonly name = 'webhook-deliveries';
-  private readonly instance = randomUUID();
-  private readonly queues = new Map<string, { items: Queued[]; running: Promise<void> }>();
-  private readonly stopping = new AbortController();
-  private pending = 0;
-  private drained?: () => void;
+export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly consumers = new Map<string, WebhookConsumer>();
+  /** Starts and stops, one after another. */
+  private changes = Promise.resolve();
+  private started = false;
+  private stopped = false;
+  /** The position of the last event the read models applied, as told to this dispatcher. */
+  private applied?: bigint;
+  private readonly deps: WebhookConsumerDeps;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
-    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
-    private readonly actors: ActorRegistry,
+    @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     private readonly projections: ProjectionRunner,
-    private readonly readYourWrites: ReadYourWrites,
+    appliedEvents: AppliedEvents,
     private readonly webhooks: WebhooksReadModel,
-    private readonly sending: WebhookSending,
-    private readonly clock: Clock,
+    delivering: WebhookDelivering,
   ) {
-    super(store, checkpoints);
+    this.deps = {
+      store,
+      checkpoints,
+      target: (id) => webhooks.target(id),
+      deliver: (id, batch, signal) => delivering.deliverSome(id, batch, signal),
+    };
+    appliedEvents.onApplied((events) => this.onApplied(events));
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.projections.whenCaughtUp();
-    void this.follow();
+    if (this.stopped) return;
+    this.started = true;
+    for (const target of this.webhooks.enabledTargets()) this.restart(target.id);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopping.abort();
-    this.drained?.();
-    await this.stopFollowing();
-    await Promise.allSettled([...this.queues.values()].map((queue) => queue.running));
+    this.stopped = true;
+    await Promise.all([...this.consumers.values()].map((consumer) => consumer.stop()));
+    await this.changes;
   }
 
-  protected async handle(events: RecordedEvent[]): Promise<void> {
-    // The read models then know every webhook created up to this batch.
-    await this.readYourWrites.waitFor(events[events.length - 1].position);
-    const targets = this.webhooks.enabledTargets();
-    if (targets.length === 0) return;
+  private onApplied(events: RecordedEvent[]): void {
+    // Once caught up, the read models apply every event: a batch is then all of the log after the one before.
+    const from = this.projections.caughtUp ? this.applied : undefined;
+    this.applied = events[events.length - 1].position;
+    if (!this.started) return;
     for (const event of events) {
-      if (!isDeliverable(event.type)) continue;
-      const to = targets.filter((t) => event.position > t.createdPosition && matchesAny(t.events, event.type));
-      if (to.length === 0) continue;
-      const release = this.hold(event);
-      let left = to.length;
-      const done = () => {
-        if (--left === 0) release();
-      };
-      for (const target of to) this.enqueue(target.id, { event, done });
+      const webhookId = startsOrStops(event);
+      if (webhookId) this.restart(webhookId);
     }
-    while (this.pending > MAX_PENDING && !this.stopping.signal.aborted) {
-      await new Promise<void>((resolve) => (this.drained = resolve));
-    }
+    for (const consumer of this.consumers.values()) consumer.offer(events, from);
   }
 
-  private enqueue(webhookId: string, item: Queued): void {
-    this.pending++;
-    const queue = this.queues.get(webhookId);
-    if (queue) {
-      queue.items.push(item);
-      return;
-    }
-    const created = { items: [item], running: Promise.resolve() };
-    this.queues.set(webhookId, created);
-    created.running = this.work(webhookId, created.items);
-  }
-
-  private async work(webhookId: string, items: Queued[]): Promise<void> {
-    while (items.length > 0) {
-      let finished = 0;
-      try {
-        finished = await this.deliverSome(webhookId, items.slice(0, MAX_BATCH));
-      } catch (error) {
-        if (this.stopping.signal.aborted) return;
-        this.logger.error(`Delivering to webhook ${webhookId} failed, trying again: ${String(error)}`);
-        await this.sleep(1000);
-      }
-      if (this.stopping.signal.aborted) return;
-      for (const { done } of items.splice(0, finished)) {
-        done();
-        if (--this.pending <= MAX_PENDING) this.drained?.();
-      }
-    }
-    this.queues.delete(webhookId);
-  }
-
-  /**
-   * Sends the first of `batch` until it is delivered (and as many after it as go through in the claim's time), or
-   * the webhook is disabled or gone: how many of the batch are done with. 0 only when the instance stops.
-   */
-  private async deliverSome(webhookId: string, batch: Queued[]): Promise<number> {
-    const actor = this.actors.of(deliveryStream(webhookId), deliveryDecider);
-    const first = batch[0].event;
-    const context = { correlationId: webhookId, causationId: first.id };
-    for (;;) {
+  /** Stops the webhook's consumer, if it has one, and starts one if the webhook is enabled. */
+  private restart(webhookId: string): void {
+    this.changes = this.changes.then(async () => {
+      await this.consumers.get(webhookId)?.stop();
+      this.consumers.delete(webhookId);
       const target = this.webhooks.target(webhookId);
-      if (this.stopping.signal.aborted) return 0;
-      if (!target?.enabled) return batch.length;
-      const timeoutMs = this.sending.timeoutMs;
-      const leaseUntil = this.clock.now().getTime() + 2 * timeoutMs;
-      let claimed;
-      try {
-        const through = batch[batch.length - 1].event.position.toString();
-        const claim = { webhookId, event: deliveredEventOf(first), through, instance: this.instance };
-        claimed = await actor.send(
-          { type: 'ClaimDelivery', ...claim, leaseUntil: new Date(leaseUntil).toISOString() },
-          context,
-        );
-      } catch (error) {
-        const elsewhere = error instanceof DomainError ? error.problemType : undefined;
-        if (elsewhere !== CLAIMED_ELSEWHERE && elsewhere !== RETRY_ELSEWHERE) {
-          this.logger.warn(`Claiming a delivery to webhook ${webhookId} failed: ${String(error)}`);
-        }
-        await this.sleep(elsewhere === RETRY_ELSEWHERE ? RETRY_POLL_MS : CLAIM_POLL_MS);
-        continue;
-      }
-      const claim = claimed.events[0];
-      // Delivered already (by another instance, or before a restart): skip what was.
-      if (!claim) return batch.filter(({ event }) => event.position <= claimed.state.deliveredThrough).length || 1;
+      if (this.stopped || !target?.enabled) return;
+      const start = [target.startPosition, this.checkpoints.load(checkpointName(webhookId)), this.formerCheckpoint()];
+      const from = start.reduce((a, b) => (a > b ? a : b));
+      this.consumers.set(webhookId, new WebhookConsumer(webhookId, from, this.deps));
+    });
+  }
 
-      const sent: Array<{ event: RecordedEvent; attempt: number; result: SendResult; at: Date }> = [];
-      for (const [i, { event }] of batch.entries()) {
-        // Each send starts with a whole timeout left on the claim.
-        if (i > 0 && this.clock.now().getTime() > leaseUntil - timeoutMs) break;
-        const result = await this.sending.send(target, event, this.stopping.signal);
-        if (this.stopping.signal.aborted) return 0; // unrecorded: the claim runs out, the next start sends again
-        sent.push({
-          event,
-          attempt: i === 0 ? (claim.data as { attempt: number }).attempt : 1,
-          result,
-          at: this.clock.now(),
-        });
-        if (!result.ok) break;
-      }
-      const failed = sent.at(-1)!.result.ok ? undefined : sent.at(-1)!;
-      const failing = claimed.state.failing;
-      const failingSince =
-        failed && (failing?.position === failed.event.position ? failing.since : failed.at.toISOString());
-      const giveUp = failed !== undefined && failed.at.getTime() - Date.parse(failingSince!) >= GIVE_UP_AFTER_MS;
-      const delay = failed ? retryDelayMs(failed.attempt, this.sending.retryBaseMs) : 0;
-      const attempts = sent.map(({ event, attempt, result, at }) => ({
-        event: deliveredEventOf(event),
-        attempt,
-        result: {
-          outcome: result.ok ? ('succeeded' as const) : ('failed' as const),
-          statusCode: result.statusCode,
-          durationMs: result.durationMs,
-          error: result.error,
-          attemptedAt: at.toISOString(),
-          nextAttemptAt: result.ok || giveUp ? null : new Date(at.getTime() + delay).toISOString(),
-        },
-      }));
-      const recorded = await persistently(
-        () =>
-          actor.send(
-            { type: 'RecordAttempts', webhookId, instance: this.instance, attempts, redelivery: false },
-            context,
-          ),
-        `Recording deliveries to webhook ${webhookId}`,
-        this.logger,
-        () => this.stopping.signal.aborted,
-      );
-      const delivered = sent.length - (failed ? 1 : 0);
-      if (!failed) return delivered;
-      if (giveUp) {
-        await this.disable(webhookId, failingSince!, recorded.position);
-        return batch.length;
-      }
-      await this.sleep(delay);
-      if (delivered > 0) return delivered;
+  /** Every event up to it was done with for every webhook there was when the former consumer last ran. */
+  private formerCheckpoint(): bigint {
+    return this.checkpoints.load(FORMER_CHECKPOINT);
+  }
+}
+
+/** The webhook the event creates, enables, disables or deletes, if it does. */
+function startsOrStops(event: RecordedEvent): string | undefined {
+  switch (event.type) {
+    case 'WebhookCreated':
+      return (event.data as WebhookCreated['data']).id;
+    case 'WebhookDisabled':
+    case 'WebhookDeleted':
+      return (event.data as WebhookDisabled['data'] | WebhookDeleted['data']).webhookId;
+    case 'WebhookUpdated': {
+      const { webhookId, changes } = event.data as WebhookUpdated['data'];
+      return changes.enabled === undefined ? undefined : webhookId;
     }
-  }
-
-  private async disable(webhookId: string, failingSince: string, after: bigint | undefined): Promise<void> {
-    const reason = `Deliveries failed for 24 hours (since ${failingSince})`;
-    const disabled = await persistently(
-      () =>
-        this.actors.send(
-          webhookStream(webhookId),
-          webhookDecider,
-          { type: 'DisableFailingWebhook', webhookId, reason, failingSince },
-          { correlationId: webhookId, causationId: webhookId },
-        ),
-      `Disabling webhook ${webhookId}`,
-      this.logger,
-      () => this.stopping.signal.aborted,
-    ).catch((error: unknown) => {
-      if (error instanceof DomainError) return undefined; // deleted meanwhile
-      throw error;
-    });
-    this.logger.warn(`Webhook ${webhookId} disabled: ${reason}`);
-    await this.readYourWrites.waitFor(disabled?.position ?? after ?? 0n);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const signal = this.stopping.signal;
-      if (signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done);
-    });
+    default:
+      return undefined;
   }
 }

@@ -34,15 +34,15 @@ export class WebhooksProjection extends ReadModelProjection {
       }
       case 'WebhookUpdated': {
         const { webhookId, changes, updatedAt } = event.data as WebhookUpdated['data'];
-        return this.readModel.change(webhookId, changes, updatedAt);
+        return this.readModel.change(webhookId, changes, updatedAt, event.position);
       }
       case 'WebhookSecretRotated': {
         const { webhookId, encryptedSecret, rotatedAt } = event.data as WebhookSecretRotated['data'];
-        return this.readModel.change(webhookId, { encryptedSecret }, rotatedAt);
+        return this.readModel.change(webhookId, { encryptedSecret }, rotatedAt, event.position);
       }
       case 'WebhookDisabled': {
         const { webhookId, reason, disabledAt } = event.data as WebhookDisabled['data'];
-        return this.readModel.change(webhookId, { enabled: false, disabledReason: reason }, disabledAt);
+        return this.readModel.change(webhookId, { enabled: false, disabledReason: reason }, disabledAt, event.position);
       }
       case 'WebhookDeleted':
         return this.readModel.remove((event.data as WebhookDeleted['data']).webhookId);

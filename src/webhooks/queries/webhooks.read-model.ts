@@ -13,21 +13,24 @@ export type DeliveryAttempt = DeliveredEvent &
 /** What the dispatcher needs of a webhook: its settings, the sealed secret, and where in the log it starts. */
 export interface WebhookTarget extends Webhook {
   encryptedSecret: string;
-  createdPosition: bigint;
+  /** It is sent the events after this position: its creation's, or its last re-enabling's. */
+  startPosition: bigint;
 }
 
 function prepareStatements(db: Database.Database) {
   createWebhookTables(db);
   return {
     insert: db.prepare(
-      `INSERT INTO webhooks (id, url, events, description, enabled, encrypted_secret, created_position, created_at, updated_at)
-       VALUES (@id, @url, @events, @description, 1, @encryptedSecret, @position, @createdAt, @createdAt)
+      `INSERT INTO webhooks (id, url, events, description, enabled, encrypted_secret, created_position, started_position,
+         created_at, updated_at)
+       VALUES (@id, @url, @events, @description, 1, @encryptedSecret, @position, @position, @createdAt, @createdAt)
        ON CONFLICT (id) DO NOTHING`,
     ),
     get: db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE id = ?').safeIntegers(true),
     update: db.prepare(
       `UPDATE webhooks SET url = @url, events = @events, description = @description, enabled = @enabled,
-         disabled_reason = @disabledReason, encrypted_secret = @encryptedSecret, updated_at = @updatedAt WHERE id = @id`,
+         disabled_reason = @disabledReason, encrypted_secret = @encryptedSecret, started_position = @startPosition,
+         updated_at = @updatedAt WHERE id = @id`,
     ),
     remove: db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?'),
     removeAttempts: db.prepare<[string]>('DELETE FROM webhook_attempts WHERE webhook_id = ?'),
@@ -79,11 +82,15 @@ export class WebhooksReadModel {
     });
   }
 
-  /** Changes fields of a webhook; `enabled` set by a caller clears the reason the service disabled it for. */
+  /**
+   * Changes fields of a webhook at log `position`; `enabled` set by a caller clears the reason the service disabled
+   * it for, and a re-enabled webhook starts again after `position` (events written while it was disabled are not sent).
+   */
   change(
     id: string,
     changes: WebhookChanges & { encryptedSecret?: string; disabledReason?: string | null },
     at: string,
+    position: bigint,
   ): void {
     const current = this.target(id);
     if (!current) return;
@@ -102,6 +109,7 @@ export class WebhooksReadModel {
       enabled: next.enabled ? 1 : 0,
       disabledReason,
       encryptedSecret: next.encryptedSecret,
+      startPosition: changes.enabled && !current.enabled ? position : current.startPosition,
       updatedAt: at,
     });
   }
@@ -169,5 +177,5 @@ function toWebhook(row: WebhookRow): Webhook {
 }
 
 function toTarget(row: WebhookRow): WebhookTarget {
-  return { ...toWebhook(row), encryptedSecret: row.encrypted_secret, createdPosition: BigInt(row.created_position) };
+  return { ...toWebhook(row), encryptedSecret: row.encrypted_secret, startPosition: BigInt(row.started_position) };
 }

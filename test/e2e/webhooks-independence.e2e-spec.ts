@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
+import { eventually } from '../support/eventually';
+import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+import { TestClock } from '../support/test-clock';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** More than the 10,000 events the former single dispatcher held in its queues before it stopped reading the log. */
+const BACKLOG = 10_500;
+const ENV = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20', RUN_EXECUTOR_ENABLED: 'false' };
+
+/** Each webhook is a consumer of the log of its own: one that fails holds back no other. */
+describe('webhooks, each with its own consumer of the log', () => {
+  let failing: WebhookReceiver;
+  let healthy: WebhookReceiver;
+  let app: TestApp;
+  const dataDir = temporaryDataDir();
+
+  beforeAll(async () => {
+    failing = await WebhookReceiver.start();
+    failing.answer = () => 500;
+    healthy = await WebhookReceiver.start();
+  });
+  beforeEach(async () => {
+    app = await startTestApp({ dataDir, clock: new TestClock(new Date()), env: ENV });
+  });
+  afterEach(() => app.close());
+  afterAll(async () => {
+    await failing.close();
+    await healthy.close();
+  });
+
+  const createAgent = async (name: string) =>
+    expect((await app.request('POST', '/v1/agents', { name, model: 'openai/gpt-4o-mini' })).status).toBe(201);
+  const namesAt = (receiver: WebhookReceiver) => receiver.received.map((d) => d.event.data.name);
+
+  it('delivers to a healthy webhook behind a failing one with more than 10,000 events waiting', async () => {
+    const created = await Promise.all([
+      app.request('POST', '/v1/webhooks', { url: failing.url, events: ['BacklogFilled'] }),
+      app.request('POST', '/v1/webhooks', { url: healthy.url, events: ['AgentCreated'] }),
+    ]);
+    expect(created.map((c) => c.status)).toEqual([201, 201]);
+
+    // The failing webhook's backlog, written straight to the store (quicker than over HTTP).
+    const store = app.app.get<EventStore>(EVENT_STORE);
+    for (let written = 0; written < BACKLOG; written += 500) {
+      const events = Array.from({ length: 500 }, (_, i) => ({
+        id: randomUUID(),
+        type: 'BacklogFilled',
+        data: { n: written + i },
+        metadata: { schemaVersion: 1 },
+      }));
+      await store.append(`backlog-${written}`, events, { expected: 'no_stream' });
+    }
+    await eventually(() => expect(failing.received.length).toBeGreaterThanOrEqual(3));
+    await createAgent('after-the-backlog');
+    await eventually(() => expect(namesAt(healthy)).toEqual(['after-the-backlog']), 15_000);
+    expect(healthy.verified(created[1].body.secret)).toHaveLength(1);
+    // The failing one is still at its first event, retrying it.
+    expect(new Set(failing.received.map((d) => d.event.data.n))).toEqual(new Set([0]));
+  }, 60_000);
+
+  it('resumes each webhook from its own position after a restart', async () => {
+    const before = failing.received.length;
+    // Past the stopped instance's next retry and its lease, which this one then takes over.
+    app.clock.advance(2 * 3_600_000);
+    await createAgent('after-the-restart');
+    await eventually(() => expect(namesAt(healthy)).toEqual(['after-the-backlog', 'after-the-restart']), 15_000);
+    // Nothing sent twice to the healthy one; the failing one goes on with the same event.
+    await eventually(() => expect(failing.received.length).toBeGreaterThan(before), 15_000);
+    expect(new Set(failing.received.map((d) => d.event.data.n))).toEqual(new Set([0]));
+  }, 30_000);
+});
