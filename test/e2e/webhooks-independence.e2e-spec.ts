@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { eventually } from '../support/eventually';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
@@ -70,4 +72,36 @@ describe('webhooks, each with its own consumer of the log', () => {
     await eventually(() => expect(failing.received.length).toBeGreaterThan(before), 15_000);
     expect(new Set(failing.received.map((d) => d.event.data.n))).toEqual(new Set([0]));
   }, 30_000);
+});
+
+describe('webhooks in a data folder of the single dispatcher', () => {
+  it('rebuilds the read model of the former shape, and sends nothing twice', async () => {
+    const receiver = await WebhookReceiver.start();
+    const dataDir = temporaryDataDir();
+    let app = await startTestApp({ dataDir, env: ENV });
+    try {
+      const created = await app.request('POST', '/v1/webhooks', { url: receiver.url, events: ['AgentCreated'] });
+      await app.request('POST', '/v1/agents', { name: 'before', model: 'openai/gpt-4o-mini' });
+      await eventually(async () => {
+        const { attempts } = (await app.request('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body;
+        expect(attempts).toHaveLength(1);
+      });
+      await app.close();
+
+      // The former shape: no start position, and one checkpoint for every webhook.
+      const db = new Database(join(dataDir, 'read-models.sqlite'));
+      db.exec('ALTER TABLE webhooks DROP COLUMN started_position');
+      db.exec(`UPDATE checkpoints SET name = 'webhook-deliveries' WHERE name LIKE 'webhook-deliveries-%'`);
+      db.close();
+
+      app = await startTestApp({ dataDir, env: ENV });
+      expect((await app.request('GET', `/v1/webhooks/${created.body.id}`)).body.enabled).toBe(true);
+      expect((await app.request('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body.attempts).toHaveLength(1);
+      await app.request('POST', '/v1/agents', { name: 'after', model: 'openai/gpt-4o-mini' });
+      await eventually(() => expect(receiver.received.map((d) => d.event.data.name)).toEqual(['before', 'after']));
+    } finally {
+      await app.close();
+      await receiver.close();
+    }
+  });
 });
