@@ -6,9 +6,19 @@
 // stamped by the service on the same machine) to delivery: median, p99, max. Every event is checked to arrive,
 // once and in log order.
 // Usage: npm run build:bench && node bench/webhook-delivery.js [events=10000] [concurrency=16] [--store=sqlite|esdb-test-double]
+// BENCH_SERVICE_MAIN=path/to/main.js measures another build (e.g. a copy of dist from before a change).
 const { createServer } = require('node:http');
 const { join } = require('node:path');
-const { startServer, temporaryDir, storeArgument, positional, startStore, postJson, loadAverage } = require('./lib');
+const {
+  startServer,
+  temporaryDir,
+  storeArgument,
+  positional,
+  startStore,
+  postJson,
+  loadAverage,
+  cpuSecondsOf,
+} = require('./lib');
 
 const [events = 10_000, concurrency = 16] = positional().map(Number);
 const storeName = storeArgument();
@@ -48,7 +58,8 @@ function startReceiver() {
 async function main() {
   const receiver = await startReceiver();
   const store = await startStore(storeName);
-  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), {
+  const main = process.env.BENCH_SERVICE_MAIN || join(__dirname, '..', 'dist', 'main.js');
+  const server = await startServer(main, {
     DATA_DIR: temporaryDir('bench-webhook-delivery-'),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     RUN_EXECUTOR_ENABLED: 'false',
@@ -56,6 +67,7 @@ async function main() {
   });
   try {
     await postJson(server.url, '/v1/webhooks', { url: receiver.url, events: ['AgentCreated'] });
+    const cpuBefore = cpuSecondsOf(server.pid);
     const started = Date.now();
     let next = 0;
     const writer = async () => {
@@ -68,12 +80,13 @@ async function main() {
     const written = Date.now();
     await receiver.until(events);
     const finished = Date.now();
+    const cpu = cpuSecondsOf(server.pid) - cpuBefore;
     const { received } = receiver;
     const inOrder = received.every((r, i) => i === 0 || received[i - 1].position < r.position);
     const distinct = new Set(received.map((r) => r.id)).size;
     const first = Math.min(...received.map((r) => r.recordedAt));
     const latencies = received.map((r) => r.at - r.recordedAt).sort((a, b) => a - b);
-    console.log(`service on ${storeName}, ${events} events written ${concurrency} at a time; ${loadAverage()}`);
+    console.log(`${main} on ${storeName}, ${events} events written ${concurrency} at a time; ${loadAverage()}`);
     console.log(
       `  written in ${((written - started) / 1000).toFixed(1)} s (${Math.round((events * 1000) / (written - started))}/s); ` +
         `all delivered ${((finished - written) / 1000).toFixed(1)} s after the last write`,
@@ -81,6 +94,9 @@ async function main() {
     console.log(
       `  delivery rate ${Math.round((events * 1000) / (finished - first))} events/s; append to delivery: ` +
         `median ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+    );
+    console.log(
+      `  service CPU ${cpu.toFixed(1)} s (${((cpu * 1000) / events).toFixed(2)} ms per event written and delivered)`,
     );
     console.log(`  received ${received.length}, distinct ${distinct}, in log order: ${inOrder ? 'yes' : 'NO'}`);
     if (received.length !== events || distinct !== events || !inOrder) process.exitCode = 1;

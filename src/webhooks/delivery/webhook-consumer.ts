@@ -52,8 +52,6 @@ export class WebhookConsumer {
   private reading?: Promise<void>;
   private wake?: () => void;
   readonly running: Promise<void>;
-  /** Whether it has stopped: stopped, or the webhook was disabled or deleted. */
-  finished = false;
 
   constructor(
     readonly webhookId: string,
@@ -80,11 +78,8 @@ export class WebhookConsumer {
     this.news++;
     const last = events[events.length - 1].position;
     if (last <= this.cursor) return;
-    this.more = true;
-    if (from !== undefined && !this.reading && this.cursor >= from) {
-      const target = this.deps.target(this.webhookId);
-      if (target) this.take(events, target);
-    }
+    const target = from !== undefined && !this.reading && this.cursor >= from && this.deps.target(this.webhookId);
+    if (!target || !this.take(events, target)) this.more = true;
     this.wake?.();
   }
 
@@ -117,7 +112,6 @@ export class WebhookConsumer {
     }
     await this.reading;
     this.save(true);
-    this.finished = true;
   }
 
   /** Reads the next page of the log into the buffer (one read at a time; a second caller waits for the first). */

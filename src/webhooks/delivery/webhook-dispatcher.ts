@@ -65,14 +65,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     if (!this.started) return;
     for (const event of events) {
       const webhookId = startsOrStops(event);
-      if (webhookId) this.restart(webhookId);
+      // A webhook just created may have been started already, by the start-up.
+      if (webhookId) this.restart(webhookId, event.type === 'WebhookCreated');
     }
     for (const consumer of this.consumers.values()) consumer.offer(events, from);
   }
 
-  /** Stops the webhook's consumer, if it has one, and starts one if the webhook is enabled. */
-  private restart(webhookId: string): void {
+  /** Stops the webhook's consumer, if it has one (unless `keep`), and starts one if the webhook is enabled. */
+  private restart(webhookId: string, keep = false): void {
     this.changes = this.changes.then(async () => {
+      if (keep && this.consumers.has(webhookId)) return;
       await this.consumers.get(webhookId)?.stop();
       this.consumers.delete(webhookId);
       const target = this.webhooks.target(webhookId);
