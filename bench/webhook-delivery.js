@@ -7,6 +7,8 @@
 // once and in log order.
 // Usage: npm run build:bench && node bench/webhook-delivery.js [events=10000] [concurrency=16] [--store=sqlite|esdb-test-double]
 // BENCH_SERVICE_MAIN=path/to/main.js measures another build (e.g. a copy of dist from before a change).
+// --stall: the receiver holds its first answer until every event is written, so the webhook's whole backlog is in
+// the log; then prints the rate of delivering that backlog alone (from the first answer to the last delivery).
 const { createServer } = require('node:http');
 const { join } = require('node:path');
 const {
@@ -22,12 +24,15 @@ const {
 
 const [events = 10_000, concurrency = 16] = positional().map(Number);
 const storeName = storeArgument();
+const stall = process.argv.includes('--stall');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 function startReceiver() {
   const received = [];
   let onEach = () => undefined;
+  let release;
+  const released = stall ? new Promise((resolve) => (release = resolve)) : Promise.resolve();
   const server = createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
@@ -35,8 +40,10 @@ function startReceiver() {
       const at = Date.now();
       const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       received.push({ at, position: BigInt(event.position), recordedAt: Date.parse(event.recordedAt), id: event.id });
-      response.writeHead(204).end();
-      onEach();
+      void released.then(() => {
+        response.writeHead(204).end();
+        onEach();
+      });
     });
   });
   return new Promise((resolve) =>
@@ -44,6 +51,7 @@ function startReceiver() {
       resolve({
         url: `http://127.0.0.1:${server.address().port}/hook`,
         received,
+        release: () => release?.(),
         until: (count) =>
           new Promise((done) => {
             onEach = () => received.length >= count && done();
@@ -63,6 +71,7 @@ async function main() {
     DATA_DIR: temporaryDir('bench-webhook-delivery-'),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     RUN_EXECUTOR_ENABLED: 'false',
+    ...(stall ? { WEBHOOK_TIMEOUT_MS: '600000' } : {}),
     ...store.env,
   });
   try {
@@ -78,6 +87,8 @@ async function main() {
     };
     await Promise.all(Array.from({ length: concurrency }, writer));
     const written = Date.now();
+    const cpuWritten = cpuSecondsOf(server.pid);
+    receiver.release();
     await receiver.until(events);
     const finished = Date.now();
     const cpu = cpuSecondsOf(server.pid) - cpuBefore;
@@ -95,6 +106,14 @@ async function main() {
       `  delivery rate ${Math.round((events * 1000) / (finished - first))} events/s; append to delivery: ` +
         `median ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
     );
+    if (stall) {
+      const rate = Math.round(((events - 1) * 1000) / (finished - written));
+      const perEvent = ((cpuSecondsOf(server.pid) - cpuWritten) * 1000) / (events - 1);
+      console.log(
+        `  the backlog (held behind the first answer until the writes were done) delivered at ${rate}/s, ` +
+          `${perEvent.toFixed(2)} ms of service CPU per event`,
+      );
+    }
     console.log(
       `  service CPU ${cpu.toFixed(1)} s (${((cpu * 1000) / events).toFixed(2)} ms per event written and delivered)`,
     );

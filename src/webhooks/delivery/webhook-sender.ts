@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { fetch } from 'undici';
+import { request as httpRequest } from 'undici';
 import { WebhookUrlPolicy } from '../webhook-url';
 
 export interface SendResult {
@@ -34,9 +34,9 @@ export async function sendDelivery(
   const dispatcher = policy.dispatcherFor(url);
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(url, {
+    // undici's `request` rather than `fetch`: a string body in one write, no WHATWG objects; no redirect followed.
+    const response = await httpRequest(url, {
       method: 'POST',
-      redirect: 'manual',
       dispatcher,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       headers: {
@@ -48,9 +48,10 @@ export async function sendDelivery(
       },
       body: request.body,
     });
-    await response.body?.cancel().catch(() => undefined);
-    const ok = response.status >= 200 && response.status < 300;
-    return { ok, statusCode: response.status, durationMs: elapsed(), error: ok ? null : `Answered ${response.status}` };
+    await response.body.dump().catch(() => undefined);
+    const status = response.statusCode;
+    const ok = status >= 200 && status < 300;
+    return { ok, statusCode: status, durationMs: elapsed(), error: ok ? null : `Answered ${status}` };
   } catch (error) {
     const why = timeout.aborted ? `No answer within ${timeoutMs} ms` : describe(error);
     return { ok: false, statusCode: null, durationMs: elapsed(), error: why };
