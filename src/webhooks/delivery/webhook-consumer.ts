@@ -86,6 +86,8 @@ export class WebhookConsumer {
   private async run(): Promise<void> {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
+      // Disabled or deleted: the dispatcher stops this consumer too.
+      if (!this.deps.target(this.webhookId)?.enabled) break;
       if (this.buffer.length === 0) {
         this.save(false);
         if (this.more) await this.readAhead();
@@ -93,8 +95,6 @@ export class WebhookConsumer {
         this.wake = undefined;
         continue;
       }
-      const target = this.deps.target(this.webhookId);
-      if (!target?.enabled) break;
       const batch = this.buffer.slice(0, MAX_BATCH).map(({ event }) => event);
       // The next page is read while the receiver answers.
       if (this.buffer.length < MAX_BUFFERED && this.more) void this.readAhead();
@@ -106,7 +106,6 @@ export class WebhookConsumer {
         this.logger.error(`Delivering to webhook ${this.webhookId} failed, trying again: ${String(error)}`);
         await sleep(1000, signal);
       }
-      if (signal.aborted) break;
       this.buffer.splice(0, done);
       this.save(true);
     }
