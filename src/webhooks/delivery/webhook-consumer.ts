@@ -63,6 +63,11 @@ export class WebhookConsumer {
     this.running = this.run();
   }
 
+  /** How many events it holds read ahead (at most MAX_BUFFERED). */
+  get buffered(): number {
+    return this.buffer.length;
+  }
+
   /** Stops at once (a send under way is cut off, unrecorded: the next start sends it again). */
   async stop(): Promise<void> {
     this.stopping.abort();
