@@ -66,6 +66,7 @@ describeInBrowser('webhooks in the console, in Chromium', () => {
 
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByTestId('webhook-enabled').getByText('no').waitFor();
+    await page.getByText('Events written while it is disabled are not sent').waitFor();
     const id = (await page.evaluate(() => location.hash)).split('/').pop()!;
     expect((await app.request('GET', `/v1/webhooks/${id}`)).body.enabled).toBe(false);
     await page.getByRole('button', { name: 'Enable' }).click();

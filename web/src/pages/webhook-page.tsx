@@ -99,6 +99,11 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
           <dd>{formatTime(webhook.createdAt)}</dd>
         </dl>
       )}
+      {webhook && !webhook.enabled && (
+        <p class="hint">
+          Events written while it is disabled are not sent; enabled again, it is sent the events from then on.
+        </p>
+      )}
       <h2>Deliveries</h2>
       <p role="status" data-testid="redeliver-notice">
         {notice}
