@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { persistently } from '../../actors/persistently';
+import { APP_CONFIG, AppConfig } from '../../config';
 import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
@@ -9,6 +9,7 @@ import { Clock } from '../../shared/clock';
 import { WebhooksReadModel } from '../queries/webhooks.read-model';
 import { webhookDecider, webhookStream } from '../webhook';
 import { CLAIMED_ELSEWHERE, RETRY_ELSEWHERE, deliveryDecider, deliveryStream } from '../webhook-delivery';
+import { instanceIdOf } from './instance-id';
 import { retryDelayMs } from './retry-delay';
 import { deliveredEventOf, WebhookSending } from './webhook-sending';
 import { SendResult } from './webhook-sender';
@@ -29,16 +30,19 @@ const RETRY_POLL_MS = 1000;
 @Injectable()
 export class WebhookDelivering {
   private readonly logger = new Logger(WebhookDelivering.name);
-  /** This instance, in claims: its own claims it may renew at once (after a restart, say). */
-  private readonly instance = randomUUID();
+  /** This instance, in claims (the same after a restart): its own claims and retries it takes up at once. */
+  private readonly instance: string;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly readYourWrites: ReadYourWrites,
     private readonly webhooks: WebhooksReadModel,
     private readonly sending: WebhookSending,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.instance = instanceIdOf(config.dataDir);
+  }
 
   /**
    * Sends the first of `batch` until it is delivered (and as many after it as go through in the claim's time), or
