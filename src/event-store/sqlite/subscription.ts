@@ -70,8 +70,11 @@ export class SqliteSubscription implements Subscription {
         const commit = handedOver;
         handedOver = undefined;
         const events = commit.events.filter((event) => event.position > after && matchesFilter(event, filter));
-        for (let i = 0; i < events.length && !this.stopped; i += batchSize)
-          await handler.onEvents(events.slice(i, i + batchSize));
+        // A handler that answers at once (the read models) is not awaited: the commit's writers hear sooner.
+        for (let i = 0; i < events.length && !this.stopped; i += batchSize) {
+          const handling = handler.onEvents(events.length <= batchSize ? events : events.slice(i, i + batchSize));
+          if (handling) await handling;
+        }
         if (this.stopped) break;
         after = commit.headAfter;
         if (commit.sequence === source.live.sequence) {
