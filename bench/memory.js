@@ -2,6 +2,7 @@
 // Memory: the service's resident memory after 100,000 agents were created through the API, and its heap after a
 // full GC (asked of bench/gc-probe.js, preloaded in this benchmark only). The service runs with `npm start`'s flags.
 // Usage: npm run build:bench && node bench/memory.js [agents=100000] [--store=sqlite|esdb-test-double]
+// BENCH_SERVICE_MAIN=path/to/main.js measures another build (e.g. a copy of dist from before a change).
 const autocannon = require('autocannon');
 const { join } = require('node:path');
 const lib = require('./lib');
@@ -15,7 +16,7 @@ async function main() {
   const probe = join(dir, 'gc-probe.json');
   const { nodeArgs, env } = lib.withGcProbe(probe);
   const server = await lib.startServer(
-    join(__dirname, '..', 'dist', 'main.js'),
+    process.env.BENCH_SERVICE_MAIN || join(__dirname, '..', 'dist', 'main.js'),
     { DATA_DIR: dir, ...env, ...store.env },
     '/health',
     { nodeArgs },

@@ -1,11 +1,23 @@
-import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { ValidateIf, ValidationError } from 'class-validator';
 import { isPlainObject } from '../shared/json-merge-patch';
 import { freeFormFields } from './free-form-json';
+import { fastBody } from './body-schema';
 import { FieldError, ValidationFailed } from '../shared/validation-failed';
 
-/** DTO validation: unknown fields and wrong types are 400s listing every offending path. */
-export function createValidationPipe(): ValidationPipe {
+/**
+ * DTO validation: unknown fields and wrong types are 400s listing every offending path. A body whose DTO has a fast
+ * path (`FastBodySchema`) and passes it skips class-validator; any other goes through it.
+ */
+export function createValidationPipe(): PipeTransform {
+  const checked = classValidatorPipe();
+  return {
+    transform: (value: unknown, metadata: ArgumentMetadata) =>
+      (metadata.type === 'body' && fastBody(metadata.metatype, value)) || checked.transform(value, metadata),
+  };
+}
+
+function classValidatorPipe(): ValidationPipe {
   return new FreeFormAwareValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../event-store';
+import { EventFilter, RecordedEvent, matchesFilter } from '../event-store';
 import { WriterOutcome, WriterRequest } from './writer-protocol';
 
 /** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
@@ -21,6 +21,20 @@ export interface CommitReport {
 type Wake = (commit?: Commit) => void;
 
 /**
+ * A subscription waiting at the log's head: what it has seen (`after`), and the events it wants. A commit of this
+ * store that follows on from `after` with none of those events does not wake it: `after` moves past the commit.
+ */
+export interface HeadWaiter {
+  after: bigint;
+  filter?: EventFilter;
+}
+
+interface Waiting {
+  waiter: HeadWaiter;
+  wake: Wake;
+}
+
+/**
  * Hands each commit of this store to the subscriptions waiting at the log's head, as a read of the log would
  * return its events, without reading them back. A subscription that waits also wakes after the poll interval,
  * to find what other processes wrote to the same file.
@@ -28,38 +42,49 @@ type Wake = (commit?: Commit) => void;
 export class LiveCommits {
   /** How many commits this store has made. */
   sequence = 0;
-  private readonly waiters = new Set<Wake>();
+  private readonly waiters = new Set<Waiting>();
 
   constructor(private readonly pollIntervalMs: number) {}
 
-  /** The writer made a commit: counted, and handed to the waiting subscriptions (built only if one waits). */
+  /**
+   * The writer made a commit: counted, and handed to the waiting subscriptions (built only if one waits). A
+   * filtered subscription none of whose events it holds sleeps on, past it (see HeadWaiter).
+   */
   committed(report: CommitReport): void {
     this.sequence++;
     if (this.waiters.size === 0) return;
     const commit = this.toCommit(report);
-    for (const wake of this.waiters) wake(commit);
+    for (const waiting of this.waiters) {
+      const { waiter } = waiting;
+      if (waiter.filter && commit.headBefore <= waiter.after && !holdsAny(commit, waiter.filter)) {
+        if (commit.headAfter > waiter.after) waiter.after = commit.headAfter;
+      } else waiting.wake(commit);
+    }
   }
 
-  /** Waits for the next commit of this store (which it gives), `register`'s wake, or the poll interval. */
-  async next(register: (wake: Wake) => void): Promise<Commit | undefined> {
-    let wake: Wake | undefined;
+  /**
+   * Waits for the next commit of this store that `waiter` wants (which it gives), `register`'s wake, or the poll
+   * interval; `waiter.after` then says how far it has seen.
+   */
+  async next(register: (wake: Wake) => void, waiter: HeadWaiter = { after: 0n }): Promise<Commit | undefined> {
+    let waiting: Waiting | undefined;
     const commit = await new Promise<Commit | undefined>((resolve) => {
       const timer = setTimeout(() => done(), this.pollIntervalMs);
       function done(commit?: Commit) {
         clearTimeout(timer);
         resolve(commit);
       }
-      wake = done;
+      waiting = { waiter, wake: done };
       register(done);
-      this.waiters.add(done);
+      this.waiters.add(waiting);
     });
-    if (wake) this.waiters.delete(wake);
+    if (waiting) this.waiters.delete(waiting);
     return commit;
   }
 
   /** Makes the waiting subscriptions look for events written by other processes now. */
   wakeAll(): void {
-    for (const wake of this.waiters) wake();
+    for (const { wake } of this.waiters) wake();
   }
 
   /** The events a commit added, as a read of the log would return them. */
@@ -91,4 +116,9 @@ export class LiveCommits {
     events.sort((a, b) => (a.position < b.position ? -1 : 1));
     return { sequence: this.sequence, headBefore: BigInt(headBefore), headAfter: BigInt(headAfter), events };
   }
+}
+
+function holdsAny({ events }: Commit, filter: EventFilter): boolean {
+  for (const event of events) if (matchesFilter(event, filter)) return true;
+  return false;
 }

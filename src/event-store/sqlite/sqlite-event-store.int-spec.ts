@@ -209,6 +209,50 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('lets a filtered subscription at the head sleep through commits without its events: no wake-up, no read', async () => {
+    const file = join(folder, 'events.sqlite');
+    const store = new SqliteEventStore({ file, pollIntervalMs: 60_000 });
+    const seen: RecordedEvent[] = [];
+    let caughtUps = 0;
+    let delivered!: () => void;
+    let got = new Promise<void>((resolve) => (delivered = resolve));
+    const subscription = store.subscribe(
+      { filter: { eventTypes: ['Wanted'] } },
+      {
+        onEvents: (events) => {
+          seen.push(...events);
+          delivered();
+        },
+        onCaughtUp: () => caughtUps++,
+      },
+    );
+    const other = new SqliteEventStore({ file });
+    try {
+      await eventually(() => expect(caughtUps).toBe(1));
+      const reads = jest.spyOn(store as unknown as { readRows(): unknown }, 'readRows');
+      for (let i = 0; i < 5; i++) await store.append(`other-${i}`, [event('Unwanted')], { expected: 'no_stream' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(caughtUps).toBe(1);
+      await store.append('wanted-1', [event('Wanted')], { expected: 'no_stream' });
+      await got;
+      expect(reads).not.toHaveBeenCalled();
+      expect(seen.map((e) => [e.type, e.position])).toEqual([['Wanted', 6n]]);
+      // Another process's commit leaves a gap before this store's next one, which wakes it to read the gap.
+      got = new Promise<void>((resolve) => (delivered = resolve));
+      await other.append('wanted-2', [event('Wanted')], { expected: 'no_stream' });
+      await store.append('other-9', [event('Unwanted')], { expected: 'no_stream' });
+      await got;
+      expect(seen.map((e) => [e.stream, e.position])).toEqual([
+        ['wanted-1', 6n],
+        ['wanted-2', 7n],
+      ]);
+    } finally {
+      await other.close();
+      await subscription.stop();
+      await store.close();
+    }
+  });
+
   it('sees events another process appended to the same file, by polling', async () => {
     const file = join(folder, 'events.sqlite');
     const reader = new SqliteEventStore({ file, pollIntervalMs: 10 });

@@ -1,6 +1,6 @@
 import { EventFilter, RecordedEvent, Subscription, SubscriptionHandler, matchesFilter } from '../event-store';
 import { EventsQuery, RawEventRow, eventsQuery, toRecorded } from './event-rows';
-import { Commit, LiveCommits } from './live-commits';
+import { Commit, HeadWaiter, LiveCommits } from './live-commits';
 import { SqliteReadAhead } from './read-ahead';
 
 /** What a subscription reads with: this thread's connection, the reader thread (none for a database in memory). */
@@ -35,6 +35,8 @@ interface ReadAhead {
 export class SqliteSubscription implements Subscription {
   private stopped = false;
   private wake?: (commit?: Commit) => void;
+  /** Where it waits at the log's head, and for which events (see LiveCommits). */
+  private readonly waiter: HeadWaiter;
   private readonly running: Promise<void>;
 
   constructor(
@@ -43,6 +45,7 @@ export class SqliteSubscription implements Subscription {
     private readonly handler: SubscriptionHandler,
     private readonly onStopped: () => void,
   ) {
+    this.waiter = { after: options.after ?? 0n, filter: options.filter };
     this.running = this.loop().catch((error) => {
       if (!this.stopped) handler.onError?.(error);
     });
@@ -67,13 +70,17 @@ export class SqliteSubscription implements Subscription {
         const commit = handedOver;
         handedOver = undefined;
         const events = commit.events.filter((event) => event.position > after && matchesFilter(event, filter));
-        for (let i = 0; i < events.length && !this.stopped; i += batchSize)
-          await handler.onEvents(events.slice(i, i + batchSize));
+        // A handler that answers at once (the read models) is not awaited: the commit's writers hear sooner.
+        for (let i = 0; i < events.length && !this.stopped; i += batchSize) {
+          const handling = handler.onEvents(events.length <= batchSize ? events : events.slice(i, i + batchSize));
+          if (handling) await handling;
+        }
         if (this.stopped) break;
         after = commit.headAfter;
         if (commit.sequence === source.live.sequence) {
           handler.onCaughtUp?.();
-          handedOver = await this.nextCommit();
+          handedOver = await this.nextCommit(after);
+          after = this.waiter.after;
           continue;
         }
       }
@@ -97,12 +104,18 @@ export class SqliteSubscription implements Subscription {
       handler.onCaughtUp?.();
       // Stopped from onCaughtUp, or appends came meanwhile: do not wait for the next one.
       if (this.stopped || seenCommits !== source.live.sequence) continue;
-      handedOver = await this.nextCommit();
+      handedOver = await this.nextCommit(after);
+      after = this.waiter.after;
     }
   }
 
-  private nextCommit(): Promise<Commit | undefined> {
-    return this.source.live.next((done) => (this.wake = done));
+  /**
+   * The next commit this subscription wants; `waiter.after` then says how far it has seen. A filtered
+   * subscription sleeps through this store's commits that hold none of its events (it neither wakes nor reads).
+   */
+  private nextCommit(after: bigint): Promise<Commit | undefined> {
+    this.waiter.after = after;
+    return this.source.live.next((done) => (this.wake = done), this.waiter);
   }
 
   /**
