@@ -52,7 +52,7 @@ function report(label, { results, seconds }) {
 async function main() {
   const model = await startScriptedModel();
   const store = await startStore(storeName);
-  const server = await startServer(join(__dirname, '..', 'dist', 'main.js'), {
+  const server = await startServer(process.env.BENCH_SERVICE_MAIN || join(__dirname, '..', 'dist', 'main.js'), {
     DATA_DIR: temporaryDir('bench-run-overhead-'),
     OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
     RUN_CONCURRENCY: String(Math.max(10, clients)),

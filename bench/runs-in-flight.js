@@ -48,7 +48,7 @@ async function main() {
   const probe = join(dir, 'gc-probe.json');
   const gcProbe = withGcProbe(probe);
   const server = await startServer(
-    join(__dirname, '..', 'dist', 'main.js'),
+    process.env.BENCH_SERVICE_MAIN || join(__dirname, '..', 'dist', 'main.js'),
     {
       DATA_DIR: dir,
       OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
