@@ -107,9 +107,11 @@ export class AgentRunExecution {
     return { run, agent };
   }
 
-  async execute(run: AgentRunAggregate, agent: Agent | null): Promise<void> {
+  /** Executes the claimed run; `modelDone` is called once it makes no more model calls, before its end is recorded. */
+  async execute(run: AgentRunAggregate, agent: Agent | null, modelDone: () => void = () => undefined): Promise<void> {
     if (!agent) {
       const error = { code: 'agent_not_found', message: `Agent ${run.agentId} does not exist` };
+      modelDone();
       return this.finish({ outcome: { error }, usage: null, attempts: 0 });
     }
     const { signal } = this.controller;
@@ -187,6 +189,7 @@ export class AgentRunExecution {
       clearInterval(lease);
       this.deps.feed.finished(this.runId);
     }
+    modelDone();
     await this.finish(end);
   }
 

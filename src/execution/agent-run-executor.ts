@@ -229,19 +229,27 @@ export class AgentRunExecutor
     entry.claimed();
     if (!claimed) return;
     this.executing.set(entry.runId, execution);
-    // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
-    if (this.stopping) execution.controller.abort(new RunInterrupted());
-    else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
+    // The slot goes to the next run once the model is done with this one, while its end is being recorded.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.executing.delete(entry.runId);
+      this.pump();
+    };
     try {
+      // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
+      if (this.stopping) execution.controller.abort(new RunInterrupted());
+      else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
       const { run, agent } = claimed;
       await inSpan(
         `invoke_agent ${agent?.name ?? run.agentId}`,
         runAttributes(run, agent),
-        () => execution.execute(run, agent),
+        () => execution.execute(run, agent, release),
         { parent },
       );
     } finally {
-      this.executing.delete(entry.runId);
+      release();
     }
   }
 
