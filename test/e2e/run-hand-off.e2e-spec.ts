@@ -1,9 +1,13 @@
+import { join } from 'node:path';
 import { AgentRunQueued, agentRunDecider } from '../../src/agents/agent-run';
+import { EventStore } from '../../src/event-store/event-store';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { RunsQueuedHere } from '../../src/agents/runs-queued-here';
 import { AgentRunExecutor } from '../../src/execution/agent-run-executor';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
-import { TestApp, startTestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
+import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 
 /** The types of a run's events, in order. */
 async function history(api: TestApp, agentId: string, runId: string): Promise<string[]> {
@@ -60,6 +64,57 @@ describe('runs handed to the local executor', () => {
       ]);
     }
     expect(model.requests).toHaveLength(8);
+  });
+});
+
+/** The real store, whose appends of a run's success wait until `release` is called. */
+function holdingSuccesses(store: EventStore): EventStore & { held: number; release(): void } {
+  const wrapper = Object.create(store) as EventStore & { held: number; release(): void };
+  const waiting: Array<() => void> = [];
+  wrapper.held = 0;
+  wrapper.release = () => waiting.splice(0).forEach((go) => go());
+  wrapper.append = async (stream, events, options) => {
+    if (events.some((event) => event.type === 'AgentRunSucceeded')) {
+      wrapper.held++;
+      await new Promise<void>((go) => waiting.push(go));
+    }
+    return store.append(stream, events, options);
+  };
+  return wrapper;
+}
+
+describe("a run's slot", () => {
+  it('goes to the next run once the model is done, while the end is being recorded', async () => {
+    const model = await startScriptedOpenAIServer(() => ({ kind: 'text', text: 'done' }));
+    const dataDir = temporaryDataDir();
+    const store = holdingSuccesses(new SqliteEventStore({ file: join(dataDir, 'events.sqlite') }));
+    const app = await startTestApp({
+      dataDir,
+      store,
+      env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RUN_CONCURRENCY: '1' },
+    });
+    try {
+      const agent = await app.request('POST', '/v1/agents', { name: 'a', model: 'openai-compatible/m' });
+      const first = await app.request('POST', `/v1/agents/${agent.body.id}/run`, { task: 'first' });
+      const second = await app.request('POST', `/v1/agents/${agent.body.id}/run`, { task: 'second' });
+
+      // With one slot, the second run's model call comes while the first run's end is still held.
+      await eventually(() => {
+        expect(model.requests).toHaveLength(2);
+        expect(store.held).toBe(2);
+      });
+      store.release();
+      await eventually(async () => {
+        for (const run of [first, second]) {
+          const got = await app.request('GET', `/v1/agents/${agent.body.id}/runs/${run.body.id}`);
+          expect(got.body.status).toBe('succeeded');
+        }
+      });
+    } finally {
+      store.release();
+      await app.close();
+      await model.close();
+    }
   });
 });
 
