@@ -7,6 +7,11 @@
 // open at once (at most RUN_CONCURRENCY), and the service's resident memory before, during (max) and after: when
 // done, 2 s later, and how long until it is back within 25 % of before (30 s at most), then after a full GC (bench/gc-probe.js) with the heap's figures. BENCH_NODE_ARGS
 // adds Node flags (bench/lib.js) and the environment reaches the service (e.g. MALLOC_ARENA_MAX=2), to weigh what returns memory.
+// One run goes first (Prefer: wait), so the AI SDK is loaded before the burst. While the runs go, it also reports: the model server's open calls (sampled every 50 ms, their mean until the last
+// run started, against RUN_CONCURRENCY: does the limit really run at once?), the runs' wait in the queue and time
+// executing (from their createdAt, startedAt, endedAt; the gap is the mean of min(RUN_CONCURRENCY, runs queued or going) minus the open calls, over the samples where a run waited in the queue), the longest event-loop stall in the service (a timer probe
+// preloaded into it, bench/stall-probe.js), and the slowest GET /health/live asked every 100 ms.
+// BENCH_SERVICE_MAIN=path/to/main.js measures another build (e.g. a copy of dist from before a change).
 // Usage: npm run build:bench && node bench/runs-in-flight.js [runs=500] [concurrency=100] [modelDelayMs=1000] [--store=sqlite|esdb-test-double]
 const autocannon = require('autocannon');
 const { join } = require('node:path');
@@ -21,10 +26,27 @@ const {
   heapAfterGc,
 } = require('./lib');
 const { startScriptedModel } = require('./scripted-model');
+const { performance } = require('node:perf_hooks');
+const { existsSync, readFileSync, rmSync } = require('node:fs');
 
 const [runs = 500, concurrency = 100, modelDelayMs = 1000] = positional().map(Number);
 const storeName = storeArgument();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The longest event-loop stall (and p99) in the service since the last call (bench/stall-probe.js). */
+async function stallOf(server, file) {
+  rmSync(file, { force: true });
+  process.kill(server.pid, 'SIGWINCH');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(50);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** Median, p99 and max of `values` (ms). */
+function spread(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  return `median ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${sorted.at(-1).toFixed(0)} ms`;
+}
 
 /** The agent's runs with `status`, paging through the list (200 a page). */
 async function listRuns(url, agentId, status) {
@@ -47,17 +69,20 @@ async function main() {
   const dir = temporaryDir('bench-runs-in-flight-');
   const probe = join(dir, 'gc-probe.json');
   const gcProbe = withGcProbe(probe);
+  const stallFile = join(dir, 'stall.json');
   const server = await startServer(
-    join(__dirname, '..', 'dist', 'main.js'),
+    process.env.BENCH_SERVICE_MAIN || join(__dirname, '..', 'dist', 'main.js'),
     {
       DATA_DIR: dir,
       OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
       RUN_CONCURRENCY: String(concurrency),
       ...store.env,
       ...gcProbe.env,
+      STALL_PROBE_FILE: stallFile,
     },
     '/health',
-    { nodeArgs: gcProbe.nodeArgs },
+    // The stall probe first: it reads the loop's delays before the GC probe's full GC on the same signal.
+    { nodeArgs: ['-r', join(__dirname, 'stall-probe.js'), ...gcProbe.nodeArgs] },
   );
   let peakRssMb = 0;
   let sampler;
@@ -69,12 +94,33 @@ async function main() {
     });
     if (created.status !== 201) throw new Error(`agent not created: HTTP ${created.status} ${await created.text()}`);
     const agentId = (await created.json()).id;
+    // One run first: the AI SDK loads with the first run, not with the burst.
+    const warm = await fetch(`${server.url}/v1/agents/${agentId}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: `wait=${Math.ceil(modelDelayMs / 1000) + 30}` },
+      body: JSON.stringify({ task: 'Warm up.' }),
+    });
+    if (warm.status !== 200) throw new Error(`warm-up run: HTTP ${warm.status} ${await warm.text()}`);
     const before = memoryOf(server.pid);
     console.log(
       `${runs} runs, RUN_CONCURRENCY=${concurrency}, scripted model answers after ${modelDelayMs} ms, service on ${storeName}`,
     );
 
     sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, memoryOf(server.pid).rssMb)), 250);
+    await stallOf(server, stallFile);
+    // The model server's open calls, every 50 ms; the slowest liveness answer, every 100 ms.
+    const openSamples = [];
+    let sampling = true;
+    const openSampler = setInterval(() => openSamples.push([Date.now(), model.open]), 50);
+    let slowestLive = 0;
+    const liveProbe = (async () => {
+      while (sampling) {
+        const asked = performance.now();
+        await fetch(`${server.url}/health/live`).then((response) => response.arrayBuffer());
+        slowestLive = Math.max(slowestLive, performance.now() - asked);
+        await sleep(100);
+      }
+    })();
     let n = 0;
     const started = Date.now();
     const result = await autocannon({
@@ -113,6 +159,10 @@ async function main() {
       if (seen - started > 120_000) throw new Error(`not done after 120 s: ${queued} queued, ${running} running`);
       await sleep(250);
     }
+    const stall = await stallOf(server, stallFile);
+    sampling = false;
+    clearInterval(openSampler);
+    await liveProbe;
     clearInterval(sampler);
     const during = peakRssMb;
     const ended = {};
@@ -124,6 +174,23 @@ async function main() {
         .flat()
         .map((r) => Date.parse(r.endedAt)),
     );
+    const all = Object.values(ended)
+      .flat()
+      .filter((r) => r.task !== 'Warm up.');
+    // While runs wait in the queue, the executor should hold min(RUN_CONCURRENCY, runs queued or going) model calls.
+    const times = all.map((r) => [Date.parse(r.createdAt), Date.parse(r.startedAt), Date.parse(r.endedAt)]);
+    let ideal = 0;
+    let open = 0;
+    let samplesWaiting = 0;
+    for (const [at, opened] of openSamples) {
+      if (!times.some(([created, started]) => created <= at && at < started)) continue;
+      const going = times.filter(([created, , ended]) => created <= at && at < ended).length;
+      ideal += Math.min(concurrency, going);
+      open += opened;
+      samplesWaiting++;
+    }
+    const meanIdeal = ideal / Math.max(1, samplesWaiting);
+    const meanOpen = open / Math.max(1, samplesWaiting);
     const after = memoryOf(server.pid);
     await sleep(2000);
     const settled = memoryOf(server.pid);
@@ -143,6 +210,21 @@ async function main() {
         `${((seen - started) / 1000).toFixed(2)} s as the polling saw it (goal: about ${((Math.ceil(runs / concurrency) * modelDelayMs) / 1000).toFixed(0)} s)`,
     );
     console.log(`model requests: ${model.requests}, at most ${model.maxOpen} open at once (goal <= ${concurrency})`);
+    console.log(
+      `model calls open while runs waited in the queue (${((samplesWaiting * 50) / 1000).toFixed(1)} s): mean ${meanOpen.toFixed(1)}, ` +
+        `against ${meanIdeal.toFixed(1)} queued or going up to ${concurrency} (gap ${(meanIdeal - meanOpen).toFixed(1)}); ideal ÷ actual ` +
+        `${((Math.ceil(runs / concurrency) * modelDelayMs) / 1000 / ((lastEnded - started) / 1000)).toFixed(2)} (goal >= 0.9)`,
+    );
+    console.log(
+      `runs' wait in the queue (createdAt → startedAt): ${spread(all.map((r) => Date.parse(r.startedAt) - Date.parse(r.createdAt)))}`,
+    );
+    console.log(
+      `runs executing (startedAt → endedAt): ${spread(all.map((r) => Date.parse(r.endedAt) - Date.parse(r.startedAt)))}`,
+    );
+    console.log(
+      `longest event-loop stall in the service during the runs: ${stall.maxMs.toFixed(0)} ms (p99 ${stall.p99Ms.toFixed(0)} ms; goal < 100 ms); ` +
+        `slowest GET /health/live: ${slowestLive.toFixed(0)} ms`,
+    );
     console.log(
       `RSS: ${before.rssMb.toFixed(0)} MB before, ${Math.max(during, after.rssMb).toFixed(0)} MB max during, ` +
         `${after.rssMb.toFixed(0)} MB when done, ${settled.rssMb.toFixed(0)} MB 2 s later, ${later.rssMb.toFixed(0)} MB ` +

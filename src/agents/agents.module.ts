@@ -18,6 +18,7 @@ import { RunAgentController } from './run-agent/run-agent.controller';
 import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.controller';
 import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
+import { RunsQueuedHere } from './runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
 
@@ -49,7 +50,8 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     GetAgentRunHandler,
     AgentsReadModel,
     AgentsProjection,
+    RunsQueuedHere,
   ],
-  exports: [AgentsReadModel],
+  exports: [AgentsReadModel, RunsQueuedHere],
 })
 export class AgentsModule {}

@@ -72,9 +72,17 @@ export class AgentRunExecution {
     this.context = { correlationId: runId, causationId: runId };
   }
 
-  /** Claims the run: false when it is not queued any more (another instance took it, or it was cancelled). */
-  async claim(): Promise<{ run: AgentRunAggregate; agent: Agent | null } | undefined> {
-    const run = await this.actor.read();
+  /**
+   * Claims the run: false when it is not queued any more (another instance took it, or it was cancelled). Given
+   * the stream as its queueing left it, the claim appends on that without reading it; should the stream have
+   * moved on, the append conflicts and the claim is decided again on the stream as it is.
+   */
+  async claim(queued?: {
+    run: AgentRunAggregate;
+    revision: bigint;
+  }): Promise<{ run: AgentRunAggregate; agent: Agent | null } | undefined> {
+    if (queued) this.actor.adopt(queued.run, queued.revision);
+    const run = queued ? queued.run : await this.actor.read();
     // A claim of ours whose answer was lost (a deadline, with the append done) is still ours.
     if (run?.status === 'running' && run.executorId === this.deps.executorId) {
       const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
@@ -99,9 +107,11 @@ export class AgentRunExecution {
     return { run, agent };
   }
 
-  async execute(run: AgentRunAggregate, agent: Agent | null): Promise<void> {
+  /** Executes the claimed run; `modelDone` is called once it makes no more model calls, before its end is recorded. */
+  async execute(run: AgentRunAggregate, agent: Agent | null, modelDone: () => void = () => undefined): Promise<void> {
     if (!agent) {
       const error = { code: 'agent_not_found', message: `Agent ${run.agentId} does not exist` };
+      modelDone();
       return this.finish({ outcome: { error }, usage: null, attempts: 0 });
     }
     const { signal } = this.controller;
@@ -179,6 +189,7 @@ export class AgentRunExecution {
       clearInterval(lease);
       this.deps.feed.finished(this.runId);
     }
+    modelDone();
     await this.finish(end);
   }
 

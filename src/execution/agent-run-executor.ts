@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
+import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run';
+import { AgentRunApprovalsDecided, AgentRunQueued, agentRunDecider } from '../agents/agent-run';
+import { RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
@@ -21,6 +23,8 @@ import type { Agent } from '../agents/agent';
 import type { AgentRunAggregate } from '../agents/agent-run';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 const MAX_WAITING = 10_000;
+/** Runs whose claim settled here lately: the log may still bring their queueing after it (a local hand-off). */
+const TAKEN_KEPT = 10_000;
 
 interface Waiting {
   runId: string;
@@ -29,6 +33,8 @@ interface Waiting {
   position: bigint;
   /** The trace of the request that queued the run (or decided its approvals): the run's span continues it. */
   traceparent?: string;
+  /** The run's stream as its queueing left it, when known: the claim appends on it without reading the stream. */
+  queued?: { run: AgentRunAggregate; revision: bigint };
   /** Lets the checkpoint pass the run: its claim has settled. */
   claimed(): void;
 }
@@ -56,6 +62,9 @@ export class AgentRunExecutor
   private roomWaiter?: () => void;
   private readonly running = new Set<Promise<void>>();
   private readonly providers: ModelProviders;
+  /** The runs waiting or being claimed, by id: a run handed over here and brought by the log is taken once. */
+  private readonly pending = new Map<string, Waiting>();
+  private readonly taken = new LRUCache<string, true>({ max: TAKEN_KEPT });
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -68,6 +77,7 @@ export class AgentRunExecutor
     private readonly projections: ProjectionRunner,
     private readonly applied: AppliedEvents,
     private readonly threads: ThreadsReadModel,
+    private readonly queuedHere: RunsQueuedHere,
   ) {
     super(store, checkpoints);
     this.providers = new ModelProviders(config.providers, undefined, [
@@ -85,6 +95,7 @@ export class AgentRunExecutor
     });
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
+    this.queuedHere.takeWith((queued) => this.handedOver(queued));
     // A run is queued once, and again each time a person's decisions let it go on.
     void this.follow({ filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } });
   }
@@ -109,18 +120,42 @@ export class AgentRunExecutor
       const resumed = event.type === 'AgentRunApprovalsDecided';
       if (resumed && !(event.data as AgentRunApprovalsDecided['data']).resumed) continue;
       const runId = resumed ? (event.data.runId as string) : (event.data as AgentRunQueued['data']).id;
+      // Handed over by this process: the checkpoint waits for that claim; or already claimed here.
+      const handed = this.pending.get(runId);
+      if (handed && !resumed) {
+        const { claimed } = handed;
+        const hold = this.hold(event);
+        handed.claimed = () => (claimed(), hold());
+        continue;
+      }
+      if (this.taken.has(runId) && !resumed) continue;
       // Runs the read models already show as started or ended need no claim (the read models may not show a
       // decision yet: the claim checks the run's stream).
       const known = this.runs.getRunAggregate(runId);
       if (known && known.status !== 'queued' && !(resumed && known.status === 'waiting')) continue;
       const threadId = resumed ? (known?.threadId ?? undefined) : (event.data as AgentRunQueued['data']).threadId;
       const { traceparent } = event.metadata;
-      this.waiting.push({ runId, threadId, position: event.position, traceparent, claimed: this.hold(event) });
+      // A run just queued: its queueing is all its stream holds, unless the claim's append finds otherwise.
+      const queued = !resumed && !known ? queuedBy(event) : undefined;
+      this.offer({ runId, threadId, position: event.position, traceparent, queued, claimed: this.hold(event) });
     }
     this.pump();
     if (this.waiting.length >= MAX_WAITING && !this.stopping) {
       await new Promise<void>((resolve) => (this.roomWaiter = resolve));
     }
+  }
+
+  /** A run queued in this process: it waits its turn at once (the log brings its queueing later). */
+  private handedOver({ run, revision, position, traceparent }: RunQueuedHere): void {
+    if (this.stopping || this.pending.has(run.id) || this.taken.has(run.id)) return;
+    const threadId = run.threadId ?? undefined;
+    this.offer({ runId: run.id, threadId, position, traceparent, queued: { run, revision }, claimed: () => undefined });
+    this.pump();
+  }
+
+  private offer(entry: Waiting): void {
+    this.pending.set(entry.runId, entry);
+    this.waiting.push(entry);
   }
 
   private pump(): void {
@@ -176,32 +211,45 @@ export class AgentRunExecutor
     // In another instance, or after a restart, all the same: the run belongs to the trace that queued it.
     const parent = contextOf(entry.traceparent);
     try {
-      claimed = await runIn(parent, () => execution.claim());
+      claimed = await runIn(parent, () => execution.claim(entry.queued));
     } catch (error) {
-      // The store is away: put the run back at the head of the queue and try again shortly.
+      // The store is away: put the run back at the head of the queue and try again shortly, reading its stream
+      // then (the claim may have been written).
       this.logger.warn(`Could not claim run ${entry.runId} yet: ${String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       this.claiming.delete(entry);
+      entry.queued = undefined;
       if (!this.stopping) this.waiting.unshift(entry);
+      else this.pending.delete(entry.runId);
       return;
     }
     this.claiming.delete(entry);
+    this.pending.delete(entry.runId);
+    this.taken.set(entry.runId, true);
     entry.claimed();
     if (!claimed) return;
     this.executing.set(entry.runId, execution);
-    // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
-    if (this.stopping) execution.controller.abort(new RunInterrupted());
-    else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
+    // The slot goes to the next run once the model is done with this one, while its end is being recorded.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.executing.delete(entry.runId);
+      this.pump();
+    };
     try {
+      // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
+      if (this.stopping) execution.controller.abort(new RunInterrupted());
+      else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
       const { run, agent } = claimed;
       await inSpan(
         `invoke_agent ${agent?.name ?? run.agentId}`,
         runAttributes(run, agent),
-        () => execution.execute(run, agent),
+        () => execution.execute(run, agent, release),
         { parent },
       );
     } finally {
-      this.executing.delete(entry.runId);
+      release();
     }
   }
 
@@ -213,6 +261,12 @@ export class AgentRunExecutor
       this.executing.get(event.data.runId as string)?.controller.abort(new RunCancelled());
     }
   }
+}
+
+/** The run as its `AgentRunQueued` leaves a new stream (the event's revision is the stream's). */
+function queuedBy(event: RecordedEvent): Waiting['queued'] {
+  const run = agentRunDecider.evolve(agentRunDecider.initialState, event as unknown as AgentRunQueued);
+  return run ? { run, revision: event.revision } : undefined;
 }
 
 /** The agent run's span, after the semantic conventions for generative AI agents. */

@@ -35,7 +35,8 @@ import {
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
 import { isHeld } from '../domain/run-slots';
-import { runIn } from '../shared/trace-context';
+import { currentTraceparent, runIn } from '../shared/trace-context';
+import { RunsQueuedHere } from '../agents/runs-queued-here';
 import { WorkflowRunTraces } from './workflow-run-traces';
 
 const EVENT_TYPES = [
@@ -75,6 +76,7 @@ export class WorkflowRunManager
     private readonly agents: AgentsReadModel,
     private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
+    private readonly queuedHere: RunsQueuedHere,
   ) {
     super(store, checkpoints);
     this.traces = new WorkflowRunTraces(actors, store);
@@ -262,7 +264,7 @@ export class WorkflowRunManager
       });
       return run;
     }
-    await this.actors.send(
+    const queued = await this.actors.send(
       agentRunStream(agentRunId),
       agentRunDecider,
       {
@@ -279,6 +281,11 @@ export class WorkflowRunManager
       { correlationId: runId, causationId: runId },
       { newStream: true },
     );
+    const revision = BigInt(queued.events.length - 1);
+    if (queued.state && queued.position !== undefined) {
+      const { state, position } = queued;
+      this.queuedHere.queued({ run: state, revision, position, traceparent: currentTraceparent() });
+    }
     return run;
   }
 

@@ -8,7 +8,7 @@ import {
 } from '../../test/support/scripted-model-server';
 import type { RunnableTool } from '../tools/tool';
 import { AgentLoopObserver, AgentLoopRequest, runAgentLoop } from './agent-loop';
-import { ModelProviders } from './model-providers';
+import { ATTEMPTS_HEADER, ModelProviders } from './model-providers';
 import { ModelRunError } from './model-run-error';
 import { loadProviderConfig } from './provider-config';
 
@@ -155,6 +155,21 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
 
     expect(result).toMatchObject({ output: 'Hello.', attempts: 2 });
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("counts each run's attempts apart, and its counter's header never reaches the provider", async () => {
+    server.enqueue(
+      { kind: 'error', status: 429, message: 'Rate limit reached', retryAfter: '0' },
+      { kind: 'text', text: 'Hello.' },
+      { kind: 'text', text: 'Hi.' },
+    );
+
+    const retried = await runAgentLoop(request(), recordingObserver().observer, providers);
+    const direct = await runAgentLoop(request(), recordingObserver().observer, providers);
+
+    expect([retried.attempts, direct.attempts]).toEqual([2, 1]);
+    expect(server.requestHeaders).toHaveLength(3);
+    for (const headers of server.requestHeaders) expect(headers).not.toHaveProperty(ATTEMPTS_HEADER);
   });
 
   it('gives up on a 500 after the retries, keeping the status and the message', async () => {

@@ -11,7 +11,7 @@ import {
 } from 'ai';
 import { taskMessage } from '../agents/agent-run';
 import type { RunnableTool } from '../tools/tool';
-import type { ModelProviders } from './model-providers';
+import type { ModelProviders, OpenedModel } from './model-providers';
 import { errorMessage, toModelRunError } from './provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
 import { endModelCall, failModelCall, inToolSpan, startModelCall } from './gen-ai-spans';
@@ -72,6 +72,19 @@ export async function runAgentLoop(
   providers: ModelProviders,
 ): Promise<AgentLoopResult> {
   const opened = providers.open(request.model);
+  try {
+    return await loop(request, observer, providers, opened);
+  } finally {
+    opened.close();
+  }
+}
+
+async function loop(
+  request: AgentLoopRequest,
+  observer: AgentLoopObserver,
+  providers: ModelProviders,
+  opened: OpenedModel,
+): Promise<AgentLoopResult> {
   const observerFailed = new AbortController();
   let observerError: { error: unknown } | undefined;
   const observe = async (report: () => Promise<void>) => {
@@ -104,20 +117,19 @@ export async function runAgentLoop(
       messages,
     }));
     try {
-      const result = opened.counting(() =>
-        streamText({
-          model: opened.model,
-          system: request.instructions,
-          messages,
-          tools,
-          ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
-          stopWhen: [stepCountIs(maxSteps), () => waitingFor.length > 0],
-          abortSignal: signal,
-          maxRetries: 0,
-          onError: () => undefined, // errors are read from the stream below (the default logs them)
-        }),
-      );
-      for await (const part of opened.counting(() => result.fullStream)) {
+      const result = streamText({
+        model: opened.model,
+        headers: opened.headers,
+        system: request.instructions,
+        messages,
+        tools,
+        ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
+        stopWhen: [stepCountIs(maxSteps), () => waitingFor.length > 0],
+        abortSignal: signal,
+        maxRetries: 0,
+        onError: () => undefined, // errors are read from the stream below (the default logs them)
+      });
+      for await (const part of result.fullStream) {
         if (part.type === 'start-step') {
           stepText = '';
           modelCall ??= startModelCall(request.model, () => ({ instructions: request.instructions, messages }));

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LanguageModel } from 'ai';
 import { KnownProvider, parseModelId } from './model-id';
 import { ModelRunError } from './model-run-error';
@@ -6,21 +5,32 @@ import type { ProviderConfig } from './provider-config';
 import { Redaction } from '../shared/redaction';
 import { createRetryingFetch } from './retrying-fetch';
 
+/**
+ * The header that tells the counting `fetch` whose attempts a request is: it names the run's counter, and is
+ * taken off before the request leaves. Counting this way, rather than through an AsyncLocalStorage, keeps
+ * Node 20's promise hooks off (an enabled AsyncLocalStorage makes every promise of the process pay for them).
+ */
+export const ATTEMPTS_HEADER = 'x-internal-attempts-counter';
+
 /** A language model for one run, with the count of HTTP attempts made through it. */
 export interface OpenedModel {
   provider: KnownProvider;
   model: LanguageModel;
-  /** HTTP requests sent so far by work run through `counting`, retries included. */
+  /** For the AI SDK call's `headers`: its requests count in `attempts`. */
+  headers: Record<string, string>;
+  /** HTTP requests sent so far by calls made with `headers`, retries included. */
   attempts(): number;
-  counting<T>(work: () => T): T;
+  /** The run is done with the model: its counter is forgotten. */
+  close(): void;
 }
 
 /** Turns `provider/model` into an AI SDK model; keys and base URLs come from the provider configuration. */
 export class ModelProviders {
   /** Models are built once per id (building one compiles its response schemas); runs share them. */
   private readonly models = new Map<string, { provider: KnownProvider; model: LanguageModel }>();
-  /** The attempts of the run whose model call is in progress, followed through its async calls. */
-  private readonly runAttempts = new AsyncLocalStorage<{ count: number }>();
+  /** The attempt counters of the runs using a model now, by the value of their `ATTEMPTS_HEADER`. */
+  private readonly counters = new Map<string, { count: number }>();
+  private lastCounter = 0;
   private readonly fetch: typeof globalThis.fetch;
   /** What error texts of providers and tools pass through before they are recorded. */
   readonly redaction: Redaction;
@@ -34,15 +44,12 @@ export class ModelProviders {
   ) {
     const { openai, anthropic, openaiCompatible } = config;
     this.redaction = new Redaction([openai.apiKey, anthropic.apiKey, openaiCompatible.apiKey, ...otherSecrets]);
-    const counted: typeof globalThis.fetch = (input, init) => {
-      const attempts = this.runAttempts.getStore();
-      if (attempts) attempts.count++;
-      return (baseFetch ?? globalThis.fetch)(input, init);
-    };
+    const counted: typeof globalThis.fetch = (input, init) =>
+      (baseFetch ?? globalThis.fetch)(input, this.counted(init));
     this.fetch = createRetryingFetch(this.config.retry, counted).fetch;
   }
 
-  /** The model of an id, and a count of the attempts made by calls run through `counting`. Throws `ModelRunError`. */
+  /** The model of an id, and a count of the attempts made by calls given its `headers`. Throws `ModelRunError`. */
   open(modelId: string): OpenedModel {
     let entry = this.models.get(modelId);
     if (!entry) {
@@ -52,11 +59,24 @@ export class ModelProviders {
       this.models.set(modelId, entry);
     }
     const attempts = { count: 0 };
+    const key = String(++this.lastCounter);
+    this.counters.set(key, attempts);
     return {
       ...entry,
+      headers: { [ATTEMPTS_HEADER]: key },
       attempts: () => attempts.count,
-      counting: (work) => this.runAttempts.run(attempts, work),
+      close: () => this.counters.delete(key),
     };
+  }
+
+  /** Counts the attempt against the counter its header names, and takes the header off. */
+  private counted(init: RequestInit | undefined): RequestInit | undefined {
+    const headers = init?.headers;
+    if (!headers || headers instanceof Headers || Array.isArray(headers) || !(ATTEMPTS_HEADER in headers)) return init;
+    const { [ATTEMPTS_HEADER]: key, ...rest } = headers;
+    const attempts = this.counters.get(String(key));
+    if (attempts) attempts.count++;
+    return { ...init, headers: rest };
   }
 
   private languageModel(provider: KnownProvider, model: string, fetch: typeof globalThis.fetch): LanguageModel {

@@ -63,6 +63,8 @@ export interface ScriptedServer<Body> {
   baseUrl: string;
   /** The parsed request bodies received, in order. */
   requests: Body[];
+  /** The headers of each request, in the order of `requests`. */
+  requestHeaders: IncomingMessage['headers'][];
   /** Requests whose answer is not finished and whose client is still connected (a cancelled run's call is not). */
   openRequests(): number;
   /** Replies taken first-in first-out, before the reply function is asked. */
@@ -90,6 +92,7 @@ export async function startScriptedServer<Body>(
   reply?: ReplyFunction<Body>,
 ): Promise<ScriptedServer<Body>> {
   const requests: Body[] = [];
+  const requestHeaders: IncomingMessage['headers'][] = [];
   const queue: ScriptedReply[] = [];
   let replyFunction: ReplyFunction<Body> | undefined = reply;
 
@@ -106,6 +109,7 @@ export async function startScriptedServer<Body>(
     }
     const body = JSON.parse(await readBody(req)) as Body;
     requests.push(body);
+    requestHeaders.push(req.headers);
     const next = queue.shift() ?? replyFunction?.(body);
     if (next === undefined) {
       return format.writeError(res, { kind: 'error', status: 500, message: 'scripted server: nothing scripted' });
@@ -135,6 +139,7 @@ export async function startScriptedServer<Body>(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    requestHeaders,
     openRequests: () => open.size,
     enqueue: (...replies) => void queue.push(...replies),
     respondWith: (fn) => void (replyFunction = fn),

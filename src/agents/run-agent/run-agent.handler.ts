@@ -7,6 +7,8 @@ import { agentDecider, agentStream } from '../agent';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { RunAgentCommand } from './run-agent.command';
 import { threadDecider, threadStream } from '../../threads/thread';
+import { currentTraceparent } from '../../shared/trace-context';
+import { RunsQueuedHere } from '../runs-queued-here';
 
 @CommandHandler(RunAgentCommand)
 export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRun> {
@@ -14,6 +16,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly readYourWrites: ReadYourWrites,
+    private readonly queuedHere: RunsQueuedHere,
   ) {}
 
   async execute({ agentId, task, context, outputSchema, threadId, replayOf }: RunAgentCommand): Promise<AgentRun> {
@@ -40,6 +43,11 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       { correlationId: id, causationId: agentId },
       { newStream: true },
     );
+    // The local executor may start it while the read models catch up.
+    const revision = BigInt(queued.events.length - 1);
+    const traceparent = currentTraceparent();
+    if (queued.position !== undefined)
+      this.queuedHere.queued({ run: queued.state!, revision, position: queued.position, traceparent });
     await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
   }

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { AgentRunAggregate } from './agent-run';
+
+/** A run this process has just queued, as its queueing command left it. */
+export interface RunQueuedHere {
+  run: AgentRunAggregate;
+  /** The run stream's revision after its queueing (the claim appends expecting it). */
+  revision: bigint;
+  /** The log position of its `AgentRunQueued`. */
+  position: bigint;
+  traceparent?: string;
+}
+
+/**
+ * Runs queued in this process go straight to the local executor, without waiting for its subscription to
+ * bring their `AgentRunQueued` back. The executor still claims each run through the log, so a run that another
+ * instance claims first is not executed here.
+ */
+@Injectable()
+export class RunsQueuedHere {
+  private listener?: (queued: RunQueuedHere) => void;
+
+  /** The local executor takes the runs queued from now on (one taker). */
+  takeWith(listener: (queued: RunQueuedHere) => void): void {
+    this.listener = listener;
+  }
+
+  queued(queued: RunQueuedHere): void {
+    this.listener?.(queued);
+  }
+}
