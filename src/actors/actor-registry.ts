@@ -1,6 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Decider, DomainEvent } from '../domain/decider';
-import { AppendResult, ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
+import {
+  AppendResult,
+  BatchAppendOutcome,
+  ConcurrencyError,
+  EVENT_STORE,
+  EventStore,
+  StreamAppend,
+} from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { Actor, ActorDeps, CommandContext, CommandResult, NewStreamEvents, metadataOf, toNewEvents } from './actor';
@@ -23,6 +30,25 @@ export interface SendOptions<E extends DomainEvent> {
 /** A command's result; with `opens`, the opened streams' results, or undefined when they were not written. */
 export interface SendResult<S, E> extends CommandResult<S, E> {
   opened?: Array<CommandResult<unknown, DomainEvent>>;
+}
+
+/** One command of a batch (see ActorRegistry.sendBatch). */
+export interface BatchCommand<C> {
+  stream: string;
+  command: C;
+  context: CommandContext;
+}
+
+/** How one command of a batch went: what `send` would have answered, or what it would have thrown. */
+export type BatchOutcome<S, E> = { ok: SendResult<S, E> } | { error: unknown };
+
+/** A command the pass decided, and what it appends. */
+interface Decided<E> {
+  index: number;
+  actor: Actor<unknown, unknown, DomainEvent>;
+  events: E[];
+  opening: Array<StreamCommand<any, any, any>>;
+  opened: NewStreamEvents[];
 }
 
 export const ACTOR_OPTIONS = Symbol('ActorOptions');
@@ -134,10 +160,102 @@ export class ActorRegistry implements BeforeApplicationShutdown {
       if (error instanceof ConcurrencyError) return undefined;
       throw error;
     }
-    return this.adoptNew(
-      commands,
-      decided.map((part, i) => ({ ...part, ...appended[i] })),
+    return this.adoptNew(commands, withResults(decided, appended));
+  }
+
+  /**
+   * Commands to many streams of one decider (one per stream), decided in one pass and appended in one batch (one
+   * commit on SQLite), `opens` as in `send`. Each is decided on its actor's state in memory (actors not in memory
+   * load first), the actor held meanwhile, so commands sent to it wait for the pass and then see its events. A
+   * command whose actor is busy, or whose append conflicts (another writer got there first), goes through `send`
+   * afterwards: each command ends as `send` would have ended it. Outcomes in the order given.
+   */
+  async sendBatch<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    commands: Array<BatchCommand<C>>,
+    { opens }: Pick<SendOptions<E>, 'opens'> = {},
+  ): Promise<Array<BatchOutcome<S, E>>> {
+    const actors = commands.map(({ stream }) => this.of(stream, decider));
+    const cold = actors.filter((actor) => actor.idle && !actor.inMemory);
+    // A failed load leaves the actor out of memory: its command goes through `send`, which reports the failure.
+    if (cold.length) await Promise.all(cold.map((actor) => actor.read().catch(() => undefined)));
+    const outcomes = new Array<BatchOutcome<S, E>>(commands.length);
+    let endHolds!: () => void;
+    const holdsEnded = new Promise<void>((resolve) => (endHolds = resolve));
+    const oneByOne: number[] = [];
+    const decided: Array<Decided<E>> = [];
+    const appends: StreamAppend[][] = [];
+    const multiStream = !!this.store.appendMultiple;
+    const now = this.clock.now();
+    for (let index = 0; index < commands.length; index++) {
+      const actor = actors[index];
+      const held = actor.hold(holdsEnded);
+      if (!held) {
+        oneByOne.push(index);
+        continue;
+      }
+      const { stream, command, context } = commands[index];
+      let events: E[];
+      let opening: Array<StreamCommand<any, any, any>> = [];
+      let opened: NewStreamEvents[] = [];
+      try {
+        events = decider.decide(held.state, command, now);
+        if (events.length && multiStream && opens) opened = decideNew((opening = opens(events)), now);
+      } catch (error) {
+        actor.release();
+        outcomes[index] = { error };
+        continue;
+      }
+      if (!events.length) {
+        outcomes[index] = { ok: { state: actor.release(), events } };
+        continue;
+      }
+      const metadata = metadataOf(context);
+      const own = { stream, events: toNewEvents(events, metadata, this.ids), expected: held.revision };
+      const theirs = opened.map((part) => ({
+        stream: part.stream,
+        events: toNewEvents(part.events, metadata, this.ids),
+        expected: 'no_stream' as const,
+      }));
+      appends.push(theirs.length ? [own, ...theirs] : [own]);
+      decided.push({ index, actor: actor as Actor<unknown, unknown, DomainEvent>, events, opening, opened });
+    }
+    const written = await this.store
+      .appendBatch(appends)
+      .catch((error: unknown) => appends.map((): BatchAppendOutcome => ({ error })));
+    let released = 0;
+    try {
+      for (; released < decided.length;) {
+        const { index, actor, events, opening, opened } = decided[released];
+        const outcome = written[released];
+        if ('error' in outcome) {
+          actor.release(undefined, true);
+          released++;
+          if (outcome.error instanceof ConcurrencyError) oneByOne.push(index);
+          else outcomes[index] = { error: outcome.error };
+          continue;
+        }
+        const [{ nextRevision, position }, ...theirs] = outcome.ok;
+        const state = actor.release({ events, revision: nextRevision }) as S;
+        released++;
+        const newStreams = opens && multiStream ? this.adoptNew(opening, withResults(opened, theirs)) : undefined;
+        outcomes[index] = { ok: { state, events, position, opened: newStreams } };
+      }
+    } finally {
+      // Never an actor left held: should anything above throw, the rest read their streams again.
+      for (const { actor } of decided.slice(released)) actor.release(undefined, true);
+      endHolds();
+    }
+    await Promise.all(
+      oneByOne.map((index) => {
+        const { stream, command, context } = commands[index];
+        return this.send(stream, decider, command, context, { opens }).then(
+          (ok) => (outcomes[index] = { ok }),
+          (error: unknown) => (outcomes[index] = { error }),
+        );
+      }),
     );
+    return outcomes;
   }
 
   get size(): number {
@@ -176,6 +294,9 @@ export class ActorRegistry implements BeforeApplicationShutdown {
 
   private evictIdle(): void {
     let excess = this.actors.size - this.options.cacheSize + 1;
+    // Not even a look at the map below the limit: the first step of iterating a map skips the slots that its
+    // re-insertions emptied, as many as there were since it last compacted, so each look would cost that much.
+    if (excess <= 0) return;
     for (const [stream, actor] of this.actors) {
       if (excess <= 0) break;
       if (actor.idle) {
@@ -192,4 +313,9 @@ function decideNew(commands: Array<StreamCommand<any, any, any>>, now: Date): Ne
     stream,
     events: decider.decide(decider.initialState, command, now),
   }));
+}
+
+/** New streams' events beside what their appends wrote. */
+function withResults(parts: NewStreamEvents[], results: AppendResult[]): Array<NewStreamEvents & AppendResult> {
+  return parts.map((part, i) => ({ ...part, ...results[i] }));
 }

@@ -100,6 +100,39 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.queued === 0;
   }
 
+  /** The stream's state is in memory (it may still have to catch up with what another instance wrote). */
+  get inMemory(): boolean {
+    return this.loaded;
+  }
+
+  /**
+   * For a pass that decides many streams' commands at once, outside their actors (ActorRegistry.sendBatch): the
+   * state to decide on, if the actor is idle and in memory. The actor is then held: commands sent to it wait
+   * until `release`, then until `released` settles. Undefined: busy or not loaded; the caller sends instead.
+   */
+  hold(released: Promise<void>): { state: State; revision: ExpectedRevision } | undefined {
+    if (!this.idle || !this.loaded) return undefined;
+    this.queued++;
+    this.mailbox = released;
+    return { state: this.state, revision: this.revision };
+  }
+
+  /**
+   * Ends a hold: with the events the pass wrote and the stream's revision after them; or without, when it wrote
+   * nothing; `reload`: its append conflicted or its outcome is unknown, so the next command reads the stream first.
+   */
+  release(written?: { events: Event[]; revision: bigint }, reload = false): State {
+    if (written) {
+      this.state = written.events.reduce(this.decider.evolve, this.state);
+      this.revision = written.revision;
+      this.snapshotIfDue();
+    } else if (reload) {
+      this.loaded = false;
+    }
+    this.settled();
+    return this.state;
+  }
+
   /** Decides the command on the stream's state and appends its events (see ActorSendOptions). */
   send(
     command: Command,

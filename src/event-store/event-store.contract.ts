@@ -143,6 +143,59 @@ export function describeEventStoreContract(
       ]);
     });
 
+    it('appends a batch of independent appends: one refused writes nothing and stops none of the others', async () => {
+      const [a, x, b] = [`${prefix}batch-a`, `${prefix}batch-x`, `${prefix}batch-b`];
+      await store.append(x, [event()], { expected: 'no_stream' });
+      expect(await store.appendBatch([])).toEqual([]);
+      const outcomes = await store.appendBatch([
+        [{ stream: a, events: [event('One'), event('Two')], expected: 'no_stream' }],
+        [{ stream: x, events: [event('Late')], expected: 5n }],
+        [{ stream: b, events: [event('Three')], expected: 'no_stream' }],
+        [{ stream: x, events: [event('OnTime')], expected: 0n }],
+      ]);
+      expect(outcomes).toHaveLength(4);
+      const refused = outcomes[1] as { error: unknown };
+      expect(refused.error).toBeInstanceOf(ConcurrencyError);
+      expect(refused.error).toMatchObject({ stream: x, expected: 5n, actual: 0n });
+      const written = [outcomes[0], outcomes[2], outcomes[3]].map((outcome) => {
+        if (!('ok' in outcome)) throw new Error(`refused: ${String(outcome.error)}`);
+        return outcome.ok[0];
+      });
+      expect(written.map((result) => result.nextRevision)).toEqual([1n, 0n, 1n]);
+      const [readA, readB, readX] = await Promise.all([a, b, x].map((stream) => store.readStream(stream)));
+      expect(readA.events.map((e) => e.type)).toEqual(['One', 'Two']);
+      expect(readA.events[1].position).toBe(written[0].position);
+      expect(readB.events.map((e) => e.position)).toEqual([written[1].position]);
+      expect(readX.events.map((e) => e.type)).toEqual(['ThingHappened', 'OnTime']);
+    });
+
+    it('takes appends of several streams in a batch all or nothing, and refuses them where it has no multi-stream commit', async () => {
+      const [c, d, e, x] = ['c', 'd', 'e', 'x'].map((name) => `${prefix}batch-multi-${name}`);
+      await store.append(x, [event()], { expected: 'no_stream' });
+      const outcomes = await store.appendBatch([
+        [
+          { stream: c, events: [event('C')], expected: 'no_stream' },
+          { stream: d, events: [event('D')], expected: 'no_stream' },
+        ],
+        [
+          { stream: e, events: [event('E')], expected: 'no_stream' },
+          { stream: x, events: [event('X')], expected: 'no_stream' },
+        ],
+        [{ stream: x, events: [event('Alone')], expected: 0n }],
+      ]);
+      expect('error' in outcomes[1]).toBe(true);
+      expect((await store.readStream(e)).exists).toBe(false);
+      expect(outcomes[2]).toEqual({ ok: [expect.objectContaining({ nextRevision: 1n })] });
+      if (!store.appendMultiple) {
+        expect('error' in outcomes[0]).toBe(true);
+        expect((await store.readStream(c)).exists || (await store.readStream(d)).exists).toBe(false);
+        return;
+      }
+      expect((outcomes[1] as { error: unknown }).error).toMatchObject({ stream: x, expected: 'no_stream', actual: 0n });
+      expect(outcomes[0]).toEqual({ ok: [expect.objectContaining({ nextRevision: 0n }), expect.anything()] });
+      expect((await store.readStream(d)).events.map((event) => event.type)).toEqual(['D']);
+    });
+
     it('reads no snapshot of a stream that has none', async () => {
       await store.append(`${prefix}unsnapped`, [event()], { expected: 'no_stream' });
       expect(await store.readSnapshot(`${prefix}unsnapped`)).toBeUndefined();

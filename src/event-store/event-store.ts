@@ -41,6 +41,9 @@ export interface StreamAppend {
   expected: ExpectedRevision;
 }
 
+/** How one append of a batch went: what it wrote, part by part, or why it was refused (a ConcurrencyError on a conflict). */
+export type BatchAppendOutcome = { ok: AppendResult[] } | { error: unknown };
+
 /**
  * A cached state of a stream: what its decider's `evolve` made of its events up to `revision`. The store keeps the
  * last one written per stream beside the stream, never among its events nor on the global log. A cache only:
@@ -117,6 +120,13 @@ export interface EventStore {
    * EventStoreDB has no multi-stream transaction, so callers keep a step-by-step path for stores without it.
    */
   appendMultiple?(appends: StreamAppend[]): Promise<AppendResult[]>;
+  /**
+   * Many independent appends at once, each all or nothing over its parts with their expectations; one refused (a
+   * conflict on any of its parts) writes nothing of its own and stops none of the others. Outcomes in the order
+   * given; the promise rejects only if the store cannot answer at all. SQLite writes them in one commit;
+   * EventStoreDB sends them side by side and, having no multi-stream commit, refuses an append of several parts.
+   */
+  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
   /**

@@ -1,5 +1,6 @@
 import {
   AppendResult,
+  BatchAppendOutcome,
   ConcurrencyError,
   EventFilter,
   EventStore,
@@ -8,6 +9,7 @@ import {
   LogPageRequest,
   NewEvent,
   RecordedEvent,
+  StreamAppend,
   StreamRead,
   StreamSnapshot,
   Subscription,
@@ -38,11 +40,14 @@ export class PrefixedEventStore implements EventStore {
     const inner = this.inner;
     if (!inner.appendMultiple) return undefined;
     return (appends) =>
-      inner.appendMultiple!(appends.map((part) => ({ ...part, stream: this.prefix + part.stream }))).catch((error) => {
-        throw error instanceof ConcurrencyError && error.stream.startsWith(this.prefix)
-          ? new ConcurrencyError(error.stream.slice(this.prefix.length), error.expected, error.actual)
-          : error;
+      inner.appendMultiple!(appends.map((part) => this.prefixedPart(part))).catch((error) => {
+        throw this.unprefixedError(error);
       });
+  }
+
+  async appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+    const outcomes = await this.inner.appendBatch(appends.map((parts) => parts.map((part) => this.prefixedPart(part))));
+    return outcomes.map((outcome) => ('error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome));
   }
 
   async readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead> {
@@ -93,6 +98,16 @@ export class PrefixedEventStore implements EventStore {
       streamPrefixes: prefixes.map((prefix) => this.prefix + prefix),
       streams: filter.streams?.map((stream) => this.prefix + stream),
     };
+  }
+
+  private prefixedPart(part: StreamAppend): StreamAppend {
+    return { ...part, stream: this.prefix + part.stream };
+  }
+
+  private unprefixedError(error: unknown): unknown {
+    return error instanceof ConcurrencyError && error.stream.startsWith(this.prefix)
+      ? new ConcurrencyError(error.stream.slice(this.prefix.length), error.expected, error.actual)
+      : error;
   }
 
   private unprefixed(event: RecordedEvent): RecordedEvent {

@@ -153,6 +153,18 @@ describe('workflow decider', () => {
         .then([ticked('wfrun_2', tuesday)]);
     });
 
+    it('compares ticks as instants whatever form their times are written in', () => {
+      given(workflowDecider, [created, ticked('wfrun_1', monday)])
+        .when(tick('wfrun_2', '2026-01-05T09:00:00+01:00'))
+        .thenRefuses('conflict', /already recorded/);
+      given(workflowDecider, [created, ticked('wfrun_1', '2026-01-05T08:00:00Z')])
+        .when(tick('wfrun_2', '2026-01-05T07:59:59.999Z'))
+        .thenRefuses('conflict', /already recorded/);
+      given(workflowDecider, [created, ticked('wfrun_1', '2026-01-05T09:00:00+01:00')])
+        .when(tick('wfrun_2', tuesday), new Date(tuesday))
+        .then([ticked('wfrun_2', tuesday)]);
+    });
+
     it('keeps counting ticks after manual runs', () => {
       given(workflowDecider, [created, ticked('wfrun_1', monday), triggered('wfrun_2', '2026-01-05T12:00:00.000Z')])
         .when(tick('wfrun_3', monday))

@@ -425,7 +425,15 @@ function countRun(state: WorkflowAggregate, runId: string, scheduled: string | n
 function later(a: string | null, b: string | null): string | null {
   if (a === null) return b;
   if (b === null) return a;
-  return Date.parse(a) >= Date.parse(b) ? a : b;
+  return isAfter(b, a) ? b : a;
+}
+
+/**
+ * Whether instant `a` comes after `b`. Two times as `toISOString` writes them compare as text, which spares a tick's
+ * thousands of triggers their Date.parse calls; any other form is parsed.
+ */
+function isAfter(a: string, b: string): boolean {
+  return a.length === 24 && b.length === 24 && a[23] === 'Z' && b[23] === 'Z' ? a > b : Date.parse(a) > Date.parse(b);
 }
 
 /** Archiving again changes nothing, whatever version the client last saw. */
@@ -444,11 +452,10 @@ function checkTick(state: WorkflowAggregate, scheduledFor: string): void {
   const id = state.id;
   if (state.trigger.type !== 'schedule') throw new DomainError('conflict', `Workflow ${id} has no schedule`);
   if (state.status === 'paused') throw new DomainError('conflict', `Workflow ${id} is paused`);
-  const at = Date.parse(scheduledFor);
-  if (state.lastScheduledFor !== null && at <= Date.parse(state.lastScheduledFor)) {
+  if (state.lastScheduledFor !== null && !isAfter(scheduledFor, state.lastScheduledFor)) {
     throw new DomainError('conflict', `Workflow ${id} has already recorded its tick of ${state.lastScheduledFor}`);
   }
-  if (at <= Date.parse(state.activeSince)) {
+  if (!isAfter(scheduledFor, state.activeSince)) {
     throw new DomainError('conflict', `Workflow ${id} was not active at ${scheduledFor}`);
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '@eventstore/db-client';
 import {
   AppendResult,
+  BatchAppendOutcome,
   EventFilter,
   EventStore,
   ExpectedRevision,
@@ -18,6 +19,7 @@ import {
   NewEvent,
   RecordedEvent,
   StoreUnavailableError,
+  StreamAppend,
   StreamRead,
   StreamSnapshot,
   Subscription,
@@ -75,6 +77,20 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       throw toStoreError(error, 'append', { stream, expected: options.expected });
     }
+  }
+
+  /** Side by side, each on its own; no multi-stream commit here, so an append of several parts is refused. */
+  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+    return Promise.all(
+      appends.map(async (parts): Promise<BatchAppendOutcome> => {
+        if (parts.length !== 1) return { error: new Error('EventStoreDB appends to one stream at a time') };
+        const [{ stream, events, expected }] = parts;
+        return this.append(stream, events, { expected }).then(
+          (result) => ({ ok: [result] }),
+          (error: unknown) => ({ error }),
+        );
+      }),
+    );
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<StreamRead> {

@@ -101,6 +101,29 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('writes a batch in one commit even when the writer is idle, and at once when it is busy, in the next', async () => {
+    let ticks = 0;
+    // Each commit takes the time when it is sent: a clock that moves on every call tells commits apart.
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite'), now: () => new Date(++ticks * 1000) });
+    const batch = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) => [
+        { stream: `${name}-${i}`, events: [event('A')], expected: 'no_stream' as const },
+      ]);
+    const first = await store.appendBatch(batch('idle', 50));
+    const busy = store.append('lone-1', [event('B')], { expected: 'no_stream' });
+    const second = store.appendBatch(batch('busy', 50));
+    await busy;
+    const outcomes = [...first, ...(await second)];
+    expect(outcomes.filter((outcome) => 'error' in outcome)).toEqual([]);
+    const events = await store.readAll({ after: 0n, maxCount: 1000 });
+    const commitTimes = (prefix: string) =>
+      new Set(events.filter((e) => e.stream.startsWith(prefix)).map((e) => e.recordedAt.getTime()));
+    expect(commitTimes('idle-').size).toBe(1);
+    expect(commitTimes('lone-')).toEqual(new Set([2000])); // sent alone, at once
+    expect(commitTimes('busy-')).toEqual(new Set([3000])); // the whole batch in the next commit
+    await store.close();
+  });
+
   it('commits appends grouped together independently: one failing half-way leaves no trace, the others land', async () => {
     const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
     const taken = event('A');

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import {
   AppendResult,
+  BatchAppendOutcome,
   EventFilter,
   EventStore,
   ExpectedRevision,
@@ -96,6 +97,7 @@ export class SqliteEventStore implements EventStore {
     // Bound, so that a wrapper made with Object.create(store) (as tests do) queues on this store, not on itself.
     this.append = this.append.bind(this);
     this.appendMultiple = this.appendMultiple.bind(this);
+    this.appendBatch = this.appendBatch.bind(this);
     this.writeSnapshot = this.writeSnapshot.bind(this);
     this.description = `sqlite (${options.file}, synchronous=${settings.synchronous})`;
   }
@@ -110,6 +112,11 @@ export class SqliteEventStore implements EventStore {
     if (appends.length === 0 || appends.some((part) => part.events.length === 0))
       return Promise.reject(new Error('appendMultiple needs at least one event per stream'));
     return this.writer.append(appends);
+  }
+
+  /** Independent appends in one commit, each all or nothing, each with its own outcome. */
+  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+    return this.writer.appendBatch(appends);
   }
 
   async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
 import {
   AppendResult,
+  BatchAppendOutcome,
   ConcurrencyError,
   ExpectedRevision,
   StoreUnavailableError,
@@ -92,6 +93,42 @@ export class SqliteWriter {
       // Serialised here, so that data JSON cannot express fails its own append only.
       const message = toWriterRequest(parts);
       this.pending.push({ message, expected: parts.map((part) => part.expected), resolve, reject });
+      if (!this.inFlight) this.flush();
+    });
+  }
+
+  /**
+   * Independent appends, all in the same commit (the next one, even when the writer is idle, unlike appends made
+   * one by one, of which the first goes alone), each with its own outcome.
+   */
+  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+    if (this.gone) return Promise.reject(closed());
+    if (appends.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const outcomes = new Array<BatchAppendOutcome>(appends.length);
+      let left = appends.length;
+      const settle = (i: number, outcome: BatchAppendOutcome) => {
+        outcomes[i] = outcome;
+        if (--left === 0) resolve(outcomes);
+      };
+      for (let i = 0; i < appends.length; i++) {
+        const parts = appends[i];
+        let message: WriterRequest;
+        try {
+          if (parts.length === 0 || parts.some((part) => part.events.length === 0))
+            throw new Error('an append needs at least one event per stream');
+          message = toWriterRequest(parts);
+        } catch (error) {
+          settle(i, { error });
+          continue;
+        }
+        this.pending.push({
+          message,
+          expected: parts.map((part) => part.expected),
+          resolve: (ok) => settle(i, { ok }),
+          reject: (error) => settle(i, { error }),
+        });
+      }
       if (!this.inFlight) this.flush();
     });
   }

@@ -12,6 +12,18 @@ describe('cron schedule', () => {
     return seen;
   };
 
+  it('answers questions alternating between minutes (each workflow asks about its last tick and this one) rightly', () => {
+    const schedule = new CronSchedule('*/5 * * * *', 'UTC');
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      for (const from of ['2026-03-02T09:01:30Z', '2026-03-02T09:06:10Z', '2026-03-02T09:12:00Z'])
+        answers.push(iso(schedule.nextAfter(at(from))));
+    }
+    expect(answers).toEqual(
+      Array(3).fill(['2026-03-02T09:05:00.000Z', '2026-03-02T09:10:00.000Z', '2026-03-02T09:15:00.000Z']).flat(),
+    );
+  });
+
   describe('POSIX day-of-month / day-of-week semantics', () => {
     it('fires on a day matching either field when both are restricted, even if one lists every day', () => {
       expect(nextFour('4,53 20 4 11 0-6', '2026-11-01T00:00:00Z')).toEqual([

@@ -17,6 +17,8 @@ export class CronSchedule {
   private jobTime?: CronTime;
   private lastMinute = NaN;
   private lastNext = NaN;
+  private previousMinute = NaN;
+  private previousNext = NaN;
 
   constructor(
     readonly cron: string,
@@ -35,8 +37,10 @@ export class CronSchedule {
     // Occurrences fall on whole minutes, so the next one after any instant of a minute is the next after its
     // last second; starting there also spares the package stepping through the minute second by second.
     const minute = Math.floor(instant / MINUTE) * MINUTE;
-    // Every job of a schedule asks about the same minute when it fires: the last answer serves them all.
+    // Every job of a schedule asks about the same minutes when it fires (the tick handled last, and this tick):
+    // the last two answers serve them all.
     if (minute === this.lastMinute) return this.lastNext;
+    if (minute === this.previousMinute) return this.previousNext;
     const key = this.key + minute;
     let next = memo.get(key);
     if (next === undefined) {
@@ -44,6 +48,8 @@ export class CronSchedule {
       if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
       memo.set(key, next);
     }
+    this.previousMinute = this.lastMinute;
+    this.previousNext = this.lastNext;
     this.lastMinute = minute;
     this.lastNext = next;
     return next;

@@ -1,56 +1,69 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry, BatchCommand } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
-import { InFlightLimit } from '../../shared/in-flight-limit';
-import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
+import { IdGenerator } from '../../shared/ids';
+import { WorkflowCommand, WorkflowEvent, workflowDecider, workflowStream } from '../workflow';
+import { WorkflowRunOpener, openingCommand } from '../trigger-workflow/workflow-run-opener';
+import { runsQueuedBy } from '../trigger-workflow/workflow-triggers';
 import { ScheduledRunsOutcome, ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 
 /**
- * Triggers in flight at most. Each is decided and handed to the store at once (its workflow's actor is idle and
- * cached), so a tick of up to this many runs is decided in one pass and recorded in one commit (after the first
- * trigger, which the idle store sends alone): its runs are recorded before the process managers react to any of
- * them. A larger tick goes on as places free up, when that commit is in. The bound keeps one pass's memory and
- * time (tens of microseconds a trigger) in check.
+ * Ticks decided in one pass at most: a tick of up to this many runs is decided in one loop and recorded in one
+ * commit; a larger one goes on in further passes, each once the last is committed. The bound keeps one pass's
+ * memory and time in check.
  */
-export const MAX_TRIGGERS_IN_FLIGHT = 10_000;
+export const MAX_TICKS_PER_PASS = 10_000;
+
+/** A trigger's runs open in its commit where the store can (see WorkflowTriggers). */
+const opens = (events: WorkflowEvent[]) => runsQueuedBy(events).map(openingCommand);
 
 /**
- * Sends the ticks' triggers side by side, a bounded number at a time; each workflow's actor decides its own
- * (a tick is refused twice). One failing or refused never stops the others; they are counted and logged once.
+ * Decides the ticks' triggers as a batch (ActorRegistry.sendBatch): every due workflow's trigger on its state in
+ * memory, in one loop, and their runs recorded in one commit. Each workflow's decider still accepts a tick once,
+ * and a command sent to a workflow meanwhile waits for the pass, so any number of instances record one run per
+ * tick. One refused or failing never stops the others; they are counted and logged once.
  */
 @CommandHandler(TriggerScheduledRunsCommand)
 export class TriggerScheduledRunsHandler implements ICommandHandler<TriggerScheduledRunsCommand, ScheduledRunsOutcome> {
   private readonly logger = new Logger(TriggerScheduledRunsHandler.name);
 
-  constructor(private readonly triggers: WorkflowTriggers) {}
+  constructor(
+    private readonly actors: ActorRegistry,
+    private readonly ids: IdGenerator,
+    private readonly runs: WorkflowRunOpener,
+  ) {}
 
   async execute({ ticks }: TriggerScheduledRunsCommand): Promise<ScheduledRunsOutcome> {
     const outcome = { recorded: 0, refused: 0, failed: 0 };
     let firstFailure: unknown;
-    const limit = new InFlightLimit(MAX_TRIGGERS_IN_FLIGHT);
-    for (const tick of ticks) {
-      const place = limit.take();
-      if (place) await place;
-      this.trigger(tick).then(
-        () => {
+    for (let from = 0; from < ticks.length; from += MAX_TICKS_PER_PASS) {
+      const commands = ticks.slice(from, from + MAX_TICKS_PER_PASS).map((tick) => this.triggerOf(tick));
+      const outcomes = await this.actors.sendBatch(workflowDecider, commands, { opens });
+      for (let i = 0; i < outcomes.length; i++) {
+        const result = outcomes[i];
+        if ('ok' in result) {
           outcome.recorded++;
-          limit.release();
-        },
-        (error: unknown) => {
-          if (error instanceof DomainError) outcome.refused++;
-          else if (outcome.failed++ === 0) firstFailure = error;
-          limit.release();
-        },
-      );
+          // The store could not open the runs in the trigger's commit (EventStoreDB): they open next.
+          if (!result.ok.opened)
+            for (const run of runsQueuedBy(result.ok.events)) this.runs.openSoon(run, commands[i].context);
+        } else if (result.error instanceof DomainError) outcome.refused++;
+        else if (outcome.failed++ === 0) firstFailure = result.error;
+      }
     }
-    await limit.whenDrained();
     // Refusals are expected (another instance recorded the tick first, or the workflow was paused meanwhile).
     if (outcome.refused) this.logger.debug(`${outcome.refused} ticks were refused: recorded before, or paused`);
     if (outcome.failed) this.logger.warn(`${outcome.failed} scheduled runs failed: ${String(firstFailure)}`);
     return outcome;
   }
 
-  private trigger({ workflowId, scheduledFor }: ScheduledTick) {
-    return this.triggers.trigger(workflowId, {}, { type: 'schedule', scheduledFor: scheduledFor.toISOString() });
+  private triggerOf({ workflowId, scheduledFor }: ScheduledTick): BatchCommand<WorkflowCommand> {
+    const runId = this.ids.newId('wfrun');
+    const trigger = { type: 'schedule' as const, scheduledFor: scheduledFor.toISOString() };
+    return {
+      stream: workflowStream(workflowId),
+      command: { type: 'TriggerWorkflow', workflowId, runId, input: {}, trigger },
+      context: { correlationId: runId, causationId: workflowId },
+    };
   }
 }

@@ -16,7 +16,7 @@ import { UpdateWorkflowCommand } from '../update-workflow/update-workflow.comman
 import { PauseWorkflowCommand } from '../pause-workflow/pause-workflow.command';
 import { GetWorkflowQuery } from '../queries/workflow.queries';
 import { ResumeWorkflowCommand } from '../resume-workflow/resume-workflow.command';
-import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
+import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
 import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 import { GATHER_MS, scheduleJobName } from './workflow-scheduler';
@@ -130,7 +130,14 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
   it('still records the other runs of a tick when one fails', async () => {
     const a = await start();
     const ids = [await a.createScheduledWorkflow('* * * * *'), await a.createScheduledWorkflow('* * * * *')];
-    jest.spyOn(a.app.get(WorkflowTriggers), 'trigger').mockRejectedValueOnce(new Error('refused at once'));
+    const store = a.app.get<EventStore>(EVENT_STORE);
+    const appendBatch = store.appendBatch;
+    jest
+      .spyOn(store, 'appendBatch')
+      .mockImplementationOnce(async ([, ...others]) => [
+        { error: new Error('failed at once') },
+        ...(await appendBatch(others)),
+      ]);
     await advance(MINUTE);
     const runs = ids.map((id) => scheduledRuns(eventsFile, id));
     expect(runs.map((ticks) => ticks.length).sort()).toEqual([0, 1]);
