@@ -18,6 +18,7 @@ const {
   sliceTarget,
   loadSlice,
   sliceFigures,
+  cpuSecondsOf,
 } = require('./lib');
 
 const [seconds = 10, connections = 10, rounds = 3] = positional().map(Number);
@@ -85,12 +86,22 @@ async function round(number) {
     const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
     for (let index = 0; index < slices; index++) {
       const order = index % 2 === 0 ? targets : [...targets].reverse();
-      for (const target of order) await loadSlice(target, index, { connections, seconds: SLICE_SECONDS });
+      for (const target of order) {
+        const cpu = cpuSecondsOf(target.server.pid);
+        await loadSlice(target, index, { connections, seconds: SLICE_SECONDS });
+        target.cpuSeconds = (target.cpuSeconds ?? 0) + cpuSecondsOf(target.server.pid) - cpu;
+      }
     }
     const [off, on] = targets.map(sliceFigures);
     // The last batch is sent as the service stops.
     await Promise.all(targets.map((target) => target.server.stop()));
     const ratio = on.requestsPerSecond / off.requestsPerSecond;
+    // CPU time per request of each service, all its threads (the exporter's included): a second view, less bound
+    // to how the machine's cores were shared out during the slices.
+    const [offCpu, onCpu] = targets.map((target) => (1e6 * target.cpuSeconds) / target.requestCount);
+    console.log(
+      `  CPU per request, all threads: off ${offCpu.toFixed(0)} µs, on ${onCpu.toFixed(0)} µs (off/on ${(offCpu / onCpu).toFixed(2)})`,
+    );
     console.log(
       `round ${number}: on/off ${ratio.toFixed(2)}; the receiver got ${receiver.received.exports} exports, ${(receiver.received.bytes / 1e6).toFixed(1)} MB (${loadAverage()})`,
     );
