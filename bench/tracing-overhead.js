@@ -5,6 +5,8 @@
 // starts fresh servers, and the ratio on/off is the median of the rounds. Goal: on >= 0.9 × off.
 // Commands (--command=): agents (POST /v1/agents, default) or run (POST /v1/agents/{id}/run, runs recorded only).
 // Usage: npm run build:bench && node bench/tracing-overhead.js [seconds=10] [connections=10] [rounds=3] [--command=agents|run]
+// BENCH_COMPARE_MAIN=path/to/main.js also measures another build with tracing on, each round against the same
+// tracing-off baseline (e.g. a copy of dist from before a change: `cp -r dist .bench-before/`).
 const autocannon = require('autocannon');
 const { createServer } = require('node:http');
 const { join } = require('node:path');
@@ -65,8 +67,7 @@ async function requestsFor(label, url) {
   ];
 }
 
-async function prepare(label, env) {
-  const main = join(__dirname, '..', 'dist', 'main.js');
+async function prepare(label, env, main = join(__dirname, '..', 'dist', 'main.js')) {
   const server = await startServer(main, {
     DATA_DIR: temporaryDir(`bench-${label}-`),
     RUN_EXECUTOR_ENABLED: 'false',
@@ -83,6 +84,10 @@ async function round(number) {
   try {
     targets.push(await prepare('tracing-off', {}));
     targets.push(await prepare('tracing-on', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }));
+    const compared = process.env.BENCH_COMPARE_MAIN;
+    if (compared) {
+      targets.push(await prepare('compared-on', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }, compared));
+    }
     const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
     for (let index = 0; index < slices; index++) {
       const order = index % 2 === 0 ? targets : [...targets].reverse();
@@ -92,16 +97,21 @@ async function round(number) {
         target.cpuSeconds = (target.cpuSeconds ?? 0) + cpuSecondsOf(target.server.pid) - cpu;
       }
     }
-    const [off, on] = targets.map(sliceFigures);
+    const [off, on, comparedOn] = targets.map(sliceFigures);
     // The last batch is sent as the service stops.
     await Promise.all(targets.map((target) => target.server.stop()));
     const ratio = on.requestsPerSecond / off.requestsPerSecond;
     // CPU time per request of each service, all its threads (the exporter's included): a second view, less bound
     // to how the machine's cores were shared out during the slices.
-    const [offCpu, onCpu] = targets.map((target) => (1e6 * target.cpuSeconds) / target.requestCount);
+    const [offCpu, onCpu, comparedCpu] = targets.map((target) => (1e6 * target.cpuSeconds) / target.requestCount);
     console.log(
       `  CPU per request, all threads: off ${offCpu.toFixed(0)} µs, on ${onCpu.toFixed(0)} µs (off/on ${(offCpu / onCpu).toFixed(2)})`,
     );
+    if (comparedOn) {
+      console.log(
+        `  compared build (BENCH_COMPARE_MAIN), on/off ${(comparedOn.requestsPerSecond / off.requestsPerSecond).toFixed(2)}; CPU per request ${comparedCpu.toFixed(0)} µs (off/on ${(offCpu / comparedCpu).toFixed(2)})`,
+      );
+    }
     console.log(
       `round ${number}: on/off ${ratio.toFixed(2)}; the receiver got ${receiver.received.exports} exports, ${(receiver.received.bytes / 1e6).toFixed(1)} MB (${loadAverage()})`,
     );
