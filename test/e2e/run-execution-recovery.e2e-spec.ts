@@ -5,8 +5,8 @@ import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '
 import { startMcpTestServers } from '../support/mcp-test-servers';
 import { eventually } from '../support/eventually';
 import { readSse } from '../support/sse-client';
-import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+import { twoInstancesOnTestDouble } from '../support/two-instances';
 import { TestClock } from '../support/test-clock';
 
 /** Runs survive the instance that took them: queued runs are taken up after a restart, stale ones end. */
@@ -127,31 +127,15 @@ describe('run execution across restarts', () => {
   });
 });
 
-const [, createTestDouble] = storeFixtures().find(([name]) => name === 'eventstoredb test double')!;
-
 describe('two instances on one EventStoreDB (test double)', () => {
-  let fixture: StoreFixture;
-  let model: ScriptedServer<ChatCompletionsBody>;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeEach(async () => {
-    fixture = await createTestDouble();
-    model = await startScriptedOpenAIServer(() => ({ kind: 'text', text: 'done', delayMs: 20 }));
-    const env = { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RUN_CONCURRENCY: '4' };
-    first = await startTestApp({ fixture, env });
-    second = await startTestApp({ fixture, env });
-  });
-  afterEach(async () => {
-    await Promise.all([first.close(), second.close()]);
-    await model.close();
-    await fixture.stop();
-  });
+  const two = twoInstancesOnTestDouble(20);
 
   it('executes each run once, whichever instance took the request', async () => {
-    const agent = await first.request('POST', '/v1/agents', { name: 'shared', model: 'openai-compatible/m' });
-    await eventually(async () => expect((await second.request('GET', `/v1/agents/${agent.body.id}`)).status).toBe(200));
-    const workflow = await second.request('POST', '/v1/workflows', {
+    const agent = await two.first.request('POST', '/v1/agents', { name: 'shared', model: 'openai-compatible/m' });
+    await eventually(async () =>
+      expect((await two.second.request('GET', `/v1/agents/${agent.body.id}`)).status).toBe(200),
+    );
+    const workflow = await two.second.request('POST', '/v1/workflows', {
       name: 'two steps',
       steps: [
         { agent: 'shared', action: 'one' },
@@ -160,19 +144,20 @@ describe('two instances on one EventStoreDB (test double)', () => {
     });
     const posts = [];
     for (let i = 0; i < 12; i++) {
-      const api = i % 2 ? first : second;
+      const api = i % 2 ? two.first : two.second;
       posts.push(api.request('POST', `/v1/agents/${agent.body.id}/run`, { task: `run ${i}` }));
     }
-    const triggered = await first.request('POST', `/v1/workflows/${workflow.body.id}/trigger`, { input: {} });
+    const triggered = await two.first.request('POST', `/v1/workflows/${workflow.body.id}/trigger`, { input: {} });
     const runs = (await Promise.all(posts)).map((r) => r.body.id);
     await eventually(async () => {
-      const listed = (await first.request('GET', `/v1/agents/${agent.body.id}/runs?status=succeeded`)).body.runs;
+      const listed = (await two.first.request('GET', `/v1/agents/${agent.body.id}/runs?status=succeeded`)).body.runs;
       expect(listed).toHaveLength(14);
-      const wfRun = (await second.request('GET', `/v1/workflows/${workflow.body.id}/runs/${triggered.body.id}`)).body;
+      const wfRun = (await two.second.request('GET', `/v1/workflows/${workflow.body.id}/runs/${triggered.body.id}`))
+        .body;
       expect(wfRun.status).toBe('succeeded');
     }, 15_000);
-    expect(model.requests).toHaveLength(14);
-    expect(new Set(model.requests.map((r) => r.messages.at(-1)?.content)).size).toBe(14);
+    expect(two.model.requests).toHaveLength(14);
+    expect(new Set(two.model.requests.map((r) => r.messages.at(-1)?.content)).size).toBe(14);
     expect(runs).toHaveLength(12);
   });
 });

@@ -5,9 +5,9 @@ import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-stor
 import { RunsQueuedHere } from '../../src/agents/runs-queued-here';
 import { AgentRunExecutor } from '../../src/execution/agent-run-executor';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
-import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { eventually } from '../support/eventually';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+import { twoInstancesOnTestDouble } from '../support/two-instances';
 
 /** The types of a run's events, in order. */
 async function history(api: TestApp, agentId: string, runId: string): Promise<string[]> {
@@ -118,42 +118,24 @@ describe("a run's slot", () => {
   });
 });
 
-const [, createTestDouble] = storeFixtures().find(([name]) => name === 'eventstoredb test double')!;
-
 describe('runs handed over, two instances on one EventStoreDB (test double)', () => {
-  let fixture: StoreFixture;
-  let model: ScriptedServer<ChatCompletionsBody>;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeEach(async () => {
-    fixture = await createTestDouble();
-    model = await startScriptedOpenAIServer(() => ({ kind: 'text', text: 'done', delayMs: 10 }));
-    const env = { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RUN_CONCURRENCY: '4' };
-    first = await startTestApp({ fixture, env });
-    second = await startTestApp({ fixture, env });
-  });
-  afterEach(async () => {
-    await Promise.all([first.close(), second.close()]);
-    await model.close();
-    await fixture.stop();
-  });
+  const two = twoInstancesOnTestDouble(10);
 
   it('does not execute a run the other instance claimed first', async () => {
-    const agent = await first.request('POST', '/v1/agents', { name: 'shared', model: 'openai-compatible/m' });
+    const agent = await two.first.request('POST', '/v1/agents', { name: 'shared', model: 'openai-compatible/m' });
     const agentId = agent.body.id as string;
-    const ran = await first.request('POST', `/v1/agents/${agentId}/run`, { task: 'once' }, { prefer: 'wait=5' });
+    const ran = await two.first.request('POST', `/v1/agents/${agentId}/run`, { task: 'once' }, { prefer: 'wait=5' });
     expect(ran.body.status).toBe('succeeded');
-    const events = (await first.request('GET', `/v1/agents/${agentId}/runs/${ran.body.id}/events`)).body.events;
+    const events = (await two.first.request('GET', `/v1/agents/${agentId}/runs/${ran.body.id}/events`)).body.events;
     const queued = events[0] as AgentRunQueued & { position: string };
     const run = agentRunDecider.evolve(agentRunDecider.initialState, { type: queued.type, data: queued.data })!;
 
     // The second instance is handed the run as it was queued, after the first has executed it.
-    second.app.get(RunsQueuedHere).queued({ run, revision: 0n, position: BigInt(queued.position) });
+    two.second.app.get(RunsQueuedHere).queued({ run, revision: 0n, position: BigInt(queued.position) });
 
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(model.requests).toHaveLength(1);
-    expect(await history(second, agentId, ran.body.id)).toEqual([
+    expect(two.model.requests).toHaveLength(1);
+    expect(await history(two.second, agentId, ran.body.id)).toEqual([
       'AgentRunQueued',
       'AgentRunStarted',
       'AgentRunSucceeded',
@@ -161,13 +143,13 @@ describe('runs handed over, two instances on one EventStoreDB (test double)', ()
   });
 
   it('executes each run once, whichever instance queued it', async () => {
-    const agent = await first.request('POST', '/v1/agents', { name: 'shared', model: 'openai-compatible/m' });
+    const agent = await two.first.request('POST', '/v1/agents', { name: 'shared', model: 'openai-compatible/m' });
     const agentId = agent.body.id as string;
-    await second.request('GET', `/v1/agents/${agentId}`);
+    await two.second.request('GET', `/v1/agents/${agentId}`);
 
     const ran = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        (i % 2 ? first : second).request(
+        (i % 2 ? two.first : two.second).request(
           'POST',
           `/v1/agents/${agentId}/run`,
           { task: `run ${i}` },
@@ -178,10 +160,10 @@ describe('runs handed over, two instances on one EventStoreDB (test double)', ()
 
     expect(ran.map((r) => r.body.status)).toEqual(Array(12).fill('succeeded'));
     for (const run of ran) {
-      const types = await history(first, agentId, run.body.id);
+      const types = await history(two.first, agentId, run.body.id);
       expect(types.filter((type) => type === 'AgentRunStarted')).toHaveLength(1);
     }
-    expect(model.requests).toHaveLength(12);
-    expect(new Set(model.requests.map((r) => r.messages.at(-1)?.content)).size).toBe(12);
+    expect(two.model.requests).toHaveLength(12);
+    expect(new Set(two.model.requests.map((r) => r.messages.at(-1)?.content)).size).toBe(12);
   });
 });
