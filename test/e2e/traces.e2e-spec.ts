@@ -224,6 +224,10 @@ describe('traces', () => {
     expect(tick).toBeDefined();
     expect(tick.parentSpanContext).toBeUndefined();
     expect(one('workflow_run ticking').attributes['app.workflow_run.trigger']).toBe('schedule');
+    // The tick's triggers are recorded in one batch, under the tick.
+    const batch = named('append batch').find((s) => descends(s, tick))!;
+    expect(batch.attributes['event_store.batch.appends']).toBe(1);
+    expect(batch.attributes['event_store.batch.events']).toBeGreaterThanOrEqual(2);
   });
 
   it("continues the request's trace when the run executes after a restart", async () => {
