@@ -36,8 +36,8 @@ function stateOf(outcome: BatchOutcome<number, Added>): number {
 describe('actors: commands to many streams decided in one pass', () => {
   let folder: string;
   let store: SqliteEventStore;
-  const registry = (s: EventStore = store) =>
-    new ActorRegistry(s, new TestClock(), new SequentialIds(), { cacheSize: 100, maxAttempts: DEFAULT_MAX_ATTEMPTS });
+  const registry = (s: EventStore = store, cacheSize = 100) =>
+    new ActorRegistry(s, new TestClock(), new SequentialIds(), { cacheSize, maxAttempts: DEFAULT_MAX_ATTEMPTS });
 
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'actor-batch-'));
@@ -162,5 +162,33 @@ describe('actors: commands to many streams decided in one pass', () => {
       'Error: disk gone',
     ]);
     expect((await actors.send('count-1', counter, { amount: 1 }, context)).state).toBe(2);
+  });
+
+  it('releases every actor when the store throws instead of rejecting', async () => {
+    const actors = registry();
+    jest.spyOn(store, 'appendBatch').mockImplementationOnce(() => {
+      throw new Error('no writer');
+    });
+    const outcomes = await actors.sendBatch(
+      counter,
+      streams(2).map((stream) => add(stream, 1)),
+    );
+    expect(outcomes.map((outcome) => 'error' in outcome && String(outcome.error))).toEqual([
+      'Error: no writer',
+      'Error: no writer',
+    ]);
+    expect((await actors.send('count-0', counter, { amount: 1 }, context)).state).toBe(1);
+  });
+
+  it('holds at most half the cache in one pass: a larger batch goes in parts, each actor kept while held', async () => {
+    const actors = registry(store, 4);
+    const batches = jest.spyOn(store, 'appendBatch');
+    const outcomes = await actors.sendBatch(
+      counter,
+      streams(10).map((stream) => add(stream, 1)),
+    );
+    expect(outcomes.map(stateOf)).toEqual(Array(10).fill(1));
+    expect(batches.mock.calls.map(([appends]) => appends.length)).toEqual([2, 2, 2, 2, 2]);
+    expect(actors.size).toBeLessThanOrEqual(4);
   });
 });

@@ -175,6 +175,15 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     commands: Array<BatchCommand<C>>,
     { opens }: Pick<SendOptions<E>, 'opens'> = {},
   ): Promise<Array<BatchOutcome<S, E>>> {
+    // A pass holds at most half the cache: its actors must stay the registry's own while it runs, or a command sent
+    // meanwhile would find a fresh actor that does not wait for it.
+    const most = Math.max(1, Math.floor(this.options.cacheSize / 2));
+    if (commands.length > most) {
+      const outcomes: Array<BatchOutcome<S, E>> = [];
+      for (let from = 0; from < commands.length; from += most)
+        outcomes.push(...(await this.sendBatch(decider, commands.slice(from, from + most), { opens })));
+      return outcomes;
+    }
     const actors = commands.map(({ stream }) => this.of(stream, decider));
     const cold = actors.filter((actor) => actor.idle && !actor.inMemory);
     // A failed load leaves the actor out of memory: its command goes through `send`, which reports the failure.
@@ -198,9 +207,19 @@ export class ActorRegistry implements BeforeApplicationShutdown {
       let events: E[];
       let opening: Array<StreamCommand<any, any, any>> = [];
       let opened: NewStreamEvents[] = [];
+      let append: StreamAppend[];
       try {
         events = decider.decide(held.state, command, now);
         if (events.length && multiStream && opens) opened = decideNew((opening = opens(events)), now);
+        const metadata = metadataOf(context);
+        append = [
+          { stream, events: toNewEvents(events, metadata, this.ids), expected: held.revision },
+          ...opened.map((part) => ({
+            stream: part.stream,
+            events: toNewEvents(part.events, metadata, this.ids),
+            expected: 'no_stream' as const,
+          })),
+        ];
       } catch (error) {
         actor.release();
         outcomes[index] = { error };
@@ -210,18 +229,12 @@ export class ActorRegistry implements BeforeApplicationShutdown {
         outcomes[index] = { ok: { state: actor.release(), events } };
         continue;
       }
-      const metadata = metadataOf(context);
-      const own = { stream, events: toNewEvents(events, metadata, this.ids), expected: held.revision };
-      const theirs = opened.map((part) => ({
-        stream: part.stream,
-        events: toNewEvents(part.events, metadata, this.ids),
-        expected: 'no_stream' as const,
-      }));
-      appends.push(theirs.length ? [own, ...theirs] : [own]);
+      appends.push(append);
       decided.push({ index, actor: actor as Actor<unknown, unknown, DomainEvent>, events, opening, opened });
     }
-    const written = await this.store
-      .appendBatch(appends)
+    // Also a store that throws rather than rejects leaves no actor held.
+    const written = await Promise.resolve()
+      .then(() => this.store.appendBatch(appends))
       .catch((error: unknown) => appends.map((): BatchAppendOutcome => ({ error })));
     let released = 0;
     try {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { AgentRunAggregate } from './agent-run';
 
 /** A run this process has just queued, as its queueing command left it. */
@@ -18,6 +18,7 @@ export interface RunQueuedHere {
  */
 @Injectable()
 export class RunsQueuedHere {
+  private readonly logger = new Logger(RunsQueuedHere.name);
   private listener?: (queued: RunQueuedHere) => void;
 
   /** The local executor takes the runs queued from now on (one taker). */
@@ -25,7 +26,12 @@ export class RunsQueuedHere {
     this.listener = listener;
   }
 
+  /** Never throws: the run is recorded, and the log brings it to an executor should the hand-off fail. */
   queued(queued: RunQueuedHere): void {
-    this.listener?.(queued);
+    try {
+      this.listener?.(queued);
+    } catch (error) {
+      this.logger.warn(`Run ${queued.run.id} is left to the log: ${String(error)}`);
+    }
   }
 }

@@ -148,6 +148,8 @@ export class AgentRunExecutor
   /** A run queued in this process: it waits its turn at once (the log brings its queueing later). */
   private handedOver({ run, revision, position, traceparent }: RunQueuedHere): void {
     if (this.stopping || this.pending.has(run.id) || this.taken.has(run.id)) return;
+    // A backlog stays in the log, not in memory: the subscription brings the run once there is room.
+    if (this.waiting.length >= MAX_WAITING) return;
     const threadId = run.threadId ?? undefined;
     this.offer({ runId: run.id, threadId, position, traceparent, queued: { run, revision }, claimed: () => undefined });
     this.pump();

@@ -91,7 +91,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 }
 
-/** The webhook the event creates, enables, disables or deletes, if it does. */
+/**
+ * The webhook the event creates, enables, disables, deletes, or gives other events, if it does (a consumer started
+ * again reads on from its checkpoint with the webhook's patterns as they are now).
+ */
 function startsOrStops(event: RecordedEvent): string | undefined {
   switch (event.type) {
     case 'WebhookCreated':
@@ -101,7 +104,7 @@ function startsOrStops(event: RecordedEvent): string | undefined {
       return (event.data as WebhookDisabled['data'] | WebhookDeleted['data']).webhookId;
     case 'WebhookUpdated': {
       const { webhookId, changes } = event.data as WebhookUpdated['data'];
-      return changes.enabled === undefined ? undefined : webhookId;
+      return changes.enabled === undefined && changes.events === undefined ? undefined : webhookId;
     }
     default:
       return undefined;
