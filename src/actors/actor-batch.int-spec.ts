@@ -28,6 +28,10 @@ const copies = {
   ],
 };
 
+/** Each outcome's error, as text. */
+const errorsOf = (outcomes: Array<BatchOutcome<number, Added>>) =>
+  outcomes.map((outcome) => 'error' in outcome && String(outcome.error));
+
 function stateOf(outcome: BatchOutcome<number, Added>): number {
   if ('error' in outcome) throw outcome.error;
   return outcome.ok.state;
@@ -157,10 +161,7 @@ describe('actors: commands to many streams decided in one pass', () => {
       counter,
       streams(2).map((stream) => add(stream, 1)),
     );
-    expect(outcomes.map((outcome) => 'error' in outcome && String(outcome.error))).toEqual([
-      'Error: disk gone',
-      'Error: disk gone',
-    ]);
+    expect(errorsOf(outcomes)).toEqual(['Error: disk gone', 'Error: disk gone']);
     expect((await actors.send('count-1', counter, { amount: 1 }, context)).state).toBe(2);
   });
 
@@ -173,10 +174,7 @@ describe('actors: commands to many streams decided in one pass', () => {
       counter,
       streams(2).map((stream) => add(stream, 1)),
     );
-    expect(outcomes.map((outcome) => 'error' in outcome && String(outcome.error))).toEqual([
-      'Error: no writer',
-      'Error: no writer',
-    ]);
+    expect(errorsOf(outcomes)).toEqual(['Error: no writer', 'Error: no writer']);
     expect((await actors.send('count-0', counter, { amount: 1 }, context)).state).toBe(1);
   });
 

@@ -14,6 +14,9 @@ import { Actor, ActorDeps, CommandContext, CommandResult, NewStreamEvents, metad
 import { SnapshotWriter } from './snapshot-writer';
 
 /** A command, the stream it goes to, and that stream's decider. */
+
+/** Commands decided in one pass of `sendBatch` at most; a larger batch goes on in further passes. */
+const MAX_PASS = 10_000;
 export interface StreamCommand<S, C, E extends DomainEvent> {
   stream: string;
   decider: Decider<S, C, E>;
@@ -165,7 +168,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
 
   /**
    * Commands to many streams of one decider (one per stream), decided in one pass and appended in one batch (one
-   * commit on SQLite), `opens` as in `send`. Each is decided on its actor's state in memory (actors not in memory
+   * commit on SQLite; a batch larger than a pass goes in several), `opens` as in `send`. Each is decided on its actor's state in memory (actors not in memory
    * load first), the actor held meanwhile, so commands sent to it wait for the pass and then see its events. A
    * command whose actor is busy, or whose append conflicts (another writer got there first), goes through `send`
    * afterwards: each command ends as `send` would have ended it. Outcomes in the order given.
@@ -175,9 +178,9 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     commands: Array<BatchCommand<C>>,
     { opens }: Pick<SendOptions<E>, 'opens'> = {},
   ): Promise<Array<BatchOutcome<S, E>>> {
-    // A pass holds at most half the cache: its actors must stay the registry's own while it runs, or a command sent
-    // meanwhile would find a fresh actor that does not wait for it.
-    const most = Math.max(1, Math.floor(this.options.cacheSize / 2));
+    // A pass holds at most half the cache (its actors must stay the registry's own while it runs, or a command sent
+    // meanwhile would find a fresh actor that does not wait for it), and MAX_PASS, which bounds its memory and time.
+    const most = Math.max(1, Math.min(MAX_PASS, Math.floor(this.options.cacheSize / 2)));
     if (commands.length > most) {
       const outcomes: Array<BatchOutcome<S, E>> = [];
       for (let from = 0; from < commands.length; from += most)

@@ -8,13 +8,6 @@ import { WorkflowRunOpener, openingCommand } from '../trigger-workflow/workflow-
 import { runsQueuedBy } from '../trigger-workflow/workflow-triggers';
 import { ScheduledRunsOutcome, ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
 
-/**
- * Ticks decided in one pass at most: a tick of up to this many runs is decided in one loop and recorded in one
- * commit; a larger one goes on in further passes, each once the last is committed. The bound keeps one pass's
- * memory and time in check.
- */
-export const MAX_TICKS_PER_PASS = 10_000;
-
 /** A trigger's runs open in its commit where the store can (see WorkflowTriggers). */
 const opens = (events: WorkflowEvent[]) => runsQueuedBy(events).map(openingCommand);
 
@@ -37,19 +30,18 @@ export class TriggerScheduledRunsHandler implements ICommandHandler<TriggerSched
   async execute({ ticks }: TriggerScheduledRunsCommand): Promise<ScheduledRunsOutcome> {
     const outcome = { recorded: 0, refused: 0, failed: 0 };
     let firstFailure: unknown;
-    for (let from = 0; from < ticks.length; from += MAX_TICKS_PER_PASS) {
-      const commands = ticks.slice(from, from + MAX_TICKS_PER_PASS).map((tick) => this.triggerOf(tick));
-      const outcomes = await this.actors.sendBatch(workflowDecider, commands, { opens });
-      for (let i = 0; i < outcomes.length; i++) {
-        const result = outcomes[i];
-        if ('ok' in result) {
-          outcome.recorded++;
-          // The store could not open the runs in the trigger's commit (EventStoreDB): they open next.
-          if (!result.ok.opened)
-            for (const run of runsQueuedBy(result.ok.events)) this.runs.openSoon(run, commands[i].context);
-        } else if (result.error instanceof DomainError) outcome.refused++;
-        else if (outcome.failed++ === 0) firstFailure = result.error;
-      }
+    // Passes of at most 10,000, each once the last is committed (see sendBatch).
+    const commands = ticks.map((tick) => this.triggerOf(tick));
+    const outcomes = await this.actors.sendBatch(workflowDecider, commands, { opens });
+    for (let i = 0; i < outcomes.length; i++) {
+      const result = outcomes[i];
+      if ('ok' in result) {
+        outcome.recorded++;
+        // The store could not open the runs in the trigger's commit (EventStoreDB): they open next.
+        if (!result.ok.opened)
+          for (const run of runsQueuedBy(result.ok.events)) this.runs.openSoon(run, commands[i].context);
+      } else if (result.error instanceof DomainError) outcome.refused++;
+      else if (outcome.failed++ === 0) firstFailure = result.error;
     }
     // Refusals are expected (another instance recorded the tick first, or the workflow was paused meanwhile).
     if (outcome.refused) this.logger.debug(`${outcome.refused} ticks were refused: recorded before, or paused`);
