@@ -54,8 +54,14 @@ export class BatchEncoder {
   private shape: number[] = [];
   private lengths: number[] = [];
 
-  get empty(): boolean {
-    return this.shape.length === 0;
+  /** Bytes encoded so far. */
+  get size(): number {
+    return this.at;
+  }
+
+  /** Room for `bytes` more at least, in one step (a batch's appends grow the buffer once, not by doubling). */
+  reserve(bytes: number): void {
+    if (this.at + bytes > this.bytes.length) this.grow(this.at + bytes);
   }
 
   /**
@@ -112,14 +118,16 @@ export class BatchEncoder {
   private write(text: string): void {
     if (typeof text !== 'string') throw new TypeError(`cannot store ${String(text)} as text`);
     const most = this.at + text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (most > this.bytes.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(most, 2 * this.bytes.length));
-      this.bytes.copy(bigger, 0, 0, this.at);
-      this.bytes = bigger;
-    }
+    if (most > this.bytes.length) this.grow(Math.max(most, 2 * this.bytes.length));
     const written = this.bytes.write(text, this.at);
     this.lengths.push(written);
     this.at += written;
+  }
+
+  private grow(capacity: number): void {
+    const bigger = Buffer.allocUnsafeSlow(capacity);
+    this.bytes.copy(bigger, 0, 0, this.at);
+    this.bytes = bigger;
   }
 }
 

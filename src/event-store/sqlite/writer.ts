@@ -16,6 +16,8 @@ import { SqliteSnapshotWrites } from './snapshot-writes';
 import { BatchEncoder, WriterFailure, WriterReply, decodeOutcomes } from './writer-protocol';
 
 const WRITER_SCRIPT = join(__dirname, 'writer.worker.js');
+/** The most room a batch reserves ahead in its encoder. */
+const RESERVE_AT_MOST = 64 * 1024 * 1024;
 
 /** One append waiting for the writer: one stream, or several all or nothing (its events are in the encoder). */
 interface PendingAppend {
@@ -117,9 +119,17 @@ export class SqliteWriter {
       let queued = false;
       for (let i = 0; i < appends.length; i++) {
         const parts = appends[i];
+        const before = this.encoder.size;
         if (parts.length === 0 || parts.some((part) => part.events.length === 0))
           answer.settle(i, { error: new Error('an append needs at least one event per stream') });
-        else if (this.enqueue(parts, answer, i)) queued = true;
+        else if (this.enqueue(parts, answer, i)) {
+          // The first append's size tells about how much room the rest take: the buffer grows once, not by doubling.
+          if (!queued)
+            this.encoder.reserve(
+              Math.min(RESERVE_AT_MOST, (this.encoder.size - before) * 1.25 * (appends.length - i - 1)),
+            );
+          queued = true;
+        }
       }
       if (queued && !this.inFlight) this.flush();
     });
