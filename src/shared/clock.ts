@@ -9,20 +9,17 @@ export class SystemClock extends Clock {
   }
 }
 
-let lastTime: Date | undefined;
 let lastMs = NaN;
 let lastText = '';
 
 /**
- * `date.toISOString()`, the same string for the same Date object as last time: a pass that decides thousands of
- * commands at one `now` (a scheduler tick) then makes and keeps one string for it, not one per event.
+ * `date.toISOString()`, the same string as last time for the same instant: a pass that decides thousands of
+ * commands at one `now`, for one tick (a scheduler's), then makes and keeps one string for it, not one per event.
  */
 export function isoTime(date: Date): string {
   const ms = date.getTime();
-  // The time too: a Date can be changed in place.
-  if (date !== lastTime || ms !== lastMs) {
-    lastText = date.toISOString();
-    lastTime = date;
+  if (ms !== lastMs) {
+    lastText = date.toISOString(); // throws for an invalid Date, as toISOString does
     lastMs = ms;
   }
   return lastText;
