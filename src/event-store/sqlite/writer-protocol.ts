@@ -106,7 +106,7 @@ export class BatchEncoder {
       recordedAt,
       shape: Int32Array.from(this.shape),
       lengths: Int32Array.from(this.lengths),
-      bytes: Uint8Array.prototype.slice.call(this.bytes, 0, this.at),
+      bytes: this.copy(),
     };
   }
 
@@ -122,6 +122,13 @@ export class BatchEncoder {
     const written = this.bytes.write(text, this.at);
     this.lengths.push(written);
     this.at += written;
+  }
+
+  /** The bytes so far in a buffer of their own, exactly as long (not zero-filled first). */
+  private copy(): Uint8Array {
+    const copy = Buffer.allocUnsafeSlow(this.at);
+    this.bytes.copy(copy, 0, 0, this.at);
+    return copy;
   }
 
   private grow(capacity: number): void {
