@@ -61,7 +61,7 @@ export class BatchEncoder {
 
   /** Room for `bytes` more at least, in one step (a batch's appends grow the buffer once, not by doubling). */
   reserve(bytes: number): void {
-    if (this.at + bytes > this.bytes.length) this.grow(this.at + bytes);
+    if (this.at + bytes > this.bytes.length) this.grow(Math.max(this.at + bytes, 2 * this.bytes.length));
   }
 
   /**
