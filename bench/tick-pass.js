@@ -5,6 +5,7 @@
 // whole service but one build per run, a minute a tick; this compares builds in one run on a shared machine.
 // Usage: npm run build && node bench/tick-pass.js [workflows=10000] [turns=3] [dist dirs...=dist]
 // e.g. node bench/tick-pass.js 10000 3 .bench-before/dist dist
+// BENCH_NODE_ARGS adds node flags to every build's process (e.g. --max-semi-space-size=16, or --cpu-prof).
 const { spawnSync } = require('node:child_process');
 const { loadavg } = require('node:os');
 const { join, resolve } = require('node:path');
@@ -21,8 +22,10 @@ function main() {
   const results = new Map(builds.map((build) => [build, []]));
   for (let turn = 0; turn < turns; turn++) {
     for (const build of builds) {
-      // npm start's heap flags, so that the collector works as in the service.
-      const run = spawnSync(process.execPath, ['--max-semi-space-size=4', __filename, '--child', build, workflows], {
+      // npm start's heap flags, so that the collector works as in the service; BENCH_NODE_ARGS adds or overrides
+      // (the last of a flag counts), e.g. BENCH_NODE_ARGS=--max-semi-space-size=16 to weigh a V8 flag.
+      const flags = ['--max-semi-space-size=4', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+      const run = spawnSync(process.execPath, [...flags, __filename, '--child', build, workflows], {
         encoding: 'utf8',
       });
       if (run.status !== 0) throw new Error(`${build}: ${run.stderr}`);
@@ -35,7 +38,7 @@ function main() {
     const pick = (key) => median(rounds.map((round) => round[key])).toFixed(0);
     console.log(
       `${build}: tick to its last batch handed to the writer, median ${pick('flushMs')} ms; ` +
-        `CPU of the process by then ${pick('cpuMs')} ms`,
+        `CPU of the process by then ${pick('cpuMs')} ms; until every run is committed ${pick('doneMs')} ms`,
     );
   }
 }
@@ -97,8 +100,9 @@ async function child(dist, workflows) {
     const start = { time: performance.now(), cpu: process.cpuUsage() };
     const outcome = await handler.execute(new TriggerScheduledRunsCommand(ticks));
     if (outcome.recorded !== workflows) throw new Error(`recorded ${outcome.recorded} of ${workflows}`);
+    const doneMs = performance.now() - start.time;
     const cpu = (usage) => (usage.user + usage.system) / 1000;
-    rounds.push({ flushMs: handedAt.time - start.time, cpuMs: cpu(handedAt.cpu) - cpu(start.cpu) });
+    rounds.push({ flushMs: handedAt.time - start.time, cpuMs: cpu(handedAt.cpu) - cpu(start.cpu), doneMs });
   }
   await store.close();
   rmSync(folder, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { RunError, RunStatus, isEnded } from '../domain/run';
 import { ConditionScope, StepCondition, conditionHolds } from './step-condition';
 import { needsOf, stepIdOf, stepIndexOf } from './step-graph';
 import { renderStepTask } from './step-task';
+import { isoTime } from '../shared/clock';
 import {
   ReplayOf,
   RunTrigger,
@@ -273,7 +274,7 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
   cacheActors: false,
 
   decide(state, command, now) {
-    const at = now.toISOString();
+    const at = isoTime(now);
     if (command.type === 'QueueWorkflowRun') {
       // The run is created from the workflow's WorkflowTriggered event; a repeat of the same run is a no-op.
       if (state) {

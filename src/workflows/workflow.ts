@@ -1,5 +1,6 @@
 import { Decider, DomainError, DomainEvent, SnapshotFormat, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
+import { isoTime } from '../shared/clock';
 import { StepCondition } from './step-condition';
 import {
   NO_RUNS,
@@ -271,7 +272,7 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
           if (overlapping) return [overlapping];
         }
         const workflowVersion = replay?.workflowVersion ?? state.version;
-        const triggeredAt = now.toISOString();
+        const triggeredAt = isoTime(now);
         const data = {
           workflowId,
           runId,

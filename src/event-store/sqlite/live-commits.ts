@@ -1,5 +1,5 @@
 import { EventFilter, RecordedEvent, matchesFilter } from '../event-store';
-import { WriterOutcome, WriterRequest } from './writer-protocol';
+import { BatchEncoder, WriterOutcome } from './writer-protocol';
 
 /** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
 export interface Commit {
@@ -15,7 +15,7 @@ export interface CommitReport {
   outcomes: WriterOutcome[];
   headBefore: number;
   headAfter: number;
-  sent: { batch: WriterRequest[]; recordedAt: number };
+  sent: { batch: BatchEncoder; recordedAt: number };
 }
 
 type Wake = (commit?: Commit) => void;
@@ -91,9 +91,10 @@ export class LiveCommits {
   private toCommit({ outcomes, headBefore, headAfter, sent }: CommitReport): Commit {
     const events: RecordedEvent[] = [];
     const recordedAt = new Date(sent.recordedAt);
+    const requests = sent.batch.decode();
     outcomes.forEach((outcome, i) => {
       if (!('ok' in outcome)) return;
-      const request = sent.batch[i];
+      const request = requests[i];
       outcome.ok.forEach((result, part) => {
         if (result.position <= headBefore) return; // a repeat of an earlier append
         const { stream, events: partEvents } = request.parts[part];

@@ -190,6 +190,32 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('fails alone an append of a batch whose data has no JSON, and keeps a batch larger than its first buffer whole', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const handed: RecordedEvent[] = [];
+    const subscription = store.subscribe({}, { onEvents: (events) => void handed.push(...events) });
+    const text = 'Grüße 東京 🌦️ '.repeat(40); // about 1 KB of UTF-8 per event: the batch outgrows 16 KiB many times
+    const appends = Array.from({ length: 300 }, (_, i) => [
+      {
+        stream: `big-${i}`,
+        events: [{ ...event('T'), data: i === 150 ? { n: 1n } : { text, i } }],
+        expected: 'no_stream' as const,
+      },
+    ]);
+    const outcomes = await store.appendBatch(appends);
+    expect(outcomes.map((outcome, i) => 'error' in outcome === (i === 150))).toEqual(Array(300).fill(true));
+    expect(String((outcomes[150] as { error: unknown }).error)).toContain('BigInt');
+    const read = await store.readAll({ after: 0n, maxCount: 1000 });
+    expect(read.map((e) => e.data)).toEqual(
+      Array.from({ length: 300 }, (_, i) => i)
+        .filter((i) => i !== 150)
+        .map((i) => ({ text, i })),
+    );
+    await eventually(() => expect(handed).toEqual(read));
+    await subscription.stop();
+    await store.close();
+  });
+
   it('decides the second part of an append naming one stream twice after the first', async () => {
     const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
     const results = await store.appendMultiple([

@@ -1,30 +1,31 @@
 /**
  * The messages between the SQLite store and its writer thread (writer.worker.js decodes and encodes the
- * other side). A batch of thousands of appends travels as one string and two arrays of numbers, which a worker
- * message copies at once, rather than as an object per event, which it would copy (and collect) one by one.
+ * other side). A batch of thousands of appends travels as one buffer of UTF-8 text and two arrays of numbers,
+ * which a worker message hands over at once, rather than as an object per event, which it would copy (and
+ * collect) one by one. Each append is encoded into the batch as it is made: no object per event is kept for it.
  */
 import { EventMetadata, StreamAppend } from '../event-store';
 
-/** One append as the writer takes it: its parts, each event's data and metadata as JSON text. */
-export interface WriterRequest {
-  parts: Array<{
-    stream: string;
-    /** 'any' | 'no_stream' | 'stream_exists' | '<revision>' */
-    expected: string;
-    events: Array<{ id: string; type: string; data: string; metadata: string }>;
-  }>;
-}
-
 /**
- * A batch: `shape` holds, per request, its number of parts and then each part's number of events; `text` holds,
- * in that order, each part's stream and expectation, then each of its events' id, type, data and metadata, one
- * after the other; `lengths` holds the length of each of those strings. Every event is recorded at `recordedAt`.
+ * A batch: `shape` holds, per request, its number of parts and then each part's number of events; `bytes` holds,
+ * in that order, each part's stream and expectation ('any' | 'no_stream' | 'stream_exists' | '<revision>'), then
+ * each of its events' id, type, data and metadata (JSON), one after the other, as UTF-8; `lengths` holds the
+ * length in bytes of each of those strings. Every event is recorded at `recordedAt`.
  */
 export interface WriterBatch {
   recordedAt: number;
   shape: Int32Array;
   lengths: Int32Array;
-  text: string;
+  bytes: Uint8Array;
+}
+
+/** One append of a batch, decoded again (for the live subscriptions, once it is committed). */
+export interface DecodedRequest {
+  parts: Array<{
+    stream: string;
+    expected: string;
+    events: Array<{ id: string; type: string; data: string; metadata: string }>;
+  }>;
 }
 
 export type WriterFailure = { code?: string; message: string };
@@ -44,71 +45,133 @@ export type WriterReply =
 
 const OK = 0;
 const CONFLICT = 1;
+const FIRST_CAPACITY = 16 * 1024;
 
-/** An append as the writer takes it; serialised when the append is made, so data JSON cannot express fails it alone. */
-export function toWriterRequest(parts: StreamAppend[]): WriterRequest {
-  // Events of one command usually share their metadata object: it is serialised once.
-  let metadata: EventMetadata | undefined;
-  let metadataJson = '';
-  return {
-    parts: parts.map(({ stream, events, expected }) => ({
-      stream,
-      expected: typeof expected === 'bigint' ? expected.toString() : expected,
-      events: events.map((event) => {
-        if (event.metadata !== metadata) {
-          metadata = event.metadata;
-          metadataJson = JSON.stringify(metadata);
-        }
-        return { id: event.id, type: event.type, data: JSON.stringify(event.data), metadata: metadataJson };
-      }),
-    })),
-  };
-}
+/** The appends of the next commit, encoded as they are made (see WriterBatch). */
+export class BatchEncoder {
+  private bytes = Buffer.allocUnsafeSlow(FIRST_CAPACITY);
+  private at = 0;
+  private shape: number[] = [];
+  private lengths: number[] = [];
 
-export function encodeBatch(requests: WriterRequest[], recordedAt: number): WriterBatch {
-  const shape: number[] = [];
-  const lengths: number[] = [];
-  // Joined per request first: joining a few long strings is much quicker than joining many short ones.
-  const texts: string[] = [];
-  for (const { parts } of requests) {
-    shape.push(parts.length);
-    let text = '';
-    for (const { stream, expected, events } of parts) {
-      shape.push(events.length);
-      text += stream + expected;
-      lengths.push(stream.length, expected.length);
-      for (const { id, type, data, metadata } of events) {
-        text += id + type + data + metadata;
-        lengths.push(id.length, type.length, data.length, metadata.length);
-      }
-    }
-    texts.push(text);
+  /** Bytes encoded so far. */
+  get size(): number {
+    return this.at;
   }
-  return { recordedAt, shape: toInt32(shape), lengths: toInt32(lengths), text: texts.join('') };
+
+  /** Room for `bytes` more at least, in one step (a batch's appends grow the buffer once, not by doubling). */
+  reserve(bytes: number): void {
+    if (this.at + bytes > this.bytes.length) this.grow(Math.max(this.at + bytes, 2 * this.bytes.length));
+  }
+
+  /**
+   * Adds one append (its parts all or nothing). Throws, having added nothing, when an event's data or metadata
+   * has no JSON (a bigint, a cycle), so that such an append fails alone.
+   */
+  add(parts: StreamAppend[]): void {
+    const { at, shape, lengths } = this;
+    const shapeBefore = shape.length;
+    const lengthsBefore = lengths.length;
+    try {
+      shape.push(parts.length);
+      // Events of one command usually share their metadata object: it is serialised once.
+      let metadata: EventMetadata | undefined;
+      let metadataJson = '';
+      for (const { stream, expected, events } of parts) {
+        shape.push(events.length);
+        this.write(stream);
+        this.write(typeof expected === 'bigint' ? expected.toString() : expected);
+        for (const event of events) {
+          if (event.metadata !== metadata) {
+            metadata = event.metadata;
+            metadataJson = JSON.stringify(metadata);
+          }
+          this.write(event.id);
+          this.write(event.type);
+          this.write(JSON.stringify(event.data));
+          this.write(metadataJson);
+        }
+      }
+    } catch (error) {
+      this.at = at;
+      shape.length = shapeBefore;
+      lengths.length = lengthsBefore;
+      throw error;
+    }
+  }
+
+  /** The batch for the writer thread (its bytes a copy of their own, to transfer), stamped `recordedAt`. */
+  finish(recordedAt: number): WriterBatch {
+    return {
+      recordedAt,
+      shape: Int32Array.from(this.shape),
+      lengths: Int32Array.from(this.lengths),
+      bytes: this.copy(),
+    };
+  }
+
+  /** The appends again, as the writer reads them. */
+  decode(): DecodedRequest[] {
+    return decodeRequests(this.shape, this.lengths, this.bytes);
+  }
+
+  private write(text: string): void {
+    if (typeof text !== 'string') throw new TypeError(`cannot store ${String(text)} as text`);
+    const most = this.at + text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (most > this.bytes.length) this.grow(Math.max(most, 2 * this.bytes.length));
+    const written = this.bytes.write(text, this.at);
+    this.lengths.push(written);
+    this.at += written;
+  }
+
+  /** The bytes so far in a buffer of their own, exactly as long (not zero-filled first). */
+  private copy(): Uint8Array {
+    const copy = Buffer.allocUnsafeSlow(this.at);
+    this.bytes.copy(copy, 0, 0, this.at);
+    return copy;
+  }
+
+  private grow(capacity: number): void {
+    const bigger = Buffer.allocUnsafeSlow(capacity);
+    this.bytes.copy(bigger, 0, 0, this.at);
+    this.bytes = bigger;
+  }
 }
 
-function toInt32(numbers: number[]): Int32Array {
-  const array = new Int32Array(numbers.length);
-  for (let i = 0; i < numbers.length; i++) array[i] = numbers[i];
-  return array;
+/** The appends of a batch (the same walk as writer.worker.js's). */
+function decodeRequests(shape: ArrayLike<number>, lengths: ArrayLike<number>, bytes: Buffer): DecodedRequest[] {
+  let at = 0;
+  let piece = 0;
+  const next = () => bytes.toString('utf8', at, (at += lengths[piece++]));
+  const requests: DecodedRequest[] = [];
+  for (let s = 0; s < shape.length;) {
+    const parts: DecodedRequest['parts'] = [];
+    for (let count = shape[s++]; count > 0; count--) {
+      const eventCount = shape[s++];
+      const stream = next();
+      const expected = next();
+      const events: DecodedRequest['parts'][number]['events'] = [];
+      for (let e = 0; e < eventCount; e++) events.push({ id: next(), type: next(), data: next(), metadata: next() });
+      parts.push({ stream, expected, events });
+    }
+    requests.push({ parts });
+  }
+  return requests;
 }
 
-/** The outcome of each request of the batch, in order. */
+/** The outcome of each request of the batch, in order; `partCounts`: each request's number of parts. */
 export function decodeOutcomes(
   { results, failures }: { results: Float64Array; failures: WriterFailure[] },
-  requests: WriterRequest[],
+  partCounts: number[],
 ): WriterOutcome[] {
   let at = 0;
-  return requests.map(({ parts }) => {
+  return partCounts.map((parts) => {
     const kind = results[at++];
     if (kind === OK) {
-      return {
-        ok: parts.map(() => {
-          const result = { nextRevision: results[at], position: results[at + 1] };
-          at += 2;
-          return result;
-        }),
-      };
+      const ok: Array<{ nextRevision: number; position: number }> = [];
+      for (let part = 0; part < parts; part++, at += 2)
+        ok.push({ nextRevision: results[at], position: results[at + 1] });
+      return { ok };
     }
     if (kind === CONFLICT) {
       const conflict = { part: results[at], actual: results[at + 1] === -1 ? null : results[at + 1] };

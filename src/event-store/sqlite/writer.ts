@@ -13,25 +13,24 @@ import {
 import { CommitReport } from './live-commits';
 import { ConnectionSettings } from './schema';
 import { SqliteSnapshotWrites } from './snapshot-writes';
-import {
-  WriterFailure,
-  WriterReply,
-  WriterRequest,
-  decodeOutcomes,
-  encodeBatch,
-  toWriterRequest,
-} from './writer-protocol';
+import { BatchEncoder, WriterFailure, WriterReply, decodeOutcomes } from './writer-protocol';
 
 const WRITER_SCRIPT = join(__dirname, 'writer.worker.js');
+/** The most room a batch reserves ahead in its encoder. */
+const RESERVE_AT_MOST = 64 * 1024 * 1024;
 
-/** One append waiting for the writer: one stream, or several all or nothing. */
+/** One append waiting for the writer: one stream, or several all or nothing (its events are in the encoder). */
 interface PendingAppend {
-  /** The parts as the writer takes them: events serialised once, when the append is made. */
-  message: WriterRequest;
-  /** Each part's expectation, for the ConcurrencyError of a conflict. */
+  /** Each part's stream and expectation, for the ConcurrencyError of a conflict. */
+  streams: string[];
   expected: ExpectedRevision[];
-  resolve(results: AppendResult[]): void;
-  reject(error: unknown): void;
+  /** Where its outcome goes: the promise of one append, or its place (`index`) among a batch's. */
+  answer: Answer;
+  index: number;
+}
+
+interface Answer {
+  settle(index: number, outcome: BatchAppendOutcome): void;
 }
 
 type SnapshotReply = { snapshotsWritten: number; failure?: WriterFailure };
@@ -43,9 +42,11 @@ type SnapshotReply = { snapshotsWritten: number; failure?: WriterFailure };
  */
 export class SqliteWriter {
   private pending: PendingAppend[] = [];
+  /** The pending appends, encoded as they came. */
+  private encoder = new BatchEncoder();
   private inFlight: PendingAppend[] | undefined;
-  /** The requests of the commit in flight, and its time. */
-  private inFlightMessage: CommitReport['sent'] = { batch: [], recordedAt: 0 };
+  /** The appends of the commit in flight, and its time. */
+  private inFlightMessage: CommitReport['sent'] | undefined;
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
   private gone = false;
@@ -90,10 +91,12 @@ export class SqliteWriter {
   append(parts: StreamAppend[]): Promise<AppendResult[]> {
     if (this.gone) return Promise.reject(closed());
     return new Promise((resolve, reject) => {
-      // Serialised here, so that data JSON cannot express fails its own append only.
-      const message = toWriterRequest(parts);
-      this.pending.push({ message, expected: parts.map((part) => part.expected), resolve, reject });
-      if (!this.inFlight) this.flush();
+      const answer = {
+        settle: (_: number, outcome: BatchAppendOutcome) =>
+          'ok' in outcome ? resolve(outcome.ok) : reject(outcome.error),
+      };
+      // Encoded here, so that data JSON cannot express fails its own append only.
+      if (this.enqueue(parts, answer, 0) && !this.inFlight) this.flush();
     });
   }
 
@@ -107,30 +110,42 @@ export class SqliteWriter {
     return new Promise((resolve) => {
       const outcomes = new Array<BatchAppendOutcome>(appends.length);
       let left = appends.length;
-      const settle = (i: number, outcome: BatchAppendOutcome) => {
-        outcomes[i] = outcome;
-        if (--left === 0) resolve(outcomes);
+      const answer = {
+        settle(i: number, outcome: BatchAppendOutcome) {
+          outcomes[i] = outcome;
+          if (--left === 0) resolve(outcomes);
+        },
       };
+      let queued = false;
       for (let i = 0; i < appends.length; i++) {
         const parts = appends[i];
-        let message: WriterRequest;
-        try {
-          if (parts.length === 0 || parts.some((part) => part.events.length === 0))
-            throw new Error('an append needs at least one event per stream');
-          message = toWriterRequest(parts);
-        } catch (error) {
-          settle(i, { error });
-          continue;
+        const before = this.encoder.size;
+        if (parts.length === 0 || parts.some((part) => part.events.length === 0))
+          answer.settle(i, { error: new Error('an append needs at least one event per stream') });
+        else if (this.enqueue(parts, answer, i)) {
+          // The first append's size tells about how much room the rest take: the buffer grows once, not by doubling.
+          if (!queued)
+            this.encoder.reserve(
+              Math.min(RESERVE_AT_MOST, (this.encoder.size - before) * 1.25 * (appends.length - i - 1)),
+            );
+          queued = true;
         }
-        this.pending.push({
-          message,
-          expected: parts.map((part) => part.expected),
-          resolve: (ok) => settle(i, { ok }),
-          reject: (error) => settle(i, { error }),
-        });
       }
-      if (!this.inFlight) this.flush();
+      if (queued && !this.inFlight) this.flush();
     });
+  }
+
+  /** Encodes the append for the next commit; false (and `answer` told) if it cannot be. */
+  private enqueue(parts: StreamAppend[], answer: Answer, index: number): boolean {
+    try {
+      this.encoder.add(parts);
+    } catch (error) {
+      answer.settle(index, { error });
+      return false;
+    }
+    const streams = parts.map((part) => part.stream);
+    this.pending.push({ streams, expected: parts.map((part) => part.expected), answer, index });
+    return true;
   }
 
   writeSnapshot(stream: string, snapshot: StreamSnapshot, takenAt: number): Promise<void> {
@@ -152,47 +167,57 @@ export class SqliteWriter {
   private flush(): void {
     if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
+    const encoder = this.encoder;
     this.pending = [];
+    this.encoder = new BatchEncoder();
     // Every event of one commit carries the same time: when it was sent.
-    const message = { batch: batch.map((request) => request.message), recordedAt: this.now().getTime() };
+    const message = encoder.finish(this.now().getTime());
     this.inFlight = batch;
-    this.inFlightMessage = message;
+    this.inFlightMessage = { batch: encoder, recordedAt: message.recordedAt };
     this.holdWhileBusy();
-    this.worker.postMessage(encodeBatch(message.batch, message.recordedAt));
+    this.worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
   }
 
   private settle(reply: WriterReply): void {
     const batch = this.inFlight ?? [];
+    const sent = this.inFlightMessage;
     this.inFlight = undefined;
+    this.inFlightMessage = undefined;
     this.holdWhileBusy();
     if ('batchFailure' in reply) {
       const failure = new StoreUnavailableError('The event store could not commit', {
         cause: writerError(reply.batchFailure),
       });
-      for (const request of batch) request.reject(failure);
+      for (const request of batch) request.answer.settle(request.index, { error: failure });
     } else {
-      const outcomes = decodeOutcomes(reply, this.inFlightMessage.batch);
+      const outcomes = decodeOutcomes(
+        reply,
+        batch.map((request) => request.streams.length),
+      );
       batch.forEach((request, i) => {
         const outcome = outcomes[i];
+        let answer: BatchAppendOutcome;
         if ('ok' in outcome)
-          request.resolve(
-            outcome.ok.map((result) => ({
+          answer = {
+            ok: outcome.ok.map((result) => ({
               nextRevision: BigInt(result.nextRevision),
               position: BigInt(result.position),
             })),
-          );
+          };
         else if ('conflict' in outcome) {
           const { part, actual } = outcome.conflict;
-          const stream = request.message.parts[part].stream;
-          request.reject(
-            new ConcurrencyError(stream, request.expected[part], actual === null ? 'no_stream' : BigInt(actual)),
+          const error = new ConcurrencyError(
+            request.streams[part],
+            request.expected[part],
+            actual === null ? 'no_stream' : BigInt(actual),
           );
-        } else request.reject(asStoreFailure(writerError(outcome.failure)));
+          answer = { error };
+        } else answer = { error: asStoreFailure(writerError(outcome.failure)) };
+        request.answer.settle(request.index, answer);
       });
       const { headBefore, headAfter } = reply;
-      this.committed({ outcomes, headBefore, headAfter, sent: this.inFlightMessage });
+      if (sent) this.committed({ outcomes, headBefore, headAfter, sent });
     }
-    this.inFlightMessage = { batch: [], recordedAt: 0 };
     this.flush();
   }
 
@@ -204,10 +229,13 @@ export class SqliteWriter {
   private fail(error: unknown): void {
     this.gone = true;
     const failure = new StoreUnavailableError('The event store writer stopped', { cause: error });
-    for (const request of [...(this.inFlight ?? []), ...this.pending]) request.reject(failure);
+    for (const request of [...(this.inFlight ?? []), ...this.pending])
+      request.answer.settle(request.index, { error: failure });
     this.snapshotWrites.fail(failure);
     this.inFlight = undefined;
+    this.inFlightMessage = undefined;
     this.pending = [];
+    this.encoder = new BatchEncoder();
   }
 
   /** The writer keeps the process alive only while it has a commit or a snapshot in hand. */

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry, BatchCommand } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
+import { isoTime } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
 import { WorkflowCommand, WorkflowEvent, workflowDecider, workflowStream } from '../workflow';
 import { WorkflowRunOpener, openingCommand } from '../trigger-workflow/workflow-run-opener';
@@ -51,7 +52,7 @@ export class TriggerScheduledRunsHandler implements ICommandHandler<TriggerSched
 
   private triggerOf({ workflowId, scheduledFor }: ScheduledTick): BatchCommand<WorkflowCommand> {
     const runId = this.ids.newId('wfrun');
-    const trigger = { type: 'schedule' as const, scheduledFor: scheduledFor.toISOString() };
+    const trigger = { type: 'schedule' as const, scheduledFor: isoTime(scheduledFor) };
     return {
       stream: workflowStream(workflowId),
       command: { type: 'TriggerWorkflow', workflowId, runId, input: {}, trigger },
