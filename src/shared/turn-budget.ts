@@ -12,8 +12,10 @@ let turnEndScheduled = false;
 /**
  * Lets many pieces of work that become ready together (a hundred runs' model calls starting, or their answers
  * streaming in) take turns with the rest of the event loop, so that timers, health probes and requests are not
- * held up for the whole lot. Call it between two pieces: undefined while this turn's budget lasts (go on at once;
- * a waiting piece goes on too), else a promise that resolves in a later turn, after timers and I/O.
+ * held up for the whole lot. Call it between two pieces: undefined while this turn's budget lasts (go on at once),
+ * else a promise that resolves in a later turn, after timers and I/O. Waiting pieces go on one per turn, first in
+ * first out, each then going on while that turn's budget lasts: a piece let go never lets another go, so however
+ * many wait, a turn runs one budget and the pieces that were going on in it.
  */
 export function yieldIfTurnIsLong(): Promise<void> | undefined {
   const now = performance.now();
@@ -21,10 +23,7 @@ export function yieldIfTurnIsLong(): Promise<void> | undefined {
     turnStarted = now;
     scheduleTurnEnd();
   }
-  if (now - turnStarted < TURN_BUDGET_MS) {
-    letNextGo();
-    return undefined;
-  }
+  if (now - turnStarted < TURN_BUDGET_MS) return undefined;
   return new Promise((resolve) => {
     waiting.push(resolve);
     scheduleTurnEnd();
@@ -37,17 +36,12 @@ function scheduleTurnEnd(): void {
   setImmediate(endTurn);
 }
 
-/** After the turn's I/O: a new budget, and the first waiting piece goes on (the others follow while it lasts). */
+/** After the turn's I/O: a new budget, and the first waiting piece goes on; the next one in the next turn. */
 function endTurn(): void {
   turnEndScheduled = false;
   turnStarted = undefined;
-  letNextGo();
-}
-
-function letNextGo(): void {
   const next = waiting.shift();
   if (!next) return;
   next();
-  // Should the pieces that go on now stop asking, the rest go on in the next turn.
   if (waiting.length) scheduleTurnEnd();
 }
