@@ -7,15 +7,18 @@ export const TURN_BUDGET_MS = 10;
 let turnStarted: number | undefined;
 /** Pieces waiting for a later turn, first in first out. */
 const waiting: Array<() => void> = [];
+/** Waiting pieces let go in one turn at most: each then runs up to its next call, whatever the budget says. */
+const LET_GO_PER_TURN = 8;
+let letGoThisTurn = 0;
 let turnEndScheduled = false;
 
 /**
  * Lets many pieces of work that become ready together (a hundred runs' model calls starting, or their answers
  * streaming in) take turns with the rest of the event loop, so that timers, health probes and requests are not
  * held up for the whole lot. Call it between two pieces: undefined while this turn's budget lasts (go on at once),
- * else a promise that resolves in a later turn, after timers and I/O. Waiting pieces go on one per turn, first in
- * first out, each then going on while that turn's budget lasts: a piece let go never lets another go, so however
- * many wait, a turn runs one budget and the pieces that were going on in it.
+ * else a promise that resolves in a later turn, after timers and I/O. Waiting pieces go on first in, first out:
+ * the first at the start of a turn, then one more at each call that finds budget left, at most
+ * `LET_GO_PER_TURN` a turn, so however many wait, a turn runs one budget and at most that many pieces beyond it.
  */
 export function yieldIfTurnIsLong(): Promise<void> | undefined {
   const now = performance.now();
@@ -23,7 +26,11 @@ export function yieldIfTurnIsLong(): Promise<void> | undefined {
     turnStarted = now;
     scheduleTurnEnd();
   }
-  if (now - turnStarted < TURN_BUDGET_MS) return undefined;
+  if (now - turnStarted < TURN_BUDGET_MS) {
+    // Budget left: a waiting piece goes on too (a few a turn, so that slots held by waiting runs free up).
+    if (waiting.length && letGoThisTurn < LET_GO_PER_TURN) letNextGo();
+    return undefined;
+  }
   return new Promise((resolve) => {
     waiting.push(resolve);
     scheduleTurnEnd();
@@ -36,12 +43,18 @@ function scheduleTurnEnd(): void {
   setImmediate(endTurn);
 }
 
-/** After the turn's I/O: a new budget, and the first waiting piece goes on; the next one in the next turn. */
+/** After the turn's I/O: a new budget, and the first waiting piece goes on (a few more while the budget lasts). */
 function endTurn(): void {
   turnEndScheduled = false;
   turnStarted = undefined;
+  letGoThisTurn = 0;
+  letNextGo();
+}
+
+function letNextGo(): void {
   const next = waiting.shift();
   if (!next) return;
+  letGoThisTurn++;
   next();
   if (waiting.length) scheduleTurnEnd();
 }
