@@ -37,8 +37,17 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function stallOf(server, file) {
   rmSync(file, { force: true });
   process.kill(server.pid, 'SIGWINCH');
-  for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(50);
-  return JSON.parse(readFileSync(file, 'utf8'));
+  // The probe may be caught halfway through writing the file: read it until it parses.
+  for (let i = 0; ; i++) {
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        if (i >= 100) throw error;
+      }
+    } else if (i >= 100) throw new Error(`the stall probe wrote no ${file}`);
+    await sleep(50);
+  }
 }
 
 /** Median, p99 and max of `values` (ms). */

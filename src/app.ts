@@ -15,6 +15,7 @@ import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 import { Metrics } from './operations/metrics';
 import { returnRequestIds } from './operations/request-id';
+import { logRequests, loggingOptions } from './operations/logging';
 import { CommandBus } from '@nestjs/cqrs';
 import { setCaptureContent } from './shared/trace-context';
 import { registerHttpSpans } from './telemetry/http-spans';
@@ -54,6 +55,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
     fastify.addHook('onClose', () => tracing.stop());
   }
   returnRequestIds(fastify);
+  logRequests(fastify, loggingOptions(config.logLevel, config.logFormat));
   registerSecurityHeaders(fastify);
   app.get(AccessControl).register(fastify);
   app.get(Metrics).observeRequests(fastify);

@@ -16,6 +16,7 @@ import { errorMessage, toModelRunError } from './provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
 import { endModelCall, failModelCall, inToolSpan, startModelCall } from './gen-ai-spans';
 import type { Span } from '@opentelemetry/api';
+import { yieldIfTurnIsLong } from '../shared/turn-budget';
 
 export interface AgentLoopRequest {
   /** `provider/model`. */
@@ -117,6 +118,8 @@ async function loop(
       messages,
     }));
     try {
+      // Many runs start, and their answers stream in, together: each call and each part takes its turn.
+      await yieldIfTurnIsLong();
       const result = streamText({
         model: opened.model,
         headers: opened.headers,
@@ -130,6 +133,8 @@ async function loop(
         onError: () => undefined, // errors are read from the stream below (the default logs them)
       });
       for await (const part of result.fullStream) {
+        const later = yieldIfTurnIsLong();
+        if (later) await later;
         if (part.type === 'start-step') {
           stepText = '';
           modelCall ??= startModelCall(request.model, () => ({ instructions: request.instructions, messages }));

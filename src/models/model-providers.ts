@@ -4,6 +4,7 @@ import { ModelRunError } from './model-run-error';
 import type { ProviderConfig } from './provider-config';
 import { Redaction } from '../shared/redaction';
 import { createRetryingFetch } from './retrying-fetch';
+import { yieldIfTurnIsLong } from '../shared/turn-budget';
 
 /**
  * The header that tells the counting `fetch` whose attempts a request is: it names the run's counter, and is
@@ -44,8 +45,13 @@ export class ModelProviders {
   ) {
     const { openai, anthropic, openaiCompatible } = config;
     this.redaction = new Redaction([openai.apiKey, anthropic.apiKey, openaiCompatible.apiKey, ...otherSecrets]);
-    const counted: typeof globalThis.fetch = (input, init) =>
-      (baseFetch ?? globalThis.fetch)(input, this.counted(init));
+    const counted: typeof globalThis.fetch = async (input, init) => {
+      const response = await (baseFetch ?? globalThis.fetch)(input, this.counted(init));
+      // The SDK sets up the answer's streams and reads it once this takes its turn (see turn-budget.ts).
+      const later = yieldIfTurnIsLong();
+      if (later) await later;
+      return response;
+    };
     this.fetch = createRetryingFetch(this.config.retry, counted).fetch;
   }
 

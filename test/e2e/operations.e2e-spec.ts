@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 import type Database from 'better-sqlite3';
@@ -68,6 +69,18 @@ describe('operating the service', () => {
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const problem = await api.request('GET', '/v1/nowhere');
     expect(problem.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('binds no request to an AsyncLocalStorage (it would turn promise hooks on for the whole process)', async () => {
+    const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+    try {
+      const agent = (await api.request('POST', '/v1/agents', { name: 'als', model: 'ollama/llama3.2' })).body;
+      expect((await api.request('POST', `/v1/agents/${agent.id}/run`, { task: 'x' })).status).toBe(202);
+      expect((await api.request('GET', '/v1/nowhere')).status).toBe(404);
+      expect(run).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+    }
   });
 
   it('logs requests without their headers, so API keys are never logged', () => {
