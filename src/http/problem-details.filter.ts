@@ -16,7 +16,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const { problem, log } = answerFor(error, this.config.http);
-    this.log(log, error);
+    this.log(log, error, String(request.id));
     // A client that went away has nobody to answer.
     if (reply.raw.destroyed || request.raw.socket?.destroyed) return;
     if (problem.status === 503) void reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
@@ -26,10 +26,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       .send({ ...problem, instance: request.url });
   }
 
-  private log(level: ReturnType<typeof answerFor>['log'], error: unknown): void {
+  /** Each line carries the request's id (`req.id`, as the request's own line): no storage carries it here. */
+  private log(level: ReturnType<typeof answerFor>['log'], error: unknown, id: string): void {
     const text = error instanceof Error ? error.message : String(error);
-    if (level === 'error') this.logger.error(error instanceof Error ? (error.stack ?? text) : text);
-    else if (level === 'warn') this.logger.warn(`Event store unavailable: ${String((error as Error)?.cause ?? text)}`);
-    else if (level === 'debug') this.logger.debug(text);
+    const req = { id };
+    if (level === 'error') this.logger.error({ req, msg: error instanceof Error ? (error.stack ?? text) : text });
+    else if (level === 'warn')
+      this.logger.warn({ req, msg: `Event store unavailable: ${String((error as Error)?.cause ?? text)}` });
+    else if (level === 'debug') this.logger.debug({ req, msg: text });
   }
 }
