@@ -6,6 +6,7 @@ import {
   SpanKind,
   SpanStatusCode,
   TraceFlags,
+  Tracer,
   context,
   trace,
 } from '@opentelemetry/api';
@@ -15,7 +16,17 @@ import {
  * call here is a no-op of the API's and nothing is recorded. The SDK is loaded only when tracing is on
  * (`src/telemetry/tracing-sdk.ts`).
  */
-export const tracer = () => trace.getTracer('workflows-agents-service');
+export function tracer(): Tracer {
+  // Looked up once: the provider's lookup builds a key and searches a map on every call.
+  return (cachedTracer ??= trace.getTracer('workflows-agents-service'));
+}
+
+let cachedTracer: Tracer | undefined;
+
+/** Called when the tracer provider changes (tracing starts or stops): the next `tracer()` looks it up again. */
+export function forgetTracer(): void {
+  cachedTracer = undefined;
+}
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
@@ -43,8 +54,11 @@ export function runIn<T>(parent: Context | undefined, work: () => T): T {
   return parent ? context.with(parent, work) : work();
 }
 
-/** Runs `work` in a span (a child of the active one, or of `parent`), ending it with its outcome. */
-export async function inSpan<T>(
+/**
+ * Runs `work` in a span (a child of the active one, or of `parent`), ending it with its outcome. One reaction on
+ * `work`'s promise, not an async function's several promises: every promise costs the async hooks' work.
+ */
+export function inSpan<T>(
   name: string,
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
@@ -52,14 +66,28 @@ export async function inSpan<T>(
 ): Promise<T> {
   const parent = options.parent ?? context.active();
   const span = tracer().startSpan(name, { attributes, kind: options.kind, root: options.root }, parent);
+  let result: Promise<T>;
   try {
-    return await context.with(trace.setSpan(parent, span), () => work(span));
+    result = context.with(trace.setSpan(parent, span), work, undefined, span);
   } catch (error) {
-    failed(span, error);
-    throw error;
-  } finally {
-    span.end();
+    endFailed(span, error);
+    return Promise.reject(error as Error);
   }
+  return Promise.resolve(result).then(
+    (value) => {
+      span.end();
+      return value;
+    },
+    (error: unknown) => {
+      endFailed(span, error);
+      throw error;
+    },
+  );
+}
+
+function endFailed(span: Span, error: unknown): void {
+  failed(span, error);
+  span.end();
 }
 
 /** Marks a span as failed by `error`. */

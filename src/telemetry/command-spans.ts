@@ -4,8 +4,12 @@ import { inSpan } from '../shared/trace-context';
 /** A span around each command the bus hands to its handler (`command RunAgentCommand`), while tracing is on. */
 export function addCommandSpans(bus: CommandBus): void {
   const execute = bus.execute.bind(bus);
-  bus.execute = ((command: ICommand) =>
-    inSpan(`command ${command.constructor.name}`, { 'app.command': command.constructor.name }, () =>
-      execute(command),
-    )) as CommandBus['execute'];
+  // Each command class's span name and attributes, made once (the SDK copies the attributes into each span).
+  const described = new Map<unknown, { name: string; attributes: { 'app.command': string } }>();
+  bus.execute = ((command: ICommand) => {
+    const type = command.constructor;
+    let span = described.get(type);
+    if (!span) described.set(type, (span = { name: `command ${type.name}`, attributes: { 'app.command': type.name } }));
+    return inSpan(span.name, span.attributes, () => execute(command));
+  }) as CommandBus['execute'];
 }

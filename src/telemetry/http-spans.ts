@@ -1,4 +1,4 @@
-import { Context, ROOT_CONTEXT, Span, context, propagation, trace } from '@opentelemetry/api';
+import { Attributes, Context, ROOT_CONTEXT, Span, context, propagation, trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SpanKind, SpanStatusCode, tracer } from '../shared/trace-context';
 
@@ -18,27 +18,30 @@ export function registerHttpSpans(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request: Traced, _reply, done) => {
     if (UNTRACED.test(request.url)) return done();
     const route = request.routeOptions.url;
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    // Without a traceparent there is nothing to continue: the propagator would find nothing.
+    const parent = request.headers.traceparent ? propagation.extract(ROOT_CONTEXT, request.headers) : ROOT_CONTEXT;
+    const query = request.url.indexOf('?');
+    const attributes: Attributes = {
+      'http.request.method': request.method,
+      'url.path': query < 0 ? request.url : request.url.slice(0, query),
+      'url.scheme': request.protocol,
+      'client.address': request.ip,
+    };
+    if (route) attributes['http.route'] = route;
+    const agent = request.headers['user-agent'];
+    if (agent) attributes['user_agent.original'] = agent;
     const span = tracer().startSpan(
       route ? `${request.method} ${route}` : request.method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'http.request.method': request.method,
-          'url.path': request.url.split('?')[0],
-          'url.scheme': request.protocol,
-          ...(route && { 'http.route': route }),
-          'client.address': request.ip,
-          ...(request.headers['user-agent'] && { 'user_agent.original': request.headers['user-agent'] }),
-        },
-      },
+      { kind: SpanKind.SERVER, attributes },
       parent,
     );
     request[SPAN] = span;
+    // Entered in preHandler: nothing before the handler makes spans, and the body is read in the connection's
+    // async context anyway.
     request[CONTEXT] = trace.setSpan(parent, span);
-    context.with(request[CONTEXT], done);
+    done();
   });
-  // The body is read in the connection's async context: the handler is put back into the span's.
+  // The handler runs in the request span's context.
   fastify.addHook('preHandler', (request: Traced, _reply, done) => {
     const traced = request[CONTEXT];
     if (traced) context.with(traced, done);

@@ -3,46 +3,72 @@ import { SpanKind, inSpan } from '../shared/trace-context';
 
 /** The store with a span around each append (`event_store.append`) and each batch of them, while tracing is on. */
 export function withAppendSpans(store: EventStore): EventStore {
-  const append: EventStore['append'] = (stream, events, options) =>
-    inSpan(`append ${categoryOf(stream)}`, attributesOf([{ stream, events }]), () =>
+  const traced = forwardingTo(store);
+  traced.append = (stream, events, options) =>
+    inSpan(`append ${categoryOf(stream)}`, appendAttributes(stream, events), () =>
       store.append(stream, events, options),
     );
   const appendMultiple = store.appendMultiple?.bind(store);
-  const appendBatch: EventStore['appendBatch'] = (appends) =>
-    inSpan('append batch', batchAttributesOf(appends), () => store.appendBatch(appends));
-  const bound = new Map<PropertyKey, unknown>();
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      if (property === 'append') return append;
-      if (property === 'appendBatch') return appendBatch;
-      if (property === 'appendMultiple' && appendMultiple) {
-        return (appends: StreamAppend[]) =>
-          inSpan(`append ${appends.map((a) => categoryOf(a.stream)).join(', ')}`, attributesOf(appends), () =>
-            appendMultiple(appends),
-          );
-      }
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      // Bound once: the store's methods are read on every request.
-      if (!bound.has(property)) bound.set(property, value.bind(target));
-      return bound.get(property);
-    },
-  });
+  traced.appendMultiple = appendMultiple
+    ? (appends) => inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))
+    : undefined;
+  traced.appendBatch = (appends) => inSpan('append batch', batchAttributes(appends), () => store.appendBatch(appends));
+  return traced;
 }
 
-function attributesOf(appends: Array<{ stream: string; events: NewEvent[] }>) {
-  let types = '';
-  for (const { events } of appends) for (const event of events) types += types ? `,${event.type}` : event.type;
+/**
+ * An object of the store's class whose members are the store's own, its methods bound to it once: the store is read
+ * on every request, and a plain property is far cheaper to read than a Proxy's trap.
+ */
+function forwardingTo(store: EventStore): EventStore {
+  const traced = Object.create(Object.getPrototypeOf(store) as object) as Record<PropertyKey, unknown>;
+  for (let owner: object | null = store; owner && owner !== Object.prototype; owner = Object.getPrototypeOf(owner)) {
+    for (const key of Reflect.ownKeys(owner)) {
+      if (key === 'constructor' || Object.prototype.hasOwnProperty.call(traced, key)) continue;
+      const value = (Object.getOwnPropertyDescriptor(owner, key) as PropertyDescriptor).value as unknown;
+      if (typeof value === 'function') {
+        traced[key] = (value as (...args: unknown[]) => unknown).bind(store);
+      } else {
+        // A field or a getter: read from the store each time.
+        Object.defineProperty(traced, key, {
+          get: () => Reflect.get(store, key),
+          set: (next: unknown) => Reflect.set(store, key, next),
+          configurable: true,
+        });
+      }
+    }
+  }
+  return traced as unknown as EventStore;
+}
+
+function appendAttributes(stream: string, events: NewEvent[]) {
+  let types = events.length === 1 ? events[0].type : '';
+  if (events.length > 1) for (const event of events) types += types ? `,${event.type}` : event.type;
   return {
     'db.system.name': 'event_store',
     'db.operation.name': 'append',
-    'event_store.streams': appends.length === 1 ? appends[0].stream : appends.map((a) => a.stream).join(','),
+    'event_store.streams': stream,
+    'event_store.event_types': types,
+  };
+}
+
+function multipleAttributes(appends: StreamAppend[]) {
+  let streams = '';
+  let types = '';
+  for (const { stream, events } of appends) {
+    streams += streams ? `,${stream}` : stream;
+    for (const event of events) types += types ? `,${event.type}` : event.type;
+  }
+  return {
+    'db.system.name': 'event_store',
+    'db.operation.name': 'append',
+    'event_store.streams': streams,
     'event_store.event_types': types,
   };
 }
 
 /** A batch (a tick's triggers) may hold thousands of appends: it is described by counts, not by its streams. */
-function batchAttributesOf(appends: StreamAppend[][]) {
+function batchAttributes(appends: StreamAppend[][]) {
   let events = 0;
   for (const parts of appends) for (const part of parts) events += part.events.length;
   return {
@@ -51,6 +77,12 @@ function batchAttributesOf(appends: StreamAppend[][]) {
     'event_store.batch.appends': appends.length,
     'event_store.batch.events': events,
   };
+}
+
+function categoriesOf(appends: StreamAppend[]): string {
+  let names = '';
+  for (const { stream } of appends) names += names ? `, ${categoryOf(stream)}` : categoryOf(stream);
+  return names;
 }
 
 /** `agentrun-01J…` → `agentrun`: span names stay few, the stream is an attribute. */
