@@ -4,15 +4,22 @@ import { SpanKind, inSpan } from '../shared/trace-context';
 /** The store with a span around each append (`event_store.append`) and each batch of them, while tracing is on. */
 export function withAppendSpans(store: EventStore): EventStore {
   const traced = forwardingTo(store);
-  traced.append = (stream, events, options) =>
+  const appendMultiple = store.appendMultiple?.bind(store);
+  // Defined, not assigned: a member the store has as a getter (PrefixedEventStore's appendMultiple) is an accessor
+  // on `traced` that writes through to the store, where an assignment would be lost.
+  const own = <K extends 'append' | 'appendMultiple' | 'appendBatch'>(key: K, value: EventStore[K]) =>
+    Object.defineProperty(traced, key, { value, writable: true, configurable: true, enumerable: true });
+  own('append', (stream, events, options) =>
     inSpan(`append ${categoryOf(stream)}`, appendAttributes(stream, events), () =>
       store.append(stream, events, options),
-    );
-  const appendMultiple = store.appendMultiple?.bind(store);
-  traced.appendMultiple = appendMultiple
-    ? (appends) => inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))
-    : undefined;
-  traced.appendBatch = (appends) => inSpan('append batch', batchAttributes(appends), () => store.appendBatch(appends));
+    ),
+  );
+  own(
+    'appendMultiple',
+    appendMultiple &&
+      ((appends) => inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
+  );
+  own('appendBatch', (appends) => inSpan('append batch', batchAttributes(appends), () => store.appendBatch(appends)));
   return traced;
 }
 

@@ -141,6 +141,14 @@ describe('traces', () => {
     expect(attributes.filter((key) => /messages|instructions|arguments|result/.test(key))).toEqual([]);
   });
 
+  it('gives every append its span on a store with STREAM_PREFIX (the agent and its name claim in one append)', async () => {
+    app = await start({ STREAM_PREFIX: 'tenant1' });
+    await createAgent(app);
+    const append = one('append agentname, agent');
+    expect(descends(append, one('POST /v1/agents'))).toBe(true);
+    expect(append.attributes['event_store.streams']).toMatch(/^agentname-.+,agent-agent_/);
+  });
+
   it("marks a failed run's span and its model call's as errors", async () => {
     app = await start();
     const agentId = await createAgent(app);
