@@ -55,9 +55,10 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
     fastify.addHook('onClose', () => tracing.stop());
   }
   returnRequestIds(fastify);
-  logRequests(fastify, loggingOptions(config.logLevel, config.logFormat));
   registerSecurityHeaders(fastify);
   app.get(AccessControl).register(fastify);
+  // After access control, as nestjs-pino's middleware was: refused keys and rate-limited requests write no line.
+  logRequests(fastify, loggingOptions(config.logLevel, config.logFormat));
   app.get(Metrics).observeRequests(fastify);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);

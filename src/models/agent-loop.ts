@@ -112,14 +112,15 @@ async function loop(
     let streamError: { error: unknown } | undefined;
     let finished = false;
     let responseMessages: ModelMessage[] = [];
+    // Many runs start, and their answers stream in, together: each call and each part takes its turn (before the
+    // call's span opens, so that the span does not count the wait).
+    await yieldIfTurnIsLong();
     // A model call's span opens with its request (one that fails before it streams has its span too).
     let modelCall: Span | undefined = startModelCall(request.model, () => ({
       instructions: request.instructions,
       messages,
     }));
     try {
-      // Many runs start, and their answers stream in, together: each call and each part takes its turn.
-      await yieldIfTurnIsLong();
       const result = streamText({
         model: opened.model,
         headers: opened.headers,

@@ -2,7 +2,12 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { EncodedBatch, EncodedSpanBatches } from './encoded-span-batches';
 
 describe('spans encoded as they end', () => {
@@ -64,6 +69,36 @@ describe('spans encoded as they end', () => {
     expect(
       Buffer.from(sent[1].bytes).equals(Buffer.from(ProtobufTraceSerializer.serializeRequest(last) as Uint8Array)),
     ).toBe(true);
+  });
+
+  it('drops a span it cannot encode, alone, and encodes right after a burst has grown its buffer', async () => {
+    const { sent, batches, memory, provider } = setUp();
+    const tracer = provider.getTracer('t');
+    const serialized = (spans: ReadableSpan[]) =>
+      Buffer.from(ProtobufTraceSerializer.serializeRequest(spans) as Uint8Array);
+    tracer.startSpan('before').end();
+    const broken = Object.create(memory.getFinishedSpans()[0], {
+      events: {
+        get: () => {
+          throw new Error('cannot encode');
+        },
+      },
+    }) as ReadableSpan;
+    expect(() => batches.onEnd(broken)).not.toThrow();
+    tracer.startSpan('after').end();
+    await batches.forceFlush();
+    expect(sent[0].spans).toBe(2);
+    expect(Buffer.from(sent[0].bytes).equals(serialized(memory.getFinishedSpans()))).toBe(true);
+
+    const big = 'x'.repeat(300_000);
+    for (let i = 0; i < 5; i++) tracer.startSpan('big', { attributes: { big } }).end();
+    await batches.forceFlush();
+    tracer.startSpan('small').end();
+    await batches.forceFlush();
+    const spans = memory.getFinishedSpans();
+    expect(sent.map((batch) => batch.spans)).toEqual([2, 5, 1]);
+    expect(Buffer.from(sent[1].bytes).equals(serialized(spans.slice(2, 7)))).toBe(true);
+    expect(Buffer.from(sent[2].bytes).equals(serialized(spans.slice(7)))).toBe(true);
   });
 
   it('sends a full batch at once, the rest after the delay, and what is left at shutdown; unsampled spans not at all', async () => {

@@ -15,6 +15,10 @@ export interface EncodedBatchExporter {
   shutdown(): Promise<void>;
 }
 
+/** A scope's buffer of encoded spans starts this large, and is kept between batches up to KEPT_WRITER_BYTES. */
+const WRITER_BYTES = 64 * 1024;
+const KEPT_WRITER_BYTES = 1024 * 1024;
+
 /** The spans of one resource and instrumentation scope, encoded, and the bytes around them in the request. */
 interface ScopeGroup {
   resourcePrefix: Uint8Array;
@@ -52,7 +56,7 @@ export class EncodedSpanBatches implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     if (this.stopped || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
-    this.add(span);
+    if (!this.add(span)) return;
     if (++this.pending >= this.options.maxBatchSpans) this.send();
     else this.timer ??= setTimeout(() => this.send(), this.options.delayMillis).unref();
   }
@@ -69,7 +73,8 @@ export class EncodedSpanBatches implements SpanProcessor {
     await this.exporter.shutdown();
   }
 
-  private add(span: ReadableSpan): void {
+  /** Encodes the span into its group; false (and nothing written) when it cannot be encoded. */
+  private add(span: ReadableSpan): boolean {
     let scopes = this.groups.get(span.resource);
     if (!scopes) this.groups.set(span.resource, (scopes = new Map()));
     let group = scopes.get(span.instrumentationScope);
@@ -81,11 +86,20 @@ export class EncodedSpanBatches implements SpanProcessor {
         resourceSuffix: parts.resourceSuffix.slice(),
         scopePrefix: parts.scopePrefix.slice(),
         scopeSuffix: parts.scopeSuffix.slice(),
-        spans: new ProtobufWriter(65536),
+        spans: new ProtobufWriter(WRITER_BYTES),
       };
       scopes.set(span.instrumentationScope, group);
     }
-    writeSpanField(group.spans, span);
+    const from = group.spans.pos;
+    try {
+      writeSpanField(group.spans, span);
+      return true;
+    } catch (error) {
+      // Half a span would spoil the whole request, and the error must not reach the code that ended the span.
+      group.spans.pos = from;
+      diag.error('A span could not be encoded and was dropped', error);
+      return false;
+    }
   }
 
   /** Sends what is pending, if anything, as one request. */
@@ -126,9 +140,14 @@ export class EncodedSpanBatches implements SpanProcessor {
       const length = resource.resourcePrefix.length + scopesLength + resource.resourceSuffix.length;
       chunks.push(fieldHead(1, length), resource.resourcePrefix, ...scopeChunks, resource.resourceSuffix);
     }
-    // Copies the spans out: their buffers are filled again from the start.
+    // Copies the spans out: their buffers are filled again from the start, or let go when a burst (prompts captured,
+    // say) grew them past KEPT_WRITER_BYTES.
     const request = Buffer.concat(chunks);
-    for (const scopes of this.groups.values()) for (const group of scopes.values()) group.spans.pos = 0;
+    for (const scopes of this.groups.values())
+      for (const group of scopes.values()) {
+        if (group.spans.pos > KEPT_WRITER_BYTES) group.spans = new ProtobufWriter(WRITER_BYTES);
+        else group.spans.pos = 0;
+      }
     return request;
   }
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 import type Database from 'better-sqlite3';
@@ -72,14 +73,25 @@ describe('operating the service', () => {
   });
 
   it('binds no request to an AsyncLocalStorage (it would turn promise hooks on for the whole process)', async () => {
+    // A service that executes runs, on a scripted model: the run's model call is watched too.
+    const model = await startScriptedOpenAIServer(() => ({ kind: 'text', text: 'Done.' }));
+    const running = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
     const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+    const enterWith = jest.spyOn(AsyncLocalStorage.prototype, 'enterWith');
     try {
-      const agent = (await api.request('POST', '/v1/agents', { name: 'als', model: 'ollama/llama3.2' })).body;
-      expect((await api.request('POST', `/v1/agents/${agent.id}/run`, { task: 'x' })).status).toBe(202);
-      expect((await api.request('GET', '/v1/nowhere')).status).toBe(404);
+      const agent = (
+        await running.request('POST', '/v1/agents', { name: 'als', model: 'openai-compatible/test-model' })
+      ).body;
+      const ran = await running.request('POST', `/v1/agents/${agent.id}/run`, { task: 'x' }, { prefer: 'wait=10' });
+      expect(ran.body).toMatchObject({ status: 'succeeded', output: 'Done.' });
+      expect((await running.request('GET', '/v1/nowhere')).status).toBe(404);
       expect(run).not.toHaveBeenCalled();
+      expect(enterWith).not.toHaveBeenCalled();
     } finally {
       run.mockRestore();
+      enterWith.mockRestore();
+      await running.close();
+      await model.close();
     }
   });
 
