@@ -1,19 +1,13 @@
-import { Writable } from 'node:stream';
 import type { ArgumentsHost } from '@nestjs/common';
 import { Logger as NestLogger } from '@nestjs/common';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { loadConfig } from '../config';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { ProblemDetailsFilter } from './problem-details.filter';
+import { logLines } from '../../test/support/log-lines';
 
 describe('ProblemDetailsFilter logging', () => {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
+  const { lines, sink } = logLines();
   const sent: unknown[] = [];
 
   /** The request and reply as the filter reads them from Nest's host. */
@@ -26,7 +20,9 @@ describe('ProblemDetailsFilter logging', () => {
       send: (body: unknown) => sent.push(body),
     };
     const request = { id, url: '/v1/agents', raw: { socket: { destroyed: false } } };
-    return { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ArgumentsHost;
+    return {
+      switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }),
+    } as unknown as ArgumentsHost;
   }
 
   beforeAll(() => {

@@ -1,19 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
 import { requestIdOf } from './request-id';
 import { logRequests, loggingOptions } from './logging';
+import { logLines } from '../../test/support/log-lines';
 
 describe('request logging', () => {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
+  const { lines, sink } = logLines();
   const root = PinoLogger.root;
 
   beforeAll(() => {

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { ExportResultCode } from '@opentelemetry/core';
+import { ExportResultCode, TraceState } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -52,12 +52,16 @@ describe('spans encoded as they end', () => {
     model.setStatus({ code: SpanStatusCode.ERROR, message: 'model failed: ünïcode' });
     model.end();
     service.startSpan('append agent', { attributes: { 'event_store.streams': 'agent-01J' } }, inPost).end();
+    // A remote parent with a trace state, and a link with one.
+    const remote = { ...parent, isRemote: true, traceState: new TraceState('vendor=v1') };
+    const link = { context: { ...remote, spanId: 'b7ad6b7169203331' }, attributes: { 'link.kind': 'cause' } };
+    service.startSpan('linked', { links: [link] }, trace.setSpanContext(ROOT_CONTEXT, remote)).end();
     post.setAttribute('http.response.status_code', 201);
     post.end();
     await batches.forceFlush();
 
     expect(sent).toHaveLength(1);
-    expect(sent[0].spans).toBe(3);
+    expect(sent[0].spans).toBe(4);
     const expected = ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans()) as Uint8Array;
     expect(Buffer.from(sent[0].bytes).equals(Buffer.from(expected))).toBe(true);
 

@@ -1,4 +1,4 @@
-import type { HrTime, Link, SpanStatus } from '@opentelemetry/api';
+import type { HrTime, Link, SpanContext, SpanStatus } from '@opentelemetry/api';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 // The OpenTelemetry serializer's own writer and field writers (the package has no exports map; the version is pinned,
 // and encoded-span-batches.spec.ts holds the bytes to the serializer's).
@@ -20,15 +20,7 @@ export function writeSpanField(writer: ProtobufWriter, span: ReadableSpan): void
   const start = writer.startLengthDelimited();
   const from = writer.pos;
   const context = span.spanContext();
-  writer.writeTag(1, 2);
-  writer.writeBytes(hexToBinary(context.traceId));
-  writer.writeTag(2, 2);
-  writer.writeBytes(hexToBinary(context.spanId));
-  const traceState = context.traceState?.serialize();
-  if (traceState) {
-    writer.writeTag(3, 2);
-    writer.writeString(traceState);
-  }
+  writeIds(writer, context);
   if (span.parentSpanContext?.spanId) {
     writer.writeTag(4, 2);
     writer.writeBytes(hexToBinary(span.parentSpanContext.spanId));
@@ -90,11 +82,8 @@ function writeEvent(writer: ProtobufWriter, event: TimedEvent): void {
   writer.finishLengthDelimited(start, writer.pos - from);
 }
 
-function writeLink(writer: ProtobufWriter, link: Link): void {
-  writer.writeTag(13, 2);
-  const start = writer.startLengthDelimited();
-  const from = writer.pos;
-  const context = link.context;
+/** Fields 1 to 3 of a Span and of a Link alike: trace id, span id, trace state. */
+function writeIds(writer: ProtobufWriter, context: SpanContext): void {
   writer.writeTag(1, 2);
   writer.writeBytes(hexToBinary(context.traceId));
   writer.writeTag(2, 2);
@@ -104,6 +93,14 @@ function writeLink(writer: ProtobufWriter, link: Link): void {
     writer.writeTag(3, 2);
     writer.writeString(traceState);
   }
+}
+
+function writeLink(writer: ProtobufWriter, link: Link): void {
+  writer.writeTag(13, 2);
+  const start = writer.startLengthDelimited();
+  const from = writer.pos;
+  const context = link.context;
+  writeIds(writer, context);
   if (link.attributes) writeAttributes(writer, link.attributes, 4);
   writer.writeTag(5, 0);
   writer.writeVarint(link.droppedAttributesCount || 0);

@@ -17,7 +17,8 @@ export function withAppendSpans(store: EventStore): EventStore {
   own(
     'appendMultiple',
     appendMultiple &&
-      ((appends) => inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
+      ((appends) =>
+        inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
   );
   own('appendBatch', (appends) => inSpan('append batch', batchAttributes(appends), () => store.appendBatch(appends)));
   return traced;
