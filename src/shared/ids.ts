@@ -63,9 +63,8 @@ export function pooledUuidV4(): () => string {
     for (let i = 0; i < 16; i++) {
       if (i === 4 || i === 6 || i === 8 || i === 10) text[at++] = DASH;
       let byte = pool[next + i];
-      if (i === 6)
-        byte = (byte & 0x0f) | 0x40; // version 4
-      else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10xx
+      if (i === 6) byte = (byte & 0x0f) | 0x40; // the version: 4
+      if (i === 8) byte = (byte & 0x3f) | 0x80; // the variant: 10xx
       text[at++] = HEX_DIGITS[byte >> 4];
       text[at++] = HEX_DIGITS[byte & 0x0f];
     }
