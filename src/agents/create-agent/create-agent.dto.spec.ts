@@ -1,23 +1,9 @@
-import { ArgumentMetadata } from '@nestjs/common';
-import { createValidationPipe } from '../../http/validation';
-import { ValidationFailed } from '../../shared/validation-failed';
+import { validationPaths } from '../../../test/support/validation-paths';
 import { DEFAULT_MEMORY } from '../agent';
 import { CreateAgentDto } from './create-agent.dto';
 
-const metadata: ArgumentMetadata = { type: 'body', metatype: CreateAgentDto };
-/** The same pipe as the app's, and one that knows no fast path (the DTO seen as an unmarked subclass). */
-const pipe = createValidationPipe();
-class WithoutFastPath extends CreateAgentDto {}
-const slow: ArgumentMetadata = { type: 'body', metatype: WithoutFastPath };
-
-async function outcome(metadata_: ArgumentMetadata, body: unknown): Promise<unknown> {
-  try {
-    return JSON.parse(JSON.stringify(await pipe.transform(body, metadata_)));
-  } catch (error) {
-    if (error instanceof ValidationFailed) return { refused: error.errors };
-    throw error;
-  }
-}
+/** The app's pipe, with the DTO's fast path (`metadata`) and without it (`slow`). */
+const { pipe, fast: metadata, slow, outcome } = validationPaths(CreateAgentDto);
 
 const valid = { name: 'researcher', model: 'openai/gpt-4o-mini' };
 const long = (n: number, unit = 'a') => unit.repeat(n);

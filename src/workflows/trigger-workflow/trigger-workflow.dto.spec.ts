@@ -1,22 +1,7 @@
-import { ArgumentMetadata } from '@nestjs/common';
-import { createValidationPipe } from '../../http/validation';
-import { ValidationFailed } from '../../shared/validation-failed';
+import { validationPaths } from '../../../test/support/validation-paths';
 import { TriggerWorkflowDto } from './trigger-workflow.dto';
 
-const pipe = createValidationPipe();
-const fast: ArgumentMetadata = { type: 'body', metatype: TriggerWorkflowDto };
-/** The same DTO without its fast path (a subclass does not inherit it): class-validator alone. */
-class WithoutFastPath extends TriggerWorkflowDto {}
-const slow: ArgumentMetadata = { type: 'body', metatype: WithoutFastPath };
-
-async function outcome(metadata: ArgumentMetadata, body: unknown): Promise<unknown> {
-  try {
-    return JSON.parse(JSON.stringify(await pipe.transform(body, metadata)));
-  } catch (error) {
-    if (error instanceof ValidationFailed) return { refused: error.errors };
-    throw error;
-  }
-}
+const { pipe, fast, slow, outcome } = validationPaths(TriggerWorkflowDto);
 
 describe('POST /v1/workflows/{id}/trigger body: the fast path beside class-validator', () => {
   it('makes the DTO of a valid body at once, keeping every key of input', () => {
