@@ -12,6 +12,7 @@ import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { Actor, ActorDeps, CommandContext, CommandResult, NewStreamEvents, metadataOf, toNewEvents } from './actor';
 import { SnapshotWriter } from './snapshot-writer';
+import { runIn } from '../shared/trace-context';
 
 /** A command, the stream it goes to, and that stream's decider. */
 
@@ -150,15 +151,16 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     if (!this.store.appendMultiple) return undefined;
     const decided = decideNew(commands, this.clock.now());
     const metadata = metadataOf(context);
+    const appends = decided.map(({ stream, events }) => ({
+      stream,
+      expected: 'no_stream' as const,
+      events: toNewEvents(events, metadata, this.ids),
+    }));
+    const { store } = this;
     let appended;
     try {
-      appended = await this.store.appendMultiple(
-        decided.map(({ stream, events }) => ({
-          stream,
-          expected: 'no_stream' as const,
-          events: toNewEvents(events, metadata, this.ids),
-        })),
-      );
+      // The append's span is started at once, in the command's trace.
+      appended = await runIn(context.trace, () => store.appendMultiple!(appends));
     } catch (error) {
       if (error instanceof ConcurrencyError) return undefined;
       throw error;

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { currentTraceparent } from '../shared/trace-context';
+import { TraceContext, currentTraceparent, runIn, traceparentOf } from '../shared/trace-context';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import {
   AppendResult,
@@ -16,6 +16,11 @@ import { SnapshotWriter } from './snapshot-writer';
 export interface CommandContext {
   correlationId: string;
   causationId: string;
+  /**
+   * The trace the command belongs to (a request's command span, `traceOf(command)`): its events' `traceparent`
+   * and its append's span come from it. Without it, from the active context (a run's or a tick's async scope).
+   */
+  trace?: TraceContext;
 }
 
 export interface CommandResult<State, Event> {
@@ -218,16 +223,20 @@ export class Actor<State, Command, Event extends DomainEvent> {
   private append(events: Event[], newStreams: NewStreamEvents[], context: CommandContext): Promise<AppendResult[]> {
     const metadata = metadataOf(context);
     const own = toNewEvents(events, metadata, this.deps.ids);
+    const { store } = this.deps;
     if (!newStreams.length)
-      return this.deps.store.append(this.stream, own, { expected: this.revision }).then((result) => [result]);
-    return this.deps.store.appendMultiple!([
+      return runIn(context.trace, () => store.append(this.stream, own, { expected: this.revision })).then((result) => [
+        result,
+      ]);
+    const appends = [
       { stream: this.stream, events: own, expected: this.revision },
       ...newStreams.map(({ stream, events }) => ({
         stream,
         events: toNewEvents(events, metadata, this.deps.ids),
         expected: 'no_stream' as const,
       })),
-    ]);
+    ];
+    return runIn(context.trace, () => store.appendMultiple!(appends));
   }
 
   /**
@@ -315,8 +324,8 @@ export function toNewEvents(events: DomainEvent[], metadata: EventMetadata, ids:
 }
 
 /** The metadata of a command's events: one object for all of them, so the store may serialise it once. */
-export function metadataOf({ correlationId, causationId }: CommandContext): EventMetadata {
-  const traceparent = currentTraceparent();
+export function metadataOf({ correlationId, causationId, trace }: CommandContext): EventMetadata {
+  const traceparent = trace ? traceparentOf(trace) : currentTraceparent();
   return traceparent
     ? { correlationId, causationId, schemaVersion: 1, traceparent }
     : { correlationId, causationId, schemaVersion: 1 };

@@ -18,7 +18,7 @@ import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
-import { contextOf, inSpan, runIn } from '../shared/trace-context';
+import { contextOf, inAsyncScope, inSpan } from '../shared/trace-context';
 import type { Agent } from '../agents/agent';
 import type { AgentRunAggregate } from '../agents/agent-run';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
@@ -213,7 +213,7 @@ export class AgentRunExecutor
     // In another instance, or after a restart, all the same: the run belongs to the trace that queued it.
     const parent = contextOf(entry.traceparent);
     try {
-      claimed = await runIn(parent, () => execution.claim(entry.queued));
+      claimed = await inAsyncScope(parent, () => execution.claim(entry.queued));
     } catch (error) {
       // The store is away: put the run back at the head of the queue and try again shortly, reading its stream
       // then (the claim may have been written).
@@ -244,11 +244,14 @@ export class AgentRunExecutor
       if (this.stopping) execution.controller.abort(new RunInterrupted());
       else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
       const { run, agent } = claimed;
-      await inSpan(
-        `invoke_agent ${agent?.name ?? run.agentId}`,
-        runAttributes(run, agent),
-        () => execution.execute(run, agent, release),
-        { parent },
+      // In an async scope: the AI SDK's spans, and the run's appends, follow the run's context through its awaits.
+      await inAsyncScope(parent, () =>
+        inSpan(
+          `invoke_agent ${agent?.name ?? run.agentId}`,
+          runAttributes(run, agent),
+          () => execution.execute(run, agent, release),
+          { parent },
+        ),
       );
     } finally {
       release();

@@ -35,7 +35,7 @@ import {
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
 import { isHeld } from '../domain/run-slots';
-import { currentTraceparent, runIn } from '../shared/trace-context';
+import { currentTraceparent, inAsyncScope } from '../shared/trace-context';
 import { RunsQueuedHere } from '../agents/runs-queued-here';
 import { WorkflowRunTraces } from './workflow-run-traces';
 
@@ -128,7 +128,8 @@ export class WorkflowRunManager
     const runId = this.workflowRunOf(event)!;
     const traced = this.traces.contextOf(event, runId);
     try {
-      await runIn(traced, () => persistently(handling, what, this.logger, () => this.stopping));
+      const work = () => persistently(handling, what, this.logger, () => this.stopping);
+      await (traced ? inAsyncScope(traced, work) : work());
       await this.traces.recordEnded(runId, traced);
     } catch (error) {
       if (this.stopping) throw error;

@@ -9,6 +9,7 @@ import { persistently } from '../actors/persistently';
 import { ValidationFailed } from '../shared/validation-failed';
 import { RecordedResponse, fingerprintOf, idempotencyDecider, idempotencyStream } from './idempotency-key';
 import { UNRECORDED_FIELDS, withoutFields } from './unrecorded-fields';
+import { traceOf } from '../shared/trace-context';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** The headers that describe a response and are given back with it. */
@@ -43,7 +44,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const token = bearerToken(request.headers.authorization);
     const stream = idempotencyStream(token ? digestOf(token).toString('hex') : 'open', key);
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
-    const context_ = { correlationId: stream, causationId: stream };
+    const context_ = { correlationId: stream, causationId: stream, trace: traceOf(request) };
     const send = (command: Parameters<typeof idempotencyDecider.decide>[1]) =>
       this.actors.send(stream, idempotencyDecider, command, context_);
 

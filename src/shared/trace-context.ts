@@ -32,9 +32,34 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** The W3C `traceparent` of the active span, to store with events; undefined without one. */
 export function currentTraceparent(): string | undefined {
-  const span = trace.getSpanContext(context.active());
+  return traceparentOf(context.active());
+}
+
+/** The W3C `traceparent` of the span in `traced`; undefined without one. */
+export function traceparentOf(traced: Context | undefined): string | undefined {
+  const span = traced && trace.getSpanContext(traced);
   if (!span || !trace.isSpanContextValid(span)) return undefined;
   return `00-${span.traceId}-${span.spanId}-0${span.traceFlags & TraceFlags.SAMPLED}`;
+}
+
+/**
+ * A request's trace context travels explicitly, not in an async scope: the HTTP span's context is kept on the
+ * request, the controller hands it to its command (`withTrace`), the command's span puts its own there, and the
+ * handler passes it on in the actor's `CommandContext`. An async scope (AsyncLocalStorage) would make every promise
+ * in the process pay Node's promise hooks.
+ */
+const TRACE = Symbol('traceContext');
+type Carrier = { [TRACE]?: Context };
+
+/** `carrier` (a request or a command) with `traced` as its trace context; the carrier itself, for chaining. */
+export function withTrace<T extends object>(carrier: T, traced: Context | undefined): T {
+  if (traced) (carrier as Carrier)[TRACE] = traced;
+  return carrier;
+}
+
+/** The trace context given to `carrier` with `withTrace`, if any (only while tracing is on). */
+export function traceOf(carrier: object): Context | undefined {
+  return (carrier as Carrier)[TRACE];
 }
 
 /** A context whose parent is the span a stored `traceparent` names (from another instance, or before a restart). */
@@ -49,26 +74,49 @@ export function contextOf(traceparent: unknown, spanId?: string): Context | unde
   });
 }
 
-/** Runs `work` in `parent`'s context, or in the current one without it. */
+/**
+ * Runs `work` in `parent`'s context, or in the current one without it. Outside an async scope (`inAsyncScope`),
+ * only `work`'s synchronous part sees it: enough for a span started at once (an append's).
+ */
 export function runIn<T>(parent: Context | undefined, work: () => T): T {
   return parent ? context.with(parent, work) : work();
 }
 
+/** Opens an async scope: see `inAsyncScope`. Set while tracing is on. */
+type AsyncScopes = <T>(parent: Context, work: () => T) => T;
+let asyncScopes: AsyncScopes | undefined;
+
+export function setAsyncScopes(scopes: AsyncScopes | undefined): void {
+  asyncScopes = scopes;
+}
+
 /**
- * Runs `work` in a span (a child of the active one, or of `parent`), ending it with its outcome. One reaction on
+ * Runs `work` in an async scope of `parent`'s context (the current one without it): the context then follows
+ * every promise and callback of `work`, so a span started after an await (the AI SDK's, a step's append) is still
+ * its child. Runs, workflow steps and scheduled ticks use one; requests do not (see `withTrace`). While tracing is
+ * off this is a plain call.
+ */
+export function inAsyncScope<T>(parent: Context | undefined, work: () => T): T {
+  return asyncScopes ? asyncScopes(parent ?? context.active(), work) : work();
+}
+
+/**
+ * Runs `work` in a span (a child of the active one, or of `parent`), ending it with its outcome; `work` gets the
+ * span and its context. One reaction on
  * `work`'s promise, not an async function's several promises: every promise costs the async hooks' work.
  */
 export function inSpan<T>(
   name: string,
   attributes: Attributes,
-  work: (span: Span) => Promise<T>,
+  work: (span: Span, traced: Context) => Promise<T>,
   options: { parent?: Context; kind?: SpanKind; root?: boolean } = {},
 ): Promise<T> {
   const parent = options.parent ?? context.active();
   const span = tracer().startSpan(name, { attributes, kind: options.kind, root: options.root }, parent);
   let result: Promise<T>;
   try {
-    result = context.with(trace.setSpan(parent, span), work, undefined, span);
+    const traced = trace.setSpan(parent, span);
+    result = context.with(traced, work, undefined, span, traced);
   } catch (error) {
     endFailed(span, error);
     return Promise.reject(error as Error);
@@ -135,3 +183,6 @@ export function isRecording(): boolean {
 }
 
 export { SpanKind, SpanStatusCode };
+
+/** A trace context, as controllers and commands carry it (the OpenTelemetry API's `Context`). */
+export type TraceContext = Context;

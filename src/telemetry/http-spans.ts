@@ -1,18 +1,18 @@
-import { Attributes, Context, ROOT_CONTEXT, Span, context, propagation, trace } from '@opentelemetry/api';
+import { Attributes, ROOT_CONTEXT, Span, propagation, trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SpanKind, SpanStatusCode, tracer } from '../shared/trace-context';
+import { SpanKind, SpanStatusCode, tracer, withTrace } from '../shared/trace-context';
 
 const SPAN = Symbol('span');
-const CONTEXT = Symbol('traceContext');
-type Traced = FastifyRequest & { [SPAN]?: Span; [CONTEXT]?: Context };
+type Traced = FastifyRequest & { [SPAN]?: Span };
 
 /** Probes and scrapes would fill traces with noise. */
 const UNTRACED = /^\/(health|metrics)(\/|$)/;
 
 /**
  * A server span per request, after the HTTP semantic conventions (`GET /v1/agents/:agentId`), continuing the
- * caller's trace from its `traceparent`. The handler runs in the span's context: its commands, appends and the
- * runs it queues belong to the request's trace.
+ * caller's trace from its `traceparent`. The span's context is kept on the request (`withTrace`), not entered:
+ * the controller hands it to its command (`@RequestTrace()`), so the command, its appends and the runs it queues
+ * belong to the request's trace without an async scope.
  */
 export function registerHttpSpans(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request: Traced, _reply, done) => {
@@ -36,16 +36,8 @@ export function registerHttpSpans(fastify: FastifyInstance): void {
       parent,
     );
     request[SPAN] = span;
-    // Entered in preHandler: nothing before the handler makes spans, and the body is read in the connection's
-    // async context anyway.
-    request[CONTEXT] = trace.setSpan(parent, span);
+    withTrace(request, trace.setSpan(parent, span));
     done();
-  });
-  // The handler runs in the request span's context.
-  fastify.addHook('preHandler', (request: Traced, _reply, done) => {
-    const traced = request[CONTEXT];
-    if (traced) context.with(traced, done);
-    else done();
   });
   fastify.addHook('onResponse', (request: Traced, reply, done) => {
     const span = request[SPAN];

@@ -1,6 +1,5 @@
 import { randomFillSync } from 'node:crypto';
 import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -16,7 +15,8 @@ import {
   SpanProcessor,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
-import { forgetTracer, takeChosenSpanId } from '../shared/trace-context';
+import { forgetTracer, setAsyncScopes, takeChosenSpanId } from '../shared/trace-context';
+import { ScopedContextManager } from './scoped-context-manager';
 import type { EncodedBatch } from './encoded-span-batches';
 import type { TelemetryConfig } from './telemetry-config';
 
@@ -29,7 +29,8 @@ export interface Tracing {
 
 /**
  * Loaded only when tracing is on: the SDK's tracer provider, registered as the API's, with the configured sampler,
- * W3C trace context, async context through AsyncLocalStorage, and an OTLP/HTTP exporter (or the one given, for
+ * W3C trace context, the context carried explicitly on requests and in async scopes for runs and ticks
+ * (`ScopedContextManager`), and an OTLP/HTTP exporter (or the one given, for
  * tests: spans are then handed over one by one, as they end).
  */
 export async function startTracing(config: TelemetryConfig, exporter?: SpanExporter): Promise<Tracing> {
@@ -40,8 +41,9 @@ export async function startTracing(config: TelemetryConfig, exporter?: SpanExpor
     idGenerator: new ChosenOrRandomIds(),
     spanProcessors: [processor],
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
+  const contextManager = new ScopedContextManager();
   context.setGlobalContextManager(contextManager);
+  setAsyncScopes((parent, work) => contextManager.scope(parent, work));
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   forgetTracer();
@@ -52,6 +54,7 @@ export async function startTracing(config: TelemetryConfig, exporter?: SpanExpor
       trace.disable();
       forgetTracer();
       propagation.disable();
+      setAsyncScopes(undefined);
       context.disable();
     },
   };

@@ -5,6 +5,7 @@ import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
 import { WorkflowCommand, workflowDecider, workflowStream } from './workflow';
 import { WorkflowView, workflowView } from './workflow-view';
+import { TraceContext } from '../shared/trace-context';
 
 /** A change of an existing workflow's definition or status. */
 export type WorkflowChange = Extract<
@@ -25,9 +26,10 @@ export class WorkflowChanges {
     private readonly readModel: WorkflowsReadModel,
   ) {}
 
-  async change(command: WorkflowChange): Promise<WorkflowView> {
+  /** `trace`: the request's command span (`traceOf(command)`), which the change's events belong to. */
+  async change(command: WorkflowChange, trace?: TraceContext): Promise<WorkflowView> {
     const { workflowId } = command;
-    const context = { correlationId: workflowId, causationId: workflowId };
+    const context = { correlationId: workflowId, causationId: workflowId, trace };
     const { state, position } = await this.actors.send(workflowStream(workflowId), workflowDecider, command, context);
     await this.readYourWrites.waitFor(position);
     return workflowView(state!, this.clock.now(), this.readModel.latestRun(workflowId));

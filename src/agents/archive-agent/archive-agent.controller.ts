@@ -10,6 +10,8 @@ import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
 import { ArchiveAgentQuery } from './archive-agent.query-params';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -35,13 +37,14 @@ export class ArchiveAgentController {
   @Delete(':agentId')
   @HttpCode(200)
   async archive(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Headers('if-match') ifMatch: string | undefined,
     @Query() { force }: ArchiveAgentQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
     const agent = await this.commands.execute(
-      new ArchiveAgentCommand(agentId, versionsFromIfMatch(ifMatch), force === 'true'),
+      withTrace(new ArchiveAgentCommand(agentId, versionsFromIfMatch(ifMatch), force === 'true'), trace),
     );
     void reply.header('ETag', etagOf(agent.version));
     return agent;

@@ -9,6 +9,7 @@ import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { ArchiveAgentCommand } from './archive-agent.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * Archives the agent, then frees its name. Archiving again answers the archived agent and frees the name again,
@@ -25,9 +26,10 @@ export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand,
     private readonly modules: ModuleRef,
   ) {}
 
-  async execute({ agentId, ifMatch, force }: ArchiveAgentCommand): Promise<Agent> {
+  async execute(command: ArchiveAgentCommand): Promise<Agent> {
+    const { agentId, ifMatch, force } = command;
     if (!force) this.refuseWhileWorkflowsUse(agentId);
-    const context = { correlationId: agentId, causationId: agentId };
+    const context = { correlationId: agentId, causationId: agentId, trace: traceOf(command) };
     const { state, position } = await this.actors.send(
       agentStream(agentId),
       agentDecider,

@@ -9,6 +9,8 @@ import { StreamWatch } from '../../live/stream-watch';
 import { AgentRun, agentRunStream } from '../agent-run';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { CancelAgentRunCommand } from './cancel-agent-run.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 /** How long a cancel waits for the executing instance to confirm it before answering 202. */
 export const CANCEL_WAIT_MS = 5_000;
@@ -33,11 +35,12 @@ export class CancelAgentRunController {
   @ApiProblems(404, 409)
   @Post(':agentId/runs/:runId/cancel')
   async cancel(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    const requested = await this.commands.execute(new CancelAgentRunCommand(agentId, runId));
+    const requested = await this.commands.execute(withTrace(new CancelAgentRunCommand(agentId, runId), trace));
     const current = () => this.runs.getRun(agentId, runId) ?? requested;
     const { run, ended } = await this.watch.runEnding(agentRunStream(runId), current, CANCEL_WAIT_MS);
     void reply.status(ended ? 200 : 202);

@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { CancelAgentRunCommand } from './cancel-agent-run.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * A queued run ends cancelled at once; for a running one the cancel is recorded, and the instance executing it
@@ -16,14 +17,15 @@ export class CancelAgentRunHandler implements ICommandHandler<CancelAgentRunComm
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ agentId, runId }: CancelAgentRunCommand): Promise<AgentRun> {
+  async execute(command: CancelAgentRunCommand): Promise<AgentRun> {
+    const { agentId, runId } = command;
     const actor = this.actors.of(agentRunStream(runId), agentRunDecider);
     const run = await actor.read();
     if (run?.agentId !== agentId)
       throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
     const { state, position } = await actor.send(
       { type: 'CancelAgentRun' },
-      { correlationId: runId, causationId: runId },
+      { correlationId: runId, causationId: runId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(position);
     return toAgentRun(state!);

@@ -9,6 +9,8 @@ import { ToolRegistry } from '../../tools/tool-registry';
 import { checkAgentDefinition } from './agent-definition';
 import { CreateAgentCommand } from './create-agent.command';
 import { CreateAgentDto } from './create-agent.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -23,12 +25,19 @@ export class CreateAgentController {
   @ApiProblems(409)
   @Post()
   @HttpCode(201)
-  async create(@Body() body: CreateAgentDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Agent> {
+  async create(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Body() body: CreateAgentDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Agent> {
     checkAgentDefinition(body, this.tools);
     const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired } = body;
     const memory = { maxMessages: body.memory.maxMessages };
     const agent = await this.commands.execute(
-      new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired }),
+      withTrace(
+        new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired }),
+        trace,
+      ),
     );
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;

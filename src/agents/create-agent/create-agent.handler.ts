@@ -6,6 +6,7 @@ import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
 import { agentNameDecider, agentNameStream } from '../agent-name';
 import { CreateAgentCommand } from './create-agent.command';
+import { traceOf } from '../../shared/trace-context';
 
 @CommandHandler(CreateAgentCommand)
 export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, Agent> {
@@ -16,10 +17,11 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, A
     private readonly names: AgentNameClaims,
   ) {}
 
-  async execute({ definition }: CreateAgentCommand): Promise<Agent> {
+  async execute(command: CreateAgentCommand): Promise<Agent> {
+    const { definition } = command;
     const id = this.ids.newId('agent');
     const { name } = definition;
-    const context = { correlationId: id, causationId: id };
+    const context = { correlationId: id, causationId: id, trace: traceOf(command) };
     const create = { type: 'CreateAgent' as const, id, ...definition };
     // A new name and the agent in one commit, where the store can; otherwise (EventStoreDB, a name claimed
     // before) step by step.

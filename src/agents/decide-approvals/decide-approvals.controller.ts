@@ -7,6 +7,8 @@ import { AgentRun } from '../agent-run';
 import { AgentRunSchema } from '../agent.schema';
 import { DecideApprovalsCommand } from './decide-approvals.command';
 import { DecideApprovalsDto } from './decide-approvals.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -24,6 +26,7 @@ export class DecideApprovalsController {
   @Post(':agentId/runs/:runId/approvals')
   @HttpCode(202)
   decide(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
     @Body() body: DecideApprovalsDto,
@@ -34,6 +37,6 @@ export class DecideApprovalsController {
       ...(reason !== undefined && { reason }),
       ...(args !== undefined && { args }),
     }));
-    return this.commands.execute(new DecideApprovalsCommand(agentId, runId, decisions));
+    return this.commands.execute(withTrace(new DecideApprovalsCommand(agentId, runId, decisions), trace));
   }
 }

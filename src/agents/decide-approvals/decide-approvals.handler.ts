@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { DecideApprovalsCommand } from './decide-approvals.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * Records a person's decisions on a waiting run's tool calls. Once every pending call has one, the run is queued
@@ -16,7 +17,8 @@ export class DecideApprovalsHandler implements ICommandHandler<DecideApprovalsCo
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ agentId, runId, decisions }: DecideApprovalsCommand): Promise<AgentRun> {
+  async execute(command: DecideApprovalsCommand): Promise<AgentRun> {
+    const { agentId, runId, decisions } = command;
     const actor = this.actors.of(agentRunStream(runId), agentRunDecider);
     const run = await actor.read();
     if (run?.agentId !== agentId) {
@@ -24,7 +26,7 @@ export class DecideApprovalsHandler implements ICommandHandler<DecideApprovalsCo
     }
     const { state, position } = await actor.send(
       { type: 'DecideApprovals', decisions },
-      { correlationId: runId, causationId: runId },
+      { correlationId: runId, causationId: runId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(position);
     return toAgentRun(state!);

@@ -12,6 +12,8 @@ import { AgentsReadModel } from '../queries/agents.read-model';
 import { PREFER_WAIT_HEADER, answerQueuedRun } from '../run-agent/run-answer';
 import { ReplayAgentRunCommand } from './replay-agent-run.command';
 import { ReplayAgentRunDto } from './replay-agent-run.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -35,13 +37,16 @@ export class ReplayAgentRunController {
   @ApiProblems(404, 409)
   @Post(':agentId/runs/:runId/replay')
   async replay(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
     @Body() body: ReplayAgentRunDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    const queued = await this.commands.execute(new ReplayAgentRunCommand(agentId, runId, body.task, body.context));
+    const queued = await this.commands.execute(
+      withTrace(new ReplayAgentRunCommand(agentId, runId, body.task, body.context), trace),
+    );
     const { watch, runs } = this;
     return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });
   }

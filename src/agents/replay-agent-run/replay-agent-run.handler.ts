@@ -5,6 +5,7 @@ import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { AgentRun, AgentRunQueued, agentRunStream } from '../agent-run';
 import { RunAgentCommand } from '../run-agent/run-agent.command';
 import { ReplayAgentRunCommand } from './replay-agent-run.command';
+import { traceOf, withTrace } from '../../shared/trace-context';
 
 /**
  * Queues a new run of the agent, as it is now, with the task, context and own `outputSchema` the replayed run was
@@ -18,7 +19,8 @@ export class ReplayAgentRunHandler implements ICommandHandler<ReplayAgentRunComm
     private readonly commands: CommandBus,
   ) {}
 
-  async execute({ agentId, runId, task, context }: ReplayAgentRunCommand): Promise<AgentRun> {
+  async execute(command: ReplayAgentRunCommand): Promise<AgentRun> {
+    const { agentId, runId, task, context } = command;
     const { events } = await this.store.readStream(agentRunStream(runId), { maxCount: 1 });
     const queued = events[0]?.type === 'AgentRunQueued' ? (events[0].data as AgentRunQueued['data']) : undefined;
     if (!queued || queued.agentId !== agentId) {
@@ -32,6 +34,7 @@ export class ReplayAgentRunHandler implements ICommandHandler<ReplayAgentRunComm
       undefined,
       runId,
     );
-    return this.commands.execute(replay);
+    // The run it queues belongs to this command's trace.
+    return this.commands.execute(withTrace(replay, traceOf(command)));
   }
 }

@@ -12,6 +12,8 @@ import { AgentsReadModel } from '../queries/agents.read-model';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
 import { PREFER_WAIT_HEADER, answerQueuedRun, checkRunSchema } from './run-answer';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -36,6 +38,7 @@ export class RunAgentController {
   @ApiProblems(404, 409, 422)
   @Post(':agentId/run')
   async run(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Body() body: RunAgentDto,
     @Headers('prefer') prefer: string | undefined,
@@ -43,7 +46,7 @@ export class RunAgentController {
   ): Promise<AgentRun> {
     checkRunSchema(body.outputSchema);
     const queued = await this.commands.execute(
-      new RunAgentCommand(agentId, body.task, body.context, body.outputSchema, body.threadId),
+      withTrace(new RunAgentCommand(agentId, body.task, body.context, body.outputSchema, body.threadId), trace),
     );
     const { watch, runs } = this;
     return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });

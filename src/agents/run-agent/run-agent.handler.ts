@@ -7,8 +7,8 @@ import { agentDecider, agentStream } from '../agent';
 import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
 import { RunAgentCommand } from './run-agent.command';
 import { threadDecider, threadStream } from '../../threads/thread';
-import { currentTraceparent } from '../../shared/trace-context';
 import { RunsQueuedHere } from '../runs-queued-here';
+import { traceOf, traceparentOf } from '../../shared/trace-context';
 
 @CommandHandler(RunAgentCommand)
 export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRun> {
@@ -19,7 +19,8 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     private readonly queuedHere: RunsQueuedHere,
   ) {}
 
-  async execute({ agentId, task, context, outputSchema, threadId, replayOf }: RunAgentCommand): Promise<AgentRun> {
+  async execute(command: RunAgentCommand): Promise<AgentRun> {
+    const { agentId, task, context, outputSchema, threadId, replayOf } = command;
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
@@ -40,12 +41,12 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
         ...(threadId && { threadId }),
         ...(replayOf && { replayOf }),
       },
-      { correlationId: id, causationId: agentId },
+      { correlationId: id, causationId: agentId, trace: traceOf(command) },
       { newStream: true },
     );
     // The local executor may start it while the read models catch up.
     const revision = BigInt(queued.events.length - 1);
-    const traceparent = currentTraceparent();
+    const traceparent = traceparentOf(traceOf(command));
     if (queued.position !== undefined)
       this.queuedHere.queued({ run: queued.state!, revision, position: queued.position, traceparent });
     await this.readYourWrites.waitFor(queued.position);

@@ -10,6 +10,8 @@ import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { UpdateAgentCommand } from './update-agent.command';
 import { checkAgentPatch } from './update-agent.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -37,13 +39,16 @@ export class UpdateAgentController {
   @Patch(':agentId')
   @HttpCode(200)
   async update(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
     const versions = versionsFromIfMatch(ifMatch);
-    const agent = await this.commands.execute(new UpdateAgentCommand(agentId, checkAgentPatch(body), versions));
+    const agent = await this.commands.execute(
+      withTrace(new UpdateAgentCommand(agentId, checkAgentPatch(body), versions), trace),
+    );
     void reply.header('ETag', etagOf(agent.version));
     return agent;
   }

@@ -9,6 +9,7 @@ import { AgentNameClaims } from '../agent-name-claims';
 import { checkAgentDefinition } from '../create-agent/agent-definition';
 import { agentDefinition, mergeAgentPatch } from './update-agent.dto';
 import { UpdateAgentCommand } from './update-agent.command';
+import { TraceContext, traceOf } from '../../shared/trace-context';
 
 const MAX_MERGES = 5;
 
@@ -27,7 +28,8 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
     private readonly tools: ToolRegistry,
   ) {}
 
-  async execute({ agentId, patch, ifMatch }: UpdateAgentCommand): Promise<Agent> {
+  async execute(command: UpdateAgentCommand): Promise<Agent> {
+    const { agentId, patch, ifMatch } = command;
     for (let merge = 1; ; merge++) {
       const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
       if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
@@ -43,7 +45,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
         this.tools,
       );
       try {
-        return await this.apply(agent, changedFields(agentDefinition(agent), next), ifMatch);
+        return await this.apply(agent, changedFields(agentDefinition(agent), next), ifMatch, traceOf(command));
       } catch (error) {
         // Another request changed the agent after it was read: merge onto the newer version.
         if (!(error instanceof ChangedMeanwhile) || merge >= MAX_MERGES) throw error;
@@ -51,9 +53,14 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
     }
   }
 
-  private async apply(agent: Agent, changes: Partial<AgentDefinition>, ifMatch?: number[]): Promise<Agent> {
+  private async apply(
+    agent: Agent,
+    changes: Partial<AgentDefinition>,
+    ifMatch: number[] | undefined,
+    trace: TraceContext | undefined,
+  ): Promise<Agent> {
     const agentId = agent.id;
-    const context = { correlationId: agentId, causationId: agentId };
+    const context = { correlationId: agentId, causationId: agentId, trace };
     if (changes.name !== undefined) await this.names.claim(changes.name, agentId, context, true);
     const { state, events, position } = await this.actors.send(
       agentStream(agentId),

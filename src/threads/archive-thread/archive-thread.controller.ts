@@ -6,6 +6,8 @@ import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ThreadView } from '../queries/threads.read-model';
 import { ThreadSchema } from '../thread.schema';
 import { ArchiveThreadCommand } from './archive-thread.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('threads')
 @Controller('v1/threads')
@@ -18,7 +20,10 @@ export class ArchiveThreadController {
   @ApiProblems(404)
   @Delete(':threadId')
   @HttpCode(200)
-  archive(@Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string): Promise<ThreadView> {
-    return this.commands.execute(new ArchiveThreadCommand(threadId));
+  archive(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string,
+  ): Promise<ThreadView> {
+    return this.commands.execute(withTrace(new ArchiveThreadCommand(threadId), trace));
   }
 }

@@ -5,6 +5,7 @@ import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { ThreadsReadModel, ThreadView } from '../queries/threads.read-model';
 import { threadDecider, threadStream } from '../thread';
 import { ArchiveThreadCommand } from './archive-thread.command';
+import { traceOf } from '../../shared/trace-context';
 
 /** Archives a thread: it keeps its messages and takes no more runs; archiving again answers it again. */
 @CommandHandler(ArchiveThreadCommand)
@@ -15,12 +16,13 @@ export class ArchiveThreadHandler implements ICommandHandler<ArchiveThreadComman
     private readonly threads: ThreadsReadModel,
   ) {}
 
-  async execute({ threadId }: ArchiveThreadCommand): Promise<ThreadView> {
+  async execute(command: ArchiveThreadCommand): Promise<ThreadView> {
+    const { threadId } = command;
     const { position } = await this.actors.send(
       threadStream(threadId),
       threadDecider,
       { type: 'ArchiveThread', threadId },
-      { correlationId: threadId, causationId: threadId },
+      { correlationId: threadId, causationId: threadId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(position);
     const thread = this.threads.get(threadId);

@@ -7,6 +7,8 @@ import { ThreadView } from '../queries/threads.read-model';
 import { ThreadSchema } from '../thread.schema';
 import { CreateThreadCommand } from './create-thread.command';
 import { CreateThreadDto } from './create-thread.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('threads')
 @Controller('v1/threads')
@@ -19,8 +21,12 @@ export class CreateThreadController {
   @ApiProblems(409, 422)
   @Post()
   @HttpCode(201)
-  async create(@Body() body: CreateThreadDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ThreadView> {
-    const thread = await this.commands.execute(new CreateThreadCommand(body.agentId, body.metadata));
+  async create(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Body() body: CreateThreadDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ThreadView> {
+    const thread = await this.commands.execute(withTrace(new CreateThreadCommand(body.agentId, body.metadata), trace));
     void reply.header('Location', `/v1/threads/${thread.id}`);
     return thread;
   }

@@ -7,6 +7,7 @@ import { IdGenerator } from '../../shared/ids';
 import { ThreadsReadModel, ThreadView } from '../queries/threads.read-model';
 import { threadDecider, threadStream } from '../thread';
 import { CreateThreadCommand } from './create-thread.command';
+import { traceOf } from '../../shared/trace-context';
 
 @CommandHandler(CreateThreadCommand)
 export class CreateThreadHandler implements ICommandHandler<CreateThreadCommand, ThreadView> {
@@ -17,7 +18,8 @@ export class CreateThreadHandler implements ICommandHandler<CreateThreadCommand,
     private readonly threads: ThreadsReadModel,
   ) {}
 
-  async execute({ agentId, metadata }: CreateThreadCommand): Promise<ThreadView> {
+  async execute(command: CreateThreadCommand): Promise<ThreadView> {
+    const { agentId, metadata } = command;
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) {
       throw new DomainError('unprocessable', `Agent ${agentId} does not exist`, [
@@ -30,7 +32,7 @@ export class CreateThreadHandler implements ICommandHandler<CreateThreadCommand,
       threadStream(id),
       threadDecider,
       { type: 'CreateThread', id, agentId, metadata },
-      { correlationId: id, causationId: id },
+      { correlationId: id, causationId: id, trace: traceOf(command) },
       { newStream: true },
     );
     await this.readYourWrites.waitFor(created.position);

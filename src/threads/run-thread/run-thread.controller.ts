@@ -14,6 +14,8 @@ import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { StreamWatch } from '../../live/stream-watch';
 import { ThreadsReadModel } from '../queries/threads.read-model';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('threads')
 @Controller('v1/threads')
@@ -37,6 +39,7 @@ export class RunThreadController {
   @ApiProblems(404, 409)
   @Post(':threadId/runs')
   async run(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string,
     @Body() body: RunTaskDto,
     @Headers('prefer') prefer: string | undefined,
@@ -46,7 +49,7 @@ export class RunThreadController {
     const thread = this.threads.get(threadId);
     if (!thread) throw new DomainError('not_found', `Thread ${threadId} does not exist`);
     const queued = await this.commands.execute(
-      new RunAgentCommand(thread.agentId, body.task, body.context, body.outputSchema, threadId),
+      withTrace(new RunAgentCommand(thread.agentId, body.task, body.context, body.outputSchema, threadId), trace),
     );
     const { watch, runs } = this;
     return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });

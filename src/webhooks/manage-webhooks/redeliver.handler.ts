@@ -9,6 +9,7 @@ import { WebhookSending } from '../delivery/webhook-sending';
 import { DeliveryAttempt, WebhooksReadModel } from '../queries/webhooks.read-model';
 import { deliveryDecider, deliveryStream } from '../webhook-delivery';
 import { RedeliverCommand } from './webhook.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * Sends a delivery's event again, now, whatever became of it (outside the order of the queue, which it does not
@@ -25,7 +26,8 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand> {
     private readonly clock: Clock,
   ) {}
 
-  async execute({ webhookId, deliveryId }: RedeliverCommand): Promise<DeliveryAttempt> {
+  async execute(command: RedeliverCommand): Promise<DeliveryAttempt> {
+    const { webhookId, deliveryId } = command;
     const target = this.webhooks.target(webhookId);
     if (!target) throw new DomainError('not_found', `Webhook ${webhookId} does not exist`);
     const last = this.webhooks.lastAttemptOf(webhookId, deliveryId);
@@ -58,7 +60,7 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand> {
         attempts: [{ event: delivered, attempt, result: outcome }],
         redelivery: true,
       },
-      { correlationId: webhookId, causationId: eventId },
+      { correlationId: webhookId, causationId: eventId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(recorded.position);
     const { outcome: status, ...rest } = outcome;

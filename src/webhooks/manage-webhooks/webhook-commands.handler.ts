@@ -12,6 +12,7 @@ import {
   RotateWebhookSecretCommand,
   UpdateWebhookCommand,
 } from './webhook.command';
+import { traceOf } from '../../shared/trace-context';
 
 /** A URL webhooks may not send to is a 422 naming `url`. */
 async function checkUrl(sending: WebhookSending, url: string): Promise<void> {
@@ -28,7 +29,8 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     private readonly sending: WebhookSending,
   ) {}
 
-  async execute({ url, events, description }: CreateWebhookCommand): Promise<Webhook & { secret: string }> {
+  async execute(command: CreateWebhookCommand): Promise<Webhook & { secret: string }> {
+    const { url, events, description } = command;
     await checkUrl(this.sending, url);
     const id = this.ids.newId('whk');
     const secret = newSigningSecret();
@@ -37,7 +39,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
       webhookStream(id),
       webhookDecider,
       { type: 'CreateWebhook', id, url, events: [...new Set(events)], description, encryptedSecret },
-      { correlationId: id, causationId: id },
+      { correlationId: id, causationId: id, trace: traceOf(command) },
       { newStream: true },
     );
     await this.readYourWrites.waitFor(created.position);
@@ -53,14 +55,15 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     private readonly sending: WebhookSending,
   ) {}
 
-  async execute({ webhookId, changes }: UpdateWebhookCommand): Promise<Webhook> {
+  async execute(command: UpdateWebhookCommand): Promise<Webhook> {
+    const { webhookId, changes } = command;
     if (changes.url !== undefined) await checkUrl(this.sending, changes.url);
     const patch: WebhookChanges = { ...changes, ...(changes.events ? { events: [...new Set(changes.events)] } : {}) };
     const updated = await this.actors.send(
       webhookStream(webhookId),
       webhookDecider,
       { type: 'UpdateWebhook', webhookId, changes: patch },
-      { correlationId: webhookId, causationId: webhookId },
+      { correlationId: webhookId, causationId: webhookId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(updated.position);
     return toWebhook(updated.state!);
@@ -75,13 +78,14 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
     private readonly sending: WebhookSending,
   ) {}
 
-  async execute({ webhookId }: RotateWebhookSecretCommand): Promise<Webhook & { secret: string }> {
+  async execute(command: RotateWebhookSecretCommand): Promise<Webhook & { secret: string }> {
+    const { webhookId } = command;
     const secret = newSigningSecret();
     const rotated = await this.actors.send(
       webhookStream(webhookId),
       webhookDecider,
       { type: 'RotateWebhookSecret', webhookId, encryptedSecret: this.sending.secrets.seal(secret, webhookId) },
-      { correlationId: webhookId, causationId: webhookId },
+      { correlationId: webhookId, causationId: webhookId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(rotated.position);
     return { ...toWebhook(rotated.state!), secret };
@@ -95,12 +99,13 @@ export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookComman
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ webhookId }: DeleteWebhookCommand): Promise<void> {
+  async execute(command: DeleteWebhookCommand): Promise<void> {
+    const { webhookId } = command;
     const deleted = await this.actors.send(
       webhookStream(webhookId),
       webhookDecider,
       { type: 'DeleteWebhook', webhookId },
-      { correlationId: webhookId, causationId: webhookId },
+      { correlationId: webhookId, causationId: webhookId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(deleted.position);
   }

@@ -15,6 +15,8 @@ import {
   RotateWebhookSecretCommand,
   UpdateWebhookCommand,
 } from './webhook.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 const webhookIdPipe = new ParseIdPipe('whk', 'webhookId');
 
@@ -33,9 +35,13 @@ export class WebhooksController {
   @Post()
   @HttpCode(201)
   @UnrecordedFields('secret')
-  async create(@Body() body: CreateWebhookDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Body() body: CreateWebhookDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const webhook = await this.commands.execute(
-      new CreateWebhookCommand(body.url, body.events, body.description ?? null),
+      withTrace(new CreateWebhookCommand(body.url, body.events, body.description ?? null), trace),
     );
     void reply.header('Location', `/v1/webhooks/${webhook.id}`);
     return webhook;
@@ -46,7 +52,11 @@ export class WebhooksController {
   @ApiProblems(403, 404, 422)
   @Patch(':webhookId')
   @HttpCode(200)
-  update(@Param('webhookId', webhookIdPipe) webhookId: string, @Body() body: UpdateWebhookDto) {
+  update(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Param('webhookId', webhookIdPipe) webhookId: string,
+    @Body() body: UpdateWebhookDto,
+  ) {
     const { url, events, description, enabled } = body;
     const changes = Object.fromEntries(
       Object.entries({ url, events, description, enabled }).filter(([, value]) => value !== undefined),
@@ -56,7 +66,7 @@ export class WebhooksController {
         { path: 'body', message: 'must change at least one of url, events, description, enabled' },
       ]);
     }
-    return this.commands.execute(new UpdateWebhookCommand(webhookId, changes));
+    return this.commands.execute(withTrace(new UpdateWebhookCommand(webhookId, changes), trace));
   }
 
   @ApiOperation({ summary: 'Delete a webhook (no more deliveries)' })
@@ -64,8 +74,11 @@ export class WebhooksController {
   @ApiProblems(403, 404)
   @Delete(':webhookId')
   @HttpCode(204)
-  async remove(@Param('webhookId', webhookIdPipe) webhookId: string): Promise<void> {
-    await this.commands.execute(new DeleteWebhookCommand(webhookId));
+  async remove(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Param('webhookId', webhookIdPipe) webhookId: string,
+  ): Promise<void> {
+    await this.commands.execute(withTrace(new DeleteWebhookCommand(webhookId), trace));
   }
 
   /** The new secret signs every delivery from now on; the old one none. */
@@ -75,8 +88,8 @@ export class WebhooksController {
   @Post(':webhookId/rotate-secret')
   @HttpCode(200)
   @UnrecordedFields('secret')
-  rotate(@Param('webhookId', webhookIdPipe) webhookId: string) {
-    return this.commands.execute(new RotateWebhookSecretCommand(webhookId));
+  rotate(@RequestTrace() trace: TraceContext | undefined, @Param('webhookId', webhookIdPipe) webhookId: string) {
+    return this.commands.execute(withTrace(new RotateWebhookSecretCommand(webhookId), trace));
   }
 
   /** Sends the delivery's event again now (the receiver sees the same webhook-id) and answers the attempt. */
@@ -85,10 +98,14 @@ export class WebhooksController {
   @ApiProblems(400, 403, 404)
   @Post(':webhookId/deliveries/:deliveryId/redeliver')
   @HttpCode(200)
-  redeliver(@Param('webhookId', webhookIdPipe) webhookId: string, @Param('deliveryId') deliveryId: string) {
+  redeliver(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Param('webhookId', webhookIdPipe) webhookId: string,
+    @Param('deliveryId') deliveryId: string,
+  ) {
     if (!/^msg_[0-9a-f]{32}$/.test(deliveryId)) {
       throw new ValidationFailed([{ path: 'deliveryId', message: 'must be msg_ followed by 32 hexadecimal digits' }]);
     }
-    return this.commands.execute(new RedeliverCommand(webhookId, deliveryId));
+    return this.commands.execute(withTrace(new RedeliverCommand(webhookId, deliveryId), trace));
   }
 }

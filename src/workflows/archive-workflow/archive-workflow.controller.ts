@@ -9,6 +9,8 @@ import { ParseIdPipe } from '../../http/id.pipe';
 import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { ArchiveWorkflowCommand } from './archive-workflow.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -31,11 +33,14 @@ export class ArchiveWorkflowController {
   @Delete(':workflowId')
   @HttpCode(200)
   async archive(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
-    const workflow = await this.commands.execute(new ArchiveWorkflowCommand(workflowId, versionsFromIfMatch(ifMatch)));
+    const workflow = await this.commands.execute(
+      withTrace(new ArchiveWorkflowCommand(workflowId, versionsFromIfMatch(ifMatch)), trace),
+    );
     void reply.header('ETag', etagOf(workflow.version));
     return workflow;
   }

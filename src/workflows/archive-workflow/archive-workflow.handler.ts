@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { WorkflowChanges } from '../workflow-changes';
 import { WorkflowView } from '../workflow-view';
 import { ArchiveWorkflowCommand } from './archive-workflow.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * Archives the workflow: no trigger, schedule tick, pause, resume or change is accepted after it, and the
@@ -11,7 +12,8 @@ import { ArchiveWorkflowCommand } from './archive-workflow.command';
 export class ArchiveWorkflowHandler implements ICommandHandler<ArchiveWorkflowCommand, WorkflowView> {
   constructor(private readonly workflows: WorkflowChanges) {}
 
-  execute({ workflowId, ifMatch }: ArchiveWorkflowCommand): Promise<WorkflowView> {
-    return this.workflows.change({ type: 'ArchiveWorkflow', workflowId, ifMatch });
+  execute(command: ArchiveWorkflowCommand): Promise<WorkflowView> {
+    const { workflowId, ifMatch } = command;
+    return this.workflows.change({ type: 'ArchiveWorkflow', workflowId, ifMatch }, traceOf(command));
   }
 }

@@ -6,6 +6,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowRun } from '../workflow-run';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -19,9 +21,10 @@ export class CancelWorkflowRunController {
   @Post(':workflowId/runs/:runId/cancel')
   @HttpCode(200)
   cancel(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
   ): Promise<WorkflowRun> {
-    return this.commands.execute(new CancelWorkflowRunCommand(workflowId, runId));
+    return this.commands.execute(withTrace(new CancelWorkflowRunCommand(workflowId, runId), trace));
   }
 }

@@ -6,6 +6,7 @@ import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { WorkflowRun, queuedRunFrom, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * The workflow run ends cancelled at once, its later steps skipped; the process manager then cancels the agent
@@ -20,9 +21,10 @@ export class CancelWorkflowRunHandler implements ICommandHandler<CancelWorkflowR
     private readonly opener: WorkflowRunOpener,
   ) {}
 
-  async execute({ workflowId, runId }: CancelWorkflowRunCommand): Promise<WorkflowRun> {
+  async execute(command: CancelWorkflowRunCommand): Promise<WorkflowRun> {
+    const { workflowId, runId } = command;
     const actor = this.actors.of(workflowRunStream(runId), workflowRunDecider);
-    const context = { correlationId: runId, causationId: runId };
+    const context = { correlationId: runId, causationId: runId, trace: traceOf(command) };
     let run = await actor.read();
     if (!run) {
       // Recorded by its trigger, with its own stream not opened yet: open it now.

@@ -9,6 +9,8 @@ import { CreateWorkflowCommand } from './create-workflow.command';
 import { CreateWorkflowDto, policyOf } from './create-workflow.dto';
 import { toWorkflowSteps } from './step-graph-check';
 import { toTrigger } from './workflow-trigger';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -21,15 +23,19 @@ export class CreateWorkflowController {
   @Post()
   @HttpCode(201)
   async create(
+    @RequestTrace() trace: TraceContext | undefined,
     @Body() body: CreateWorkflowDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
     const steps = toWorkflowSteps(body.steps, body.outputStep);
     const workflow = await this.commands.execute(
-      new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, {
-        ...(body.outputStep !== undefined && { outputStep: body.outputStep }),
-        ...policyOf(body),
-      }),
+      withTrace(
+        new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, {
+          ...(body.outputStep !== undefined && { outputStep: body.outputStep }),
+          ...policyOf(body),
+        }),
+        trace,
+      ),
     );
     void reply.header('Location', `/v1/workflows/${workflow.id}`);
     return workflow;

@@ -8,6 +8,7 @@ import { workflowDecider, workflowStream } from '../workflow';
 import { WorkflowView, workflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
 import { checkStepAgents } from './step-agents';
+import { traceOf } from '../../shared/trace-context';
 
 @CommandHandler(CreateWorkflowCommand)
 export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowCommand, WorkflowView> {
@@ -19,7 +20,8 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
     private readonly clock: Clock,
   ) {}
 
-  async execute({ name, trigger, steps, options }: CreateWorkflowCommand): Promise<WorkflowView> {
+  async execute(command: CreateWorkflowCommand): Promise<WorkflowView> {
+    const { name, trigger, steps, options } = command;
     checkStepAgents(steps, this.agents);
 
     const id = this.ids.newId('wf');
@@ -27,7 +29,7 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
       workflowStream(id),
       workflowDecider,
       { type: 'CreateWorkflow', id, name, trigger, steps, ...options },
-      { correlationId: id, causationId: id },
+      { correlationId: id, causationId: id, trace: traceOf(command) },
       { newStream: true },
     );
     await this.readYourWrites.waitFor(created.position);

@@ -7,6 +7,8 @@ import { WorkflowRunSchema } from '../workflow.schema';
 import { WorkflowRun } from '../workflow-run';
 import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
 import { DecideWorkflowApprovalDto } from './decide-workflow-approval.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -23,11 +25,14 @@ export class DecideWorkflowApprovalController {
   @Post(':workflowId/runs/:runId/approvals')
   @HttpCode(202)
   decide(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
     @Body() body: DecideWorkflowApprovalDto,
   ): Promise<WorkflowRun> {
     const { decision, reason, data } = body;
-    return this.commands.execute(new DecideWorkflowApprovalCommand(workflowId, runId, decision, reason, data));
+    return this.commands.execute(
+      withTrace(new DecideWorkflowApprovalCommand(workflowId, runId, decision, reason, data), trace),
+    );
   }
 }

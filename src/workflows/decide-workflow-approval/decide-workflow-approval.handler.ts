@@ -5,6 +5,7 @@ import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
 import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
+import { traceOf } from '../../shared/trace-context';
 
 /** A person's decision at the approval step a workflow run waits at: approve goes on, reject fails the run. */
 @CommandHandler(DecideWorkflowApprovalCommand)
@@ -15,7 +16,8 @@ export class DecideWorkflowApprovalHandler implements ICommandHandler<DecideWork
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ workflowId, runId, decision, reason, data }: DecideWorkflowApprovalCommand): Promise<WorkflowRun> {
+  async execute(command: DecideWorkflowApprovalCommand): Promise<WorkflowRun> {
+    const { workflowId, runId, decision, reason, data } = command;
     const actor = this.actors.of(workflowRunStream(runId), workflowRunDecider);
     const run = await actor.read();
     if (run?.workflowId !== workflowId) {
@@ -29,7 +31,7 @@ export class DecideWorkflowApprovalHandler implements ICommandHandler<DecideWork
         ...(data !== undefined && { data }),
         newAgentRunId: () => this.ids.newId('agentrun'),
       },
-      { correlationId: runId, causationId: runId },
+      { correlationId: runId, causationId: runId, trace: traceOf(command) },
     );
     await this.readYourWrites.waitFor(position);
     return toWorkflowRun(state!);

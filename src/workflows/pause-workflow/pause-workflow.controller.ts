@@ -6,6 +6,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { PauseWorkflowCommand } from './pause-workflow.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -18,7 +20,10 @@ export class PauseWorkflowController {
   @ApiProblems(404, 409)
   @Post(':workflowId/pause')
   @HttpCode(200)
-  pause(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string): Promise<WorkflowView> {
-    return this.commands.execute(new PauseWorkflowCommand(workflowId));
+  pause(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+  ): Promise<WorkflowView> {
+    return this.commands.execute(withTrace(new PauseWorkflowCommand(workflowId), trace));
   }
 }

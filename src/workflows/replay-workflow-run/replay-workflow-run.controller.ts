@@ -8,6 +8,8 @@ import { WorkflowRunSchema } from '../workflow.schema';
 import { WorkflowRun } from '../workflow-run';
 import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
 import { ReplayWorkflowRunDto } from './replay-workflow-run.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -23,6 +25,7 @@ export class ReplayWorkflowRunController {
   @ApiProblems(400, 404, 409)
   @Post(':workflowId/runs/:runId/replay')
   async replay(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
     @Body() body: ReplayWorkflowRunDto,
@@ -30,7 +33,7 @@ export class ReplayWorkflowRunController {
   ): Promise<WorkflowRun> {
     const { fromStep, input, version = 'original' } = body;
     const replay = await this.commands.execute(
-      new ReplayWorkflowRunCommand(workflowId, runId, fromStep, input, version),
+      withTrace(new ReplayWorkflowRunCommand(workflowId, runId, fromStep, input, version), trace),
     );
     void reply.header('Location', `/v1/workflows/${workflowId}/runs/${replay.id}`);
     void reply.status(202);

@@ -8,6 +8,7 @@ import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
 import { workflowDecider, workflowStream } from '../workflow';
 import { WorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
 import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
+import { traceOf } from '../../shared/trace-context';
 
 /**
  * A new run of the workflow that takes the outputs of the steps `fromStep` does not lead to from the run it
@@ -20,7 +21,8 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
     private readonly triggers: WorkflowTriggers,
   ) {}
 
-  async execute({ workflowId, runId, fromStep, input, version }: ReplayWorkflowRunCommand): Promise<WorkflowRun> {
+  async execute(command: ReplayWorkflowRunCommand): Promise<WorkflowRun> {
+    const { workflowId, runId, fromStep, input, version } = command;
     const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
     if (run?.workflowId !== workflowId) {
       throw new DomainError('not_found', `Workflow run ${runId} of workflow ${workflowId} does not exist`);
@@ -49,6 +51,7 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
         replayOf: { runId, fromStep },
         workflowVersion,
       },
+      traceOf(command),
     );
     return replay!;
   }

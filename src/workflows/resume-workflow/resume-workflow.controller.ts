@@ -6,6 +6,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { ResumeWorkflowCommand } from './resume-workflow.command';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -18,7 +20,10 @@ export class ResumeWorkflowController {
   @ApiProblems(404, 409)
   @Post(':workflowId/resume')
   @HttpCode(200)
-  resume(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string): Promise<WorkflowView> {
-    return this.commands.execute(new ResumeWorkflowCommand(workflowId));
+  resume(
+    @RequestTrace() trace: TraceContext | undefined,
+    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+  ): Promise<WorkflowView> {
+    return this.commands.execute(withTrace(new ResumeWorkflowCommand(workflowId), trace));
   }
 }

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { inSpan } from '../../shared/trace-context';
+import { inAsyncScope, inSpan } from '../../shared/trace-context';
 import { Command, CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
@@ -230,7 +230,10 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   /** A tick starts a trace of its own: its runs belong to it. */
   private send(command: Command<unknown>): Promise<void> {
     const tick = { 'app.command': command.constructor.name };
-    return inSpan('scheduled tick', tick, () => this.commands.execute(command), { root: true }).then(
+    // In an async scope: the tick's commands, appends and the runs it queues follow its span through their awaits.
+    return inAsyncScope(undefined, () =>
+      inSpan('scheduled tick', tick, () => this.commands.execute(command), { root: true }),
+    ).then(
       () => undefined,
       (error: unknown) => {
         // Another instance recorded the tick first, or the workflow was paused meanwhile: expected, not a fault.

@@ -12,6 +12,8 @@ import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRun, workflowRunStream } from '../workflow-run';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 import { TriggerWorkflowDto } from './trigger-workflow.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -39,12 +41,13 @@ export class TriggerWorkflowController {
   @ApiProblems(404, 409)
   @Post(':workflowId/trigger')
   async trigger(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Body() body: TriggerWorkflowDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowRun> {
-    const queued = await this.commands.execute(new TriggerWorkflowCommand(workflowId, body.input));
+    const queued = await this.commands.execute(withTrace(new TriggerWorkflowCommand(workflowId, body.input), trace));
     void reply.header('Location', `/v1/workflows/${workflowId}/runs/${queued.id}`);
     const wait = preferredWait(prefer, this.config.runs.waitMaxSeconds);
     if (wait === undefined) {

@@ -2,13 +2,15 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { WorkflowRun } from '../workflow-run';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 import { WorkflowTriggers } from './workflow-triggers';
+import { traceOf } from '../../shared/trace-context';
 
 @CommandHandler(TriggerWorkflowCommand)
 export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCommand, WorkflowRun> {
   constructor(private readonly triggers: WorkflowTriggers) {}
 
-  async execute({ workflowId, input, trigger }: TriggerWorkflowCommand): Promise<WorkflowRun> {
+  async execute(command: TriggerWorkflowCommand): Promise<WorkflowRun> {
+    const { workflowId, input, trigger } = command;
     // Only a schedule tick can be skipped or kept for later by the overlap policy.
-    return (await this.triggers.trigger(workflowId, input, trigger))!;
+    return (await this.triggers.trigger(workflowId, input, trigger, undefined, traceOf(command)))!;
   }
 }

@@ -13,6 +13,7 @@ import {
   workflowRunDecider,
 } from '../workflow-run';
 import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
+import { TraceContext } from '../../shared/trace-context';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -39,9 +40,10 @@ export class WorkflowTriggers {
     input: Record<string, unknown>,
     trigger: RunTrigger,
     replay?: { replayOf: ReplayOf; workflowVersion: number },
+    trace?: TraceContext,
   ): Promise<WorkflowRun | undefined> {
     const runId = this.ids.newId('wfrun');
-    const context = { correlationId: runId, causationId: workflowId };
+    const context = { correlationId: runId, causationId: workflowId, trace };
     const sent = this.actors.send(
       workflowStream(workflowId),
       workflowDecider,

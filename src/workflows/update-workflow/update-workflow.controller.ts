@@ -10,6 +10,8 @@ import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { checkWorkflowPatch } from './update-workflow.dto';
+import { RequestTrace } from '../../http/request-trace';
+import { TraceContext, withTrace } from '../../shared/trace-context';
 
 @ApiTags('workflows')
 @Controller('v1/workflows')
@@ -37,6 +39,7 @@ export class UpdateWorkflowController {
   @Patch(':workflowId')
   @HttpCode(200)
   async update(
+    @RequestTrace() trace: TraceContext | undefined,
     @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
@@ -44,7 +47,7 @@ export class UpdateWorkflowController {
   ): Promise<WorkflowView> {
     const versions = versionsFromIfMatch(ifMatch);
     const command = new UpdateWorkflowCommand(workflowId, checkWorkflowPatch(body), versions);
-    const workflow = await this.commands.execute(command);
+    const workflow = await this.commands.execute(withTrace(command, trace));
     void reply.header('ETag', etagOf(workflow.version));
     return workflow;
   }

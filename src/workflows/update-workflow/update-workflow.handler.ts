@@ -9,6 +9,7 @@ import { WorkflowChanges } from '../workflow-changes';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { mergeWorkflowPatch, workflowDefinition } from './update-workflow.dto';
+import { traceOf } from '../../shared/trace-context';
 
 const MAX_MERGES = 5;
 
@@ -24,7 +25,8 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
     private readonly agents: AgentsReadModel,
   ) {}
 
-  async execute({ workflowId, patch, ifMatch }: UpdateWorkflowCommand): Promise<WorkflowView> {
+  async execute(command: UpdateWorkflowCommand): Promise<WorkflowView> {
+    const { workflowId, patch, ifMatch } = command;
     for (let merge = 1; ; merge++) {
       const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
       if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
@@ -34,13 +36,16 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
       if ('steps' in patch) checkStepAgents(next.steps, this.agents);
       const changes = changedFields(workflowDefinition(workflow), next);
       try {
-        return await this.workflows.change({
-          type: 'UpdateWorkflow',
-          workflowId,
-          changes,
-          baseVersion: workflow.version,
-          ifMatch,
-        });
+        return await this.workflows.change(
+          {
+            type: 'UpdateWorkflow',
+            workflowId,
+            changes,
+            baseVersion: workflow.version,
+            ifMatch,
+          },
+          traceOf(command),
+        );
       } catch (error) {
         // Another request changed the workflow after it was read: merge onto the newer version.
         if (!(error instanceof ChangedMeanwhile) || merge >= MAX_MERGES) throw error;
