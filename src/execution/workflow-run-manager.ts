@@ -35,7 +35,7 @@ import {
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
 import { isHeld } from '../domain/run-slots';
-import { currentTraceparent, inAsyncScope } from '../shared/trace-context';
+import { currentTraceparent, inAsyncScope, laterInThisScope } from '../shared/trace-context';
 import { RunsQueuedHere } from '../agents/runs-queued-here';
 import { WorkflowRunTraces } from './workflow-run-traces';
 
@@ -217,9 +217,11 @@ export class WorkflowRunManager
   private setTimer(key: string, event: RecordedEvent, at: number, task: () => Promise<unknown>): void {
     if (this.timers.has(key) || this.stopping) return;
     const release = this.hold(event);
+    // In the run's trace when it fires, though the scope it was set in has ended.
+    const traced = laterInThisScope(task);
     const timer = setTimeout(
       () => {
-        void persistently(task, `${key} at ${event.position}`, this.logger, () => this.stopping)
+        void persistently(traced, `${key} at ${event.position}`, this.logger, () => this.stopping)
           .catch((error: unknown) => this.logger.debug(`${key}: ${String(error)}`))
           .finally(() => this.clearTimer(key));
       },

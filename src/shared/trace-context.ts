@@ -101,6 +101,21 @@ export function inAsyncScope<T>(parent: Context | undefined, work: () => T): T {
 }
 
 /**
+ * `work`, to be called later (a timer's task) in an async scope of the context active now: the scope it was set in
+ * may have ended by then, and with it the async context (see `ScopedContextManager`).
+ */
+export function laterInThisScope<T>(work: () => T): () => T {
+  if (!asyncScopes) return work;
+  const parent = context.active();
+  return () => inAsyncScope(parent, work);
+}
+
+/** The active trace context while tracing is on, to hand on explicitly (`CommandContext.trace`); else undefined. */
+export function activeTrace(): Context | undefined {
+  return asyncScopes ? context.active() : undefined;
+}
+
+/**
  * Runs `work` in a span (a child of the active one, or of `parent`), ending it with its outcome; `work` gets the
  * span and its context. One reaction on
  * `work`'s promise, not an async function's several promises: every promise costs the async hooks' work.

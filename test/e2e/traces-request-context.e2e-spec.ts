@@ -97,6 +97,25 @@ describe('traces: the request context, carried explicitly', () => {
     for (const claim of claims) expect(parentOf(claim)).toBe(idOf(one('POST /v1/agents')));
   });
 
+  it("keeps a step's retry, set on a timer after its scope ended, in the workflow run's trace", async () => {
+    await createAgent('retried');
+    const steps = [{ agent: 'retried', action: 'go', retry: { attempts: 2, backoffMs: 50 } }];
+    const workflow = (await app.request('POST', '/v1/workflows', { name: 'retrying', steps })).body;
+    model.enqueue({ kind: 'error', status: 400, message: 'flaky' });
+    const ran = await app.request('POST', `/v1/workflows/${workflow.id}/trigger`, {}, { prefer: 'wait=10' });
+    expect(ran.body.status).toBe('succeeded');
+    expect(ran.body.steps[0].attempts).toHaveLength(2);
+    await eventually(() =>
+      expect(spans.getFinishedSpans().filter((s) => s.name === 'invoke_agent retried')).toHaveLength(2),
+    );
+    const trigger = one('POST /v1/workflows/:workflowId/trigger');
+    const attempts = spans.getFinishedSpans().filter((s) => s.name === 'invoke_agent retried');
+    expect(attempts.map((s) => s.spanContext().traceId)).toEqual([
+      trigger.spanContext().traceId,
+      trigger.spanContext().traceId,
+    ]);
+  });
+
   it('enters no AsyncLocalStorage for a request, and turns the promise hooks off again after a run', async () => {
     const agentId = await createAgent('no-scope');
     const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');

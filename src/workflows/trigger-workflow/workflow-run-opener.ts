@@ -4,6 +4,7 @@ import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
+import { activeTrace } from '../../shared/trace-context';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import {
   QueuedRun,
@@ -63,7 +64,8 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
 
   /** Opens the run's stream on the next turn of the event loop, with every other run deferred by then. */
   openSoon(run: QueuedRun, context: CommandContext): void {
-    this.deferred.push({ run, context });
+    // The trace (a tick's) handed on explicitly: its async scope may have ended by the next turn.
+    this.deferred.push({ run, context: context.trace ? context : { ...context, trace: activeTrace() } });
     this.draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
   }
 
