@@ -1,9 +1,12 @@
 import { AsyncLocalStorage, executionAsyncId } from 'node:async_hooks';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { EVENT_STORE, EventStore } from '../../src/event-store/event-store';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { eventually } from '../support/eventually';
 import { TestApp, startTestApp } from '../support/test-app';
+import { storeFixtures } from '../support/store-fixtures';
+import { scheduleJobName } from '../../src/workflows/scheduling/workflow-scheduler';
 
 /**
  * A request's trace context travels explicitly (request → command → actor), not in an AsyncLocalStorage: these
@@ -139,5 +142,44 @@ describe('traces: the request context, carried explicitly', () => {
       await Promise.resolve().then(() => (id = executionAsyncId()));
       expect(id).toBe(0);
     });
+  });
+});
+
+describe('traces: a tick on EventStoreDB (test double), whose run streams open on the next turn', () => {
+  const [, createTestDouble] = storeFixtures().find(([name]) => name === 'eventstoredb test double')!;
+
+  it("records the run's stream in the tick's trace, though the tick's async scope has ended by then", async () => {
+    const fixture = await createTestDouble();
+    const spans = new InMemorySpanExporter();
+    const app = await startTestApp({ fixture, spanExporter: spans });
+    try {
+      await app.request('POST', '/v1/agents', { name: 'ticked', model: 'openai/gpt-4o-mini' });
+      const workflow = await app.request('POST', '/v1/workflows', {
+        name: 'ticking',
+        steps: [{ agent: 'ticked', action: 'go' }],
+        trigger: { type: 'schedule', cron: '* * * * *' },
+      });
+      expect(workflow.status).toBe(201);
+      app.clock.set('2026-03-01T12:01:00.000Z');
+      await app.app.get(SchedulerRegistry).getCronJob(scheduleJobName('* * * * *', 'UTC')).fireOnTick();
+      let runId = '';
+      await eventually(async () => {
+        const runs = (await app.request('GET', `/v1/workflows/${workflow.body.id}/runs`)).body.runs;
+        expect(runs).toHaveLength(1);
+        runId = runs[0].id;
+      });
+      await eventually(() => expect(spans.getFinishedSpans().some((s) => s.name === 'scheduled tick')).toBe(true));
+      const tick = spans.getFinishedSpans().find((s) => s.name === 'scheduled tick')!;
+      const store = app.app.get<EventStore>(EVENT_STORE);
+      let queued: Awaited<ReturnType<EventStore['readStream']>>['events'][number] | undefined;
+      await eventually(async () => {
+        queued = (await store.readStream(`workflowrun-${runId}`, { maxCount: 1 })).events[0];
+        expect(queued?.type).toBe('WorkflowRunQueued');
+      });
+      expect(queued!.metadata.traceparent?.split('-')[1]).toBe(tick.spanContext().traceId);
+    } finally {
+      await app.close();
+      await fixture.stop();
+    }
   });
 });
