@@ -224,10 +224,11 @@ export class Actor<State, Command, Event extends DomainEvent> {
     const metadata = metadataOf(context);
     const own = toNewEvents(events, metadata, this.deps.ids);
     const { store } = this.deps;
-    if (!newStreams.length)
-      return runIn(context.trace, () => store.append(this.stream, own, { expected: this.revision })).then((result) => [
-        result,
-      ]);
+    // Each append's span starts at once, in the command's trace (`runIn`: no async scope is needed for that).
+    if (!newStreams.length) {
+      const appended = runIn(context.trace, () => store.append(this.stream, own, { expected: this.revision }));
+      return appended.then((result) => [result]);
+    }
     const appends = [
       { stream: this.stream, events: own, expected: this.revision },
       ...newStreams.map(({ stream, events }) => ({
