@@ -23,6 +23,11 @@ import type { Agent } from '../agents/agent';
 import type { AgentRunAggregate } from '../agents/agent-run';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 const MAX_WAITING = 10_000;
+/**
+ * The checkpoint is written at most this often (the latest position then): a restart reads again at most this much
+ * of the log, whose runs it finds started or ended, rather than one write of the read database per run.
+ */
+const CHECKPOINT_EVERY_MS = 1000;
 /** Runs whose claim settled here lately: the log may still bring their queueing after it (a local hand-off). */
 const TAKEN_KEPT = 10_000;
 
@@ -65,6 +70,8 @@ export class AgentRunExecutor
   /** The runs waiting or being claimed, by id: a run handed over here and brought by the log is taken once. */
   private readonly pending = new Map<string, Waiting>();
   private readonly taken = new LRUCache<string, true>({ max: TAKEN_KEPT });
+  private unsaved?: bigint;
+  private checkpointTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -110,11 +117,33 @@ export class AgentRunExecutor
     // Runs in flight end as interrupted now, rather than when their lease runs out.
     for (const execution of this.executing.values()) execution.controller.abort(new RunInterrupted());
     await Promise.allSettled([...this.running]);
+    this.saveCheckpointNow();
   }
 
   /** How many runs execute in this instance now, and how many wait. */
   get load(): { executing: number; waiting: number } {
     return { executing: this.executing.size + this.claiming.size, waiting: this.waiting.length };
+  }
+
+  /** The checkpoint, written once a while (CHECKPOINT_EVERY_MS); it only ever lags, so no run is passed over. */
+  protected override saveCheckpoint(position: bigint): void {
+    this.unsaved = position;
+    if (this.stopping) this.saveCheckpointNow();
+    else this.checkpointTimer ??= setTimeout(() => this.saveCheckpointNow(), CHECKPOINT_EVERY_MS).unref();
+  }
+
+  private saveCheckpointNow(): void {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    if (this.unsaved === undefined) return;
+    const position = this.unsaved;
+    this.unsaved = undefined;
+    try {
+      super.saveCheckpoint(position);
+    } catch (error) {
+      // The next save writes a later one; until then a restart reads a little more of the log.
+      this.logger.warn(`Could not save the checkpoint at ${position}: ${String(error)}`);
+    }
   }
 
   /** Queued runs wait their turn; the checkpoint stays before each until its claim has settled. */
@@ -226,7 +255,8 @@ export class AgentRunExecutor
         const execution = this.newExecution(entry);
         execution.startedHere(run, revision);
         this.claimSettled(entry);
-        this.execute(entry, execution, { run, agent })
+        // Queued in this very commit: no cancel can have come for it yet.
+        this.execute(entry, execution, { run, agent }, false)
           .catch((error: unknown) => this.logger.error(`Run ${runId} failed here: ${String(error)}`))
           .finally(done);
       },
@@ -292,6 +322,7 @@ export class AgentRunExecutor
     entry: Waiting,
     execution: AgentRunExecution,
     { run, agent }: { run: AgentRunAggregate; agent: Agent | null },
+    mayBeCancelled = true,
   ): Promise<void> {
     this.executing.set(entry.runId, execution);
     // The slot goes to the next run once the model is done with this one, while its end is being recorded.
@@ -305,7 +336,8 @@ export class AgentRunExecutor
     try {
       // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
       if (this.stopping) execution.controller.abort(new RunInterrupted());
-      else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
+      else if (mayBeCancelled && this.runs.getRunAggregate(entry.runId)?.cancelRequested)
+        execution.controller.abort(new RunCancelled());
       await inSpan(
         `invoke_agent ${agent?.name ?? run.agentId}`,
         runAttributes(run, agent),

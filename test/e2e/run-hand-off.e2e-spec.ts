@@ -5,6 +5,7 @@ import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-stor
 import { RunsQueuedHere } from '../../src/agents/runs-queued-here';
 import { AgentRunExecutor } from '../../src/execution/agent-run-executor';
 import { ProjectionRunner } from '../../src/read-models/projection-runner';
+import { CHECKPOINT_STORE, CheckpointStore } from '../../src/consumers/checkpoint-store';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { eventually } from '../support/eventually';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
@@ -65,6 +66,42 @@ describe('runs handed to the local executor', () => {
       ]);
     }
     expect(model.requests).toHaveLength(8);
+  });
+});
+
+describe("the executor's checkpoint", () => {
+  it('is written once a while rather than once a run, and at its latest when the service stops', async () => {
+    const model = await startScriptedOpenAIServer(() => ({ kind: 'text', text: 'done' }));
+    const dataDir = temporaryDataDir();
+    const env = { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl };
+    let app = await startTestApp({ dataDir, env });
+    try {
+      const checkpoints = app.app.get<CheckpointStore>(CHECKPOINT_STORE);
+      const saved: bigint[] = [];
+      const save = checkpoints.save.bind(checkpoints);
+      checkpoints.save = (name, position) => {
+        if (name === 'agent-run-executor') saved.push(position);
+        save(name, position);
+      };
+      const agent = await app.request('POST', '/v1/agents', { name: 'a', model: 'openai-compatible/m' });
+      const runs = [];
+      for (let i = 0; i < 10; i++)
+        runs.push(await app.request('POST', `/v1/agents/${agent.body.id}/run`, { task: `${i}` }, { prefer: 'wait=5' }));
+      expect(runs.map((run) => run.body.status)).toEqual(Array(10).fill('succeeded'));
+      expect(saved.length).toBeLessThan(10);
+      const last = runs.at(-1)!.body.id as string;
+      const [queued] = (await app.app.get<EventStore>(EVENT_STORE).readStream(`agentrun-${last}`)).events;
+
+      await app.close();
+      expect(saved.at(-1)).toBe(queued.position);
+      // After a restart, nothing runs again.
+      app = await startTestApp({ dataDir, env });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(model.requests).toHaveLength(10);
+    } finally {
+      await app.close();
+      await model.close();
+    }
   });
 });
 
