@@ -168,6 +168,31 @@ describe('a run queued here while a slot is free', () => {
     }
   });
 
+  it("is queued and started in one commit as a workflow step's run too", async () => {
+    let store!: ReturnType<typeof notingRunAppends>;
+    const app = await startWith((inner) => (store = notingRunAppends(inner)));
+    try {
+      await app.request('POST', '/v1/agents', { name: 'writer', model: 'openai-compatible/m' });
+      const workflow = await app.request('POST', '/v1/workflows', {
+        name: 'one step',
+        steps: [{ agent: 'writer', action: 'write' }],
+      });
+      const ran = await app.request(
+        'POST',
+        `/v1/workflows/${workflow.body.id}/trigger`,
+        { input: {} },
+        { prefer: 'wait=5' },
+      );
+
+      expect(ran.body.status).toBe('succeeded');
+      const stepRunId = ran.body.steps[0].agentRunId as string;
+      expect(store.appends.get(stepRunId)).toEqual([['AgentRunQueued', 'AgentRunStarted'], ['AgentRunSucceeded']]);
+      expect(model.requests).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('executes once when the log brings its queueing before the commit answers, and the read models lag', async () => {
     let store!: ReturnType<typeof notingRunAppends>;
     const app = await startWith(
