@@ -70,8 +70,7 @@ export class AgentRunExecutor
   /** The runs waiting or being claimed, by id: a run handed over here and brought by the log is taken once. */
   private readonly pending = new Map<string, Waiting>();
   private readonly taken = new LRUCache<string, true>({ max: TAKEN_KEPT });
-  private unsaved?: bigint;
-  private checkpointTimer?: NodeJS.Timeout;
+  protected override readonly checkpointEveryMs = CHECKPOINT_EVERY_MS;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -117,33 +116,11 @@ export class AgentRunExecutor
     // Runs in flight end as interrupted now, rather than when their lease runs out.
     for (const execution of this.executing.values()) execution.controller.abort(new RunInterrupted());
     await Promise.allSettled([...this.running]);
-    this.saveCheckpointNow();
   }
 
   /** How many runs execute in this instance now, and how many wait. */
   get load(): { executing: number; waiting: number } {
     return { executing: this.executing.size + this.claiming.size, waiting: this.waiting.length };
-  }
-
-  /** The checkpoint, written once a while (CHECKPOINT_EVERY_MS); it only ever lags, so no run is passed over. */
-  protected override saveCheckpoint(position: bigint): void {
-    this.unsaved = position;
-    if (this.stopping) this.saveCheckpointNow();
-    else this.checkpointTimer ??= setTimeout(() => this.saveCheckpointNow(), CHECKPOINT_EVERY_MS).unref();
-  }
-
-  private saveCheckpointNow(): void {
-    clearTimeout(this.checkpointTimer);
-    this.checkpointTimer = undefined;
-    if (this.unsaved === undefined) return;
-    const position = this.unsaved;
-    this.unsaved = undefined;
-    try {
-      super.saveCheckpoint(position);
-    } catch (error) {
-      // The next save writes a later one; until then a restart reads a little more of the log.
-      this.logger.warn(`Could not save the checkpoint at ${position}: ${String(error)}`);
-    }
   }
 
   /** Queued runs wait their turn; the checkpoint stays before each until its claim has settled. */
