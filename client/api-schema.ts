@@ -3313,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRunSchema"];
                 };
             };
-            /** @description The run is queued (or still going) */
+            /** @description The run is started, or queued while no slot is free (or still going) */
             202: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3648,7 +3648,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRunSchema"];
                 };
             };
-            /** @description The new run is queued (or still going) */
+            /** @description The new run is started, or queued while no slot is free (or still going) */
             202: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -76,6 +76,21 @@ describe('agent run decider', () => {
       .thenRefuses('conflict');
   });
 
+  it('is queued and claimed in one decision when the local executor has a slot', () => {
+    const { id, agentId, task, context, createdAt } = queued.data;
+    const model = 'openai-compatible/m';
+    const start = { executorId: 'x1', warnings: ['no tool'], agentVersion: 1, outputSchema: { type: 'object' } };
+    given(agentRunDecider, [])
+      .when({ type: 'QueueAgentRun', id, agentId, model, agentVersion: 1, task, context, start }, new Date(createdAt))
+      .then([queued, { type: 'AgentRunStarted', data: { runId: id, ...start, startedAt: createdAt } }]);
+    const state = [queued, started].reduce(agentRunDecider.evolve, agentRunDecider.initialState);
+    expect(state).toMatchObject({ status: 'running', executorId: 'x1' });
+    // A run of that id exists: neither is recorded.
+    given(agentRunDecider, [queued])
+      .when({ type: 'QueueAgentRun', id, agentId, model, task, context, start })
+      .thenRefuses('conflict');
+  });
+
   it('records tool calls only from the instance executing the run', () => {
     given(agentRunDecider, [queued, started])
       .when(

@@ -95,6 +95,8 @@ export type QueueAgentRun = {
   outputSchema?: Record<string, unknown>;
   threadId?: string;
   replayOf?: string;
+  /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
+  start?: Omit<StartAgentRun, 'type'>;
 } & Partial<WorkflowStepRef>;
 export type StartAgentRun = {
   type: 'StartAgentRun';
@@ -258,20 +260,7 @@ export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEv
     const runId = state.id;
     switch (command.type) {
       case 'StartAgentRun':
-        if (state.status !== 'queued') throw new DomainError('conflict', `Agent run ${runId} is ${state.status}`);
-        return [
-          {
-            type: 'AgentRunStarted',
-            data: {
-              runId,
-              executorId: command.executorId,
-              warnings: command.warnings,
-              ...(command.agentVersion !== undefined ? { agentVersion: command.agentVersion } : {}),
-              ...(command.outputSchema && !state.outputSchema ? { outputSchema: command.outputSchema } : {}),
-              startedAt: at,
-            },
-          },
-        ];
+        return [start(state, command, at)];
       case 'RecordToolCall': {
         checkExecutor(state, command.executorId);
         const { callId, tool, input } = command;
@@ -456,8 +445,26 @@ function queue(state: AgentRunState, command: QueueAgentRun, createdAt: string):
     if (command.workflowRunId && state.workflowRunId === command.workflowRunId) return [];
     throw new DomainError('conflict', `Agent run ${command.id} already exists`);
   }
-  const { type: _type, ...run } = command;
-  return [{ type: 'AgentRunQueued', data: { ...run, createdAt } }];
+  const { type: _type, start: claim, ...run } = command;
+  const queued: AgentRunQueued = { type: 'AgentRunQueued', data: { ...run, createdAt } };
+  if (!claim) return [queued];
+  const started = start(agentRunDecider.evolve(null, queued)!, { type: 'StartAgentRun', ...claim }, createdAt);
+  return [queued, started];
+}
+
+function start(state: AgentRunAggregate, command: StartAgentRun, at: string): AgentRunStarted {
+  if (state.status !== 'queued') throw new DomainError('conflict', `Agent run ${state.id} is ${state.status}`);
+  return {
+    type: 'AgentRunStarted',
+    data: {
+      runId: state.id,
+      executorId: command.executorId,
+      warnings: command.warnings,
+      ...(command.agentVersion !== undefined ? { agentVersion: command.agentVersion } : {}),
+      ...(command.outputSchema && !state.outputSchema ? { outputSchema: command.outputSchema } : {}),
+      startedAt: at,
+    },
+  };
 }
 
 function decideApprovals(state: AgentRunAggregate, decisions: ApprovalDecision[], at: string): AgentRunEvent[] {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { AgentRunAggregate } from './agent-run';
+import type { Agent } from './agent';
+import type { AgentRunAggregate, StartAgentRun } from './agent-run';
 
 /** A run this process has just queued, as its queueing command left it. */
 export interface RunQueuedHere {
@@ -12,26 +13,57 @@ export interface RunQueuedHere {
 }
 
 /**
+ * A slot of the local executor, held for a run about to be queued here: the run is queued and claimed (started)
+ * in one commit, on its new stream, so no other instance can claim it.
+ */
+export interface LocalSlot {
+  /** The claim to record with the queueing. */
+  readonly start: Omit<StartAgentRun, 'type'>;
+  /** Queued and started in that one commit: the run executes here. */
+  started(started: RunQueuedHere & { agent: Agent }): void;
+  /** Not recorded, or its outcome unknown: the slot is let go, and the executor reads the run's stream to see. */
+  notRecorded(): void;
+}
+
+/** The local executor's side of the hand-off. */
+export interface LocalTaker {
+  /** A run queued without a claim: it waits its turn. */
+  take(queued: RunQueuedHere): void;
+  /** A slot for a run of this agent, when one is free and no run waits for it; undefined otherwise. */
+  slot(runId: string, agent: Agent): LocalSlot | undefined;
+}
+
+/**
  * Runs queued in this process go straight to the local executor, without waiting for its subscription to
  * bring their `AgentRunQueued` back. The executor still claims each run through the log, so a run that another
- * instance claims first is not executed here.
+ * instance claims first is not executed here. When the executor has a free slot, the queueing carries the claim.
  */
 @Injectable()
 export class RunsQueuedHere {
   private readonly logger = new Logger(RunsQueuedHere.name);
-  private listener?: (queued: RunQueuedHere) => void;
+  private taker?: LocalTaker;
 
   /** The local executor takes the runs queued from now on (one taker). */
-  takeWith(listener: (queued: RunQueuedHere) => void): void {
-    this.listener = listener;
+  takeWith(taker: LocalTaker): void {
+    this.taker = taker;
   }
 
   /** Never throws: the run is recorded, and the log brings it to an executor should the hand-off fail. */
   queued(queued: RunQueuedHere): void {
     try {
-      this.listener?.(queued);
+      this.taker?.take(queued);
     } catch (error) {
       this.logger.warn(`Run ${queued.run.id} is left to the log: ${String(error)}`);
+    }
+  }
+
+  /** A free slot of the local executor for the run about to be queued, or undefined: queue it alone. Never throws. */
+  slot(runId: string, agent: Agent): LocalSlot | undefined {
+    try {
+      return this.taker?.slot(runId, agent);
+    } catch (error) {
+      this.logger.warn(`Run ${runId} is queued without a claim: ${String(error)}`);
+      return undefined;
     }
   }
 }

@@ -32,6 +32,11 @@ class TestConsumer extends CheckpointedConsumer {
   }
 }
 
+/** A consumer whose checkpoint may lag a minute behind. */
+class LaggingConsumer extends TestConsumer {
+  protected override readonly checkpointEveryMs = 60_000;
+}
+
 class MemoryCheckpoints implements CheckpointStore {
   readonly saved: bigint[] = [];
   load(): bigint {
@@ -81,6 +86,22 @@ describe('checkpointed consumer', () => {
     await again.start();
     expect(again.seen).toHaveLength(2); // the event held when it stopped comes again
     await again.stopFollowing();
+  });
+
+  it('with checkpointEveryMs, writes the checkpoint once a while, and at once from stopFollowing on', async () => {
+    await store.append('s-1', [event('Quick')], { expected: 'no_stream' });
+    await store.append('s-1', [event('Slow')], { expected: 0n });
+    const checkpoints = new MemoryCheckpoints();
+    const consumer = new LaggingConsumer(store, checkpoints);
+    await consumer.start();
+    await store.append('s-1', [event('Quick')], { expected: 1n });
+    await eventually(() => expect(consumer.seen).toHaveLength(3));
+    expect(checkpoints.saved).toEqual([]);
+
+    await consumer.stopFollowing();
+    expect(checkpoints.saved).toEqual([1n]); // below the event still held
+    consumer.unfinished.get(consumer.seen[1])!();
+    expect(checkpoints.saved).toEqual([1n, 3n]);
   });
 
   it('stops at a batch it cannot handle, its checkpoint before that batch', async () => {

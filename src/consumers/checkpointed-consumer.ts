@@ -29,6 +29,15 @@ export abstract class CheckpointedConsumer {
   private droppedAt?: number;
   /** Whether it has caught up with the log since it started following. */
   caughtUp = false;
+  /**
+   * The checkpoint is written at most this often, the latest position then (0: at each move). A consumer whose
+   * handling of an event twice changes nothing may let it lag, so that a burst of events costs a write, not one
+   * per batch; after a restart it reads that much of the log again. Written at once from `stopFollowing` on.
+   */
+  protected readonly checkpointEveryMs: number = 0;
+  private unsaved?: bigint;
+  private checkpointTimer?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(
     protected readonly store: EventStore,
@@ -57,6 +66,7 @@ export abstract class CheckpointedConsumer {
    */
   protected follow(options: FollowOptions = {}): Promise<void> {
     const start = this.loadCheckpoint();
+    this.stopped = false;
     this.sequence = new CommitPositionSequence(start);
     this.committed = start;
     const following = new Promise<void>((resolve, reject) => {
@@ -74,6 +84,8 @@ export abstract class CheckpointedConsumer {
 
   async stopFollowing(): Promise<void> {
     await this.subscription?.stop();
+    this.stopped = true;
+    this.saveLagging();
   }
 
   /** Keeps `event` unfinished, and the checkpoint below it, until the returned function is called. */
@@ -115,8 +127,29 @@ export abstract class CheckpointedConsumer {
   private commit(): void {
     const position = this.sequence.committable;
     if (position === this.committed) return;
-    this.saveCheckpoint(position);
+    if (this.checkpointEveryMs > 0 && !this.stopped) {
+      this.unsaved = position;
+      this.checkpointTimer ??= setTimeout(() => this.saveLagging(), this.checkpointEveryMs).unref();
+    } else {
+      this.saveCheckpoint(position);
+      this.unsaved = undefined;
+    }
     this.committed = position;
+  }
+
+  /** Writes the checkpoint held back (checkpointEveryMs), if any. */
+  private saveLagging(): void {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    const position = this.unsaved;
+    if (position === undefined) return;
+    this.unsaved = undefined;
+    try {
+      this.saveCheckpoint(position);
+    } catch (error) {
+      // The next move writes a later one; until then a restart reads a little more of the log again.
+      this.logger.warn(`Could not save the checkpoint at ${position}: ${String(error)}`);
+    }
   }
 
   /** Catches up reading `catchUpFilter`'s events only, then hands over to `live`. */

@@ -8,6 +8,7 @@ import {
   AgentRunEvent,
   AgentRunState,
   EndAgentRun,
+  StartAgentRun,
   agentRunDecider,
   agentRunStream,
 } from '../agents/agent-run';
@@ -90,21 +91,18 @@ export class AgentRunExecution {
     }
     if (run?.status !== 'queued') return undefined;
     const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
-    const { missing } = this.deps.tools.resolve(agent?.tools ?? []);
-    const warnings = missing.map((id) => `The tool "${id}" is not available now; the run went on without it`);
     try {
-      await this.send({
-        type: 'StartAgentRun',
-        executorId: this.deps.executorId,
-        warnings,
-        agentVersion: agent?.version,
-        ...(agent?.outputSchema && { outputSchema: agent.outputSchema }),
-      });
+      await this.send({ type: 'StartAgentRun', ...claimOf(agent, this.deps.executorId, this.deps.tools) });
     } catch (error) {
       if (error instanceof DomainError) return undefined;
       throw error;
     }
     return { run, agent };
+  }
+
+  /** The run was queued and claimed here in one commit: the stream as that commit left it. */
+  startedHere(run: AgentRunAggregate, revision: bigint): void {
+    this.actor.adopt(run, revision);
   }
 
   /** Executes the claimed run; `modelDone` is called once it makes no more model calls, before its end is recorded. */
@@ -278,6 +276,17 @@ export class AgentRunExecution {
   private send(command: AgentRunCommand) {
     return this.actor.send(command, this.context);
   }
+}
+
+/** The claim of a run of this agent by this executor: the agent's tools missing now are its warnings. */
+export function claimOf(agent: Agent | null, executorId: string, tools: ToolRegistry): Omit<StartAgentRun, 'type'> {
+  const { missing } = tools.resolve(agent?.tools ?? []);
+  return {
+    executorId,
+    warnings: missing.map((id) => `The tool "${id}" is not available now; the run went on without it`),
+    agentVersion: agent?.version,
+    ...(agent?.outputSchema && { outputSchema: agent.outputSchema }),
+  };
 }
 
 function summed(before: Usage | null, now: Usage): Usage {

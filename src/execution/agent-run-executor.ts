@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { AgentRunApprovalsDecided, AgentRunQueued, agentRunDecider } from '../agents/agent-run';
-import { RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
+import { LocalSlot, RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
@@ -16,13 +16,18 @@ import { ModelProviders } from '../models/model-providers';
 import { AppliedEvents } from '../read-models/applied-events';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
-import { AgentRunExecution, RunCancelled, RunInterrupted } from './agent-run-execution';
+import { AgentRunExecution, RunCancelled, RunInterrupted, claimOf } from './agent-run-execution';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { contextOf, inAsyncScope, inSpan } from '../shared/trace-context';
 import type { Agent } from '../agents/agent';
 import type { AgentRunAggregate } from '../agents/agent-run';
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 const MAX_WAITING = 10_000;
+/**
+ * The checkpoint is written at most this often (the latest position then): a restart reads again at most this much
+ * of the log, whose runs it finds started or ended, rather than one write of the read database per run.
+ */
+const CHECKPOINT_EVERY_MS = 1000;
 /** Runs whose claim settled here lately: the log may still bring their queueing after it (a local hand-off). */
 const TAKEN_KEPT = 10_000;
 
@@ -65,6 +70,7 @@ export class AgentRunExecutor
   /** The runs waiting or being claimed, by id: a run handed over here and brought by the log is taken once. */
   private readonly pending = new Map<string, Waiting>();
   private readonly taken = new LRUCache<string, true>({ max: TAKEN_KEPT });
+  protected override readonly checkpointEveryMs = CHECKPOINT_EVERY_MS;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -95,7 +101,10 @@ export class AgentRunExecutor
     });
     if (!this.config.runs.executorEnabled) return;
     await this.projections.whenCaughtUp();
-    this.queuedHere.takeWith((queued) => this.handedOver(queued));
+    this.queuedHere.takeWith({
+      take: (queued) => this.handedOver(queued),
+      slot: (runId, agent) => this.slot(runId, agent),
+    });
     // A run is queued once, and again each time a person's decisions let it go on.
     void this.follow({ filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } });
   }
@@ -195,8 +204,74 @@ export class AgentRunExecutor
     });
   }
 
+  /**
+   * A slot for a run about to be queued in this process, when one is free and no waiting run may take it: the
+   * queueing carries the claim (one commit), and the run executes here once that commit is in. Until then the
+   * run counts as being claimed, and should the log bring it first, the checkpoint waits below it.
+   */
+  private slot(runId: string, agent: Agent): LocalSlot | undefined {
+    if (this.stopping || this.pending.has(runId) || this.taken.has(runId)) return undefined;
+    if (this.executing.size + this.claiming.size >= this.config.runs.concurrency) return undefined;
+    if (this.waiting.length && this.nextReady() >= 0) return undefined;
+    const entry: Waiting = { runId, position: 0n, claimed: () => undefined };
+    this.pending.set(runId, entry);
+    this.claiming.add(entry);
+    let done!: () => void;
+    const work = new Promise<void>((resolve) => (done = resolve)).finally(() => {
+      this.running.delete(work);
+      this.pump();
+    });
+    this.running.add(work);
+    let settled = false;
+    return {
+      start: claimOf(agent, this.executorId, this.tools),
+      started: ({ run, revision, position, traceparent, agent }) => {
+        if (settled) return;
+        settled = true;
+        Object.assign(entry, { position, traceparent });
+        const execution = this.newExecution(entry);
+        execution.startedHere(run, revision);
+        this.claimSettled(entry);
+        // Queued in this very commit: no cancel can have come for it yet.
+        this.execute(entry, execution, { run, agent }, false)
+          .catch((error: unknown) => this.logger.error(`Run ${runId} failed here: ${String(error)}`))
+          .finally(done);
+      },
+      notRecorded: () => {
+        if (settled) return;
+        settled = true;
+        // Its outcome may be unknown: the run waits at the head of the queue, and its claim reads its stream.
+        this.claiming.delete(entry);
+        if (this.stopping) this.pending.delete(runId);
+        else this.waiting.unshift(entry);
+        done();
+      },
+    };
+  }
+
   private async take(entry: Waiting): Promise<void> {
-    const execution = new AgentRunExecution(entry.runId, entry.threadId, {
+    const execution = this.newExecution(entry);
+    let claimed: Awaited<ReturnType<AgentRunExecution['claim']>>;
+    try {
+      // In another instance, or after a restart, all the same: the run belongs to the trace that queued it.
+      claimed = await inAsyncScope(contextOf(entry.traceparent), () => execution.claim(entry.queued));
+    } catch (error) {
+      // The store is away: put the run back at the head of the queue and try again shortly, reading its stream
+      // then (the claim may have been written).
+      this.logger.warn(`Could not claim run ${entry.runId} yet: ${String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      this.claiming.delete(entry);
+      entry.queued = undefined;
+      if (!this.stopping) this.waiting.unshift(entry);
+      else this.pending.delete(entry.runId);
+      return;
+    }
+    this.claimSettled(entry);
+    if (claimed) await this.execute(entry, execution, claimed);
+  }
+
+  private newExecution(entry: Waiting): AgentRunExecution {
+    return new AgentRunExecution(entry.runId, entry.threadId, {
       actors: this.actors,
       threads: this.threads,
       tools: this.tools,
@@ -209,27 +284,23 @@ export class AgentRunExecutor
       leaseMs: this.config.runs.leaseMs,
       stopping: () => this.stopping,
     });
-    let claimed: Awaited<ReturnType<AgentRunExecution['claim']>>;
-    // In another instance, or after a restart, all the same: the run belongs to the trace that queued it.
-    const parent = contextOf(entry.traceparent);
-    try {
-      claimed = await inAsyncScope(parent, () => execution.claim(entry.queued));
-    } catch (error) {
-      // The store is away: put the run back at the head of the queue and try again shortly, reading its stream
-      // then (the claim may have been written).
-      this.logger.warn(`Could not claim run ${entry.runId} yet: ${String(error)}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      this.claiming.delete(entry);
-      entry.queued = undefined;
-      if (!this.stopping) this.waiting.unshift(entry);
-      else this.pending.delete(entry.runId);
-      return;
-    }
+  }
+
+  /** The run's claim has settled (ours or not): the log's copy of its queueing is passed over from now on. */
+  private claimSettled(entry: Waiting): void {
     this.claiming.delete(entry);
     this.pending.delete(entry.runId);
     this.taken.set(entry.runId, true);
     entry.claimed();
-    if (!claimed) return;
+  }
+
+  /** Executes a run claimed here, in a slot that goes to the next run once its model calls are done. */
+  private async execute(
+    entry: Waiting,
+    execution: AgentRunExecution,
+    { run, agent }: { run: AgentRunAggregate; agent: Agent | null },
+    mayBeCancelled = true,
+  ): Promise<void> {
     this.executing.set(entry.runId, execution);
     // The slot goes to the next run once the model is done with this one, while its end is being recorded.
     let released = false;
@@ -242,8 +313,9 @@ export class AgentRunExecutor
     try {
       // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
       if (this.stopping) execution.controller.abort(new RunInterrupted());
-      else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
-      const { run, agent } = claimed;
+      else if (mayBeCancelled && this.runs.getRunAggregate(entry.runId)?.cancelRequested)
+        execution.controller.abort(new RunCancelled());
+      const parent = contextOf(entry.traceparent);
       // In an async scope: the AI SDK's spans, and the run's appends, follow the run's context through its awaits.
       await inAsyncScope(parent, () =>
         inSpan(

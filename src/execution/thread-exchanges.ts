@@ -18,6 +18,8 @@ import { exchangeOf } from '../threads/thread-exchange';
 @Injectable()
 export class ThreadExchanges extends CheckpointedConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   protected readonly name = 'thread-exchanges';
+  /** Most runs are on no thread: their endings cost no write each (a restart reads a second of the log again). */
+  protected override readonly checkpointEveryMs = 1000;
   private stopping = false;
 
   constructor(

@@ -267,28 +267,39 @@ export class WorkflowRunManager
       });
       return run;
     }
-    const queued = await this.actors.send(
-      agentRunStream(agentRunId),
-      agentRunDecider,
-      {
-        type: 'QueueAgentRun',
-        id: agentRunId,
-        agentId: agent.id,
-        model: agent.model,
-        agentVersion: agent.version,
-        task,
-        context: stepContext(run, index),
-        workflowRunId: runId,
-        stepIndex: index,
-      },
-      { correlationId: runId, causationId: runId },
-      { newStream: true },
-    );
-    const revision = BigInt(queued.events.length - 1);
-    if (queued.state && queued.position !== undefined) {
-      const { state, position } = queued;
-      this.queuedHere.queued({ run: state, revision, position, traceparent: currentTraceparent() });
+    // A free slot of the local executor: the step's run is queued and claimed in one commit.
+    const slot = this.queuedHere.slot(agentRunId, agent);
+    let queued;
+    try {
+      queued = await this.actors.send(
+        agentRunStream(agentRunId),
+        agentRunDecider,
+        {
+          type: 'QueueAgentRun',
+          id: agentRunId,
+          agentId: agent.id,
+          model: agent.model,
+          agentVersion: agent.version,
+          task,
+          context: stepContext(run, index),
+          workflowRunId: runId,
+          stepIndex: index,
+          ...(slot && { start: slot.start }),
+        },
+        { correlationId: runId, causationId: runId },
+        { newStream: true },
+      );
+    } catch (error) {
+      slot?.notRecorded();
+      throw error;
     }
+    const revision = BigInt(queued.events.length - 1);
+    const { state, position } = queued;
+    const traceparent = currentTraceparent();
+    // Queued before (a restart): nothing was written now, and the executor reads the run's stream to see.
+    if (!state || position === undefined) slot?.notRecorded();
+    else if (slot) slot.started({ run: state, revision, position, traceparent, agent });
+    else this.queuedHere.queued({ run: state, revision, position, traceparent });
     return run;
   }
 

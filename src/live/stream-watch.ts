@@ -75,8 +75,10 @@ export class StreamWatch {
     orWaiting = false,
   ): Promise<{ run: Run; ended: boolean }> {
     const done = (status: RunStatus) => isEnded(status) || (orWaiting && status === 'waiting');
-    await this.until(stream, () => done(current().status), timeoutMs);
-    const run = current();
+    // The run as the last check read it, which `until` made just before it settled: the answer, without a read more.
+    let last: Run | undefined;
+    await this.until(stream, () => done((last = current()).status), timeoutMs);
+    const run = last ?? current();
     return { run, ended: isEnded(run.status) };
   }
 }

@@ -97,15 +97,20 @@ describe('agent runs', () => {
     expect((await app.request('GET', `/v1/agents/${agentId}/runs/${ran.body.id}`)).body).toEqual(ran.body);
   });
 
-  it('answers 202 at once without Prefer, and 202 with the run as it stands when the wait runs out', async () => {
+  it('answers 202 at once without Prefer (running while a slot is free, else queued), and 202 with the run as it stands when the wait runs out', async () => {
     model.respondWith(() => ({ kind: 'hang' }));
     const agentId = await createAgent();
-    const queued = await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'x' });
-    expect(queued.status).toBe(202);
-    expect(queued.body.status).toBe('queued');
+    const started = await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'x' });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ status: 'running', startedAt: expect.any(String) });
+    expect((await app.request('GET', `/v1/agents/${agentId}/runs/${started.body.id}`)).body).toEqual(started.body);
     const waited = await runAndWait(agentId, { task: 'slow' }, 1);
     expect(waited.status).toBe(202);
     expect(waited.body.status).toBe('running');
+    // Both slots (RUN_CONCURRENCY=2) are taken: the next run is queued.
+    const queued = await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'y' });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ status: 'queued', startedAt: null });
   });
 
   it('records a tool-call round trip with a built-in tool', async () => {

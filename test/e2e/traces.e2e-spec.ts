@@ -99,7 +99,8 @@ describe('traces', () => {
     const command = one('command RunAgentCommand');
     expect(parentOf(command)).toBe(post.spanContext().spanId);
     const queued = named('append agentrun').find((s) => descends(s, command));
-    expect(queued?.attributes['event_store.event_types']).toBe('AgentRunQueued');
+    // A slot was free: the run was queued and claimed in one append.
+    expect(queued?.attributes['event_store.event_types']).toBe('AgentRunQueued,AgentRunStarted');
 
     const run = one(/^invoke_agent clock-/);
     expect(run.spanContext().traceId).toBe(traceId);

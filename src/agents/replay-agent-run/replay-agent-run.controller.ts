@@ -33,7 +33,11 @@ export class ReplayAgentRunController {
   @ApiOperation({ summary: 'Replay an agent run (its task and context, or edited ones)' })
   @ApiHeader(PREFER_WAIT_HEADER)
   @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The new run ended within the wait' })
-  @ApiResponse({ status: 202, type: AgentRunSchema, description: 'The new run is queued (or still going)' })
+  @ApiResponse({
+    status: 202,
+    type: AgentRunSchema,
+    description: 'The new run is started, or queued while no slot is free (or still going)',
+  })
   @ApiProblems(404, 409)
   @Post(':agentId/runs/:runId/replay')
   async replay(

@@ -26,7 +26,8 @@ export class RunAgentController {
   ) {}
 
   /**
-   * 202: the run is recorded and queued; it is executed in the background. With `Prefer: wait=<seconds>`: 200
+   * 202: the run is recorded and executed in the background: `running` when a run slot of this instance was free
+   * (queued and started in one write), else `queued`. With `Prefer: wait=<seconds>`: 200
    * with the run once it has ended, or 202 with the run as it stands when the time is up. With `threadId`, the
    * run continues the thread's conversation: 422 for a thread that does not exist, 409 for one of another agent
    * or archived.
@@ -34,7 +35,11 @@ export class RunAgentController {
   @ApiOperation({ summary: 'Run an agent on a task' })
   @ApiHeader(PREFER_WAIT_HEADER)
   @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The run ended within the wait' })
-  @ApiResponse({ status: 202, type: AgentRunSchema, description: 'The run is queued (or still going)' })
+  @ApiResponse({
+    status: 202,
+    type: AgentRunSchema,
+    description: 'The run is started, or queued while no slot is free (or still going)',
+  })
   @ApiProblems(404, 409, 422)
   @Post(':agentId/run')
   async run(

@@ -26,30 +26,41 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
     if (threadId) await this.checkThread(threadId, agentId);
     const id = this.ids.newId('agentrun');
-    const queued = await this.actors.send(
-      agentRunStream(id),
-      agentRunDecider,
-      {
-        type: 'QueueAgentRun',
-        id,
-        agentId,
-        model: agent.model,
-        agentVersion: agent.version,
-        task,
-        context,
-        ...(outputSchema && { outputSchema }),
-        ...(threadId && { threadId }),
-        ...(replayOf && { replayOf }),
-      },
-      { correlationId: id, causationId: agentId, trace: traceOf(command) },
-      { newStream: true },
-    );
-    // The local executor may start it while the read models catch up.
+    // A free slot of the local executor: the run is queued and claimed in one commit. A thread's runs wait their turn.
+    const slot = threadId ? undefined : this.queuedHere.slot(id, agent);
+    let queued;
+    try {
+      queued = await this.actors.send(
+        agentRunStream(id),
+        agentRunDecider,
+        {
+          type: 'QueueAgentRun',
+          id,
+          agentId,
+          model: agent.model,
+          agentVersion: agent.version,
+          task,
+          context,
+          ...(outputSchema && { outputSchema }),
+          ...(threadId && { threadId }),
+          ...(replayOf && { replayOf }),
+          ...(slot && { start: slot.start }),
+        },
+        { correlationId: id, causationId: agentId, trace: traceOf(command) },
+        { newStream: true },
+      );
+    } catch (error) {
+      slot?.notRecorded();
+      throw error;
+    }
+    // The local executor may start (or has started) it while the read models catch up.
     const revision = BigInt(queued.events.length - 1);
     const traceparent = traceparentOf(traceOf(command));
-    if (queued.position !== undefined)
-      this.queuedHere.queued({ run: queued.state!, revision, position: queued.position, traceparent });
-    await this.readYourWrites.waitFor(queued.position);
+    const { state, position } = queued;
+    if (position === undefined) slot?.notRecorded();
+    else if (slot) slot.started({ run: state!, revision, position, traceparent, agent });
+    else this.queuedHere.queued({ run: state!, revision, position, traceparent });
+    await this.readYourWrites.waitFor(position);
     return toAgentRun(queued.state!);
   }
 
