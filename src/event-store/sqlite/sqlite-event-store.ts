@@ -115,7 +115,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Independent appends in one commit, each all or nothing, each with its own outcome. */
-  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+  appendBatch(appends: Iterable<StreamAppend[]>): Promise<BatchAppendOutcome[]> {
     return this.writer.appendBatch(appends);
   }
 

@@ -47,6 +47,12 @@ const OK = 0;
 const CONFLICT = 1;
 const FIRST_CAPACITY = 16 * 1024;
 
+export interface EncoderMark {
+  at: number;
+  shape: number;
+  lengths: number;
+}
+
 /** The appends of the next commit, encoded as they are made (see WriterBatch). */
 export class BatchEncoder {
   private bytes = Buffer.allocUnsafeSlow(FIRST_CAPACITY);
@@ -69,9 +75,8 @@ export class BatchEncoder {
    * has no JSON (a bigint, a cycle), so that such an append fails alone.
    */
   add(parts: StreamAppend[]): void {
-    const { at, shape, lengths } = this;
-    const shapeBefore = shape.length;
-    const lengthsBefore = lengths.length;
+    const before = this.mark();
+    const { shape } = this;
     try {
       shape.push(parts.length);
       // Events of one command usually share their metadata object: it is serialised once.
@@ -93,11 +98,21 @@ export class BatchEncoder {
         }
       }
     } catch (error) {
-      this.at = at;
-      shape.length = shapeBefore;
-      lengths.length = lengthsBefore;
+      this.truncate(before);
       throw error;
     }
+  }
+
+  /** Where the encoding stands: `truncate` takes it back there. */
+  mark(): EncoderMark {
+    return { at: this.at, shape: this.shape.length, lengths: this.lengths.length };
+  }
+
+  /** Drops what was added after `mark`. */
+  truncate(mark: EncoderMark): void {
+    this.at = mark.at;
+    this.shape.length = mark.shape;
+    this.lengths.length = mark.lengths;
   }
 
   /** The batch for the writer thread (its bytes a copy of their own, to transfer), stamped `recordedAt`. */
