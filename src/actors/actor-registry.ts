@@ -234,7 +234,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     // command appends is let go as soon as it is taken, and only what its actor needs afterwards stays.
     let written: BatchAppendOutcome[];
     try {
-      written = await this.store.appendBatch(this.decidePass(pass));
+      written = await this.store.appendBatch(this.decidePass(pass), commands.length);
       for (let index = pass.reached; index < commands.length; index++) oneByOne.push(index);
     } catch (error) {
       // Also a store that throws rather than rejects leaves no actor held; the commands it did not take fail too.

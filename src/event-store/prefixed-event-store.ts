@@ -45,8 +45,8 @@ export class PrefixedEventStore implements EventStore {
       });
   }
 
-  async appendBatch(appends: Iterable<StreamAppend[]>): Promise<BatchAppendOutcome[]> {
-    const outcomes = await this.inner.appendBatch(this.prefixedAppends(appends));
+  async appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
+    const outcomes = await this.inner.appendBatch(this.prefixedAppends(appends), expected);
     return outcomes.map((outcome) => ('error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome));
   }
 

@@ -20,11 +20,11 @@ export function withAppendSpans(store: EventStore): EventStore {
       ((appends) =>
         inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
   );
-  own('appendBatch', (appends) =>
+  own('appendBatch', (appends, expected) =>
     inSpan('append batch', BATCH_ATTRIBUTES, (span) => {
       // Counted as the store reads them (once, within its call): the appends may be made as they are taken.
       const counts = { appends: 0, events: 0 };
-      const outcomes = store.appendBatch(counting(appends, counts));
+      const outcomes = store.appendBatch(counting(appends, counts), expected);
       span.setAttributes({ 'event_store.batch.appends': counts.appends, 'event_store.batch.events': counts.events });
       return outcomes;
     }),

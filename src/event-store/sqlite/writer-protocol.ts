@@ -37,10 +37,11 @@ export type WriterOutcome =
 
 /**
  * The writer's answer: per request, in `results`, OK (0) then each part's next revision and position, CONFLICT
- * (1) then the part and the stream's actual revision (-1: none), or FAILURE (2) then an index into `failures`.
+ * (1) then the part and the stream's actual revision (-1: none), or FAILURE (2) then an index into `failures`;
+ * and the batch's `bytes`, handed back (the writer has read them) so that this side may decode them again.
  */
 export type WriterReply =
-  | { results: Float64Array; failures: WriterFailure[]; headBefore: number; headAfter: number }
+  | { results: Float64Array; failures: WriterFailure[]; headBefore: number; headAfter: number; bytes: Uint8Array }
   | { batchFailure: WriterFailure };
 
 const OK = 0;
@@ -55,7 +56,7 @@ export interface EncoderMark {
 
 /** The appends of the next commit, encoded as they are made (see WriterBatch). */
 export class BatchEncoder {
-  private bytes = Buffer.allocUnsafeSlow(FIRST_CAPACITY);
+  private bytes: Buffer = Buffer.allocUnsafeSlow(FIRST_CAPACITY);
   private at = 0;
   private shape: number[] = [];
   private lengths: number[] = [];
@@ -115,14 +116,22 @@ export class BatchEncoder {
     this.lengths.length = mark.lengths;
   }
 
-  /** The batch for the writer thread (its bytes a copy of their own, to transfer), stamped `recordedAt`. */
+  /**
+   * The batch for the writer thread, stamped `recordedAt`. Its bytes are this encoder's own buffer, to transfer
+   * (not copy): the encoder takes no more appends, and decodes only once `handedBack` has its buffer again.
+   */
   finish(recordedAt: number): WriterBatch {
     return {
       recordedAt,
       shape: Int32Array.from(this.shape),
       lengths: Int32Array.from(this.lengths),
-      bytes: this.copy(),
+      bytes: new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.at),
     };
+  }
+
+  /** The bytes `finish` handed over, back from the writer thread. */
+  handedBack(bytes: Uint8Array): void {
+    this.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   /** The appends again, as the writer reads them. */
@@ -137,13 +146,6 @@ export class BatchEncoder {
     const written = this.bytes.write(text, this.at);
     this.lengths.push(written);
     this.at += written;
-  }
-
-  /** The bytes so far in a buffer of their own, exactly as long (not zero-filled first). */
-  private copy(): Uint8Array {
-    const copy = Buffer.allocUnsafeSlow(this.at);
-    this.bytes.copy(copy, 0, 0, this.at);
-    return copy;
   }
 
   private grow(capacity: number): void {

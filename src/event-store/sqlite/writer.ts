@@ -108,7 +108,7 @@ export class SqliteWriter {
    * one by one, of which the first goes alone), each with its own outcome. Each is encoded as it is taken from
    * `appends`, which may make them as they are asked for; should that throw, none of them is kept.
    */
-  appendBatch(appends: Iterable<StreamAppend[]>): Promise<BatchAppendOutcome[]> {
+  appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
     if (this.gone) return Promise.reject(closed());
     if (this.taking) return Promise.reject(whileTaking());
     const outcomes: BatchAppendOutcome[] = [];
@@ -124,7 +124,7 @@ export class SqliteWriter {
     };
     const mark = this.encoder.mark();
     const pendingBefore = this.pending.length;
-    const size = Array.isArray(appends) ? appends.length : 0;
+    const size = Array.isArray(appends) ? appends.length : (expected ?? 0);
     let queued = false;
     let i = 0;
     this.taking = true;
@@ -135,7 +135,7 @@ export class SqliteWriter {
         if (parts.length === 0 || parts.some((part) => part.events.length === 0))
           answer.settle(i, { error: new Error('an append needs at least one event per stream') });
         else if (this.enqueue(parts, answer, i)) {
-          // The first append's size tells about how much room the rest of an array take: the buffer grows once.
+          // The first append's size tells about how much room the rest take: the buffer grows once, not by doubling.
           if (!queued && size > i + 1)
             this.encoder.reserve(Math.min(RESERVE_AT_MOST, (this.encoder.size - before) * 1.25 * (size - i - 1)));
           queued = true;
@@ -211,6 +211,7 @@ export class SqliteWriter {
       });
       for (const request of batch) request.answer.settle(request.index, { error: failure });
     } else {
+      sent?.batch.handedBack(reply.bytes);
       const outcomes = decodeOutcomes(
         reply,
         batch.map((request) => request.streams.length),
