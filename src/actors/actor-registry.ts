@@ -285,6 +285,8 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     const { decider, commands, actors, opens, outcomes, holdsEnded, decided, oneByOne } = pass;
     const multiStream = !!this.store.appendMultiple;
     const now = this.clock.now();
+    // The opened streams' deciders are the same for most commands: one array kept for all of them.
+    let sharedOpeners: Array<Decider<any, any, any>> = [];
     for (let index = 0; index < commands.length; index++) {
       pass.reached = index + 1;
       const actor = actors[index];
@@ -309,6 +311,8 @@ export class ActorRegistry implements BeforeApplicationShutdown {
         if (multiStream && opens) {
           const opening = opens(events);
           openers = opening.map((command) => command.decider);
+          if (sameItems(openers, sharedOpeners)) openers = sharedOpeners;
+          else sharedOpeners = openers;
           opened = decideNew(opening, now);
           for (const part of opened)
             append.push({
@@ -382,6 +386,10 @@ function decideNew(commands: Array<StreamCommand<any, any, any>>, now: Date): Ne
     stream,
     events: decider.decide(decider.initialState, command, now),
   }));
+}
+
+function sameItems<T>(a: T[], b: T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** New streams' events beside what their appends wrote. */
