@@ -46,13 +46,29 @@ export interface BatchCommand<C> {
 /** How one command of a batch went: what `send` would have answered, or what it would have thrown. */
 export type BatchOutcome<S, E> = { ok: SendResult<S, E> } | { error: unknown };
 
-/** A command the pass decided, and what it appends. */
+/** A command the pass decided: what its actor and the streams it opened take once it is written. */
 interface Decided<E> {
   index: number;
   actor: Actor<unknown, unknown, DomainEvent>;
   events: E[];
-  opening: Array<StreamCommand<any, any, any>>;
-  opened: NewStreamEvents[];
+  /** With `opens` on a store that opens streams in the same commit: the new streams' deciders and events. */
+  openers?: Array<Decider<any, any, any>>;
+  opened?: NewStreamEvents[];
+}
+
+/** What a pass of `sendBatch` works on, and what it finds. */
+interface Pass<S, C, E extends DomainEvent> {
+  decider: Decider<S, C, E>;
+  commands: Array<BatchCommand<C>>;
+  actors: Array<Actor<S, C, E>>;
+  opens?: SendOptions<E>['opens'];
+  outcomes: Array<BatchOutcome<S, E>>;
+  holdsEnded: Promise<void>;
+  /** How many commands the store has asked for so far. */
+  reached: number;
+  decided: Array<Decided<E>>;
+  /** Commands left to `send` afterwards: their actor was busy or not in memory, or their append conflicted. */
+  oneByOne: number[];
 }
 
 export const ACTOR_OPTIONS = Symbol('ActorOptions');
@@ -135,7 +151,12 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     const newStreams = (events: E[], now: Date) => decideNew((commands = opens(events)), now);
     return actor.send(command, context, { newStream, newStreams }).then(({ newStreams: written, ...result }) => ({
       ...result,
-      opened: written && this.adoptNew(commands, written),
+      opened:
+        written &&
+        this.adoptNew(
+          commands.map((command) => command.decider),
+          written,
+        ),
     }));
   }
 
@@ -165,7 +186,10 @@ export class ActorRegistry implements BeforeApplicationShutdown {
       if (error instanceof ConcurrencyError) return undefined;
       throw error;
     }
-    return this.adoptNew(commands, withResults(decided, appended));
+    return this.adoptNew(
+      commands.map((command) => command.decider),
+      withResults(decided, appended),
+    );
   }
 
   /**
@@ -196,55 +220,33 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     const outcomes = new Array<BatchOutcome<S, E>>(commands.length);
     let endHolds!: () => void;
     const holdsEnded = new Promise<void>((resolve) => (endHolds = resolve));
-    const oneByOne: number[] = [];
-    const decided: Array<Decided<E>> = [];
-    const appends: StreamAppend[][] = [];
-    const multiStream = !!this.store.appendMultiple;
-    const now = this.clock.now();
-    for (let index = 0; index < commands.length; index++) {
-      const actor = actors[index];
-      const held = actor.hold(holdsEnded);
-      if (!held) {
-        oneByOne.push(index);
-        continue;
-      }
-      const { stream, command, context } = commands[index];
-      let events: E[];
-      let opening: Array<StreamCommand<any, any, any>> = [];
-      let opened: NewStreamEvents[] = [];
-      let append: StreamAppend[];
-      try {
-        events = decider.decide(held.state, command, now);
-        if (events.length && multiStream && opens) opened = decideNew((opening = opens(events)), now);
-        const metadata = metadataOf(context);
-        append = [
-          { stream, events: toNewEvents(events, metadata, this.ids), expected: held.revision },
-          ...opened.map((part) => ({
-            stream: part.stream,
-            events: toNewEvents(part.events, metadata, this.ids),
-            expected: 'no_stream' as const,
-          })),
-        ];
-      } catch (error) {
-        actor.release();
-        outcomes[index] = { error };
-        continue;
-      }
-      if (!events.length) {
-        outcomes[index] = { ok: { state: actor.release(), events } };
-        continue;
-      }
-      appends.push(append);
-      decided.push({ index, actor: actor as Actor<unknown, unknown, DomainEvent>, events, opening, opened });
+    const pass: Pass<S, C, E> = {
+      decider,
+      commands,
+      actors,
+      opens,
+      outcomes,
+      holdsEnded,
+      reached: 0,
+      decided: [],
+      oneByOne: [],
+    };
+    const { decided, oneByOne } = pass;
+    // The store takes each command's append as the pass decides it (and encodes it at once, on SQLite): what a
+    // command appends is let go as soon as it is taken, and only what its actor needs afterwards stays.
+    let written: BatchAppendOutcome[];
+    try {
+      written = await this.store.appendBatch(this.decidePass(pass), commands.length);
+      for (let index = pass.reached; index < commands.length; index++) oneByOne.push(index);
+    } catch (error) {
+      // Also a store that throws rather than rejects leaves no actor held; the commands it did not take fail too.
+      written = decided.map((): BatchAppendOutcome => ({ error }));
+      for (let index = pass.reached; index < commands.length; index++) outcomes[index] = { error };
     }
-    // Also a store that throws rather than rejects leaves no actor held.
-    const written = await Promise.resolve()
-      .then(() => this.store.appendBatch(appends))
-      .catch((error: unknown) => appends.map((): BatchAppendOutcome => ({ error })));
     let released = 0;
     try {
       for (; released < decided.length;) {
-        const { index, actor, events, opening, opened } = decided[released];
+        const { index, actor, events, openers, opened } = decided[released];
         const outcome = written[released];
         if ('error' in outcome) {
           actor.release(undefined, true);
@@ -256,7 +258,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
         const [{ nextRevision, position }, ...theirs] = outcome.ok;
         const state = actor.release({ events, revision: nextRevision }) as S;
         released++;
-        const newStreams = opens && multiStream ? this.adoptNew(opening, withResults(opened, theirs)) : undefined;
+        const newStreams = openers ? this.adoptNew(openers, withResults(opened!, theirs)) : undefined;
         outcomes[index] = { ok: { state, events, position, opened: newStreams } };
       }
     } finally {
@@ -276,17 +278,72 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     return outcomes;
   }
 
+  /**
+   * The pass of `sendBatch`: each command decided on its held actor's state, yielded as its append as the store
+   * asks for it. A command whose actor is busy or not in memory is left to `send`; one the domain refuses, or that
+   * decides nothing, is answered at once.
+   */
+  private *decidePass<S, C, E extends DomainEvent>(pass: Pass<S, C, E>): Generator<StreamAppend[]> {
+    const { decider, commands, actors, opens, outcomes, holdsEnded, decided, oneByOne } = pass;
+    const multiStream = !!this.store.appendMultiple;
+    const now = this.clock.now();
+    // The opened streams' deciders are the same for most commands: one array kept for all of them.
+    let sharedOpeners: Array<Decider<any, any, any>> = [];
+    for (let index = 0; index < commands.length; index++) {
+      pass.reached = index + 1;
+      const actor = actors[index];
+      const held = actor.hold(holdsEnded);
+      if (!held) {
+        oneByOne.push(index);
+        continue;
+      }
+      const { stream, command, context } = commands[index];
+      let events: E[];
+      let openers: Array<Decider<any, any, any>> | undefined;
+      let opened: NewStreamEvents[] | undefined;
+      let append: StreamAppend[];
+      try {
+        events = decider.decide(held.state, command, now);
+        if (!events.length) {
+          outcomes[index] = { ok: { state: actor.release(), events } };
+          continue;
+        }
+        const metadata = metadataOf(context);
+        append = [{ stream, events: toNewEvents(events, metadata, this.ids), expected: held.revision }];
+        if (multiStream && opens) {
+          const opening = opens(events);
+          openers = opening.map((command) => command.decider);
+          if (sameItems(openers, sharedOpeners)) openers = sharedOpeners;
+          else sharedOpeners = openers;
+          opened = decideNew(opening, now);
+          for (const part of opened)
+            append.push({
+              stream: part.stream,
+              events: toNewEvents(part.events, metadata, this.ids),
+              expected: 'no_stream',
+            });
+        }
+      } catch (error) {
+        actor.release();
+        outcomes[index] = { error };
+        continue;
+      }
+      decided.push({ index, actor: actor as Actor<unknown, unknown, DomainEvent>, events, openers, opened });
+      yield append;
+    }
+  }
+
   get size(): number {
     return this.actors.size;
   }
 
   /** The new streams' states, taken by their actors (kept as their deciders say, or already there). */
   private adoptNew(
-    commands: Array<StreamCommand<any, any, any>>,
+    deciders: Array<Decider<any, any, any>>,
     written: Array<NewStreamEvents & AppendResult>,
   ): Array<CommandResult<unknown, DomainEvent>> {
     return written.map(({ stream, events, nextRevision, position }, i) => {
-      const { decider } = commands[i];
+      const decider = deciders[i];
       const state = events.reduce(decider.evolve, decider.initialState);
       if (decider.cacheActors !== false || this.actors.has(stream))
         this.actorFor(stream, decider).adopt(state, nextRevision);
@@ -331,6 +388,10 @@ function decideNew(commands: Array<StreamCommand<any, any, any>>, now: Date): Ne
     stream,
     events: decider.decide(decider.initialState, command, now),
   }));
+}
+
+function sameItems<T>(a: T[], b: T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** New streams' events beside what their appends wrote. */

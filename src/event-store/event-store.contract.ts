@@ -169,6 +169,37 @@ export function describeEventStoreContract(
       expect(readX.events.map((e) => e.type)).toEqual(['ThingHappened', 'OnTime']);
     });
 
+    it('takes a batch from an iterable that makes each append as it is asked for, read once within the call', async () => {
+      const streams = [1, 2, 3].map((n) => `${prefix}lazy-${n}`);
+      const taken: string[] = [];
+      function* made() {
+        for (const stream of streams) {
+          taken.push(stream);
+          yield [{ stream, events: [event('Made', { stream })], expected: 'no_stream' as const }];
+        }
+      }
+      const outcomes = store.appendBatch(made());
+      expect(taken).toEqual(streams); // all read before the call returned
+      expect((await outcomes).map((outcome) => 'ok' in outcome)).toEqual([true, true, true]);
+      for (const stream of streams)
+        expect((await store.readStream(stream)).events.map((e) => e.data)).toEqual([{ stream }]);
+    });
+
+    it('writes none of a batch whose iterable throws while it is read, and rejects with its error', async () => {
+      const [first, second] = [`${prefix}broken-1`, `${prefix}broken-2`];
+      function* broken() {
+        yield [{ stream: first, events: [event()], expected: 'no_stream' as const }];
+        yield [{ stream: second, events: [event()], expected: 'no_stream' as const }];
+        throw new Error('cannot make the third');
+      }
+      await expect(store.appendBatch(broken())).rejects.toThrow('cannot make the third');
+      // The store goes on: a later append is written, and none of the broken batch's.
+      await store.append(`${prefix}after`, [event()], { expected: 'no_stream' });
+      expect((await store.readStream(`${prefix}after`)).exists).toBe(true);
+      expect((await store.readStream(first)).exists).toBe(false);
+      expect((await store.readStream(second)).exists).toBe(false);
+    });
+
     it('takes appends of several streams in a batch all or nothing, and refuses them where it has no multi-stream commit', async () => {
       const [c, d, e, x] = ['c', 'd', 'e', 'x'].map((name) => `${prefix}batch-multi-${name}`);
       await store.append(x, [event()], { expected: 'no_stream' });

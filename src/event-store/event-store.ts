@@ -125,8 +125,12 @@ export interface EventStore {
    * conflict on any of its parts) writes nothing of its own and stops none of the others. Outcomes in the order
    * given; the promise rejects only if the store cannot answer at all. SQLite writes them in one commit;
    * EventStoreDB sends them side by side and, having no multi-stream commit, refuses an append of several parts.
+   * The appends are read once, within the call, as the store takes them: an iterable that makes each append as it
+   * is asked for (a scheduler's pass deciding its triggers) lets each one go as soon as it is taken. Should reading
+   * them throw, the batch rejects with that error and writes none of them. `expected`, when the caller knows it,
+   * is about how many appends there will be: a hint for the room the store sets aside, nothing more.
    */
-  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]>;
+  appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
   /**

@@ -45,8 +45,8 @@ export class PrefixedEventStore implements EventStore {
       });
   }
 
-  async appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
-    const outcomes = await this.inner.appendBatch(appends.map((parts) => parts.map((part) => this.prefixedPart(part))));
+  async appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
+    const outcomes = await this.inner.appendBatch(this.prefixedAppends(appends), expected);
     return outcomes.map((outcome) => ('error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome));
   }
 
@@ -98,6 +98,11 @@ export class PrefixedEventStore implements EventStore {
       streamPrefixes: prefixes.map((prefix) => this.prefix + prefix),
       streams: filter.streams?.map((stream) => this.prefix + stream),
     };
+  }
+
+  /** Each append prefixed as the inner store takes it. */
+  private *prefixedAppends(appends: Iterable<StreamAppend[]>): Iterable<StreamAppend[]> {
+    for (const parts of appends) yield parts.map((part) => this.prefixedPart(part));
   }
 
   private prefixedPart(part: StreamAppend): StreamAppend {

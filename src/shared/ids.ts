@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlid } from './monotonic-ulid';
 
 export const ID_PREFIXES = ['agent', 'agentrun', 'wf', 'wfrun', 'thread', 'whk'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
@@ -17,29 +17,16 @@ export abstract class IdGenerator {
 }
 
 export class UlidIdGenerator extends IdGenerator {
-  private readonly ulid = monotonicFactory(pooledRandom());
+  private readonly prefixedUlid = monotonicUlid();
   private readonly uuid = pooledUuidV4();
 
   newId(prefix: IdPrefix): string {
-    return `${prefix}_${this.ulid()}`;
+    return this.prefixedUlid(prefix);
   }
 
   newEventId(): string {
     return this.uuid();
   }
-}
-
-/** ulid's default generator draws one byte from the OS per character; this draws them 4 KiB at a time. */
-function pooledRandom(): () => number {
-  const pool = Buffer.alloc(4096);
-  let next = pool.length;
-  return () => {
-    if (next === pool.length) {
-      randomFillSync(pool);
-      next = 0;
-    }
-    return pool[next++] / 256;
-  };
 }
 
 const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');

@@ -20,7 +20,15 @@ export function withAppendSpans(store: EventStore): EventStore {
       ((appends) =>
         inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
   );
-  own('appendBatch', (appends) => inSpan('append batch', batchAttributes(appends), () => store.appendBatch(appends)));
+  own('appendBatch', (appends, expected) =>
+    inSpan('append batch', BATCH_ATTRIBUTES, (span) => {
+      // Counted as the store reads them (once, within its call): the appends may be made as they are taken.
+      const counts = { appends: 0, events: 0 };
+      const outcomes = store.appendBatch(counting(appends, counts), expected);
+      span.setAttributes({ 'event_store.batch.appends': counts.appends, 'event_store.batch.events': counts.events });
+      return outcomes;
+    }),
+  );
   return traced;
 }
 
@@ -75,16 +83,18 @@ function multipleAttributes(appends: StreamAppend[]) {
   };
 }
 
+const BATCH_ATTRIBUTES = { 'db.system.name': 'event_store', 'db.operation.name': 'append_batch' };
+
 /** A batch (a tick's triggers) may hold thousands of appends: it is described by counts, not by its streams. */
-function batchAttributes(appends: StreamAppend[][]) {
-  let events = 0;
-  for (const parts of appends) for (const part of parts) events += part.events.length;
-  return {
-    'db.system.name': 'event_store',
-    'db.operation.name': 'append_batch',
-    'event_store.batch.appends': appends.length,
-    'event_store.batch.events': events,
-  };
+function* counting(
+  appends: Iterable<StreamAppend[]>,
+  counts: { appends: number; events: number },
+): Iterable<StreamAppend[]> {
+  for (const parts of appends) {
+    counts.appends++;
+    for (const part of parts) counts.events += part.events.length;
+    yield parts;
+  }
 }
 
 function categoriesOf(appends: StreamAppend[]): string {

@@ -80,9 +80,15 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** Side by side, each on its own; no multi-stream commit here, so an append of several parts is refused. */
-  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+  appendBatch(appends: Iterable<StreamAppend[]>): Promise<BatchAppendOutcome[]> {
+    let all: StreamAppend[][];
+    try {
+      all = Array.from(appends); // all read before any is sent: reading them may throw, and then none is written
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     return Promise.all(
-      appends.map(async (parts): Promise<BatchAppendOutcome> => {
+      all.map(async (parts): Promise<BatchAppendOutcome> => {
         if (parts.length !== 1) return { error: new Error('EventStoreDB appends to one stream at a time') };
         const [{ stream, events, expected }] = parts;
         return this.append(stream, events, { expected }).then(

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describeEventStoreContract } from '../event-store.contract';
 import { PAGE_SCAN_LIMIT, SqliteEventStore } from './sqlite-event-store';
 import { windowQuery } from './event-rows';
+import { BatchEncoder } from './writer-protocol';
 import Database from 'better-sqlite3';
 import { EventStore, RecordedEvent, StoreUnavailableError } from '../event-store';
 import { eventually } from '../../../test/support/eventually';
@@ -213,6 +214,25 @@ describe('sqlite event store', () => {
     );
     await eventually(() => expect(handed).toEqual(read));
     await subscription.stop();
+    await store.close();
+  });
+
+  it('sets the room of a batch aside once, from its first append, when told how many appends to expect', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    const text = 'x'.repeat(1000);
+    function* appends(name: string) {
+      for (let i = 0; i < 200; i++)
+        yield [{ stream: `${name}-${i}`, events: [{ ...event('T'), data: { text } }], expected: 'no_stream' as const }];
+    }
+    const grows = jest.spyOn(BatchEncoder.prototype as unknown as { grow(capacity: number): void }, 'grow');
+    await store.appendBatch(appends('unsized'));
+    const unsized = grows.mock.calls.length;
+    grows.mockClear();
+    const outcomes = await store.appendBatch(appends('sized'), 200);
+    expect(outcomes.filter((outcome) => 'ok' in outcome)).toHaveLength(200);
+    expect(unsized).toBeGreaterThan(1); // 200 KB: the first 16 KiB doubled several times
+    expect(grows).toHaveBeenCalledTimes(1);
+    grows.mockRestore();
     await store.close();
   });
 

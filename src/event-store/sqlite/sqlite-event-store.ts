@@ -115,8 +115,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Independent appends in one commit, each all or nothing, each with its own outcome. */
-  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
-    return this.writer.appendBatch(appends);
+  appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
+    return this.writer.appendBatch(appends, expected);
   }
 
   async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {

@@ -37,19 +37,26 @@ export type WriterOutcome =
 
 /**
  * The writer's answer: per request, in `results`, OK (0) then each part's next revision and position, CONFLICT
- * (1) then the part and the stream's actual revision (-1: none), or FAILURE (2) then an index into `failures`.
+ * (1) then the part and the stream's actual revision (-1: none), or FAILURE (2) then an index into `failures`;
+ * and the batch's `bytes`, handed back (the writer has read them) so that this side may decode them again.
  */
 export type WriterReply =
-  | { results: Float64Array; failures: WriterFailure[]; headBefore: number; headAfter: number }
+  | { results: Float64Array; failures: WriterFailure[]; headBefore: number; headAfter: number; bytes: Uint8Array }
   | { batchFailure: WriterFailure };
 
 const OK = 0;
 const CONFLICT = 1;
 const FIRST_CAPACITY = 16 * 1024;
 
+export interface EncoderMark {
+  at: number;
+  shape: number;
+  lengths: number;
+}
+
 /** The appends of the next commit, encoded as they are made (see WriterBatch). */
 export class BatchEncoder {
-  private bytes = Buffer.allocUnsafeSlow(FIRST_CAPACITY);
+  private bytes: Buffer = Buffer.allocUnsafeSlow(FIRST_CAPACITY);
   private at = 0;
   private shape: number[] = [];
   private lengths: number[] = [];
@@ -69,9 +76,8 @@ export class BatchEncoder {
    * has no JSON (a bigint, a cycle), so that such an append fails alone.
    */
   add(parts: StreamAppend[]): void {
-    const { at, shape, lengths } = this;
-    const shapeBefore = shape.length;
-    const lengthsBefore = lengths.length;
+    const before = this.mark();
+    const { shape } = this;
     try {
       shape.push(parts.length);
       // Events of one command usually share their metadata object: it is serialised once.
@@ -93,21 +99,39 @@ export class BatchEncoder {
         }
       }
     } catch (error) {
-      this.at = at;
-      shape.length = shapeBefore;
-      lengths.length = lengthsBefore;
+      this.truncate(before);
       throw error;
     }
   }
 
-  /** The batch for the writer thread (its bytes a copy of their own, to transfer), stamped `recordedAt`. */
+  /** Where the encoding stands: `truncate` takes it back there. */
+  mark(): EncoderMark {
+    return { at: this.at, shape: this.shape.length, lengths: this.lengths.length };
+  }
+
+  /** Drops what was added after `mark`. */
+  truncate(mark: EncoderMark): void {
+    this.at = mark.at;
+    this.shape.length = mark.shape;
+    this.lengths.length = mark.lengths;
+  }
+
+  /**
+   * The batch for the writer thread, stamped `recordedAt`. Its bytes are this encoder's own buffer, to transfer
+   * (not copy): the encoder takes no more appends, and decodes only once `handedBack` has its buffer again.
+   */
   finish(recordedAt: number): WriterBatch {
     return {
       recordedAt,
       shape: Int32Array.from(this.shape),
       lengths: Int32Array.from(this.lengths),
-      bytes: this.copy(),
+      bytes: new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.at),
     };
+  }
+
+  /** The bytes `finish` handed over, back from the writer thread. */
+  handedBack(bytes: Uint8Array): void {
+    this.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   /** The appends again, as the writer reads them. */
@@ -122,13 +146,6 @@ export class BatchEncoder {
     const written = this.bytes.write(text, this.at);
     this.lengths.push(written);
     this.at += written;
-  }
-
-  /** The bytes so far in a buffer of their own, exactly as long (not zero-filled first). */
-  private copy(): Uint8Array {
-    const copy = Buffer.allocUnsafeSlow(this.at);
-    this.bytes.copy(copy, 0, 0, this.at);
-    return copy;
   }
 
   private grow(capacity: number): void {

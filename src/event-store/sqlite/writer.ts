@@ -21,9 +21,8 @@ const RESERVE_AT_MOST = 64 * 1024 * 1024;
 
 /** One append waiting for the writer: one stream, or several all or nothing (its events are in the encoder). */
 interface PendingAppend {
-  /** Each part's stream and expectation, for the ConcurrencyError of a conflict. */
-  streams: string[];
-  expected: ExpectedRevision[];
+  /** Each part's stream and expectation, one after the other, for the ConcurrencyError of a conflict. */
+  parts: Array<string | ExpectedRevision>;
   /** Where its outcome goes: the promise of one append, or its place (`index`) among a batch's. */
   answer: Answer;
   index: number;
@@ -51,6 +50,8 @@ export class SqliteWriter {
   private readonly exited: Promise<void>;
   private gone = false;
   private readonly snapshotWrites: SqliteSnapshotWrites;
+  /** A batch's appends are being read: they may not append themselves. */
+  private taking = false;
 
   /** `committed` hears of each commit, once its appends are answered. */
   constructor(
@@ -90,6 +91,7 @@ export class SqliteWriter {
 
   append(parts: StreamAppend[]): Promise<AppendResult[]> {
     if (this.gone) return Promise.reject(closed());
+    if (this.taking) return Promise.reject(whileTaking());
     return new Promise((resolve, reject) => {
       const answer = {
         settle: (_: number, outcome: BatchAppendOutcome) =>
@@ -102,37 +104,55 @@ export class SqliteWriter {
 
   /**
    * Independent appends, all in the same commit (the next one, even when the writer is idle, unlike appends made
-   * one by one, of which the first goes alone), each with its own outcome.
+   * one by one, of which the first goes alone), each with its own outcome. Each is encoded as it is taken from
+   * `appends`, which may make them as they are asked for; should that throw, none of them is kept.
    */
-  appendBatch(appends: StreamAppend[][]): Promise<BatchAppendOutcome[]> {
+  appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
     if (this.gone) return Promise.reject(closed());
-    if (appends.length === 0) return Promise.resolve([]);
-    return new Promise((resolve) => {
-      const outcomes = new Array<BatchAppendOutcome>(appends.length);
-      let left = appends.length;
-      const answer = {
-        settle(i: number, outcome: BatchAppendOutcome) {
-          outcomes[i] = outcome;
-          if (--left === 0) resolve(outcomes);
-        },
-      };
-      let queued = false;
-      for (let i = 0; i < appends.length; i++) {
-        const parts = appends[i];
+    if (this.taking) return Promise.reject(whileTaking());
+    const outcomes: BatchAppendOutcome[] = [];
+    let left = 0;
+    let taken = false;
+    let resolve!: (outcomes: BatchAppendOutcome[]) => void;
+    const answered = new Promise<BatchAppendOutcome[]>((settle) => (resolve = settle));
+    const answer = {
+      settle(i: number, outcome: BatchAppendOutcome) {
+        outcomes[i] = outcome;
+        if (--left === 0 && taken) resolve(outcomes);
+      },
+    };
+    const mark = this.encoder.mark();
+    const pendingBefore = this.pending.length;
+    const size = Array.isArray(appends) ? appends.length : (expected ?? 0);
+    let queued = false;
+    let i = 0;
+    this.taking = true;
+    try {
+      for (const parts of appends) {
+        left++;
         const before = this.encoder.size;
         if (parts.length === 0 || parts.some((part) => part.events.length === 0))
           answer.settle(i, { error: new Error('an append needs at least one event per stream') });
         else if (this.enqueue(parts, answer, i)) {
           // The first append's size tells about how much room the rest take: the buffer grows once, not by doubling.
-          if (!queued)
-            this.encoder.reserve(
-              Math.min(RESERVE_AT_MOST, (this.encoder.size - before) * 1.25 * (appends.length - i - 1)),
-            );
+          if (!queued && size > i + 1)
+            this.encoder.reserve(Math.min(RESERVE_AT_MOST, (this.encoder.size - before) * 1.25 * (size - i - 1)));
           queued = true;
         }
+        i++;
       }
-      if (queued && !this.inFlight) this.flush();
-    });
+    } catch (error) {
+      // Reading the appends failed: none of them goes.
+      this.encoder.truncate(mark);
+      this.pending.length = pendingBefore;
+      return Promise.reject(error as Error);
+    } finally {
+      this.taking = false;
+    }
+    taken = true;
+    if (left === 0) resolve(outcomes);
+    if (queued && !this.inFlight) this.flush();
+    return answered;
   }
 
   /** Encodes the append for the next commit; false (and `answer` told) if it cannot be. */
@@ -143,8 +163,10 @@ export class SqliteWriter {
       answer.settle(index, { error });
       return false;
     }
-    const streams = parts.map((part) => part.stream);
-    this.pending.push({ streams, expected: parts.map((part) => part.expected), answer, index });
+    // One array, not two: a tick keeps 10,000 of these until its commit is answered.
+    const streams: PendingAppend['parts'] = [];
+    for (const { stream, expected } of parts) streams.push(stream, expected);
+    this.pending.push({ parts: streams, answer, index });
     return true;
   }
 
@@ -190,9 +212,10 @@ export class SqliteWriter {
       });
       for (const request of batch) request.answer.settle(request.index, { error: failure });
     } else {
+      sent?.batch.handedBack(reply.bytes);
       const outcomes = decodeOutcomes(
         reply,
-        batch.map((request) => request.streams.length),
+        batch.map((request) => request.parts.length / 2),
       );
       batch.forEach((request, i) => {
         const outcome = outcomes[i];
@@ -207,8 +230,8 @@ export class SqliteWriter {
         else if ('conflict' in outcome) {
           const { part, actual } = outcome.conflict;
           const error = new ConcurrencyError(
-            request.streams[part],
-            request.expected[part],
+            request.parts[2 * part] as string,
+            request.parts[2 * part + 1] as ExpectedRevision,
             actual === null ? 'no_stream' : BigInt(actual),
           );
           answer = { error };
@@ -243,6 +266,10 @@ export class SqliteWriter {
     if (this.inFlight || this.snapshotWrites.busy) this.worker.ref();
     else this.worker.unref();
   }
+}
+
+function whileTaking(): Error {
+  return new Error('A batch being read cannot append to the store it goes to');
 }
 
 function closed(): StoreUnavailableError {

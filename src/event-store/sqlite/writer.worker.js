@@ -228,7 +228,9 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage(encodeReply(commitNow(message)));
+    // The bytes go back (moved, not copied): the other side decodes them again for its live subscriptions.
+    const reply = { ...encodeReply(commitNow(message)), bytes: message.bytes };
+    parentPort.postMessage(reply, [message.bytes.buffer]);
   } catch (error) {
     parentPort.postMessage({ batchFailure: { code: error?.code, message: String(error?.message ?? error) } });
   }

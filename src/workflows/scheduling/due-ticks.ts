@@ -35,3 +35,31 @@ export function dueTicks(schedule: CronSchedule, after: Date, now: Date, windowM
   const skip = { first: next, last: lastSkipped, count: schedule.countFrom(next, lastSkipped, SKIPPED_COUNT_LIMIT) };
   return { skip, run, handledUntil: latest };
 }
+
+const MINUTE = 60_000;
+
+/**
+ * `dueTicks` for the many workflows a timer fires for, all at one `now`. Cron occurrences fall on whole minutes,
+ * so the answer depends on `after` only through its minute: workflows of one schedule handled up to the same
+ * minute (all of them, once they have run a tick together) share one answer, worked out once per pass.
+ */
+export class DueTicksAt {
+  private readonly answers = new Map<CronSchedule, Map<number, { after: Date; ticks: DueTicks }>>();
+
+  constructor(
+    private readonly now: Date,
+    private readonly windowMs: number,
+  ) {}
+
+  of(schedule: CronSchedule, after: Date): DueTicks {
+    let bySchedule = this.answers.get(schedule);
+    if (!bySchedule) this.answers.set(schedule, (bySchedule = new Map()));
+    const minute = Math.floor(+after / MINUTE);
+    let answer = bySchedule.get(minute);
+    if (!answer)
+      bySchedule.set(minute, (answer = { after, ticks: dueTicks(schedule, after, this.now, this.windowMs) }));
+    const { ticks } = answer;
+    // Nothing handled: the workflow stays at its own instant, not at another's of the same minute.
+    return ticks.handledUntil === answer.after && after !== answer.after ? { ...ticks, handledUntil: after } : ticks;
+  }
+}

@@ -60,9 +60,17 @@ describe('a tick decided in one pass (fake timers, real SQLite store)', () => {
     const appendBatch = store.appendBatch;
     const batches: StreamAppend[][][] = [];
     jest.spyOn(store, 'appendBatch').mockImplementation((appends) => {
-      batches.push(appends);
-      during?.();
-      return appendBatch(appends);
+      const batch: StreamAppend[][] = [];
+      batches.push(batch);
+      return appendBatch(
+        (function* () {
+          for (const parts of appends) {
+            batch.push(parts);
+            yield parts;
+          }
+          during?.(); // every command of the pass decided, its actor held until the commit is answered
+        })(),
+      );
     });
     return batches;
   }

@@ -12,7 +12,7 @@ import { Clock } from '../../shared/clock';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow';
 import { CronSchedule, cronSchedule } from './cron-schedule';
-import { DueTicks, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
+import { DueTicks, DueTicksAt, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
 import { ScheduledWorkflow, WorkflowSchedules } from './workflow-schedules';
 import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
@@ -126,8 +126,12 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     try {
       work();
     } catch (error) {
-      this.logger.error(`Cannot schedule workflow ${workflowId}: ${String(error)}`);
+      this.cannotSchedule(workflowId, error);
     }
+  }
+
+  private cannotSchedule(workflowId: string, error: unknown): void {
+    this.logger.error(`Cannot schedule workflow ${workflowId}: ${String(error)}`);
   }
 
   /** Brings one workflow's job in line with the read model: created, paused, resumed, or later changed. */
@@ -188,12 +192,17 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     const fired = this.fired;
     this.fired = new Set();
     this.gathering = undefined;
-    const windowMs = this.runningWindowMs;
+    // One instant for the whole pass: the workflows of a schedule then share their due ticks' computation.
+    const dueAt = new DueTicksAt(this.clock.now(), this.runningWindowMs);
     const due: ScheduledTick[] = [];
     for (const schedule of fired) {
       for (const workflowId of this.workflowsOf.get(schedule) ?? []) {
         const job = this.jobs.get(workflowId)!;
-        this.guarded(workflowId, () => this.handleDue(workflowId, job, windowMs, due));
+        try {
+          this.handleTicks(workflowId, job, dueAt.of(job.schedule, job.handledUntil), due);
+        } catch (error) {
+          this.cannotSchedule(workflowId, error);
+        }
       }
     }
     this.sendRuns(due);
@@ -205,7 +214,10 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
    * to run alone goes to `due`; one after skipped ticks is sent after them.
    */
   private handleDue(workflowId: string, job: ScheduledWorkflowJob, windowMs: number, due: ScheduledTick[]): void {
-    const ticks = dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs);
+    this.handleTicks(workflowId, job, dueTicks(job.schedule, job.handledUntil, this.clock.now(), windowMs), due);
+  }
+
+  private handleTicks(workflowId: string, job: ScheduledWorkflowJob, ticks: DueTicks, due: ScheduledTick[]): void {
     job.handledUntil = ticks.handledUntil;
     if (ticks.skip) this.track(this.skipThenRun(workflowId, ticks));
     else if (ticks.run) due.push({ workflowId, scheduledFor: ticks.run });
