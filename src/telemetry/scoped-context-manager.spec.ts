@@ -7,7 +7,11 @@ const named = (name: string) => ROOT_CONTEXT.setValue(KEY, name);
 const nameIn = (manager: ScopedContextManager) => manager.active().getValue(KEY);
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Whether Node's promise hooks are on: a promise reaction then runs with an async id of its own. */
+/**
+ * Whether Node's promise hooks are on: a promise reaction then runs with an async id of its own. They are on for the
+ * whole process while any storage is enabled, so that they are off again is shown by the manager's storage having
+ * been disabled (`disabledTimes`): another test file in this worker may have left a storage of its own on.
+ */
 async function promiseHooksOn(): Promise<boolean> {
   let id = -1;
   await Promise.resolve().then(() => (id = executionAsyncId()));
@@ -16,7 +20,15 @@ async function promiseHooksOn(): Promise<boolean> {
 
 describe('ScopedContextManager', () => {
   let manager: ScopedContextManager;
-  beforeEach(() => (manager = new ScopedContextManager()));
+  let disabledTimes: () => number;
+  let enteredTimes: () => number;
+  beforeEach(() => {
+    manager = new ScopedContextManager();
+    const disable = jest.spyOn(manager['scopes'], 'disable');
+    const run = jest.spyOn(manager['scopes'], 'run');
+    disabledTimes = () => disable.mock.calls.length;
+    enteredTimes = () => run.mock.calls.length;
+  });
   afterEach(() => manager.disable());
 
   it('sets a context for the synchronous part of `with` only, outside an async scope', async () => {
@@ -29,7 +41,7 @@ describe('ScopedContextManager', () => {
     seen.push(nameIn(manager));
     await done;
     expect(seen).toEqual(['request', undefined, undefined]);
-    expect(await promiseHooksOn()).toBe(false);
+    expect(enteredTimes()).toBe(0);
   });
 
   it('nests synchronous scopes and restores the outer one', () => {
@@ -70,17 +82,18 @@ describe('ScopedContextManager', () => {
       seen.push(nameIn(manager));
     });
     expect(await promiseHooksOn()).toBe(true);
+    expect(disabledTimes()).toBe(0);
     await second;
     expect(seen).toEqual(['second']);
     expect(manager.openScopes).toBe(0);
-    expect(await promiseHooksOn()).toBe(false);
+    expect(disabledTimes()).toBe(1);
 
     await manager.scope(named('third'), async () => {
       await tick();
       seen.push(nameIn(manager));
     });
     expect(seen).toEqual(['second', 'third']);
-    expect(await promiseHooksOn()).toBe(false);
+    expect(disabledTimes()).toBe(2);
   });
 
   it('closes a scope whose work throws or rejects', async () => {
@@ -96,7 +109,7 @@ describe('ScopedContextManager', () => {
       }),
     ).rejects.toThrow('later');
     expect(manager.openScopes).toBe(0);
-    expect(await promiseHooksOn()).toBe(false);
+    expect(disabledTimes()).toBe(2);
   });
 
   it('binds a function to a context', async () => {
