@@ -40,6 +40,8 @@ interface Waiting {
   traceparent?: string;
   /** The run's stream as its queueing left it, when known: the claim appends on it without reading the stream. */
   queued?: { run: AgentRunAggregate; revision: bigint };
+  /** Its queueing failed or its outcome is unknown: a claim that finds no run must not pass it over for good. */
+  unrecorded?: boolean;
   /** Lets the checkpoint pass the run: its claim has settled. */
   claimed(): void;
 }
@@ -232,8 +234,7 @@ export class AgentRunExecutor
         const execution = this.newExecution(entry);
         execution.startedHere(run, revision);
         this.claimSettled(entry);
-        // Queued in this very commit: no cancel can have come for it yet.
-        this.execute(entry, execution, { run, agent }, false)
+        this.execute(entry, execution, { run, agent })
           .catch((error: unknown) => this.logger.error(`Run ${runId} failed here: ${String(error)}`))
           .finally(done);
       },
@@ -242,6 +243,7 @@ export class AgentRunExecutor
         settled = true;
         // Its outcome may be unknown: the run waits at the head of the queue, and its claim reads its stream.
         this.claiming.delete(entry);
+        entry.unrecorded = true;
         if (this.stopping) this.pending.delete(runId);
         else this.waiting.unshift(entry);
         done();
@@ -264,6 +266,13 @@ export class AgentRunExecutor
       entry.queued = undefined;
       if (!this.stopping) this.waiting.unshift(entry);
       else this.pending.delete(entry.runId);
+      return;
+    }
+    if (!claimed && entry.unrecorded) {
+      // Maybe never written: a later queueing of the same run (a step's retry) must still be taken.
+      this.claiming.delete(entry);
+      this.pending.delete(entry.runId);
+      entry.claimed();
       return;
     }
     this.claimSettled(entry);
@@ -299,7 +308,6 @@ export class AgentRunExecutor
     entry: Waiting,
     execution: AgentRunExecution,
     { run, agent }: { run: AgentRunAggregate; agent: Agent | null },
-    mayBeCancelled = true,
   ): Promise<void> {
     this.executing.set(entry.runId, execution);
     // The slot goes to the next run once the model is done with this one, while its end is being recorded.
@@ -313,8 +321,7 @@ export class AgentRunExecutor
     try {
       // A shutdown, or a cancel, that came while the run was being claimed found nothing to abort yet.
       if (this.stopping) execution.controller.abort(new RunInterrupted());
-      else if (mayBeCancelled && this.runs.getRunAggregate(entry.runId)?.cancelRequested)
-        execution.controller.abort(new RunCancelled());
+      else if (this.runs.getRunAggregate(entry.runId)?.cancelRequested) execution.controller.abort(new RunCancelled());
       const parent = contextOf(entry.traceparent);
       // In an async scope: the AI SDK's spans, and the run's appends, follow the run's context through its awaits.
       await inAsyncScope(parent, () =>
