@@ -87,8 +87,18 @@ async function startServer(script, env = {}, readyPath = '/health', { nodeArgs =
 
 /** CPU seconds (user + system) a process has used so far (Linux). */
 function cpuSecondsOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return cpuTicks(`/proc/${pid}/stat`) / 100;
+}
+
+/** User + system clock ticks (10 ms) of /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat. */
+function cpuTicks(path) {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU ms of a service's main thread and of all its threads (10 ms steps). */
+function threadCpuMs(pid) {
+  return { main: cpuTicks(`/proc/${pid}/task/${pid}/stat`) * 10, all: cpuTicks(`/proc/${pid}/stat`) * 10 };
 }
 
 /** Resolves once the process used less than 5% of a core over a second (its work at start is done). */
@@ -492,6 +502,29 @@ async function timedRun(url, path, model) {
   return { latency, modelMs, overhead: latency - modelMs };
 }
 
+/**
+ * Starts each build (a main.js) on a data folder of its own against the scripted model, with one agent, warmed up
+ * by 30 runs; each server gets `path`, the agent's run URL. `servers` is filled as they start, for the caller to
+ * stop them even when a later one fails.
+ */
+async function startRunBuilds(mains, model, dirPrefix, servers) {
+  for (const script of mains) {
+    const server = await startServer(script, {
+      DATA_DIR: temporaryDir(dirPrefix),
+      OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
+      RUN_CONCURRENCY: '10',
+    });
+    servers.push(server);
+    const agent = await postJson(server.url, '/v1/agents', {
+      name: 'bench',
+      model: 'openai-compatible/bench',
+      instructions: 'Answer briefly.',
+    });
+    server.path = `/v1/agents/${agent.id}/run`;
+    for (let i = 0; i < 30; i++) await timedRun(server.url, server.path, model);
+  }
+}
+
 /** A server of a comparison that takes turns in slices of load: its label, its requests, and its counts so far. */
 function sliceTarget(label, server, requests) {
   return { label, server, requests, requestCount: 0, seconds: 0, latencies: [], non2xx: 0, errors: 0 };
@@ -562,6 +595,8 @@ module.exports = {
   startServer,
   settled,
   cpuSecondsOf,
+  threadCpuMs,
+  startRunBuilds,
   serviceNodeFlags,
   withGcProbe,
   heapAfterGc,

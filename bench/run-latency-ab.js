@@ -7,46 +7,24 @@
 // 30 runs (the AI SDK is loaded with the first).
 // Usage: npm run build:bench && node bench/run-latency-ab.js [runs=300] main.js main.js [...]
 //   e.g. node bench/run-latency-ab.js 300 .bench-before/dist/main.js dist/main.js
-const { readFileSync } = require('node:fs');
 const { loadavg } = require('node:os');
-const { startServer, temporaryDir, timedRun, positional } = require('./lib');
+const { threadCpuMs, startRunBuilds, timedRun, positional } = require('./lib');
 const { startScriptedModel } = require('./scripted-model');
 
 const [runsArgument = '300', ...mains] = positional();
 const runs = Number(runsArgument);
 if (mains.length < 2) throw new Error('name at least two builds (main.js files)');
 
-/** CPU ms of /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat (user + system, in clock ticks of 10 ms). */
-function cpuMs(path) {
-  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-const cpuOf = ({ pid }) => [cpuMs(`/proc/${pid}/task/${pid}/stat`), cpuMs(`/proc/${pid}/stat`)];
-
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 async function main() {
   const model = await startScriptedModel();
-  const builds = [];
+  const servers = [];
   try {
-    for (const script of mains) {
-      const server = await startServer(script, {
-        DATA_DIR: temporaryDir('bench-run-latency-ab-'),
-        OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
-        RUN_CONCURRENCY: '10',
-      });
-      builds.push({ script, server, latency: [], overhead: [] });
-      const created = await fetch(`${server.url}/v1/agents`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'bench', model: 'openai-compatible/bench', instructions: 'Answer briefly.' }),
-      });
-      if (created.status !== 201) throw new Error(`agent not created: HTTP ${created.status}`);
-      server.path = `/v1/agents/${(await created.json()).id}/run`;
-      for (let i = 0; i < 30; i++) await timedRun(server.url, server.path, model);
-    }
+    await startRunBuilds(mains, model, 'bench-run-latency-ab-', servers);
+    const builds = servers.map((server, k) => ({ script: mains[k], server, latency: [], overhead: [] }));
     const load = loadavg()[0];
-    for (const build of builds) build.cpuBefore = cpuOf(build.server);
+    for (const build of builds) build.cpuBefore = threadCpuMs(build.server.pid);
     for (let i = 0; i < runs; i++) {
       // Who goes first turns too.
       for (let j = 0; j < builds.length; j++) {
@@ -56,21 +34,21 @@ async function main() {
         build.overhead.push(overhead);
       }
     }
-    for (const build of builds) build.cpuAfter = cpuOf(build.server);
+    for (const build of builds) build.cpuAfter = threadCpuMs(build.server.pid);
     console.log(`${runs} sequential runs per build, run for run; load ${load.toFixed(2)} → ${loadavg()[0].toFixed(2)}`);
     const [first] = builds;
-    const perRun = (build, i) => ((build.cpuAfter[i] - build.cpuBefore[i]) / runs).toFixed(2);
+    const perRun = (build, thread) => ((build.cpuAfter[thread] - build.cpuBefore[thread]) / runs).toFixed(2);
     for (const build of builds) {
       const difference = build.latency.map((ms, i) => ms - first.latency[i]);
       console.log(
         `${build.script}: latency median ${median(build.latency).toFixed(2)} ms, overhead median ` +
           `${median(build.overhead).toFixed(2)} ms; run for run minus ${first.script}: median ` +
-          `${median(difference).toFixed(2)} ms; CPU per run ${perRun(build, 0)} ms on the main thread, ` +
-          `${perRun(build, 1)} ms in all threads`,
+          `${median(difference).toFixed(2)} ms; CPU per run ${perRun(build, 'main')} ms on the main thread, ` +
+          `${perRun(build, 'all')} ms in all threads`,
       );
     }
   } finally {
-    for (const { server } of builds) await server.stop();
+    for (const server of servers) await server.stop();
     await model.close();
   }
 }
