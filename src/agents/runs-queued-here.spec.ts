@@ -16,10 +16,15 @@ describe('runs queued here', () => {
     expect(taken).toEqual(['run_1']);
   });
 
-  it("gives the taker's slot for a run about to be queued, and none without a taker", () => {
+  const written = { state: queued.run, events: [{}, {}], position: 5n };
+  const slotted = () => {
+    const slot = { start: { executorId: 'x1', warnings: [] }, started: jest.fn(), notRecorded: jest.fn() };
+    return slot as typeof slot & LocalSlot;
+  };
+
+  it("queues a run with the taker's claim while a slot is free, and has it started", async () => {
     const here = new RunsQueuedHere();
-    expect(here.slot('run_1', agent)).toBeUndefined();
-    const slot = { start: { executorId: 'x1', warnings: [] } } as unknown as LocalSlot;
+    const slot = slotted();
     const asked: string[] = [];
     here.takeWith(
       taker(
@@ -27,11 +32,54 @@ describe('runs queued here', () => {
         (runId, { id }) => (asked.push(`${runId} ${id}`), slot),
       ),
     );
-    expect(here.slot('run_1', agent)).toBe(slot);
+    const starts: unknown[] = [];
+    const result = await here.queue({ id: 'run_1', agent, traceparent: 't', mayStart: true }, async (start) => {
+      starts.push(start);
+      return written;
+    });
+    expect(result).toBe(written);
     expect(asked).toEqual(['run_1 agent_1']);
+    expect(starts).toEqual([slot.start]);
+    expect(slot.started).toHaveBeenCalledWith({ run: queued.run, revision: 1n, position: 5n, traceparent: 't', agent });
   });
 
-  it('never fails the command that queued the run: a taker that throws leaves the run to the log', () => {
+  it('queues a run without a claim when it may not start (a thread) or no taker is there, and hands it over', async () => {
+    const here = new RunsQueuedHere();
+    const starts: unknown[] = [];
+    const append = async (start?: unknown) => (starts.push(start), written);
+    await here.queue({ id: 'run_1', agent, mayStart: true }, append);
+    const slot = slotted();
+    const taken: bigint[] = [];
+    here.takeWith(
+      taker(
+        ({ revision }) => taken.push(revision),
+        () => slot,
+      ),
+    );
+    await here.queue({ id: 'run_2', agent, mayStart: false }, append);
+    expect(starts).toEqual([undefined, undefined]);
+    expect(taken).toEqual([1n]);
+    expect(slot.started).not.toHaveBeenCalled();
+  });
+
+  it('lets the slot go when the append fails, or wrote nothing (queued before)', async () => {
+    const here = new RunsQueuedHere();
+    const slot = slotted();
+    here.takeWith(
+      taker(
+        () => undefined,
+        () => slot,
+      ),
+    );
+    const failing = () => Promise.reject(new Error('store away'));
+    await expect(here.queue({ id: 'run_1', agent, mayStart: true }, failing)).rejects.toThrow('store away');
+    expect(slot.notRecorded).toHaveBeenCalledTimes(1);
+    await here.queue({ id: 'run_1', agent, mayStart: true }, async () => ({ state: queued.run, events: [] }));
+    expect(slot.notRecorded).toHaveBeenCalledTimes(2);
+    expect(slot.started).not.toHaveBeenCalled();
+  });
+
+  it('never fails the command that queued the run: a taker that throws leaves the run to the log', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const here = new RunsQueuedHere();
     const fail = () => {
@@ -39,9 +87,11 @@ describe('runs queued here', () => {
     };
     here.takeWith(taker(fail, fail));
     expect(() => here.queued(queued)).not.toThrow();
-    expect(here.slot('run_1', agent)).toBeUndefined();
+    const starts: unknown[] = [];
+    await here.queue({ id: 'run_1', agent, mayStart: true }, async (start) => (starts.push(start), written));
+    expect(starts).toEqual([undefined]);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('run_1'));
-    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn).toHaveBeenCalledTimes(3);
     warn.mockRestore();
   });
 });

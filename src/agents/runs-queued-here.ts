@@ -25,6 +25,13 @@ export interface LocalSlot {
   notRecorded(): void;
 }
 
+/** What a run's queueing append answered: the run, the events written (none if queued before) and their position. */
+interface Queueing {
+  state?: AgentRunAggregate | null;
+  events: readonly unknown[];
+  position?: bigint;
+}
+
 /** The local executor's side of the hand-off. */
 export interface LocalTaker {
   /** A run queued without a claim: it waits its turn. */
@@ -57,8 +64,35 @@ export class RunsQueuedHere {
     }
   }
 
+  /**
+   * Queues a run: `append` records its queueing, carrying the claim (`start`) when the local executor has a free
+   * slot and `mayStart` (one commit), and the run is handed to the executor, to execute at once if claimed, to wait
+   * its turn if not. A failed append lets the slot go and throws.
+   */
+  async queue<Q extends Queueing>(
+    run: { id: string; agent: Agent; traceparent?: string; mayStart: boolean },
+    append: (start?: LocalSlot['start']) => Promise<Q>,
+  ): Promise<Q> {
+    const { id, agent, traceparent } = run;
+    const slot = run.mayStart ? this.slot(id, agent) : undefined;
+    let queued: Q;
+    try {
+      queued = await append(slot?.start);
+    } catch (error) {
+      slot?.notRecorded();
+      throw error;
+    }
+    const { state, position } = queued;
+    const revision = BigInt(queued.events.length - 1);
+    // Queued before (a step's retry, a restart): nothing was written now, and the executor reads the stream to see.
+    if (!state || position === undefined) slot?.notRecorded();
+    else if (slot) slot.started({ run: state, revision, position, traceparent, agent });
+    else this.queued({ run: state, revision, position, traceparent });
+    return queued;
+  }
+
   /** A free slot of the local executor for the run about to be queued, or undefined: queue it alone. Never throws. */
-  slot(runId: string, agent: Agent): LocalSlot | undefined {
+  private slot(runId: string, agent: Agent): LocalSlot | undefined {
     try {
       return this.taker?.slot(runId, agent);
     } catch (error) {

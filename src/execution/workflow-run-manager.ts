@@ -267,11 +267,10 @@ export class WorkflowRunManager
       });
       return run;
     }
-    // A free slot of the local executor: the step's run is queued and claimed in one commit.
-    const slot = this.queuedHere.slot(agentRunId, agent);
-    let queued;
-    try {
-      queued = await this.actors.send(
+    // With a free slot of the local executor, the step's run is queued and claimed in one commit.
+    const traceparent = currentTraceparent();
+    await this.queuedHere.queue({ id: agentRunId, agent, traceparent, mayStart: true }, (start) =>
+      this.actors.send(
         agentRunStream(agentRunId),
         agentRunDecider,
         {
@@ -284,22 +283,12 @@ export class WorkflowRunManager
           context: stepContext(run, index),
           workflowRunId: runId,
           stepIndex: index,
-          ...(slot && { start: slot.start }),
+          ...(start && { start }),
         },
         { correlationId: runId, causationId: runId },
         { newStream: true },
-      );
-    } catch (error) {
-      slot?.notRecorded();
-      throw error;
-    }
-    const revision = BigInt(queued.events.length - 1);
-    const { state, position } = queued;
-    const traceparent = currentTraceparent();
-    // Queued before (a restart): nothing was written now, and the executor reads the run's stream to see.
-    if (!state || position === undefined) slot?.notRecorded();
-    else if (slot) slot.started({ run: state, revision, position, traceparent, agent });
-    else this.queuedHere.queued({ run: state, revision, position, traceparent });
+      ),
+    );
     return run;
   }
 

@@ -26,11 +26,11 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
     if (threadId) await this.checkThread(threadId, agentId);
     const id = this.ids.newId('agentrun');
-    // A free slot of the local executor: the run is queued and claimed in one commit. A thread's runs wait their turn.
-    const slot = threadId ? undefined : this.queuedHere.slot(id, agent);
-    let queued;
-    try {
-      queued = await this.actors.send(
+    // With a free slot of the local executor, the run is queued and claimed in one commit; a thread's runs wait
+    // their turn. The local executor may start it (or has started it) while the read models catch up.
+    const traceparent = traceparentOf(traceOf(command));
+    const queued = await this.queuedHere.queue({ id, agent, traceparent, mayStart: !threadId }, (start) =>
+      this.actors.send(
         agentRunStream(id),
         agentRunDecider,
         {
@@ -44,23 +44,13 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
           ...(outputSchema && { outputSchema }),
           ...(threadId && { threadId }),
           ...(replayOf && { replayOf }),
-          ...(slot && { start: slot.start }),
+          ...(start && { start }),
         },
         { correlationId: id, causationId: agentId, trace: traceOf(command) },
         { newStream: true },
-      );
-    } catch (error) {
-      slot?.notRecorded();
-      throw error;
-    }
-    // The local executor may start (or has started) it while the read models catch up.
-    const revision = BigInt(queued.events.length - 1);
-    const traceparent = traceparentOf(traceOf(command));
-    const { state, position } = queued;
-    if (position === undefined) slot?.notRecorded();
-    else if (slot) slot.started({ run: state!, revision, position, traceparent, agent });
-    else this.queuedHere.queued({ run: state!, revision, position, traceparent });
-    await this.readYourWrites.waitFor(position);
+      ),
+    );
+    await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
   }
 
