@@ -268,14 +268,8 @@ export class AgentRunExecutor
       else this.pending.delete(entry.runId);
       return;
     }
-    if (!claimed && entry.unrecorded) {
-      // Maybe never written: a later queueing of the same run (a step's retry) must still be taken.
-      this.claiming.delete(entry);
-      this.pending.delete(entry.runId);
-      entry.claimed();
-      return;
-    }
-    this.claimSettled(entry);
+    // A run given back unrecorded that its claim does not find may be written yet (a step's retry): not passed over.
+    this.claimSettled(entry, !!claimed || !entry.unrecorded);
     if (claimed) await this.execute(entry, execution, claimed);
   }
 
@@ -295,11 +289,11 @@ export class AgentRunExecutor
     });
   }
 
-  /** The run's claim has settled (ours or not): the log's copy of its queueing is passed over from now on. */
-  private claimSettled(entry: Waiting): void {
+  /** The run's claim has settled (ours or not); once `taken`, the log's copy of its queueing is passed over. */
+  private claimSettled(entry: Waiting, taken = true): void {
     this.claiming.delete(entry);
     this.pending.delete(entry.runId);
-    this.taken.set(entry.runId, true);
+    if (taken) this.taken.set(entry.runId, true);
     entry.claimed();
   }
 
