@@ -7,7 +7,7 @@ import {
   lastUserMessage,
   toolResults,
 } from '../support/scripted-model-server';
-import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
+import { accessibilityViolations, describeInBrowser, holdAnswers, TestBrowser } from '../support/browser';
 import { TestApp } from '../support/test-app';
 import { startConsole, stopConsole } from '../support/console-fixture';
 
@@ -83,10 +83,16 @@ describeInBrowser('threads, approvals and structured answers in the console, in 
     const hash = await page.evaluate(() => location.hash.slice(2));
     expect(await accessibilityViolations(page)).toEqual([]);
     await args.fill('{"timezone": "Asia/Tokyo"}');
+    // The decision's answer, and the run the page reads when the stream tells of the decision, reach the page only
+    // after the stream has shown the run's end: older views than the page has, which must not take the end back.
+    const late = await holdAnswers(page, new RegExp(`/runs/${hash.split('/').pop()}(/approvals)?$`));
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByTestId('run-status').getByText('succeeded').waitFor();
     await page.getByTestId('run-output').getByText('Asia/Tokyo', { exact: false }).waitFor();
-    await open(hash);
+    await late.release();
+    expect(await page.getByTestId('run-status').textContent()).toBe('succeeded');
+    await page.locator('.tool-calls').getByText('Asia/Tokyo', { exact: false }).first().waitFor();
+    await page.reload();
     await page.locator('.tool-calls').getByText('Asia/Tokyo', { exact: false }).first().waitFor();
   });
 
@@ -95,10 +101,14 @@ describeInBrowser('threads, approvals and structured answers in the console, in 
     const run = await app.request('POST', `/v1/agents/${agent.id}/run`, { task: 'time again?' }, { prefer: 'wait=5' });
     expect(run.body.status).toBe('waiting');
     await open(`agents/${agent.id}/runs/${run.body.id}`);
+    const late = await holdAnswers(page, /\/approvals$/);
     await page.getByLabel('Reason (optional)').fill('not allowed');
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByTestId('run-status').getByText('succeeded').waitFor();
     await page.getByTestId('run-output').getByText('not allowed', { exact: false }).waitFor();
+    await late.release();
+    expect(await page.getByTestId('run-status').textContent()).toBe('succeeded');
+    expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
   });
 
   it('shows a structured answer as formatted JSON', async () => {
@@ -136,8 +146,12 @@ describeInBrowser('threads, approvals and structured answers in the console, in 
     await approval.getByText('Go ahead with the post?').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByLabel("Data (optional JSON object, the step's output)").fill('{"topic": "cron"}');
+    // The decision's answer comes after the page has seen the run end (and stopped refreshing it).
+    const late = await holdAnswers(page, /\/approvals$/);
     await approval.getByRole('button', { name: 'Approve' }).click();
     await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
+    await late.release();
+    expect(await page.getByTestId('workflow-run-status').textContent()).toBe('succeeded');
     // The next step's answer, which the scripted model makes from the task it was sent.
     await page.getByTestId('timeline').locator('pre.output', { hasText: 'write about cron' }).waitFor();
   });

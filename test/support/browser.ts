@@ -87,3 +87,32 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (!process.env.UPDATE_SCREENSHOTS) return;
   await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'screenshots', `${name}.png`), fullPage: true });
 }
+
+/**
+ * Holds the page's answers to requests matching `url`: each request reaches the service at once, its answer reaches
+ * the page only after `release`. Shows what the page does with a snapshot older than what it already knows.
+ */
+export async function holdAnswers(page: Page, url: string | RegExp) {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const answered: Promise<void>[] = [];
+  await page.route(url, (route) => {
+    const answer = (async () => {
+      const response = await route.fetch();
+      await opened;
+      await route.fulfill({ response });
+    })();
+    answered.push(answer);
+    return answer;
+  });
+  return {
+    held: () => answered.length,
+    /** Lets the held answers through, and gives the page a moment to render them. */
+    async release(): Promise<void> {
+      open();
+      await Promise.all(answered);
+      await page.unroute(url);
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    },
+  };
+}

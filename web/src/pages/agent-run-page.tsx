@@ -8,6 +8,7 @@ import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime, formatUsd } from '../format';
 import { href, navigate } from '../router';
+import { hasEnded, newerRun, newerStatus } from '../api/run-state';
 
 interface LiveToolCall {
   id: string;
@@ -17,8 +18,6 @@ interface LiveToolCall {
   error?: unknown;
   done: boolean;
 }
-
-const ENDED = ['succeeded', 'failed', 'cancelled'];
 
 /** One agent run as it happens: its stream's text, tool calls and status, then the ended run. */
 export function AgentRunPage({ agentId, runId }: { agentId: string; runId: string }) {
@@ -38,7 +37,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
     const url = `/v1/agents/${encodeURIComponent(agentId)}/runs/${encodeURIComponent(runId)}/stream`;
     readSse(url, abort.signal, ({ event, data }) => {
       const payload = JSON.parse(data);
-      if (event === 'status') setStatus(payload.status);
+      if (event === 'status') setStatus((old) => newerStatus(old, payload.status));
       else if (event === 'delta') setText((old) => old + payload.text);
       else if (event === 'tool_call') setCalls((old) => [...old, { ...payload, done: false }]);
       else if (event === 'tool_result')
@@ -46,7 +45,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       else if (event === 'approval_requested' || event === 'approvals_decided') {
         // The pending calls (or what is left of them) are read from the run itself.
         api.GET('/v1/agents/{agentId}/runs/{runId}', { params: { path: { agentId, runId } } }).then(
-          (result) => setRun(unwrap(result)),
+          (result) => setRun((old) => newerRun(old, unwrap(result))),
           (caught) => setError(asProblem(caught)),
         );
       } else if (event === 'end') {
@@ -57,7 +56,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
     return () => abort.abort();
   }, [agentId, runId]);
 
-  const ended = ENDED.includes(status);
+  const ended = hasEnded(status);
   useEffect(() => {
     if (ended) return;
     const timer = setInterval(() => setNow(Date.now()), 500);
@@ -69,8 +68,8 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       const result = unwrap(
         await api.POST('/v1/agents/{agentId}/runs/{runId}/cancel', { params: { path: { agentId, runId } } }),
       );
-      setRun(result);
-      setStatus(result.status);
+      setRun((old) => newerRun(old, result));
+      setStatus((old) => newerStatus(old, result.status));
     } catch (caught) {
       setError(asProblem(caught));
     }
@@ -171,8 +170,8 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           runId={runId}
           pending={run.pendingApprovals}
           onDecided={(decided) => {
-            setRun(decided);
-            setStatus(decided.status);
+            setRun((old) => newerRun(old, decided));
+            setStatus((old) => newerStatus(old, decided.status));
           }}
         />
       )}

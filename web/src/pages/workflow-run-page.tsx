@@ -6,8 +6,7 @@ import { WorkflowApproval } from '../components/workflow-approval';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
 import { href, navigate } from '../router';
-
-const ENDED = ['succeeded', 'failed', 'cancelled'];
+import { hasEnded, newerRun } from '../api/run-state';
 
 type RunStep = WorkflowRun['steps'][number];
 
@@ -42,8 +41,8 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
       try {
         const latest = unwrap(await api.GET('/v1/workflows/{workflowId}/runs/{runId}', params));
         if (stopped) return;
-        setRun(latest);
-        if (!ENDED.includes(latest.status)) timer = setTimeout(refresh, 500);
+        setRun((old) => newerRun(old, latest));
+        if (!hasEnded(latest.status)) timer = setTimeout(refresh, 500);
       } catch (caught) {
         if (!stopped) setError(asProblem(caught));
       }
@@ -57,7 +56,8 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
 
   async function cancel() {
     try {
-      setRun(unwrap(await api.POST('/v1/workflows/{workflowId}/runs/{runId}/cancel', params)));
+      const cancelled = unwrap(await api.POST('/v1/workflows/{workflowId}/runs/{runId}/cancel', params));
+      setRun((old) => newerRun(old, cancelled));
     } catch (caught) {
       setError(asProblem(caught));
     }
@@ -103,7 +103,7 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
             <StatusBadge status={run.status} />
           </span>
         )}
-        {run && !ENDED.includes(run.status) && (
+        {run && !hasEnded(run.status) && (
           <button type="button" class="danger" onClick={cancel}>
             Cancel run
           </button>
@@ -113,7 +113,7 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
             Run again
           </button>
         )}
-        {run && ENDED.includes(run.status) && run.steps.length > 0 && (
+        {run && hasEnded(run.status) && run.steps.length > 0 && (
           <button
             type="button"
             class="secondary"
@@ -168,7 +168,7 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                     workflowId={workflowId}
                     runId={runId}
                     text={step.approval}
-                    onDecided={setRun}
+                    onDecided={(decided) => setRun((old) => newerRun(old, decided))}
                   />
                 ),
             )}
@@ -195,7 +195,7 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                         {step.attempts!.map((attempt) => attempt.error?.code ?? attempt.status).join(', ')}
                       </p>
                     )}
-                    {ENDED.includes(run.status) && (
+                    {hasEnded(run.status) && (
                       <button type="button" class="secondary" onClick={() => replay(step.id)}>
                         Replay from here<span class="visually-hidden"> (step {step.id})</span>
                       </button>
