@@ -136,6 +136,26 @@ export function inSpan<T>(
     endFailed(span, error);
     return Promise.reject(error as Error);
   }
+  return endedWith(span, result);
+}
+
+/**
+ * `inSpan` for work that starts no span of its own (an append): the span's context is neither made nor entered.
+ */
+export function inLeafSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+  const span = tracer().startSpan(name, { attributes }, context.active());
+  let result: Promise<T>;
+  try {
+    result = work(span);
+  } catch (error) {
+    endFailed(span, error);
+    return Promise.reject(error as Error);
+  }
+  return endedWith(span, result);
+}
+
+/** `result`, the span ended with its outcome once it settles. */
+function endedWith<T>(span: Span, result: Promise<T>): Promise<T> {
   return Promise.resolve(result).then(
     (value) => {
       span.end();

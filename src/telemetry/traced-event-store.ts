@@ -1,7 +1,10 @@
 import { EventStore, NewEvent, StreamAppend } from '../event-store/event-store';
-import { SpanKind, inSpan } from '../shared/trace-context';
+import { SpanKind, inLeafSpan } from '../shared/trace-context';
 
-/** The store with a span around each append (`event_store.append`) and each batch of them, while tracing is on. */
+/**
+ * The store with a span around each append (`event_store.append`) and each batch of them, while tracing is on. The
+ * store starts no spans of its own: they are leaf spans, their context not entered.
+ */
 export function withAppendSpans(store: EventStore): EventStore {
   const traced = forwardingTo(store);
   const appendMultiple = store.appendMultiple?.bind(store);
@@ -10,7 +13,7 @@ export function withAppendSpans(store: EventStore): EventStore {
   const own = <K extends 'append' | 'appendMultiple' | 'appendBatch'>(key: K, value: EventStore[K]) =>
     Object.defineProperty(traced, key, { value, writable: true, configurable: true, enumerable: true });
   own('append', (stream, events, options) =>
-    inSpan(`append ${categoryOf(stream)}`, appendAttributes(stream, events), () =>
+    inLeafSpan(`append ${categoryOf(stream)}`, appendAttributes(stream, events), () =>
       store.append(stream, events, options),
     ),
   );
@@ -18,10 +21,10 @@ export function withAppendSpans(store: EventStore): EventStore {
     'appendMultiple',
     appendMultiple &&
       ((appends) =>
-        inSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
+        inLeafSpan(`append ${categoriesOf(appends)}`, multipleAttributes(appends), () => appendMultiple(appends))),
   );
   own('appendBatch', (appends, expected) =>
-    inSpan('append batch', BATCH_ATTRIBUTES, (span) => {
+    inLeafSpan('append batch', BATCH_ATTRIBUTES, (span) => {
       // Counted as the store reads them (once, within its call): the appends may be made as they are taken.
       const counts = { appends: 0, events: 0 };
       const outcomes = store.appendBatch(counting(appends, counts), expected);
