@@ -5,6 +5,7 @@
  * collect) one by one. Each append is encoded into the batch as it is made: no object per event is kept for it.
  */
 import { EventMetadata, StreamAppend } from '../event-store';
+import { NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
 
 /**
  * A batch: `shape` holds, per request, its number of parts and then each part's number of events; `bytes` holds,
@@ -68,7 +69,7 @@ export class BatchEncoder {
 
   /** Room for `bytes` more at least, in one step (a batch's appends grow the buffer once, not by doubling). */
   reserve(bytes: number): void {
-    if (this.at + bytes > this.bytes.length) this.grow(Math.max(this.at + bytes, 2 * this.bytes.length));
+    if (this.at + bytes > this.bytes.length) this.growBy(bytes);
   }
 
   /**
@@ -80,22 +81,25 @@ export class BatchEncoder {
     const { shape } = this;
     try {
       shape.push(parts.length);
-      // Events of one command usually share their metadata object: it is serialised once.
+      // Events of one command usually share their metadata object: it is serialised once, then its bytes copied.
       let metadata: EventMetadata | undefined;
-      let metadataJson = '';
+      let metadataAt = 0;
+      let metadataLength = 0;
       for (const { stream, expected, events } of parts) {
         shape.push(events.length);
         this.write(stream);
         this.write(typeof expected === 'bigint' ? expected.toString() : expected);
         for (const event of events) {
-          if (event.metadata !== metadata) {
-            metadata = event.metadata;
-            metadataJson = JSON.stringify(metadata);
-          }
           this.write(event.id);
           this.write(event.type);
-          this.write(JSON.stringify(event.data));
-          this.write(metadataJson);
+          this.writeJson(event.data);
+          if (event.metadata === metadata) this.repeat(metadataAt, metadataLength);
+          else {
+            metadata = event.metadata;
+            metadataAt = this.at;
+            this.writeJson(metadata);
+            metadataLength = this.at - metadataAt;
+          }
         }
       }
     } catch (error) {
@@ -141,11 +145,34 @@ export class BatchEncoder {
 
   private write(text: string): void {
     if (typeof text !== 'string') throw new TypeError(`cannot store ${String(text)} as text`);
-    const most = this.at + text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (most > this.bytes.length) this.grow(Math.max(most, 2 * this.bytes.length));
-    const written = this.bytes.write(text, this.at);
-    this.lengths.push(written);
-    this.at += written;
+    let end: number;
+    while ((end = writeText(text, this.bytes, this.at)) === NO_ROOM) this.growBy(3 * text.length);
+    this.written(end);
+  }
+
+  /** Writes JSON.stringify(value), straight into the buffer where it is plain data. */
+  private writeJson(value: unknown): void {
+    let end: number;
+    while ((end = writeJson(value, this.bytes, this.at)) === NO_ROOM) this.growBy(1024);
+    if (end === NOT_PLAIN) this.write(JSON.stringify(value));
+    else this.written(end);
+  }
+
+  /** The `length` bytes at `from` once more, as the next string. */
+  private repeat(from: number, length: number): void {
+    if (this.at + length > this.bytes.length) this.growBy(length);
+    this.bytes.copyWithin(this.at, from, from + length);
+    this.written(this.at + length);
+  }
+
+  /** The string that ends at `end` is encoded. */
+  private written(end: number): void {
+    this.lengths.push(end - this.at);
+    this.at = end;
+  }
+
+  private growBy(more: number): void {
+    this.grow(Math.max(this.at + more, 2 * this.bytes.length));
   }
 
   private grow(capacity: number): void {
