@@ -104,8 +104,11 @@ async function loop(
   const schema = request.outputSchema ?? undefined;
   const waitingFor: NonNullable<AgentLoopResult['waitingFor']> = [];
 
-  /** One call of the model, with its tool loop when `tools` is set. */
-  const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number) => {
+  /**
+   * One call of the model, with its tool loop when `tools` is set; `keepResponse`: with its response messages (for a
+   * repair turn after it), which the SDK gives by reading its stream once more.
+   */
+  const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number, keepResponse = false) => {
     let output = '';
     let stepText = '';
     let usage = { inputTokens: 0, outputTokens: 0 };
@@ -159,7 +162,7 @@ async function loop(
           await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
         }
       }
-      if (finished && !streamError) responseMessages = (await result.response).messages;
+      if (keepResponse && finished && !streamError) responseMessages = (await result.response).messages;
     } catch (error) {
       streamError = { error };
     }
@@ -181,7 +184,7 @@ async function loop(
   ];
   const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
   const tools = toolSet(request.tools, observer, observe, executed, redact, request.needsApproval, waitFor);
-  const first = await turn(messages, tools, request.maxSteps);
+  const first = await turn(messages, tools, request.maxSteps, !!schema);
   if (waitingFor.length) return { output: first.output, usage: first.usage, attempts: opened.attempts(), waitingFor };
   if (!schema) return { output: first.output, usage: first.usage, attempts: opened.attempts() };
 
