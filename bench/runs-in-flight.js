@@ -10,7 +10,8 @@
 // One run goes first (Prefer: wait), so the AI SDK is loaded before the burst. While the runs go, it also reports: the model server's open calls (sampled every 50 ms, their mean until the last
 // run started, against RUN_CONCURRENCY: does the limit really run at once?), the runs' wait in the queue and time
 // executing (from their createdAt, startedAt, endedAt; the gap is the mean of min(RUN_CONCURRENCY, runs queued or going) minus the open calls, over the samples where a run waited in the queue), the longest event-loop stall in the service (a timer probe
-// preloaded into it, bench/stall-probe.js), and the slowest GET /health/live asked every 100 ms.
+// preloaded into it, bench/stall-probe.js), the slowest GET /health/live asked every 100 ms, and the service's CPU per run (main
+// thread and all threads, from /proc: steadier than wall time on a shared machine).
 // BENCH_SERVICE_MAIN=path/to/main.js measures another build (e.g. a copy of dist from before a change).
 // Usage: npm run build:bench && node bench/runs-in-flight.js [runs=500] [concurrency=100] [modelDelayMs=1000] [--store=sqlite|esdb-test-double]
 const autocannon = require('autocannon');
@@ -24,6 +25,7 @@ const {
   startStore,
   withGcProbe,
   heapAfterGc,
+  threadCpuMs,
 } = require('./lib');
 const { startScriptedModel } = require('./scripted-model');
 const { performance } = require('node:perf_hooks');
@@ -131,6 +133,7 @@ async function main() {
       }
     })();
     let n = 0;
+    const cpuBefore = threadCpuMs(server.pid);
     const started = Date.now();
     const result = await autocannon({
       url: server.url,
@@ -168,6 +171,7 @@ async function main() {
       if (seen - started > 120_000) throw new Error(`not done after 120 s: ${queued} queued, ${running} running`);
       await sleep(250);
     }
+    const cpu = threadCpuMs(server.pid);
     const stall = await stallOf(server, stallFile);
     sampling = false;
     clearInterval(openSampler);
@@ -223,6 +227,12 @@ async function main() {
       `model calls open while runs waited in the queue (${((samplesWaiting * 50) / 1000).toFixed(1)} s): mean ${meanOpen.toFixed(1)}, ` +
         `against ${meanIdeal.toFixed(1)} queued or going up to ${concurrency} (gap ${(meanIdeal - meanOpen).toFixed(1)}); ideal ÷ actual ` +
         `${((Math.ceil(runs / concurrency) * modelDelayMs) / 1000 / ((lastEnded - started) / 1000)).toFixed(2)} (goal >= 0.9)`,
+    );
+    // CPU is what a shared machine's load touches least: the main thread's share decides how fast the waves turn.
+    const perRun = (ms) => (ms / runs).toFixed(2);
+    console.log(
+      `service CPU per run (POST to all ended, polling included): ${perRun(cpu.main - cpuBefore.main)} ms on the main thread, ` +
+        `${perRun(cpu.all - cpuBefore.all)} ms in all threads`,
     );
     console.log(
       `runs' wait in the queue (createdAt → startedAt): ${spread(all.map((r) => Date.parse(r.startedAt) - Date.parse(r.createdAt)))}`,

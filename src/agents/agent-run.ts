@@ -248,6 +248,11 @@ export const AGENT_RUN_ENDINGS = ['AgentRunSucceeded', 'AgentRunFailed', 'AgentR
 
 export const agentRunStream = (runId: string) => `agentrun-${runId}`;
 
+/** The run as its queueing on a new stream leaves it: the decider's answer, before it is recorded. */
+export function runQueuedBy(command: QueueAgentRun, now: Date): AgentRunState {
+  return agentRunDecider.decide(null, command, now).reduce(agentRunDecider.evolve, null);
+}
+
 export const agentRunDecider: Decider<AgentRunState, AgentRunCommand, AgentRunEvent> = {
   initialState: null,
   // A run's stream is written a few times within moments, then never again; its executor holds an actor of its own.

@@ -18,7 +18,12 @@ describe('runs queued here', () => {
 
   const written = { state: queued.run, events: [{}, {}], position: 5n };
   const slotted = () => {
-    const slot = { start: { executorId: 'x1', warnings: [] }, started: jest.fn(), notRecorded: jest.fn() };
+    const slot = {
+      start: { executorId: 'x1', warnings: [] },
+      startNow: jest.fn(),
+      started: jest.fn(),
+      notRecorded: jest.fn(),
+    };
     return slot as typeof slot & LocalSlot;
   };
 
@@ -41,6 +46,48 @@ describe('runs queued here', () => {
     expect(asked).toEqual(['run_1 agent_1']);
     expect(starts).toEqual([slot.start]);
     expect(slot.started).toHaveBeenCalledWith({ run: queued.run, revision: 1n, position: 5n, traceparent: 't', agent });
+  });
+
+  it('starts a run it can decide once its queueing is handed to the store, before that commit is in', async () => {
+    const here = new RunsQueuedHere();
+    const slot = slotted();
+    here.takeWith(
+      taker(
+        () => undefined,
+        () => slot,
+      ),
+    );
+    const steps: string[] = [];
+    slot.startNow.mockImplementation((run: AgentRunAggregate) => steps.push(`started now ${run.id}`));
+    slot.started.mockImplementation(() => steps.push('recorded'));
+    const decided = (start: LocalSlot['start']) => ({ id: `run_1 by ${start.executorId}` }) as AgentRunAggregate;
+    await here.queue({ id: 'run_1', agent, traceparent: 't', mayStart: true, decided }, async () => {
+      steps.push('appending');
+      await Promise.resolve();
+      return written;
+    });
+    expect(steps).toEqual(['appending', 'started now run_1 by x1', 'recorded']);
+    expect(slot.startNow).toHaveBeenCalledWith(expect.anything(), agent, 't');
+  });
+
+  it('starts a run once recorded when it cannot be decided before', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const here = new RunsQueuedHere();
+    const slot = slotted();
+    here.takeWith(
+      taker(
+        () => undefined,
+        () => slot,
+      ),
+    );
+    const decided = () => {
+      throw new Error('cannot decide');
+    };
+    await here.queue({ id: 'run_1', agent, mayStart: true, decided }, async () => written);
+    expect(slot.startNow).not.toHaveBeenCalled();
+    expect(slot.started).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('run_1'));
+    warn.mockRestore();
   });
 
   it('queues a run without a claim when it may not start (a thread) or no taker is there, and hands it over', async () => {

@@ -19,6 +19,11 @@ export interface RunQueuedHere {
 export interface LocalSlot {
   /** The claim to record with the queueing. */
   readonly start: Omit<StartAgentRun, 'type'>;
+  /**
+   * The run as its queueing decides it, that commit still in flight: it executes now, and its own appends wait for
+   * the commit (and are never made without it: not recorded, it stops). A new stream: no other instance claims it.
+   */
+  startNow(run: AgentRunAggregate, agent: Agent, traceparent?: string): void;
   /** Queued and started in that one commit: the run executes here. */
   started(started: RunQueuedHere & { agent: Agent }): void;
   /** Not recorded, or its outcome unknown: the slot is let go, and the executor reads the run's stream to see. */
@@ -30,6 +35,17 @@ interface Queueing {
   state?: AgentRunAggregate | null;
   events: readonly unknown[];
   position?: bigint;
+}
+
+/** A run about to be queued in this process. */
+export interface RunToQueue {
+  id: string;
+  agent: Agent;
+  traceparent?: string;
+  /** It may take a free slot of the local executor (a thread's runs wait their turn). */
+  mayStart: boolean;
+  /** The run as its queueing with the claim `start` leaves its stream (the decider's answer, not yet recorded). */
+  decided?: (start: LocalSlot['start']) => AgentRunAggregate | null;
 }
 
 /** The local executor's side of the hand-off. */
@@ -67,17 +83,18 @@ export class RunsQueuedHere {
   /**
    * Queues a run: `append` records its queueing, carrying the claim (`start`) when the local executor has a free
    * slot and `mayStart` (one commit), and the run is handed to the executor, to execute at once if claimed, to wait
-   * its turn if not. A failed append lets the slot go and throws.
+   * its turn if not. With `decided` (the run as the queueing with that claim leaves it), a claimed run starts while
+   * the commit is being made. A failed append lets the slot go and throws.
    */
-  async queue<Q extends Queueing>(
-    run: { id: string; agent: Agent; traceparent?: string; mayStart: boolean },
-    append: (start?: LocalSlot['start']) => Promise<Q>,
-  ): Promise<Q> {
+  async queue<Q extends Queueing>(run: RunToQueue, append: (start?: LocalSlot['start']) => Promise<Q>): Promise<Q> {
     const { id, agent, traceparent } = run;
     const slot = run.mayStart ? this.slot(id, agent) : undefined;
+    // Handed to the writer first: the run's start below overlaps that commit.
+    const appended = (async () => append(slot?.start))();
+    if (slot) this.startNow(slot, run);
     let queued: Q;
     try {
-      queued = await append(slot?.start);
+      queued = await appended;
     } catch (error) {
       slot?.notRecorded();
       throw error;
@@ -89,6 +106,17 @@ export class RunsQueuedHere {
     else if (slot) slot.started({ run: state, revision, position, traceparent, agent });
     else this.queued({ run: state, revision, position, traceparent });
     return queued;
+  }
+
+  /** The run starts while its queueing is being committed, if it can be decided here. Never throws. */
+  private startNow(slot: LocalSlot, { id, agent, traceparent, decided }: RunToQueue): void {
+    if (!decided) return;
+    try {
+      const run = decided(slot.start);
+      if (run) slot.startNow(run, agent, traceparent);
+    } catch (error) {
+      this.logger.warn(`Run ${id} starts once recorded: ${String(error)}`);
+    }
   }
 
   /** A free slot of the local executor for the run about to be queued, or undefined: queue it alone. Never throws. */

@@ -62,6 +62,8 @@ export class AgentRunExecution {
   readonly controller = new AbortController();
   private readonly context: CommandContext;
   private readonly actor: Actor<AgentRunState, AgentRunCommand, AgentRunEvent>;
+  /** The commit that queues and claims the run here, while it is being made: the run's appends wait for it. */
+  private recorded?: Promise<void>;
 
   constructor(
     readonly runId: string,
@@ -103,6 +105,18 @@ export class AgentRunExecution {
   /** The run was queued and claimed here in one commit: the stream as that commit left it. */
   startedHere(run: AgentRunAggregate, revision: bigint): void {
     this.actor.adopt(run, revision);
+  }
+
+  /**
+   * The run is being queued and claimed here in one commit, and executes before it is in: `commit` gives the stream
+   * as it left it, or nothing when it was not recorded (or its outcome is unknown), and the run stops unrecorded.
+   */
+  startingHere(commit: Promise<{ run: AgentRunAggregate; revision: bigint } | undefined>): void {
+    this.recorded = commit.then((started) => {
+      if (!started) throw new DomainError('conflict', `Run ${this.runId} was not recorded here`);
+      this.startedHere(started.run, started.revision);
+    });
+    this.recorded.catch(() => this.controller.abort(new RunTakenAway()));
   }
 
   /** Executes the claimed run; `modelDone` is called once it makes no more model calls, before its end is recorded. */
@@ -273,7 +287,8 @@ export class AgentRunExecution {
     }
   }
 
-  private send(command: AgentRunCommand) {
+  private async send(command: AgentRunCommand) {
+    if (this.recorded) await this.recorded;
     return this.actor.send(command, this.context);
   }
 }

@@ -225,27 +225,57 @@ export class AgentRunExecutor
     });
     this.running.add(work);
     let settled = false;
+    /** Started before its queueing was in: the commit's outcome goes to it. */
+    let ahead: { recorded(started?: { run: AgentRunAggregate; revision: bigint }): void } | undefined;
+    const executeHere = (execution: AgentRunExecution, run: AgentRunAggregate, agent: Agent) =>
+      this.execute(entry, execution, { run, agent }).catch((error: unknown) =>
+        this.logger.error(`Run ${runId} failed here: ${String(error)}`),
+      );
+    // Its outcome may be unknown: the run waits at the head of the queue, and its claim reads its stream.
+    const giveBack = () => {
+      entry.unrecorded = true;
+      if (this.stopping) this.pending.delete(runId);
+      else this.waiting.unshift(entry);
+    };
     return {
       start: claimOf(agent, this.executorId, this.tools),
+      startNow: (run, agent, traceparent) => {
+        if (settled || ahead) return;
+        entry.traceparent = traceparent;
+        const execution = this.newExecution(entry);
+        execution.startingHere(new Promise((resolve) => (ahead = { recorded: resolve })));
+        // Executing from now on (no longer counted as being claimed), its claim settling with the commit.
+        this.claiming.delete(entry);
+        void executeHere(execution, run, agent).then(() => {
+          // Not recorded: given back once this execution is over, so that two never run side by side here.
+          if (entry.unrecorded) giveBack();
+          done();
+        });
+      },
       started: ({ run, revision, position, traceparent, agent }) => {
         if (settled) return;
         settled = true;
         Object.assign(entry, { position, traceparent });
+        if (ahead) {
+          ahead.recorded({ run, revision });
+          this.claimSettled(entry);
+          return;
+        }
         const execution = this.newExecution(entry);
         execution.startedHere(run, revision);
         this.claimSettled(entry);
-        this.execute(entry, execution, { run, agent })
-          .catch((error: unknown) => this.logger.error(`Run ${runId} failed here: ${String(error)}`))
-          .finally(done);
+        void executeHere(execution, run, agent).finally(done);
       },
       notRecorded: () => {
         if (settled) return;
         settled = true;
-        // Its outcome may be unknown: the run waits at the head of the queue, and its claim reads its stream.
+        if (ahead) {
+          entry.unrecorded = true;
+          ahead.recorded();
+          return;
+        }
         this.claiming.delete(entry);
-        entry.unrecorded = true;
-        if (this.stopping) this.pending.delete(runId);
-        else this.waiting.unshift(entry);
+        giveBack();
         done();
       },
     };

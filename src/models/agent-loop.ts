@@ -17,6 +17,10 @@ import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
 import { endModelCall, failModelCall, inToolSpan, startModelCall } from './gen-ai-spans';
 import type { Span } from '@opentelemetry/api';
 import { yieldIfTurnIsLong } from '../shared/turn-budget';
+import { performance } from 'node:perf_hooks';
+
+/** The turn order of a model call about to start: before the parts of answers being read. */
+const STARTS_FIRST = -1;
 
 export interface AgentLoopRequest {
   /** `provider/model`. */
@@ -104,8 +108,11 @@ async function loop(
   const schema = request.outputSchema ?? undefined;
   const waitingFor: NonNullable<AgentLoopResult['waitingFor']> = [];
 
-  /** One call of the model, with its tool loop when `tools` is set. */
-  const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number) => {
+  /**
+   * One call of the model, with its tool loop when `tools` is set; `keepResponse`: with its response messages (for a
+   * repair turn after it), which the SDK gives by reading its stream once more.
+   */
+  const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number, keepResponse = false) => {
     let output = '';
     let stepText = '';
     let usage = { inputTokens: 0, outputTokens: 0 };
@@ -113,8 +120,11 @@ async function loop(
     let finished = false;
     let responseMessages: ModelMessage[] = [];
     // Many runs start, and their answers stream in, together: each call and each part takes its turn (before the
-    // call's span opens, so that the span does not count the wait).
-    await yieldIfTurnIsLong();
+    // call's span opens, so that the span does not count the wait). A call about to start goes first (its slot is
+    // idle until then); then the parts of the calls that started first, so that runs end, and free their slots,
+    // one after the other rather than all at the end.
+    await yieldIfTurnIsLong(STARTS_FIRST);
+    const callStarted = performance.now();
     // A model call's span opens with its request (one that fails before it streams has its span too).
     let modelCall: Span | undefined = startModelCall(request.model, () => ({
       instructions: request.instructions,
@@ -134,7 +144,7 @@ async function loop(
         onError: () => undefined, // errors are read from the stream below (the default logs them)
       });
       for await (const part of result.fullStream) {
-        const later = yieldIfTurnIsLong();
+        const later = yieldIfTurnIsLong(callStarted);
         if (later) await later;
         if (part.type === 'start-step') {
           stepText = '';
@@ -159,7 +169,7 @@ async function loop(
           await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
         }
       }
-      if (finished && !streamError) responseMessages = (await result.response).messages;
+      if (keepResponse && finished && !streamError) responseMessages = (await result.response).messages;
     } catch (error) {
       streamError = { error };
     }
@@ -181,7 +191,7 @@ async function loop(
   ];
   const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
   const tools = toolSet(request.tools, observer, observe, executed, redact, request.needsApproval, waitFor);
-  const first = await turn(messages, tools, request.maxSteps);
+  const first = await turn(messages, tools, request.maxSteps, !!schema);
   if (waitingFor.length) return { output: first.output, usage: first.usage, attempts: opened.attempts(), waitingFor };
   if (!schema) return { output: first.output, usage: first.usage, attempts: opened.attempts() };
 

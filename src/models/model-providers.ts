@@ -4,6 +4,7 @@ import { ModelRunError } from './model-run-error';
 import type { ProviderConfig } from './provider-config';
 import { Redaction } from '../shared/redaction';
 import { createRetryingFetch } from './retrying-fetch';
+import { performance } from 'node:perf_hooks';
 import { yieldIfTurnIsLong } from '../shared/turn-budget';
 
 /**
@@ -46,9 +47,11 @@ export class ModelProviders {
     const { openai, anthropic, openaiCompatible } = config;
     this.redaction = new Redaction([openai.apiKey, anthropic.apiKey, openaiCompatible.apiKey, ...otherSecrets]);
     const counted: typeof globalThis.fetch = async (input, init) => {
+      const sent = performance.now();
       const response = await (baseFetch ?? globalThis.fetch)(input, this.counted(init));
-      // The SDK sets up the answer's streams and reads it once this takes its turn (see turn-budget.ts).
-      const later = yieldIfTurnIsLong();
+      // The SDK sets up the answer's streams and reads it once this takes its turn (see turn-budget.ts), the answers
+      // to requests sent first going first.
+      const later = yieldIfTurnIsLong(sent);
       if (later) await later;
       return response;
     };

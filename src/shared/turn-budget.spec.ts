@@ -41,4 +41,14 @@ describe('yieldIfTurnIsLong', () => {
     await later;
     expect(yieldIfTurnIsLong()).toBeUndefined();
   });
+
+  it('lets waiting pieces go lowest order first, pieces of the same order first in, first out', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(yieldIfTurnIsLong()).toBeUndefined();
+    busy(TURN_BUDGET_MS + 1);
+    const went: string[] = [];
+    const wait = (name: string, order?: number) => yieldIfTurnIsLong(order)!.then(() => went.push(name));
+    await Promise.all([wait('late', 20), wait('early', 10), wait('first', -1), wait('early again', 10), wait('now')]);
+    expect(went).toEqual(['first', 'early', 'early again', 'late', 'now']);
+  });
 });

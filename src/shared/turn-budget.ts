@@ -5,8 +5,8 @@ export const TURN_BUDGET_MS = 10;
 
 /** When this turn's budget started (its first piece); undefined: no piece ran since the last turn ended. */
 let turnStarted: number | undefined;
-/** Pieces waiting for a later turn, first in first out. */
-const waiting: Array<() => void> = [];
+/** Pieces waiting for a later turn, by their `order` (then first in, first out). */
+const waiting: Array<{ order: number; go: () => void }> = [];
 /** Waiting pieces let go in one turn at most: each then runs up to its next call, whatever the budget says. */
 const LET_GO_PER_TURN = 8;
 let letGoThisTurn = 0;
@@ -16,11 +16,12 @@ let turnEndScheduled = false;
  * Lets many pieces of work that become ready together (a hundred runs' model calls starting, or their answers
  * streaming in) take turns with the rest of the event loop, so that timers, health probes and requests are not
  * held up for the whole lot. Call it between two pieces: undefined while this turn's budget lasts (go on at once),
- * else a promise that resolves in a later turn, after timers and I/O. Waiting pieces go on first in, first out:
- * the first at the start of a turn, then one more at each call that finds budget left, at most
- * `LET_GO_PER_TURN` a turn, so however many wait, a turn runs one budget and at most that many pieces beyond it.
+ * else a promise that resolves in a later turn, after timers and I/O. Waiting pieces go on lowest `order` first
+ * (by default the time of the call: first in, first out): the first at the start of a turn, then one more at each
+ * call that finds budget left, at most `LET_GO_PER_TURN` a turn, so however many wait, a turn runs one budget and at
+ * most that many pieces beyond it.
  */
-export function yieldIfTurnIsLong(): Promise<void> | undefined {
+export function yieldIfTurnIsLong(order = performance.now()): Promise<void> | undefined {
   const now = performance.now();
   if (turnStarted === undefined) {
     turnStarted = now;
@@ -32,9 +33,20 @@ export function yieldIfTurnIsLong(): Promise<void> | undefined {
     return undefined;
   }
   return new Promise((resolve) => {
-    waiting.push(resolve);
+    waiting.splice(placeOf(order), 0, { order, go: resolve });
     scheduleTurnEnd();
   });
+}
+
+/** Where a piece of `order` waits: after every piece of the same order or lower. */
+function placeOf(order: number): number {
+  let [low, high] = [0, waiting.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (waiting[middle].order <= order) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function scheduleTurnEnd(): void {
@@ -55,6 +67,6 @@ function letNextGo(): void {
   const next = waiting.shift();
   if (!next) return;
   letGoThisTurn++;
-  next();
+  next.go();
   if (waiting.length) scheduleTurnEnd();
 }

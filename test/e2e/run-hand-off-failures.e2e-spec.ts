@@ -84,4 +84,39 @@ describe('runs handed to the local executor, when a write fails or a checkpoint 
       await app.close();
     }
   });
+
+  it('stops a run started while its queueing commits when that write fails, records nothing, and frees its slot', async () => {
+    model.respondWith(() => ({ kind: 'text', text: 'done', delayMs: 300 }));
+    const dataDir = temporaryDataDir();
+    const inner = new SqliteEventStore({ file: join(dataDir, 'events.sqlite') });
+    const store = Object.create(inner) as EventStore;
+    let failedStream: string | undefined;
+    let modelCalledFirst = false;
+    store.append = async (stream, events: NewEvent[], options) => {
+      if (stream.startsWith('agentrun-') && events[0].type === 'AgentRunQueued' && !failedStream) {
+        failedStream = stream;
+        // The run executes while its queueing is being written: its model call goes out before the write fails.
+        for (let i = 0; i < 200 && model.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        modelCalledFirst = model.requests.length === 1;
+        throw new Error('store away for a moment');
+      }
+      return inner.append(stream, events, options);
+    };
+    const app = await startTestApp({ dataDir, store, env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
+    try {
+      const agentId = (await app.request('POST', '/v1/agents', { name: 'a', model: 'openai-compatible/m' })).body.id;
+      const failed = await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'one' }, { prefer: 'wait=5' });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(modelCalledFirst).toBe(true);
+      // Past the model's answer: the stopped run wrote nothing.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await inner.readStream(failedStream!)).events).toEqual([]);
+      const next = await app.request('POST', `/v1/agents/${agentId}/run`, { task: 'two' }, { prefer: 'wait=5' });
+      expect(next.body.status).toBe('succeeded');
+      expect((await app.request('GET', `/v1/agents/${agentId}/runs`)).body.runs).toHaveLength(1);
+      expect(model.requests).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
+  });
 });

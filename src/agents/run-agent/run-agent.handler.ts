@@ -4,10 +4,10 @@ import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
 import { agentDecider, agentStream } from '../agent';
-import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
+import { AgentRun, QueueAgentRun, agentRunDecider, agentRunStream, runQueuedBy, toAgentRun } from '../agent-run';
 import { RunAgentCommand } from './run-agent.command';
 import { threadDecider, threadStream } from '../../threads/thread';
-import { RunsQueuedHere } from '../runs-queued-here';
+import { LocalSlot, RunsQueuedHere } from '../runs-queued-here';
 import { traceOf, traceparentOf } from '../../shared/trace-context';
 
 @CommandHandler(RunAgentCommand)
@@ -29,23 +29,25 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     // With a free slot of the local executor, the run is queued and claimed in one commit; a thread's runs wait
     // their turn. The local executor may start it (or has started it) while the read models catch up.
     const traceparent = traceparentOf(traceOf(command));
-    const queued = await this.queuedHere.queue({ id, agent, traceparent, mayStart: !threadId }, (start) =>
+    const queueing = (start?: LocalSlot['start']): QueueAgentRun => ({
+      type: 'QueueAgentRun',
+      id,
+      agentId,
+      model: agent.model,
+      agentVersion: agent.version,
+      task,
+      context,
+      ...(outputSchema && { outputSchema }),
+      ...(threadId && { threadId }),
+      ...(replayOf && { replayOf }),
+      ...(start && { start }),
+    });
+    const decided = (start: LocalSlot['start']) => runQueuedBy(queueing(start), new Date());
+    const queued = await this.queuedHere.queue({ id, agent, traceparent, mayStart: !threadId, decided }, (start) =>
       this.actors.send(
         agentRunStream(id),
         agentRunDecider,
-        {
-          type: 'QueueAgentRun',
-          id,
-          agentId,
-          model: agent.model,
-          agentVersion: agent.version,
-          task,
-          context,
-          ...(outputSchema && { outputSchema }),
-          ...(threadId && { threadId }),
-          ...(replayOf && { replayOf }),
-          ...(start && { start }),
-        },
+        queueing(start),
         { correlationId: id, causationId: agentId, trace: traceOf(command) },
         { newStream: true },
       ),
