@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '../domain/decider';
 import type { Agent } from './agent';
 import type { AgentRunAggregate, StartAgentRun } from './agent-run';
 
@@ -115,7 +116,8 @@ export class RunsQueuedHere {
       const run = decided(slot.start);
       if (run) slot.startNow(run, agent, traceparent);
     } catch (error) {
-      this.logger.warn(`Run ${id} starts once recorded: ${String(error)}`);
+      // A command the decider refuses is refused again by the append, which answers the client.
+      if (!(error instanceof DomainError)) this.logger.warn(`Run ${id} starts once recorded: ${String(error)}`);
     }
   }
 

@@ -251,6 +251,15 @@ export class AgentRunExecution {
 
   /** The end must be recorded: keep trying through a store outage, until the service stops. */
   private async finish(end: Omit<EndAgentRun, 'type' | 'executorId'>): Promise<void> {
+    // Started ahead of its queueing's commit, which failed: the run was never recorded, so it has no end either.
+    if (
+      this.recorded &&
+      !(await this.recorded.then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     runSpanEnded(end);
     try {
       await persistently(

@@ -208,8 +208,9 @@ export class AgentRunExecutor
 
   /**
    * A slot for a run about to be queued in this process, when one is free and no waiting run may take it: the
-   * queueing carries the claim (one commit), and the run executes here once that commit is in. Until then the
-   * run counts as being claimed, and should the log bring it first, the checkpoint waits below it.
+   * queueing carries the claim (one commit). The run counts as being claimed until it executes: at once when
+   * `startNow` is given it (its appends wait for that commit), else once the commit is in. Should the log bring it
+   * first, the checkpoint waits below it.
    */
   private slot(runId: string, agent: Agent): LocalSlot | undefined {
     if (this.stopping || this.pending.has(runId) || this.taken.has(runId)) return undefined;

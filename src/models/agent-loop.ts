@@ -16,7 +16,7 @@ import { errorMessage, toModelRunError } from './provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
 import { endModelCall, failModelCall, inToolSpan, startModelCall } from './gen-ai-spans';
 import type { Span } from '@opentelemetry/api';
-import { yieldIfTurnIsLong } from '../shared/turn-budget';
+import { orderSince, yieldIfTurnIsLong } from '../shared/turn-budget';
 import { performance } from 'node:perf_hooks';
 
 /** The turn order of a model call about to start: before the parts of answers being read. */
@@ -144,7 +144,7 @@ async function loop(
         onError: () => undefined, // errors are read from the stream below (the default logs them)
       });
       for await (const part of result.fullStream) {
-        const later = yieldIfTurnIsLong(callStarted);
+        const later = yieldIfTurnIsLong(orderSince(callStarted));
         if (later) await later;
         if (part.type === 'start-step') {
           stepText = '';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { TURN_BUDGET_MS, yieldIfTurnIsLong } from './turn-budget';
+import { TURN_BUDGET_MS, orderSince, yieldIfTurnIsLong } from './turn-budget';
 
 /** Keeps the thread busy for `ms`, as a piece of real work would. */
 function busy(ms: number): void {
@@ -48,7 +48,20 @@ describe('yieldIfTurnIsLong', () => {
     busy(TURN_BUDGET_MS + 1);
     const went: string[] = [];
     const wait = (name: string, order?: number) => yieldIfTurnIsLong(order)!.then(() => went.push(name));
-    await Promise.all([wait('late', 20), wait('early', 10), wait('first', -1), wait('early again', 10), wait('now')]);
+    await Promise.all([
+      wait('late', -10),
+      wait('early', -20),
+      wait('first', -30),
+      wait('early again', -20),
+      wait('now'),
+    ]);
     expect(went).toEqual(['first', 'early', 'early again', 'late', 'now']);
+  });
+
+  it('gives work begun long ago an order no older than a second', () => {
+    const now = performance.now();
+    expect(orderSince(now - 200)).toBe(now - 200);
+    expect(orderSince(now - 60_000)).toBeGreaterThanOrEqual(now - 1_000);
+    expect(orderSince(now - 60_000)).toBeLessThan(now - 900);
   });
 });

@@ -3,6 +3,15 @@ import { performance } from 'node:perf_hooks';
 /** How long pieces of work that pass through `yieldIfTurnIsLong` may run in one turn of the event loop (ms). */
 export const TURN_BUDGET_MS = 10;
 
+/**
+ * How far back a piece's order reaches: the pieces of work begun long ago (a long answer's parts) go before newer
+ * ones, but never before a piece that has waited this long, so that no piece waits behind them for good.
+ */
+const OLDEST_ORDER_MS = 1_000;
+
+/** The order of a piece of work begun at `started` (a `performance.now()` time). */
+export const orderSince = (started: number) => Math.max(started, performance.now() - OLDEST_ORDER_MS);
+
 /** When this turn's budget started (its first piece); undefined: no piece ran since the last turn ended. */
 let turnStarted: number | undefined;
 /** Pieces waiting for a later turn, by their `order` (then first in, first out). */
