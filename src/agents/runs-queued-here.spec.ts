@@ -26,6 +26,18 @@ describe('runs queued here', () => {
     };
     return slot as typeof slot & LocalSlot;
   };
+  /** The hand-off, with a taker that always has `slot` free. */
+  const withFreeSlot = () => {
+    const here = new RunsQueuedHere();
+    const slot = slotted();
+    here.takeWith(
+      taker(
+        () => undefined,
+        () => slot,
+      ),
+    );
+    return { here, slot };
+  };
 
   it("queues a run with the taker's claim while a slot is free, and has it started", async () => {
     const here = new RunsQueuedHere();
@@ -49,14 +61,7 @@ describe('runs queued here', () => {
   });
 
   it('starts a run it can decide once its queueing is handed to the store, before that commit is in', async () => {
-    const here = new RunsQueuedHere();
-    const slot = slotted();
-    here.takeWith(
-      taker(
-        () => undefined,
-        () => slot,
-      ),
-    );
+    const { here, slot } = withFreeSlot();
     const steps: string[] = [];
     slot.startNow.mockImplementation((run: AgentRunAggregate) => steps.push(`started now ${run.id}`));
     slot.started.mockImplementation(() => steps.push('recorded'));
@@ -72,14 +77,7 @@ describe('runs queued here', () => {
 
   it('starts a run once recorded when it cannot be decided before', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    const here = new RunsQueuedHere();
-    const slot = slotted();
-    here.takeWith(
-      taker(
-        () => undefined,
-        () => slot,
-      ),
-    );
+    const { here, slot } = withFreeSlot();
     const decided = () => {
       throw new Error('cannot decide');
     };
@@ -110,14 +108,7 @@ describe('runs queued here', () => {
   });
 
   it('lets the slot go when the append fails, or wrote nothing (queued before)', async () => {
-    const here = new RunsQueuedHere();
-    const slot = slotted();
-    here.takeWith(
-      taker(
-        () => undefined,
-        () => slot,
-      ),
-    );
+    const { here, slot } = withFreeSlot();
     const failing = () => Promise.reject(new Error('store away'));
     await expect(here.queue({ id: 'run_1', agent, mayStart: true }, failing)).rejects.toThrow('store away');
     expect(slot.notRecorded).toHaveBeenCalledTimes(1);

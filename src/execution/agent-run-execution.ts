@@ -62,8 +62,8 @@ export class AgentRunExecution {
   readonly controller = new AbortController();
   private readonly context: CommandContext;
   private readonly actor: Actor<AgentRunState, AgentRunCommand, AgentRunEvent>;
-  /** The commit that queues and claims the run here, while it is being made: the run's appends wait for it. */
-  private recorded?: Promise<void>;
+  /** The commit that queues and claims the run here, while it is being made (true once in): appends wait for it. */
+  private recorded?: Promise<boolean>;
 
   constructor(
     readonly runId: string,
@@ -113,10 +113,10 @@ export class AgentRunExecution {
    */
   startingHere(commit: Promise<{ run: AgentRunAggregate; revision: bigint } | undefined>): void {
     this.recorded = commit.then((started) => {
-      if (!started) throw new DomainError('conflict', `Run ${this.runId} was not recorded here`);
-      this.startedHere(started.run, started.revision);
+      if (started) this.startedHere(started.run, started.revision);
+      else this.controller.abort(new RunTakenAway());
+      return !!started;
     });
-    this.recorded.catch(() => this.controller.abort(new RunTakenAway()));
   }
 
   /** Executes the claimed run; `modelDone` is called once it makes no more model calls, before its end is recorded. */
@@ -252,14 +252,7 @@ export class AgentRunExecution {
   /** The end must be recorded: keep trying through a store outage, until the service stops. */
   private async finish(end: Omit<EndAgentRun, 'type' | 'executorId'>): Promise<void> {
     // Started ahead of its queueing's commit, which failed: the run was never recorded, so it has no end either.
-    if (
-      this.recorded &&
-      !(await this.recorded.then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
+    if (this.recorded && !(await this.recorded)) return;
     runSpanEnded(end);
     try {
       await persistently(
@@ -297,7 +290,8 @@ export class AgentRunExecution {
   }
 
   private async send(command: AgentRunCommand) {
-    if (this.recorded) await this.recorded;
+    if (this.recorded && !(await this.recorded))
+      throw new DomainError('conflict', `Run ${this.runId} was not recorded`);
     return this.actor.send(command, this.context);
   }
 }

@@ -128,15 +128,8 @@ export function inSpan<T>(
 ): Promise<T> {
   const parent = options.parent ?? context.active();
   const span = tracer().startSpan(name, { attributes, kind: options.kind, root: options.root }, parent);
-  let result: Promise<T>;
-  try {
-    const traced = trace.setSpan(parent, span);
-    result = context.with(traced, work, undefined, span, traced);
-  } catch (error) {
-    endFailed(span, error);
-    return Promise.reject(error as Error);
-  }
-  return endedWith(span, result);
+  const traced = trace.setSpan(parent, span);
+  return ending(span, () => context.with(traced, work, undefined, span, traced));
 }
 
 /**
@@ -144,18 +137,18 @@ export function inSpan<T>(
  */
 export function inLeafSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
   const span = tracer().startSpan(name, { attributes }, context.active());
+  return ending(span, () => work(span));
+}
+
+/** What `work` promises, the span ended with its outcome once that settles (at once, should `work` throw). */
+function ending<T>(span: Span, work: () => Promise<T>): Promise<T> {
   let result: Promise<T>;
   try {
-    result = work(span);
+    result = work();
   } catch (error) {
     endFailed(span, error);
     return Promise.reject(error as Error);
   }
-  return endedWith(span, result);
-}
-
-/** `result`, the span ended with its outcome once it settles. */
-function endedWith<T>(span: Span, result: Promise<T>): Promise<T> {
   return Promise.resolve(result).then(
     (value) => {
       span.end();
