@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { ScheduleModule } from '@nestjs/schedule';
@@ -10,7 +10,7 @@ import { CoreModule, CoreOverrides } from './core.module';
 import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyHooks } from './idempotency/idempotency-hooks';
 import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
@@ -42,10 +42,7 @@ export class AppModule {
         OperationsModule,
         EventsModule,
       ],
-      providers: [
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-      ],
+      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }, IdempotencyHooks],
     };
   }
 }

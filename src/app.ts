@@ -17,6 +17,7 @@ import { Metrics } from './operations/metrics';
 import { returnRequestIds } from './operations/request-id';
 import { logRequests, loggingOptions } from './operations/logging';
 import { CommandBus } from '@nestjs/cqrs';
+import { IdempotencyHooks } from './idempotency/idempotency-hooks';
 import { setCaptureContent } from './shared/trace-context';
 import { registerHttpSpans } from './telemetry/http-spans';
 import { addCommandSpans } from './telemetry/command-spans';
@@ -60,6 +61,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   // After access control, as nestjs-pino's middleware was: refused keys and rate-limited requests write no line.
   logRequests(fastify, loggingOptions(config.logLevel, config.logFormat));
   app.get(Metrics).observeRequests(fastify);
+  app.get(IdempotencyHooks).register(fastify);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
   // The web console's built files at `/` (absent until `npm run build:web` has run).

@@ -76,6 +76,20 @@ describe.each(storeFixtures())('Idempotency-Key on %s', (_store, createFixture) 
     ).toEqual(first.body);
   });
 
+  it('answers a repeated PATCH with the first response, its ETag included, and changes nothing more', async () => {
+    const agent = (await createAgent('k-patch-agent')).body;
+    const patch = () =>
+      api.request('PATCH', `/v1/agents/${agent.id}`, { instructions: 'Be brief' }, { 'idempotency-key': 'k-patch' });
+    const first = await patch();
+    expect(first.status).toBe(200);
+    const again = await patch();
+    expect(again).toMatchObject({ status: 200, body: first.body });
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const history = await api.request('GET', `/v1/agents/${agent.id}/events`);
+    expect(history.body.events.map((event: { type: string }) => event.type)).toEqual(['AgentCreated', 'AgentUpdated']);
+  });
+
   it('refuses the same key with a different body with a 422', async () => {
     await createAgent('k-2', 'one');
     const other = await createAgent('k-2', 'two');
