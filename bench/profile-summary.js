@@ -28,7 +28,13 @@ function partOf({ functionName, url }) {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
   // Node's own modules by area: node:internal/webstreams/readablestream is 'node: webstreams'.
-  if (url.startsWith('node:')) return `node: ${url.slice('node:'.length).replace(/^internal\//, '').split('/')[0]}`;
+  if (url.startsWith('node:'))
+    return `node: ${
+      url
+        .slice('node:'.length)
+        .replace(/^internal\//, '')
+        .split('/')[0]
+    }`;
   const own = /\/dist\/([^/]+)\//.exec(url);
   return own ? `service: ${own[1]}` : url;
 }
@@ -50,7 +56,11 @@ const rows = (map, count) =>
   [...map]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
-    .map(([name, micros]) => ({ name, ms: Math.round(micros / 1000), share: `${((100 * micros) / busy).toFixed(1)} %` }));
+    .map(([name, micros]) => ({
+      name,
+      ms: Math.round(micros / 1000),
+      share: `${((100 * micros) / busy).toFixed(1)} %`,
+    }));
 console.log(`${file}: ${Math.round(busy / 1000)} ms busy (idle left out)`);
 console.table(rows(byPart, 25));
 console.table(rows(byFunction, Number(top)));
