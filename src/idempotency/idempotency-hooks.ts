@@ -34,7 +34,7 @@ interface Claim {
  * instances sharing EventStoreDB.
  *
  * Fastify hooks rather than a Nest interceptor: a global interceptor puts every request of every route through
- * rxjs (about a quarter of a `POST /v1/agents`'s CPU); these cost a header look-up when the header is absent. They
+ * rxjs (10 to 25 % of a `POST /v1/agents`'s CPU); these cost a header look-up when the header is absent. They
  * run after access control (an `onRequest` hook) and the body's parsing, before the route's pipes and handler;
  * their errors reach the handlers' problem+json filter through Nest's error handler.
  */
