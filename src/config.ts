@@ -40,6 +40,8 @@ export interface AppConfig {
   schedulerEnabled: boolean;
   scheduleCatchUpWindowMs: number;
   sseHeartbeatMs: number;
+  /** The event log served to clients (`GET /v1/events`): pages and catch-ups bounded by bytes, and how many at once. */
+  eventLog: { pageMaxBytes: number; maxCatchingUp: number };
   providers: ProviderConfig;
   /** Prices by model id, for each run's `usage.costUsd`. */
   prices: ModelPrices;
@@ -235,6 +237,23 @@ const SETTINGS = {
     HOUR,
     "How often a server-sent events response (`GET /v1/events`, a run's `/stream`) gets a comment line, so that proxies keep it open.",
   ),
+  eventLog: {
+    pageMaxBytes: int(
+      'EVENTS_PAGE_MAX_BYTES',
+      4 * MIB,
+      64 * 1024,
+      64 * MIB,
+      'The most a JSON page of `GET /v1/events` holds, counted as the JSON of its events: a page that reaches it ends there (it says `more`), though it always holds one event. Event streams catch up in slices of at most a quarter of it.',
+      '4 MiB',
+    ),
+    maxCatchingUp: int(
+      'SSE_MAX_CATCHING_UP',
+      16,
+      1,
+      10_000,
+      'Reads of the log for clients at once, over all keys: slices of event streams that are catching up and JSON pages of `GET /v1/events`. The others wait their turn; this bounds the memory those reads hold (see [Security](security.md#how-much)).',
+    ),
+  },
   providers: group(loadProviderConfig, [
     {
       name: 'OPENAI_API_KEY',

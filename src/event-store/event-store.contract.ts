@@ -343,6 +343,53 @@ export function describeEventStoreContract(
       expect(older.events[1].position).toBeGreaterThan(start);
     });
 
+    it('bounds a page by the bytes of its events (at least one event), forwards and backwards, as text or parsed', async () => {
+      const start = await store.head();
+      const big = (n: number) => event('Big', { n, text: 'x'.repeat(1000) });
+      await store.append(`${prefix}big`, [big(0), big(1), big(2), big(3), big(4)], { expected: 'no_stream' });
+      const filter = { streamPrefixes: [prefix] };
+      // Each event holds a little over 1,000 bytes of JSON: 2,500 bytes hold two of them.
+      const read: number[] = [];
+      let cursor: bigint | undefined = start;
+      for (let pages = 0; pages < 20; pages++) {
+        const page = await store.readLogText({
+          direction: 'forward',
+          after: cursor,
+          maxCount: 100,
+          maxBytes: 2500,
+          filter,
+        });
+        expect(page.events.length).toBeLessThanOrEqual(2);
+        read.push(...page.events.map((e) => (JSON.parse(e.dataJson) as { n: number }).n));
+        for (const e of page.events) expect(JSON.parse(e.metadataJson)).toMatchObject({ correlationId: 'corr-1' });
+        cursor = page.cursor;
+        if (page.end) break;
+      }
+      expect(read).toEqual([0, 1, 2, 3, 4]);
+
+      const tiny = await store.readLogPage({ direction: 'forward', after: start, maxCount: 100, maxBytes: 1, filter });
+      expect(tiny.events.map((e) => e.data.n)).toEqual([0]);
+      expect(tiny.end).toBe(false);
+      const newest = await store.readLogPage({ direction: 'backward', maxCount: 100, maxBytes: 2500, filter });
+      expect(newest.events.map((e) => e.data.n)).toEqual([4, 3]);
+      expect(newest.end).toBe(false);
+      // A stretch with nothing that matches is passed over, however the page is bounded.
+      const none = { streams: [`${prefix}nothing`] };
+      for (const direction of ['forward', 'backward'] as const) {
+        const empty = await store.readLogText({ direction, after: start, maxCount: 10, maxBytes: 2500, filter: none });
+        expect(empty.events).toEqual([]);
+      }
+    });
+
+    it('leaves out streams whose names start with an excluded prefix', async () => {
+      const start = await store.head();
+      await store.append(`${prefix}hidden-1`, [event('Kept')], { expected: 'no_stream' });
+      await store.append(`${prefix}shown-1`, [event('Kept')], { expected: 'no_stream' });
+      const filter = { streamPrefixes: [prefix], excludeStreamPrefixes: [`${prefix}hidden`] };
+      const page = await store.readLogText({ direction: 'forward', after: start, maxCount: 10, filter });
+      expect(page.events.map((e) => e.stream)).toEqual([`${prefix}shown-1`]);
+    });
+
     it('subscribes: catches up from a position, signals it, then delivers live events in order', async () => {
       const stream = `${prefix}sub`;
       const first = await store.append(stream, [event('One')], { expected: 'no_stream' });

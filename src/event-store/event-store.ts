@@ -69,6 +69,8 @@ export interface EventFilter {
   /** Whole stream names (an index serves them, unlike prefixes). */
   streams?: string[];
   eventTypes?: string[];
+  /** Streams left out whatever else matches: those whose names start with any of these (e.g. `webhook`). */
+  excludeStreamPrefixes?: string[];
 }
 
 /** A bounded read of the global log, for pages: forwards after `after`, or backwards before `before`. */
@@ -79,6 +81,11 @@ export interface LogPageRequest {
   /** Backward: exclusive; the events before it (default: from the head). */
   before?: bigint;
   maxCount: number;
+  /**
+   * Ends the page once its events' data and metadata hold this many bytes of JSON (a page holds at least one
+   * event, however large): what one read may hold in memory, whatever the events' sizes.
+   */
+  maxBytes?: number;
   filter?: EventFilter;
 }
 
@@ -91,6 +98,17 @@ export interface LogPage {
   events: RecordedEvent[];
   cursor: bigint;
   end: boolean;
+}
+
+/** An event as the store holds it, its data and metadata as JSON text, not parsed: for readers that only pass it on. */
+export interface EventText extends Omit<RecordedEvent, 'data' | 'metadata'> {
+  dataJson: string;
+  metadataJson: string;
+}
+
+/** A `LogPage` of events as text. */
+export interface LogTextPage extends Omit<LogPage, 'events'> {
+  events: EventText[];
 }
 
 export interface SubscriptionHandler {
@@ -138,6 +156,11 @@ export interface EventStore {
    * service up): events in the direction read, at most `maxCount`, and where the read stopped.
    */
   readLogPage(request: LogPageRequest): Promise<LogPage>;
+  /**
+   * The same page with each event's data and metadata as JSON text: what serves the log to clients, who get the
+   * JSON as it is, so that no page is parsed and encoded again on its way out.
+   */
+  readLogText(request: LogPageRequest): Promise<LogTextPage>;
   /** The position of the log's last event (0 when it has none). */
   head(): Promise<bigint>;
   /** The snapshot of `stream` written last, or undefined. Throws if the stored one cannot be read back. */
@@ -183,5 +206,6 @@ export function matchesFilter(event: { type: string; stream: string }, filter?: 
   if (filter?.streams?.length && !filter.streams.includes(event.stream)) return false;
   if (filter?.streamPrefixes?.length && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix)))
     return false;
+  if (filter?.excludeStreamPrefixes?.some((prefix) => event.stream.startsWith(prefix))) return false;
   return true;
 }

@@ -7,6 +7,7 @@ import {
   ExpectedRevision,
   LogPage,
   LogPageRequest,
+  LogTextPage,
   NewEvent,
   RecordedEvent,
   StreamAppend,
@@ -65,6 +66,11 @@ export class PrefixedEventStore implements EventStore {
     return { ...page, events: page.events.map((event) => this.unprefixed(event)) };
   }
 
+  async readLogText(request: LogPageRequest): Promise<LogTextPage> {
+    const page = await this.inner.readLogText({ ...request, filter: this.prefixed(request.filter) });
+    return { ...page, events: page.events.map((event) => this.unprefixed(event)) };
+  }
+
   head(): Promise<bigint> {
     return this.inner.head();
   }
@@ -115,7 +121,7 @@ export class PrefixedEventStore implements EventStore {
       : error;
   }
 
-  private unprefixed(event: RecordedEvent): RecordedEvent {
+  private unprefixed<E extends { stream: string }>(event: E): E {
     return { ...event, stream: event.stream.slice(this.prefix.length) };
   }
 }

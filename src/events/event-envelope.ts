@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../event-store/event-store';
+import { EventText, RecordedEvent } from '../event-store/event-store';
 
 /** An event as subscribers see it (GET /v1/events, the history routes): positions and revisions as decimal strings. */
 export interface EventEnvelope {
@@ -23,12 +23,37 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
     stream: event.stream,
     revision: event.revision.toString(),
     data: servedData(event),
-    metadata: {
-      correlationId: event.metadata.correlationId ?? null,
-      causationId: event.metadata.causationId ?? null,
-      schemaVersion: event.metadata.schemaVersion ?? 1,
-    },
+    metadata: servedMetadata(event.metadata),
     recordedAt: event.recordedAt.toISOString(),
+  };
+}
+
+/**
+ * The envelope's JSON made from the event's stored text, with the same fields in the same order as `toEnvelope`:
+ * the data goes out as the store holds it, never parsed and encoded again, so a large event costs a copy, not a
+ * parse. Only events whose data the log serves in part (see `servedData`) are parsed, and they are small.
+ */
+export function envelopeJson(event: EventText): string {
+  const data = servedInPart(event)
+    ? JSON.stringify(servedData({ type: event.type, data: JSON.parse(event.dataJson) as Record<string, unknown> }))
+    : event.dataJson;
+  const metadata = JSON.parse(event.metadataJson) as RecordedEvent['metadata'];
+  return (
+    `{"id":${JSON.stringify(event.id)},"position":"${event.position}","type":${JSON.stringify(event.type)},` +
+    `"stream":${JSON.stringify(event.stream)},"revision":"${event.revision}","data":${data},` +
+    `"metadata":${JSON.stringify(servedMetadata(metadata))},"recordedAt":"${event.recordedAt.toISOString()}"}`
+  );
+}
+
+function servedInPart(event: EventText): boolean {
+  return event.type === 'IdempotentRequestCompleted' || event.dataJson.includes('"encryptedSecret"');
+}
+
+function servedMetadata(metadata: RecordedEvent['metadata']): EventEnvelope['metadata'] {
+  return {
+    correlationId: metadata.correlationId ?? null,
+    causationId: metadata.causationId ?? null,
+    schemaVersion: metadata.schemaVersion ?? 1,
   };
 }
 
@@ -37,7 +62,7 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
  * repeat of its request by the same caller: the log shows its status and headers, never its body, so read keys
  * (and anyone, without keys) cannot read other callers' responses through it. Webhooks' sealed secrets are left out.
  */
-function servedData(event: RecordedEvent): Record<string, unknown> {
+function servedData(event: Pick<RecordedEvent, 'type' | 'data'>): Record<string, unknown> {
   if ('encryptedSecret' in event.data) {
     // A webhook's signing secret, encrypted: of no use to a reader, and left out all the same.
     const { encryptedSecret: _secret, ...rest } = event.data;

@@ -1,5 +1,5 @@
-import { EventStore, RecordedEvent } from '../event-store/event-store';
-import { EventEnvelope, toEnvelope } from './event-envelope';
+import { EventStore, EventText } from '../event-store/event-store';
+import { EventEnvelope, envelopeJson, toEnvelope } from './event-envelope';
 import { EventLogQuery, HistoryQuery } from './event-query';
 import { isSelected, toStoreFilter } from './event-selection';
 
@@ -25,22 +25,29 @@ export interface EventLogPage {
   more: boolean;
 }
 
-export async function readEventLogPage(store: EventStore, query: EventLogQuery): Promise<EventLogPage> {
-  const { limit, selection } = query;
+/**
+ * A page of the log as the JSON text of an `EventLogPage`: bounded by `limit` events and by `maxBytes` of their
+ * data (a page holds at least one event), made from the events' stored JSON without parsing it.
+ */
+export async function readEventLogPage(store: EventStore, query: EventLogQuery, maxBytes: number): Promise<string> {
+  const { limit: maxCount, selection } = query;
   const filter = toStoreFilter(selection);
   if (query.descending) {
-    const page = await store.readLogPage({ direction: 'backward', before: query.before, maxCount: limit, filter });
-    return {
-      events: page.events.map(toEnvelope),
-      nextBefore: page.end ? null : page.cursor.toString(),
-      more: !page.end,
-    };
+    const page = await store.readLogText({ direction: 'backward', before: query.before, maxCount, maxBytes, filter });
+    const nextBefore = page.end ? null : page.cursor.toString();
+    return pageJson(page.events, { nextBefore, more: !page.end });
   }
   const after = query.fromEnd ? await store.head() : query.after;
-  const page = await store.readLogPage({ direction: 'forward', after, maxCount: limit, filter });
-  const read = page.events.filter((event: RecordedEvent) => isSelected(selection, event));
+  const page = await store.readLogText({ direction: 'forward', after, maxCount, maxBytes, filter });
+  const read = page.events.filter((event) => isSelected(selection, event));
   const nextAfter = after === undefined && page.cursor === 0n ? null : page.cursor.toString();
-  return { events: read.map(toEnvelope), nextAfter, more: !page.end };
+  return pageJson(read, { nextAfter, more: !page.end });
+}
+
+/** `{"events": [...], ...rest}`, the events' envelopes joined as they are. */
+function pageJson(events: EventText[], rest: Omit<EventLogPage, 'events'>): string {
+  const tail = JSON.stringify(rest).slice(1);
+  return `{"events":[${events.map(envelopeJson).join(',')}]${tail === '}' ? '}' : `,${tail}`}`;
 }
 
 export async function readStreamPage(

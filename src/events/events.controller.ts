@@ -9,6 +9,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeys, bearerToken } from '../access/api-keys';
 import { StreamLimits } from '../access/stream-limits';
 import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
@@ -17,7 +18,9 @@ import { EventFeed } from '../live/event-feed';
 import { EventLogStream } from './event-log-stream';
 import { readEventLogPage } from './event-pages';
 import { ApiEventPaging, EventLogPageSchema } from './event.schema';
-import { RawQuery, parseEventLogQuery } from './event-query';
+import { EventLogQuery, RawQuery, parseEventLogQuery } from './event-query';
+import { LOG_READ_SLOTS, SLOW_READER_MS } from './log-read-slots';
+import { Slots } from '../shared/slots';
 
 /** The public face of the event log: server-sent events with `Accept: text/event-stream`, JSON pages otherwise. */
 @ApiTags('events')
@@ -30,7 +33,9 @@ export class EventsController implements BeforeApplicationShutdown {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly feed: EventFeed,
     private readonly limits: StreamLimits,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
+    private readonly keys: ApiKeys,
+    @Inject(LOG_READ_SLOTS) private readonly slots: Slots,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs' | 'eventLog'>,
   ) {}
 
   @ApiOperation({
@@ -79,10 +84,10 @@ export class EventsController implements BeforeApplicationShutdown {
   ): Promise<void> {
     reply.header('vary', 'accept');
     if (!accept?.includes('text/event-stream')) {
-      await reply.send(await readEventLogPage(this.store, parseEventLogQuery(raw)));
+      await this.sendPage(this.forCaller(parseEventLogQuery(raw), request), reply);
       return;
     }
-    const query = parseEventLogQuery(raw, { lastEventId, stream: true });
+    const query = this.forCaller(parseEventLogQuery(raw, { lastEventId, stream: true }), request);
     const release = this.limits.acquire(request);
     let stream: EventLogStream | undefined;
     let sse: SseWriter;
@@ -111,6 +116,34 @@ export class EventsController implements BeforeApplicationShutdown {
     }
     if (sse.isClosed) stream.stop();
     else this.open.add(stream);
+  }
+
+  /** Read-only keys never see webhooks' events (their URLs often carry tokens), in pages or streams. */
+  private forCaller(query: EventLogQuery, request: FastifyRequest): EventLogQuery {
+    const token = bearerToken(request.headers.authorization);
+    const readOnly = !this.keys.open && token !== undefined && this.keys.accessOf(token) === 'read';
+    return readOnly ? { ...query, selection: { ...query.selection, withoutWebhooks: true } } : query;
+  }
+
+  /**
+   * A JSON page, read in one of the process's log-read slots and holding it until the client has taken the page
+   * (or SLOW_READER_MS passed, when the response is cut off): pages in memory stay bounded however many are asked.
+   */
+  private async sendPage(query: EventLogQuery, reply: FastifyReply): Promise<void> {
+    const release = await this.slots.acquire();
+    let body: string;
+    try {
+      body = await readEventLogPage(this.store, query, this.config.eventLog.pageMaxBytes);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const slow = setTimeout(() => reply.raw.destroy(), SLOW_READER_MS);
+    reply.raw.once('close', () => {
+      clearTimeout(slow);
+      release();
+    });
+    await reply.type('application/json; charset=utf-8').send(body);
   }
 
   /** The streams open now (for tests and diagnostics). */

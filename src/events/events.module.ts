@@ -1,8 +1,11 @@
 import { Logger, Module } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { sseMessage } from '../http/sse';
+import { APP_CONFIG, AppConfig } from '../config';
+import { sseJsonMessage, sseMessage } from '../http/sse';
 import { EventFeed } from '../live/event-feed';
-import { toEnvelope } from './event-envelope';
+import { Slots } from '../shared/slots';
+import { envelopeJson, toEnvelope } from './event-envelope';
+import { LOG_READ_SLOTS, SLOW_READER_MS } from './log-read-slots';
 import { AgentsModule } from '../agents/agents.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
@@ -15,14 +18,24 @@ import { ResourceHistoryController } from './resource-history.controller';
   controllers: [EventsController, ResourceHistoryController],
   providers: [
     {
+      provide: LOG_READ_SLOTS,
+      inject: [APP_CONFIG],
+      useFactory: (config: Pick<AppConfig, 'eventLog'>) => new Slots(config.eventLog.maxCatchingUp),
+    },
+    {
       provide: EventFeed,
-      inject: [EVENT_STORE],
-      useFactory: (store: EventStore) => {
+      inject: [EVENT_STORE, LOG_READ_SLOTS, APP_CONFIG],
+      useFactory: (store: EventStore, slots: Slots, config: Pick<AppConfig, 'eventLog'>) => {
         const logger = new Logger(EventFeed.name);
         return new EventFeed(
           store,
-          (event) => sseMessage(event.type, toEnvelope(event), event.position.toString()),
-          (error) => logger.warn(`The event feed stopped: ${error instanceof Error ? error.message : String(error)}`),
+          {
+            live: (event) => sseMessage(event.type, toEnvelope(event), event.position.toString()),
+            text: (event) => sseJsonMessage(event.type, envelopeJson(event), event.position.toString()),
+          },
+          { slots, sliceBytes: Math.floor(config.eventLog.pageMaxBytes / 4), slowReaderMs: SLOW_READER_MS },
+          (error: unknown) =>
+            logger.warn(`The event feed stopped: ${error instanceof Error ? error.message : String(error)}`),
         );
       },
     },

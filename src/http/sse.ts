@@ -6,8 +6,13 @@ const CRLF = Buffer.from('\r\n');
 
 /** One server-sent event as it goes on the wire. */
 export function sseMessage(event: string, data: unknown, id?: string): string {
+  return sseJsonMessage(event, JSON.stringify(data), id);
+}
+
+/** The same, for data already encoded as JSON (which never holds a line break: JSON escapes them in strings). */
+export function sseJsonMessage(event: string, json: string, id?: string): string {
   const idLine = id === undefined ? '' : `id: ${id}\n`;
-  return `${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return `${idLine}event: ${event}\ndata: ${json}\n\n`;
 }
 
 /**

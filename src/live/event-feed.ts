@@ -1,4 +1,12 @@
-import { EventFilter, EventStore, RecordedEvent, Subscription, matchesFilter } from '../event-store/event-store';
+import {
+  EventFilter,
+  EventStore,
+  EventText,
+  RecordedEvent,
+  Subscription,
+  matchesFilter,
+} from '../event-store/event-store';
+import { Slots } from '../shared/slots';
 
 /** Where a subscriber's messages go (an SSE response): `write` says false once it holds enough for now. */
 export interface FeedSink {
@@ -18,7 +26,7 @@ export interface FeedSelection {
   filter: EventFilter;
 }
 
-/** Events a catch-up read asks the store for at once. */
+/** Events a catch-up read asks the store for at once (and at most `catchUpSliceBytes` of them). */
 const CATCH_UP_PAGE = 100;
 /** Under load, the live subscribers are written at most this often (each write costs a system call per socket). */
 const FLUSH_INTERVAL_MS = 50;
@@ -69,7 +77,13 @@ export class EventFeed {
 
   constructor(
     private readonly store: EventStore,
-    private readonly encode: (event: RecordedEvent) => string,
+    private readonly encoding: {
+      /** A live event's message. */
+      live: (event: RecordedEvent) => string;
+      /** The message of an event read to catch up, from its stored text. */
+      text: (event: EventText) => string;
+    },
+    private readonly catchUps: CatchUpLimits,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
@@ -155,7 +169,7 @@ export class EventFeed {
     this.queue = [];
     if (events.length === 0) return;
     const messages = new Array<string | undefined>(events.length);
-    const message = (i: number) => (messages[i] ??= this.encode(events[i]));
+    const message = (i: number) => (messages[i] ??= this.encoding.live(events[i]));
     for (const group of this.shapes.values()) {
       const matching: number[] = [];
       events.forEach((event, i) => {
@@ -195,7 +209,11 @@ export class EventFeed {
    * Writes the events' messages in chunks of about CHUNK_BYTES; once the sink is full, a live subscriber falls
    * behind from the last message written. Returns how many it wrote.
    */
-  private writeEvents(subscriber: FeedSubscriber, events: RecordedEvent[], messageOf: (i: number) => string): number {
+  private writeEvents(
+    subscriber: FeedSubscriber,
+    events: Array<{ position: bigint }>,
+    messageOf: (i: number) => string,
+  ): number {
     let chunk = '';
     let count = 0;
     for (let i = 0; i < events.length; i++) {
@@ -220,41 +238,62 @@ export class EventFeed {
   }
 
   /**
-   * Pages of the store from where the subscriber is, as fast as its sink takes them, until it reaches the feed.
-   * What a page holds that the sink did not take yet waits in memory (one page at most) for the sink to drain.
+   * Slices of the store from where the subscriber is, as fast as its sink takes them, until it reaches the feed.
+   * Each slice (at most `sliceBytes` of events, read as text and sent as it is) is read in one of the process's
+   * catch-up slots, held until the sink has taken the slice: so the catch-ups of every client together hold at most
+   * `slots.size` slices in memory. A sink that has not taken its slice within `slowReaderMs` is ended (its client
+   * resumes with Last-Event-ID) rather than keep a slot from the others.
    */
   private async catchUp(subscriber: FeedSubscriber): Promise<void> {
     const { sink, selection } = subscriber;
-    let pending: RecordedEvent[] = [];
-    let pageEnd = 0n;
+    const gone = () => subscriber.stopped || sink.isClosed;
     try {
-      while (!subscriber.stopped && !sink.isClosed) {
+      while (!gone()) {
         await sink.drained();
-        if (subscriber.stopped || sink.isClosed) return;
-        if (pending.length === 0) {
-          if (subscriber.after >= this.position) return this.goLive(subscriber);
-          const page = await this.store.readLogPage({
+        if (gone()) return;
+        if (subscriber.after >= this.position) return this.goLive(subscriber);
+        const release = await this.catchUps.slots.acquire();
+        try {
+          if (gone()) return;
+          const page = await this.store.readLogText({
             direction: 'forward',
             after: subscriber.after,
             maxCount: CATCH_UP_PAGE,
+            maxBytes: this.catchUps.sliceBytes,
             filter: selection.filter,
           });
-          if (subscriber.stopped || sink.isClosed) return;
-          pending = page.events.filter((event) => event.position > subscriber.after);
-          pageEnd = page.cursor;
+          if (gone()) return;
+          const events = page.events.filter((event) => event.position > subscriber.after);
+          const written = this.writeEvents(subscriber, events, (i) => this.encoding.text(events[i]));
+          if (written === events.length && page.cursor > subscriber.after) subscriber.after = page.cursor;
+          if (!(await this.takenInTime(sink))) return this.endSlowReader(subscriber);
+        } finally {
+          release();
         }
-        const batch = pending;
-        const written = this.writeEvents(subscriber, batch, (i) => this.encode(batch[i]));
-        pending = pending.slice(written);
-        if (pending.length === 0 && pageEnd > subscriber.after) subscriber.after = pageEnd;
-        // Let the writers and the live subscribers go first.
-        await new Promise((resolve) => setImmediate(resolve));
       }
     } catch (error) {
       this.onError(error);
       this.unsubscribe(subscriber);
       sink.end();
     }
+  }
+
+  /** Whether the sink took what it was written within `slowReaderMs` (or closed). */
+  private async takenInTime(sink: FeedSink): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>(
+      (resolve) => (timer = setTimeout(() => resolve(false), this.catchUps.slowReaderMs)),
+    );
+    try {
+      return await Promise.race([sink.drained().then(() => true as const), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private endSlowReader(subscriber: FeedSubscriber): void {
+    this.unsubscribe(subscriber);
+    subscriber.sink.end();
   }
 
   private goLive(subscriber: FeedSubscriber): void {
@@ -276,6 +315,15 @@ export class EventFeed {
     group.subscribers.delete(subscriber);
     if (group.subscribers.size === 0) this.shapes.delete(subscriber.selection.key);
   }
+}
+
+/** What bounds the catch-ups of all subscribers together (see `catchUp`). */
+export interface CatchUpLimits {
+  slots: Slots;
+  /** The most one catch-up read holds, as the JSON of its events (it always holds one event). */
+  sliceBytes: number;
+  /** How long a sink may take to take in a slice before it is ended. */
+  slowReaderMs: number;
 }
 
 /** Messages of a shape made into bytes once, for all of its subscribers: `count` of them, the last at `last`. */

@@ -16,6 +16,7 @@ import {
   ExpectedRevision,
   LogPage,
   LogPageRequest,
+  LogTextPage,
   NewEvent,
   RecordedEvent,
   StoreUnavailableError,
@@ -42,6 +43,8 @@ export interface EventStoreDbEventStoreOptions {
 const READ_ALL_PAGE = 1000;
 /** Events of `$all` one page read looks at, at most. */
 const PAGE_SCAN_EVENTS = 20_000;
+/** Events read at once for a page bounded by bytes. */
+const SIZED_READ = 20;
 
 /** The event store on EventStoreDB through `@eventstore/db-client` (gRPC). Positions are commit positions. */
 export class EventStoreDbEventStore implements EventStore {
@@ -162,10 +165,34 @@ export class EventStoreDbEventStore implements EventStore {
    * Pages of `$all` in either direction, filtered here, each read no larger than the page asked for needs (events
    * can be large); at most PAGE_SCAN_EVENTS events of the log looked at.
    */
-  async readLogPage({ direction, after, before, maxCount, filter }: LogPageRequest): Promise<LogPage> {
+  async readLogPage(request: LogPageRequest): Promise<LogPage> {
+    const page = await this.readLog(request, false);
+    return { ...page, events: page.events.map(({ event }) => event) };
+  }
+
+  /** The client hands events over parsed, so their text is made here, once. */
+  async readLogText(request: LogPageRequest): Promise<LogTextPage> {
+    const page = await this.readLog(request, true);
+    return {
+      ...page,
+      events: page.events.map(({ event: { data: _data, metadata: _metadata, ...rest }, json }) => ({
+        ...rest,
+        ...json!,
+      })),
+    };
+  }
+
+  /**
+   * Reads $all in slices until the page is full (by count, or by the bytes of its events' JSON), the log ends, or
+   * PAGE_SCAN_EVENTS events were looked at. With a byte bound the slices are small: the client holds a whole
+   * slice in memory.
+   */
+  private async readLog({ direction, after, before, maxCount, maxBytes, filter }: LogPageRequest, text: boolean) {
     const forward = direction === 'forward';
-    const found: RecordedEvent[] = [];
-    const readSize = Math.min(READ_ALL_PAGE, Math.max(maxCount, 100));
+    const found: Array<{ event: RecordedEvent; json?: { dataJson: string; metadataJson: string } }> = [];
+    let bytesLeft = maxBytes ?? Infinity;
+    const readSize =
+      maxBytes === undefined ? Math.min(READ_ALL_PAGE, Math.max(maxCount, 100)) : Math.min(maxCount, SIZED_READ);
     let cursor = forward ? (after ?? 0n) : before;
     try {
       for (let scanned = 0; scanned < PAGE_SCAN_EVENTS; scanned += readSize) {
@@ -182,9 +209,18 @@ export class EventStoreDbEventStore implements EventStore {
           // A forward read from a position includes the event there; ours are exclusive both ways.
           if (!event || (cursor !== undefined && (forward ? event.position <= cursor : event.position >= cursor)))
             continue;
+          if (isVisible(event, filter)) {
+            const json =
+              text || maxBytes !== undefined
+                ? { dataJson: JSON.stringify(event.data), metadataJson: JSON.stringify(event.metadata) }
+                : undefined;
+            const size = json ? Buffer.byteLength(json.dataJson) + Buffer.byteLength(json.metadataJson) : 0;
+            if (size > bytesLeft && found.length > 0) return { events: found, cursor: cursor!, end: false };
+            bytesLeft -= size;
+            found.push({ event, json });
+          }
           cursor = event.position;
-          if (isVisible(event, filter)) found.push(event);
-          if (found.length === maxCount) return { events: found, cursor, end: false };
+          if (found.length === maxCount || bytesLeft <= 0) return { events: found, cursor, end: false };
         }
         if (page.length < readSize) return { events: found, cursor: cursor ?? 0n, end: true };
       }

@@ -1,8 +1,11 @@
-import { EventFilter, RecordedEvent } from '../event-store';
+import { EventFilter, EventText, RecordedEvent } from '../event-store';
 
 /** The columns of an event read as an array (better-sqlite3's raw mode, which skips building an object per row). */
 export const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
 export type RawEventRow = [number, string, string, number, string, string, string, number];
+/** An event's position and the bytes of its data and metadata, read without loading either. */
+export const SIZE_COLUMNS = 'position, octet_length(data) + octet_length(metadata)';
+export type SizeRow = [number, number];
 
 /** A read of the log: the SELECT of EVENT_COLUMNS, and its parameters. */
 export interface EventsQuery {
@@ -38,13 +41,14 @@ export function windowQuery(
   descending: boolean,
   maxCount: number,
   filter?: EventFilter,
+  columns = EVENT_COLUMNS,
 ): EventsQuery {
   const selected = filterClauses(filter);
   const index = filter?.streams?.length ? 'events_by_stream' : filter?.eventTypes?.length ? 'events_by_type' : '';
   const from = index ? `events INDEXED BY ${index}` : 'events';
   const where = ['position > ?', 'position <= ?', ...selected.clauses].join(' AND ');
   return {
-    sql: `SELECT ${EVENT_COLUMNS} FROM ${from} WHERE ${where} ORDER BY position ${descending ? 'DESC' : ''} LIMIT ?`,
+    sql: `SELECT ${columns} FROM ${from} WHERE ${where} ORDER BY position ${descending ? 'DESC' : ''} LIMIT ?`,
     params: [Number(lower), Number(upper), ...selected.params, maxCount],
   };
 }
@@ -53,11 +57,14 @@ function filterClauses(filter?: EventFilter): { clauses: string[]; params: Array
   const prefixes = filter?.streamPrefixes ?? [];
   const streams = filter?.streams ?? [];
   const types = filter?.eventTypes ?? [];
+  const excluded = filter?.excludeStreamPrefixes ?? [];
   const clauses = ["substr(type, 1, 1) <> '$'"];
   if (streams.length) clauses.push(`stream IN (${streams.map(() => '?').join(', ')})`);
   if (prefixes.length) clauses.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
   if (types.length) clauses.push(`type IN (${types.map(() => '?').join(', ')})`);
-  return { clauses, params: [...streams, ...prefixes.flatMap((prefix) => [prefix.length, prefix]), ...types] };
+  for (const _prefix of excluded) clauses.push('substr(stream, 1, ?) <> ?');
+  const prefixParams = (list: string[]) => list.flatMap((prefix) => [prefix.length, prefix]);
+  return { clauses, params: [...streams, ...prefixParams(prefixes), ...types, ...prefixParams(excluded)] };
 }
 
 export function toRecorded([
@@ -78,6 +85,20 @@ export function toRecorded([
     position: BigInt(position),
     data: JSON.parse(data),
     metadata: JSON.parse(metadata),
+    recordedAt: new Date(recordedAt),
+  };
+}
+
+/** The row with its data and metadata left as the JSON text stored. */
+export function toText([position, id, stream, revision, type, data, metadata, recordedAt]: RawEventRow): EventText {
+  return {
+    id,
+    type,
+    stream,
+    revision: BigInt(revision),
+    position: BigInt(position),
+    dataJson: data,
+    metadataJson: metadata,
     recordedAt: new Date(recordedAt),
   };
 }

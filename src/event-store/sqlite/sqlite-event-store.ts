@@ -8,6 +8,7 @@ import {
   ExpectedRevision,
   LogPage,
   LogPageRequest,
+  LogTextPage,
   NewEvent,
   RecordedEvent,
   StreamAppend,
@@ -17,7 +18,17 @@ import {
   SubscriptionHandler,
 } from '../event-store';
 import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
-import { EVENT_COLUMNS, EventsQuery, RawEventRow, eventsQuery, toRecorded, windowQuery } from './event-rows';
+import {
+  EVENT_COLUMNS,
+  EventsQuery,
+  RawEventRow,
+  SIZE_COLUMNS,
+  SizeRow,
+  eventsQuery,
+  toRecorded,
+  toText,
+  windowQuery,
+} from './event-rows';
 import { LiveCommits } from './live-commits';
 import { SqliteReadAhead } from './read-ahead';
 import { SqliteSynchronous, openLog } from './schema';
@@ -149,40 +160,80 @@ export class SqliteEventStore implements EventStore {
     return BigInt(this.headStmt.get()?.position ?? 0);
   }
 
+  async readLogPage(request: LogPageRequest): Promise<LogPage> {
+    const { rows, cursor, end } = await this.readLogRows(request);
+    return { events: rows.map(toRecorded), cursor, end };
+  }
+
+  async readLogText(request: LogPageRequest): Promise<LogTextPage> {
+    const { rows, cursor, end } = await this.readLogRows(request);
+    return { events: rows.map(toText), cursor, end };
+  }
+
   /**
    * Reads the log in windows of PAGE_WINDOW positions (each one query, through the type or stream index when
-   * the filter names them), yielding to the event loop between windows, until the page is full, the log ends, or
-   * PAGE_SCAN_LIMIT positions were looked at.
+   * the filter names them), yielding to the event loop between windows, until the page is full (by count or by
+   * bytes), the log ends, or PAGE_SCAN_LIMIT positions were looked at. With `maxBytes`, each window first reads the
+   * sizes of the events it would take (SQLite knows them without loading the text), then only the rows that fit.
    */
-  async readLogPage({ direction, after, before, maxCount, filter }: LogPageRequest): Promise<LogPage> {
+  private async readLogRows({ direction, after, before, maxCount, maxBytes, filter }: LogPageRequest) {
     const head = await this.head();
-    const events: RecordedEvent[] = [];
+    const rows: RawEventRow[] = [];
     const forward = direction === 'forward';
     // Forward: the events in (cursor, head]; backward: those in [1, cursor).
     let cursor = forward ? (after ?? 0n) : (before ?? head + 1n);
     if (!forward && cursor > head + 1n) cursor = head + 1n;
     let scanned = 0n;
+    let bytesLeft = maxBytes ?? Infinity;
     const atEnd = () => (forward ? cursor >= head : cursor <= 1n);
     // One stream or one type alone: its index holds the events in position order, so a read walks it and stops
     // at maxCount, whatever the stretch of the log; other filters read a window at a time.
     const walk =
-      (filter?.streams?.length ?? 0) + (filter?.eventTypes?.length ?? 0) === 1 && !filter?.streamPrefixes?.length;
+      (filter?.streams?.length ?? 0) + (filter?.eventTypes?.length ?? 0) === 1 &&
+      !filter?.streamPrefixes?.length &&
+      !filter?.excludeStreamPrefixes?.length;
     const window = walk ? head + 1n : BigInt(PAGE_WINDOW);
-    while (!atEnd() && events.length < maxCount && scanned < PAGE_SCAN_LIMIT) {
+    while (!atEnd() && rows.length < maxCount && bytesLeft > 0 && scanned < PAGE_SCAN_LIMIT) {
       if (scanned > 0n) await new Promise((resolve) => setImmediate(resolve));
-      const wanted = maxCount - events.length;
+      let wanted = maxCount - rows.length;
       const [lower, upper] = forward
         ? [cursor, cursor + window < head ? cursor + window : head]
         : [cursor - 1n - window > 0n ? cursor - 1n - window : 0n, cursor - 1n];
-      const rows = this.readRows(windowQuery(lower, upper, !forward, wanted, filter));
-      for (const row of rows) events.push(toRecorded(row));
-      const full = rows.length === wanted;
-      const last = full ? BigInt(rows[rows.length - 1][0]) : undefined;
-      const next = forward ? (last ?? upper) : (last ?? lower + 1n);
+      let cutBySize = false;
+      if (maxBytes !== undefined) {
+        const fitting = this.rowsThatFit(windowQuery(lower, upper, !forward, wanted, filter, SIZE_COLUMNS), {
+          bytesLeft,
+          first: rows.length === 0,
+        });
+        cutBySize = fitting.count < fitting.found;
+        wanted = fitting.count;
+        bytesLeft -= fitting.bytes;
+      }
+      const read = wanted > 0 ? this.readRows(windowQuery(lower, upper, !forward, wanted, filter)) : [];
+      for (const row of read) rows.push(row);
+      // A window that gave all it was asked for (or was cut by size) ends at its last row, or where it began if it
+      // gave none; otherwise it held no more and the read goes on from the window's far end.
+      const full = cutBySize || (read.length > 0 && read.length === wanted);
+      const last = read.length > 0 ? BigInt(read[read.length - 1][0]) : cursor;
+      const next = full ? last : forward ? upper : lower + 1n;
       scanned += forward ? next - cursor : cursor - next;
       cursor = next;
+      if (cutBySize) break;
     }
-    return { events, cursor, end: atEnd() };
+    return { rows, cursor, end: atEnd() };
+  }
+
+  /** How many of a window's events fit in `bytesLeft` (the first event of a page always does), and their bytes. */
+  private rowsThatFit(query: EventsQuery, { bytesLeft, first }: { bytesLeft: number; first: boolean }) {
+    const sizes = this.readRows(query) as unknown as SizeRow[];
+    let count = 0;
+    let bytes = 0;
+    for (const [, size] of sizes) {
+      if (bytes + size > bytesLeft && !(first && count === 0)) break;
+      bytes += size;
+      count++;
+    }
+    return { count, bytes, found: sizes.length };
   }
 
   private readRows({ sql, params }: EventsQuery): RawEventRow[] {
