@@ -13,6 +13,7 @@ import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-sto
 import { RunFeed } from '../live/run-feed';
 import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
 import { ModelProviders } from '../models/model-providers';
+import { configuredSecrets } from '../shared/redaction';
 import { AppliedEvents } from '../read-models/applied-events';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -88,10 +89,7 @@ export class AgentRunExecutor
     private readonly queuedHere: RunsQueuedHere,
   ) {
     super(store, checkpoints);
-    this.providers = new ModelProviders(config.providers, undefined, [
-      ...config.access.keys,
-      ...config.access.readKeys,
-    ]);
+    this.providers = new ModelProviders(config.providers, undefined, configuredSecrets(config));
     logAiSdkWarningsTo(new Logger('Models'));
   }
 
