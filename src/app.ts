@@ -19,6 +19,7 @@ import { logRequests, loggingOptions } from './operations/logging';
 import { CommandBus } from '@nestjs/cqrs';
 import { IdempotencyHooks } from './idempotency/idempotency-hooks';
 import { setCaptureContent } from './shared/trace-context';
+import { Redaction, configuredSecrets } from './shared/redaction';
 import { registerHttpSpans } from './telemetry/http-spans';
 import { addCommandSpans } from './telemetry/command-spans';
 
@@ -27,7 +28,9 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
   // The OpenTelemetry SDK is loaded only when tracing is on, as the EventStoreDB client is.
   const tracingOn = Boolean(config.telemetry.tracesEndpoint || overrides.spanExporter);
   const tracing = tracingOn
-    ? await (await import('./telemetry/tracing-sdk')).startTracing(config.telemetry, overrides.spanExporter)
+    ? await (
+        await import('./telemetry/tracing-sdk')
+      ).startTracing(config.telemetry, new Redaction(configuredSecrets(config)), overrides.spanExporter)
     : undefined;
   setCaptureContent(tracingOn && config.telemetry.captureContent);
   const adapter = new FastifyAdapter(fastifyOptions(config.http));

@@ -18,6 +18,7 @@ import { RunAgentController } from './run-agent/run-agent.controller';
 import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.controller';
 import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
+import { ThreadTurns } from './thread-turns';
 import { RunsQueuedHere } from './runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
@@ -51,7 +52,8 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     AgentsReadModel,
     AgentsProjection,
     RunsQueuedHere,
+    ThreadTurns,
   ],
-  exports: [AgentsReadModel, RunsQueuedHere],
+  exports: [AgentsReadModel, RunsQueuedHere, ThreadTurns],
 })
 export class AgentsModule {}

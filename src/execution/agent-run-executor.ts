@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { AgentRunApprovalsDecided, AgentRunQueued, agentRunDecider } from '../agents/agent-run';
+import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run';
 import { LocalSlot, RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
@@ -13,38 +13,17 @@ import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-sto
 import { RunFeed } from '../live/run-feed';
 import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
 import { ModelProviders } from '../models/model-providers';
+import { configuredSecrets } from '../shared/redaction';
 import { AppliedEvents } from '../read-models/applied-events';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted, claimOf } from './agent-run-execution';
+import { Waiting, nextReadyIndex, queuedBy, runAttributes } from './agent-run-entries';
+import { CHECKPOINT_EVERY_MS, MAX_WAITING, TAKEN_KEPT } from './agent-run-entries';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { contextOf, inAsyncScope, inSpan } from '../shared/trace-context';
 import type { Agent } from '../agents/agent';
 import type { AgentRunAggregate } from '../agents/agent-run';
-/** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
-const MAX_WAITING = 10_000;
-/**
- * The checkpoint is written at most this often (the latest position then): a restart reads again at most this much
- * of the log, whose runs it finds started or ended, rather than one write of the read database per run.
- */
-const CHECKPOINT_EVERY_MS = 1000;
-/** Runs whose claim settled here lately: the log may still bring their queueing after it (a local hand-off). */
-const TAKEN_KEPT = 10_000;
-
-interface Waiting {
-  runId: string;
-  /** Its thread's runs execute one at a time, in the order of their queueing (`position` in the log). */
-  threadId?: string;
-  position: bigint;
-  /** The trace of the request that queued the run (or decided its approvals): the run's span continues it. */
-  traceparent?: string;
-  /** The run's stream as its queueing left it, when known: the claim appends on it without reading the stream. */
-  queued?: { run: AgentRunAggregate; revision: bigint };
-  /** Its queueing failed or its outcome is unknown: a claim that finds no run must not pass it over for good. */
-  unrecorded?: boolean;
-  /** Lets the checkpoint pass the run: its claim has settled. */
-  claimed(): void;
-}
 
 /**
  * The process manager that executes agent runs. It follows `AgentRunQueued` from its own checkpoint, keeps the
@@ -72,6 +51,11 @@ export class AgentRunExecutor
   /** The runs waiting or being claimed, by id: a run handed over here and brought by the log is taken once. */
   private readonly pending = new Map<string, Waiting>();
   private readonly taken = new LRUCache<string, true>({ max: TAKEN_KEPT });
+  /**
+   * Runs executing here from their claim until their end is recorded (`executing` lets go once the model is done): a
+   * second claim of one finds it running for this executor, and must not execute it again.
+   */
+  private readonly inHand = new Set<string>();
   protected override readonly checkpointEveryMs = CHECKPOINT_EVERY_MS;
 
   constructor(
@@ -88,10 +72,7 @@ export class AgentRunExecutor
     private readonly queuedHere: RunsQueuedHere,
   ) {
     super(store, checkpoints);
-    this.providers = new ModelProviders(config.providers, undefined, [
-      ...config.access.keys,
-      ...config.access.readKeys,
-    ]);
+    this.providers = new ModelProviders(config.providers, undefined, configuredSecrets(config));
     logAiSdkWarningsTo(new Logger('Models'));
   }
 
@@ -131,9 +112,10 @@ export class AgentRunExecutor
       const resumed = event.type === 'AgentRunApprovalsDecided';
       if (resumed && !(event.data as AgentRunApprovalsDecided['data']).resumed) continue;
       const runId = resumed ? (event.data.runId as string) : (event.data as AgentRunQueued['data']).id;
-      // Handed over by this process: the checkpoint waits for that claim; or already claimed here.
+      // Waiting or being claimed here already (handed over by this process, or brought by an earlier event of the
+      // log read again after a restart): that claim reads the run's stream, so the checkpoint waits for it.
       const handed = this.pending.get(runId);
-      if (handed && !resumed) {
+      if (handed) {
         const { claimed } = handed;
         const hold = this.hold(event);
         handed.claimed = () => (claimed(), hold());
@@ -191,19 +173,8 @@ export class AgentRunExecutor
 
   /** The first waiting run that may go: one of no thread, or the next of an idle thread. */
   private nextReady(): number {
-    const busy = new Set<string>();
-    for (const entry of [...this.claiming, ...this.executing.values()]) if (entry.threadId) busy.add(entry.threadId);
-    return this.waiting.findIndex((entry) => {
-      const { threadId } = entry;
-      if (!threadId) return true;
-      const ready =
-        !busy.has(threadId) &&
-        // The read models have the run itself, so every run queued on the thread before it too.
-        this.applied.position >= entry.position &&
-        !this.threads.hasOpenRunBefore(threadId, entry.runId);
-      busy.add(threadId);
-      return ready;
-    });
+    const busy = [...this.claiming, ...this.executing.values()];
+    return nextReadyIndex(this.waiting, busy, this.applied.position, this.threads);
   }
 
   /**
@@ -334,6 +305,8 @@ export class AgentRunExecutor
     execution: AgentRunExecution,
     { run, agent }: { run: AgentRunAggregate; agent: Agent | null },
   ): Promise<void> {
+    if (this.inHand.has(entry.runId)) return;
+    this.inHand.add(entry.runId);
     this.executing.set(entry.runId, execution);
     // The slot goes to the next run once the model is done with this one, while its end is being recorded.
     let released = false;
@@ -359,6 +332,7 @@ export class AgentRunExecutor
       );
     } finally {
       release();
+      this.inHand.delete(entry.runId);
     }
   }
 
@@ -370,28 +344,4 @@ export class AgentRunExecutor
       this.executing.get(event.data.runId as string)?.controller.abort(new RunCancelled());
     }
   }
-}
-
-/** The run as its `AgentRunQueued` leaves a new stream (the event's revision is the stream's). */
-function queuedBy(event: RecordedEvent): Waiting['queued'] {
-  const run = agentRunDecider.evolve(agentRunDecider.initialState, event as unknown as AgentRunQueued);
-  return run ? { run, revision: event.revision } : undefined;
-}
-
-/** The agent run's span, after the semantic conventions for generative AI agents. */
-function runAttributes(run: AgentRunAggregate, agent: Agent | null) {
-  const model = run.model || agent?.model || '';
-  return {
-    'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.agent.id': run.agentId,
-    ...(agent && { 'gen_ai.agent.name': agent.name }),
-    'gen_ai.provider.name': model.slice(0, model.indexOf('/')),
-    'gen_ai.request.model': model.slice(model.indexOf('/') + 1),
-    'app.agent_run.id': run.id,
-    ...(run.threadId && { 'gen_ai.conversation.id': run.threadId }),
-    ...(run.workflowRunId && {
-      'app.workflow_run.id': run.workflowRunId,
-      'app.workflow_step.index': run.stepIndex ?? 0,
-    }),
-  };
 }

@@ -42,7 +42,7 @@ export class ModelProviders {
     /** The underlying `fetch` (the global one unless a test wants otherwise). */
     baseFetch?: typeof globalThis.fetch,
     /** Secrets besides the providers' keys that no recorded error text may show (such as the API keys). */
-    otherSecrets: string[] = [],
+    otherSecrets: Array<string | undefined> = [],
   ) {
     const { openai, anthropic, openaiCompatible } = config;
     this.redaction = new Redaction([openai.apiKey, anthropic.apiKey, openaiCompatible.apiKey, ...otherSecrets]);

@@ -29,3 +29,27 @@ export class Redaction {
 export function withoutUrlCredentials(text: string): string {
   return text.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
+
+/** The parts of the configuration that hold secrets (structural, so that this file imports no configuration). */
+export interface SecretsConfig {
+  providers: { openai: { apiKey?: string }; anthropic: { apiKey?: string }; openaiCompatible: { apiKey?: string } };
+  access: { keys: string[]; readKeys: string[]; metricsToken?: string };
+  webhooks: { secretKey?: string };
+}
+
+/**
+ * Every secret of the configuration a text may quote: the providers' keys, the API keys, the metrics token and the
+ * webhooks' key. Run records and exported spans are redacted with the same list.
+ */
+export function configuredSecrets({ providers, access, webhooks }: SecretsConfig): Array<string | undefined> {
+  const { openai, anthropic, openaiCompatible } = providers;
+  return [
+    openai.apiKey,
+    anthropic.apiKey,
+    openaiCompatible.apiKey,
+    ...access.keys,
+    ...access.readKeys,
+    access.metricsToken,
+    webhooks.secretKey,
+  ];
+}

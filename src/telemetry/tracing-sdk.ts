@@ -17,6 +17,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { forgetTracer, setAsyncScopes, takeChosenSpanId } from '../shared/trace-context';
 import { ScopedContextManager } from './scoped-context-manager';
+import { RedactingSpanProcessor } from './redacting-span-processor';
+import type { Redaction } from '../shared/redaction';
 import type { EncodedBatch } from './encoded-span-batches';
 import type { TelemetryConfig } from './telemetry-config';
 
@@ -31,10 +33,16 @@ export interface Tracing {
  * Loaded only when tracing is on: the SDK's tracer provider, registered as the API's, with the configured sampler,
  * W3C trace context, the context carried explicitly on requests and in async scopes for runs and ticks
  * (`ScopedContextManager`), and an OTLP/HTTP exporter (or the one given, for
- * tests: spans are then handed over one by one, as they end).
+ * tests: spans are then handed over one by one, as they end). Spans are redacted with `redaction` before export.
  */
-export async function startTracing(config: TelemetryConfig, exporter?: SpanExporter): Promise<Tracing> {
-  const processor = exporter ? new SimpleSpanProcessor(exporter) : await otlpProcessor(config);
+export async function startTracing(
+  config: TelemetryConfig,
+  redaction: Redaction,
+  exporter?: SpanExporter,
+): Promise<Tracing> {
+  const exporting = exporter ? new SimpleSpanProcessor(exporter) : await otlpProcessor(config);
+  // Every span goes through the redaction on its way out, whichever code made it.
+  const processor = new RedactingSpanProcessor(exporting, redaction);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
     sampler: samplerOf(config),

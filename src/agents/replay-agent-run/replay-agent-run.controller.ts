@@ -14,6 +14,7 @@ import { ReplayAgentRunCommand } from './replay-agent-run.command';
 import { ReplayAgentRunDto } from './replay-agent-run.dto';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
+import { ThreadTurns } from '../thread-turns';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -22,6 +23,7 @@ export class ReplayAgentRunController {
     private readonly commands: CommandBus,
     private readonly watch: StreamWatch,
     private readonly runs: AgentsReadModel,
+    private readonly turns: ThreadTurns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,7 +53,12 @@ export class ReplayAgentRunController {
     const queued = await this.commands.execute(
       withTrace(new ReplayAgentRunCommand(agentId, runId, body.task, body.context), trace),
     );
-    const { watch, runs } = this;
-    return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });
+    const { watch, runs, turns } = this;
+    return answerQueuedRun(queued, prefer, reply, {
+      watch,
+      runs,
+      turns,
+      waitMaxSeconds: this.config.runs.waitMaxSeconds,
+    });
   }
 }

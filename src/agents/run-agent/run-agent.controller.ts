@@ -14,6 +14,7 @@ import { RunAgentDto } from './run-agent.dto';
 import { PREFER_WAIT_HEADER, answerQueuedRun, checkRunSchema } from './run-answer';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
+import { ThreadTurns } from '../thread-turns';
 
 @ApiTags('agents')
 @Controller('v1/agents')
@@ -22,6 +23,7 @@ export class RunAgentController {
     private readonly commands: CommandBus,
     private readonly watch: StreamWatch,
     private readonly runs: AgentsReadModel,
+    private readonly turns: ThreadTurns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -53,7 +55,12 @@ export class RunAgentController {
     const queued = await this.commands.execute(
       withTrace(new RunAgentCommand(agentId, body.task, body.context, body.outputSchema, body.threadId), trace),
     );
-    const { watch, runs } = this;
-    return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });
+    const { watch, runs, turns } = this;
+    return answerQueuedRun(queued, prefer, reply, {
+      watch,
+      runs,
+      turns,
+      waitMaxSeconds: this.config.runs.waitMaxSeconds,
+    });
   }
 }

@@ -5,6 +5,7 @@ import { StreamWatch } from '../../live/stream-watch';
 import { AgentRun, agentRunStream } from '../agent-run';
 import { outputSchemaErrors } from '../create-agent/agent-definition';
 import { AgentsReadModel } from '../queries/agents.read-model';
+import { ThreadTurns } from '../thread-turns';
 
 /** How `Prefer: wait` is described wherever a run is queued. */
 export const PREFER_WAIT_HEADER = {
@@ -22,13 +23,14 @@ export function checkRunSchema(outputSchema: unknown): void {
 
 /**
  * The answer to a request that queued a run: 202 with the queued run; with `Prefer: wait=<seconds>`, 200 with the
- * run once it has ended, or 202 with the run as it stands when the time is up or once it waits for a person.
+ * run once it has ended (and, on a thread, once its turn is in the thread's messages), or 202 with the run as it
+ * stands when the time is up or once it waits for a person.
  */
 export async function answerQueuedRun(
   queued: AgentRun,
   prefer: string | undefined,
   reply: FastifyReply,
-  deps: { watch: StreamWatch; runs: AgentsReadModel; waitMaxSeconds: number },
+  deps: { watch: StreamWatch; runs: AgentsReadModel; turns: ThreadTurns; waitMaxSeconds: number },
 ): Promise<AgentRun> {
   void reply.header('Location', `/v1/agents/${queued.agentId}/runs/${queued.id}`);
   const wait = preferredWait(prefer, deps.waitMaxSeconds);
@@ -39,6 +41,8 @@ export async function answerQueuedRun(
   void reply.header('Preference-Applied', `wait=${wait}`);
   const current = () => deps.runs.getRun(queued.agentId, queued.id) ?? queued;
   const { run, ended } = await deps.watch.runEnding(agentRunStream(queued.id), current, wait * 1000, true);
+  // A run on a thread: its turn is readable too.
+  if (ended) await deps.turns.recorded(run);
   void reply.status(ended ? 200 : 202);
   return run;
 }

@@ -40,6 +40,7 @@ function prepareStatements(db: Database.Database) {
     lastMessages: db.prepare<[string, number], { doc: string }>(
       'SELECT doc FROM thread_messages WHERE thread_id = ? ORDER BY seq DESC LIMIT ?',
     ),
+    isOpen: db.prepare<[string], { open: number }>('SELECT open FROM thread_runs WHERE run_id = ? AND open = 1'),
     openBefore: db.prepare<[string, string], { run_id: string }>(
       `SELECT run_id FROM thread_runs WHERE thread_id = ? AND open = 1
          AND queued_at < (SELECT queued_at FROM thread_runs WHERE run_id = ?) LIMIT 1`,
@@ -117,6 +118,11 @@ export class ThreadsReadModel {
     if (count <= 0) return [];
     const rows = this.statements.lastMessages.all(threadId, count);
     return rows.reverse().map((row) => JSON.parse(row.doc) as ThreadMessage);
+  }
+
+  /** Whether the run `runId` is on a thread and not settled yet (a run that succeeded: its exchange not added). */
+  isRunOpen(runId: string): boolean {
+    return this.statements.isOpen.get(runId) !== undefined;
   }
 
   /** Whether a run of the thread queued before the run `runId` is not settled yet. */

@@ -16,6 +16,7 @@ import { StreamWatch } from '../../live/stream-watch';
 import { ThreadsReadModel } from '../queries/threads.read-model';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
+import { ThreadTurns } from '../../agents/thread-turns';
 
 @ApiTags('threads')
 @Controller('v1/threads')
@@ -25,6 +26,7 @@ export class RunThreadController {
     private readonly threads: ThreadsReadModel,
     private readonly watch: StreamWatch,
     private readonly runs: AgentsReadModel,
+    private readonly turns: ThreadTurns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,7 +53,12 @@ export class RunThreadController {
     const queued = await this.commands.execute(
       withTrace(new RunAgentCommand(thread.agentId, body.task, body.context, body.outputSchema, threadId), trace),
     );
-    const { watch, runs } = this;
-    return answerQueuedRun(queued, prefer, reply, { watch, runs, waitMaxSeconds: this.config.runs.waitMaxSeconds });
+    const { watch, runs, turns } = this;
+    return answerQueuedRun(queued, prefer, reply, {
+      watch,
+      runs,
+      turns,
+      waitMaxSeconds: this.config.runs.waitMaxSeconds,
+    });
   }
 }
