@@ -128,7 +128,8 @@ async function main() {
       );
     }
   } finally {
-    server.kill();
+    // A graceful stop, so that BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' writes its profile.
+    await server.stop();
     await model.close();
   }
 }
