@@ -4,7 +4,7 @@
  * imports included.
  */
 const DOMAIN =
-  '^src/(domain/|agents/(agent|agent-name|agent-run)[.]ts$|workflows/(workflow|workflow-run|step-task|step-graph|step-condition)[.]ts$|threads/(thread|thread-exchange)[.]ts$|idempotency/idempotency-key[.]ts$)';
+  '^src/(domain/|agents/(agent|agent-name|agent-run)[.]ts$|workflows/(workflow|workflow-run|step-task|step-graph|step-condition|condition-budget)[.]ts$|threads/(thread|thread-exchange)[.]ts$|idempotency/idempotency-key[.]ts$)';
 const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
 

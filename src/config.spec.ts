@@ -175,7 +175,7 @@ describe('loadConfig', () => {
     ['RUN_WAIT_MAX_SECONDS', '3601', 'RUN_WAIT_MAX_SECONDS must be an integer from 0 to 3600, not "3601"'],
     ['RUN_LEASE_MS', '299', 'RUN_LEASE_MS must be an integer from 300 to 3600000, not "299"'],
     ['MODEL_MAX_RETRIES', '11', 'MODEL_MAX_RETRIES must be an integer from 0 to 10, not "11"'],
-    ['OPENAI_BASE_URL', 'ftp://x', 'OPENAI_BASE_URL must be an http:// or https:// URL, not "ftp://x"'],
+    ['OPENAI_BASE_URL', 'ftp://x', 'OPENAI_BASE_URL must be an http:// or https:// URL, not ftp://'],
     ['HTTP_TOOL_TIMEOUT_MS', '0', 'HTTP_TOOL_TIMEOUT_MS must be an integer from 1 to 600000, not "0"'],
     ['API_KEYS', 'short', 'API_KEYS: each key must be at least 16 printable characters without spaces'],
     ['RATE_LIMIT_WINDOW_MS', '999', 'RATE_LIMIT_WINDOW_MS must be an integer from 1000 to 86400000, not "999"'],
@@ -183,6 +183,17 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'short', 'METRICS_TOKEN must be at least 16 printable characters without spaces'],
   ])('refuses %s=%s with a message naming it', (variable, value, message) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(new Error(message));
+  });
+
+  it.each([
+    ['OPENAI_BASE_URL', 'https://api.example.com/v1?key=sk-secret-123'],
+    ['OPENAI_COMPATIBLE_BASE_URL', 'ftp://user:sk-secret-123@host/?key=sk-secret-123'],
+    ['ANTHROPIC_BASE_URL', 'not a url ?key=sk-secret-123'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'ftp://collector/?key=sk-secret-123'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'nope?key=sk-secret-123'],
+  ])('refuses %s with a message naming it and quoting nothing of its query or credentials', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable} `));
+    expect(() => loadConfig({ [variable]: value })).not.toThrow(/secret|key=/);
   });
 
   it('reports the first bad variable in the order they are read', () => {

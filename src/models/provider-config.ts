@@ -1,7 +1,6 @@
 export { KNOWN_PROVIDERS, isKnownModelId, parseModelId } from './model-id';
 export type { KnownProvider, ModelId } from './model-id';
 import { integer } from '../shared/env';
-import { withoutUrlCredentials } from '../shared/redaction';
 
 /** Keys and base URLs of the model providers; a provider missing what it needs is "not configured". */
 export interface ProviderConfig {
@@ -65,13 +64,12 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
-  // The value is quoted in messages only without credentials, should it hold any.
-  const shown = withoutUrlCredentials(raw);
+  // Messages name the variable but never quote its value: a URL may hold a key in its query or its user part.
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`${name} must be an http:// or https:// URL, not "${shown}"`);
+    throw new Error(`${name} must be an http:// or https:// URL, and is not a URL`);
   }
   if (url.username !== '' || url.password !== '') {
     // They would reach error texts, and so the event log: keys go in the *_API_KEY variables.
@@ -80,9 +78,11 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`${name} must be an http:// or https:// URL, not "${shown}"`);
+    throw new Error(`${name} must be an http:// or https:// URL, not ${url.protocol}//`);
   }
-  if (url.search !== '' || url.hash !== '') throw new Error(`${name} must not hold a query or fragment: "${shown}"`);
+  if (url.search !== '' || url.hash !== '') {
+    throw new Error(`${name} must not hold a query or fragment (give keys in the provider's API key variable)`);
+  }
   return withoutTrailingSlashes(raw);
 }
 

@@ -59,14 +59,15 @@ function endpointOf(env: NodeJS.ProcessEnv): string | undefined {
   const url = own || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
   if (url === undefined) return undefined;
   const name = own ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  // Messages name the variable but never quote its value: an endpoint may hold a key in its query or user part.
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`${name} must be an http:// or https:// URL, not "${own || base}"`);
+    throw new Error(`${name} must be an http:// or https:// URL, and is not a URL`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`${name} must be an http:// or https:// URL, not "${own || base}"`);
+    throw new Error(`${name} must be an http:// or https:// URL, not ${parsed.protocol}//`);
   }
   return url;
 }

@@ -12,6 +12,11 @@ describe('webhook URLs', () => {
     ['http://127.0.0.1:8081/hook', /must be https/],
     ['https://user@example.com/', /user name or password/],
     ['mailto:a@example.com', /https/],
+    ['https://[::127.0.0.1]/hook', /127\.0\.0\.1|::7f00:1.*not a public address/],
+    ['https://[::7f00:1]/hook', /not a public address/],
+    ['https://[::ffff:10.0.0.1]/hook', /not a public address/],
+    ['https://example.com/a\r\nHost: evil', /control characters/],
+    ['https://exa\tmple.com/', /control characters/],
   ])('refuses %s', async (url, why) => {
     expect(await policy.refusal(url)).toMatch(why);
   });

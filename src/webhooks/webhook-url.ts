@@ -1,8 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
-import { AddressPolicy } from '../tools/built-in/address-policy';
+import { AddressPolicy, addressRange } from '../tools/built-in/address-policy';
 import { HostAllowList } from '../tools/built-in/host-allow-list';
 
 /**
@@ -22,6 +21,8 @@ export class WebhookUrlPolicy {
 
   /** Why `raw` may not be sent to, or undefined when it may (after resolving its host). */
   async refusal(raw: string): Promise<string | undefined> {
+    // URL parsing drops tabs and line breaks; a URL stored before the DTO refused them is refused here.
+    if (/[\u0000-\u001f\u007f]/.test(raw)) return 'may not hold control characters (such as a line break or a tab)';
     let url: URL;
     try {
       url = new URL(raw);
@@ -39,7 +40,7 @@ export class WebhookUrlPolicy {
     } catch {
       return `${url.hostname} does not resolve`;
     }
-    const privateOne = addresses.find((address) => ipaddr.process(address).range() !== 'unicast');
+    const privateOne = addresses.find((address) => addressRange(address) !== 'unicast');
     if (privateOne)
       return `${url.hostname} is at ${privateOne}, not a public address, and not in WEBHOOK_ALLOWED_HOSTS`;
     return undefined;

@@ -8,10 +8,28 @@ export function stepIdOf(step: Pick<WorkflowStep, 'id'>, index: number): string 
   return step.id ?? String(index);
 }
 
+/**
+ * The positions of the steps by id (the first step of an id, as a search from the start finds it), kept per steps
+ * array: a graph's checks and a run's advance look references up over and over, and searching the steps each time
+ * made 100 steps that each need all earlier ones cost tens of milliseconds. Step lists are never changed in place
+ * (a run's steps change by a new array), so an array's index never goes stale.
+ */
+const indexes = new WeakMap<ReadonlyArray<Pick<WorkflowStep, 'id'>>, Map<string, number>>();
+
+function idIndex(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>): Map<string, number> {
+  let index = indexes.get(steps);
+  if (!index) {
+    index = new Map();
+    for (let i = steps.length - 1; i >= 0; i--) index.set(stepIdOf(steps[i], i), i);
+    indexes.set(steps, index);
+  }
+  return index;
+}
+
 /** The position of the step a reference names: an id first, then a position; undefined when none. */
 export function stepIndexOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>, ref: string): number | undefined {
-  const byId = steps.findIndex((step, i) => stepIdOf(step, i) === ref);
-  if (byId >= 0) return byId;
+  const byId = idIndex(steps).get(ref);
+  if (byId !== undefined) return byId;
   if (!/^\d+$/.test(ref)) return undefined;
   const position = Number(ref);
   return position < steps.length ? position : undefined;
@@ -21,24 +39,34 @@ export function stepIndexOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>, ref:
 export function needsOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>, index: number): number[] {
   const needs = steps[index].needs;
   if (needs === undefined) return index === 0 ? [] : [index - 1];
-  return needs.flatMap((ref) => {
+  const positions: number[] = [];
+  for (const ref of needs) {
     const at = stepIndexOf(steps, ref);
-    return at === undefined ? [] : [at];
-  });
+    if (at !== undefined) positions.push(at);
+  }
+  return positions;
 }
 
-/** Every step a step needs, directly or through others. */
-export function ancestorsOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>, index: number): Set<number> {
-  const seen = new Set<number>();
-  const visit = (at: number) => {
+/**
+ * Every step each step needs, directly or through others, by position. Each step's set is made once from those of
+ * its needs, so a graph of 100 steps that each need all earlier ones costs a few thousand set additions, not the
+ * million lookups that walking each step's ancestors again from scratch took.
+ */
+export function ancestorsOfEach(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>): Set<number>[] {
+  const sets: Array<Set<number> | undefined> = [];
+  const of = (at: number): Set<number> => {
+    const known = sets[at];
+    if (known) return known;
+    const set = new Set<number>();
+    // Set before the needs are visited, so that a cycle (refused elsewhere) ends rather than recursing forever.
+    sets[at] = set;
     for (const need of needsOf(steps, at)) {
-      if (seen.has(need)) continue;
-      seen.add(need);
-      visit(need);
+      set.add(need);
+      for (const ancestor of of(need)) set.add(ancestor);
     }
+    return set;
   };
-  visit(index);
-  return seen;
+  return steps.map((_, at) => of(at));
 }
 
 /** A step of a cycle, if the needs make one (a cycle would never start). */

@@ -25,4 +25,14 @@ describe('a step task', () => {
       renderStepTask('{{input.code}} {{input.constructor}} {{ 1 + 1 }} {{env.HOME}}', { input, outputs: ['leak'] }),
     ).toBe('{{steps.0.output}}  {{ 1 + 1 }} {{env.HOME}}');
   });
+
+  it('is undefined past the length limit, and stops filling in at the first placeholder past it', () => {
+    const input = { big: { text: 'y'.repeat(1_000) } };
+    let reads = 0;
+    const counted = new Proxy(input, { get: (target, key: string) => (reads++, target[key as 'big']) });
+    expect(renderStepTask('{{input.big}} '.repeat(1_000), { input: counted, outputs: [] }, 10_000)).toBeUndefined();
+    expect(reads).toBeLessThan(20);
+    expect(renderStepTask('{{input.big.text}}', { input, outputs: [] }, 1_000)).toBe('y'.repeat(1_000));
+    expect(renderStepTask('{{input.big.text}}!', { input, outputs: [] }, 1_000)).toBeUndefined();
+  });
 });

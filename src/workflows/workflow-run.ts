@@ -1,8 +1,9 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { RunError, RunStatus, isEnded } from '../domain/run';
-import { ConditionScope, StepCondition, conditionHolds } from './step-condition';
+import { ConditionScope, StepCondition, conditionVerdict } from './step-condition';
 import { needsOf, stepIdOf, stepIndexOf } from './step-graph';
-import { renderStepTask } from './step-task';
+import { MAX_TASK_LENGTH, renderStepTask } from './step-task';
+import { CONDITION_BUDGET_STEPS } from './condition-budget';
 import { isoTime } from '../shared/clock';
 import {
   ReplayOf,
@@ -492,15 +493,23 @@ function advance(
       if (!needs.every(isDone)) continue;
       moved = true;
       const index = step.index;
-      if (needs.length > 0 && needs.every((need) => need.status === 'skipped')) {
+      const needsSkipped = needs.length > 0 && needs.every((need) => need.status === 'skipped');
+      const verdict = needsSkipped || step.when === undefined || conditionVerdict(step.when, scopeOf(run));
+      if (needsSkipped) {
         apply({ type: 'WorkflowStepSkipped', data: { runId: run.id, index, reason: 'needs_skipped', skippedAt: at } });
-      } else if (step.when !== undefined && !conditionHolds(step.when, scopeOf(run))) {
+      } else if (verdict === 'over_budget') {
+        const budget = CONDITION_BUDGET_STEPS.toLocaleString('en-US');
+        const message = `The condition of step "${step.id}" took more than its budget of ${budget} evaluation steps`;
+        return [...out, ...stepFailed(run.id, index, { code: 'condition_budget_exceeded', message }, at)];
+      } else if (!verdict) {
         apply({
           type: 'WorkflowStepSkipped',
           data: { runId: run.id, index, reason: 'condition_false', skippedAt: at },
         });
       } else {
-        apply(startStep(run, index, newAgentRunId, at));
+        const started = startStep(run, index, newAgentRunId, at);
+        if ('code' in started) return [...out, ...stepFailed(run.id, index, started, at)];
+        apply(started);
       }
     }
   }
@@ -518,7 +527,7 @@ function startStep(
   index: number,
   newAgentRunId: NewAgentRunId,
   at: string,
-): WorkflowStepStarted | WorkflowApprovalRequested {
+): WorkflowStepStarted | WorkflowApprovalRequested | RunError {
   const step = run.steps[index];
   if (step.approval !== undefined) {
     const { approval, timeoutMs } = step;
@@ -531,10 +540,22 @@ function startStep(
     objects: run.steps.map((s) => s.outputObject),
     indexOf: (ref) => stepIndexOf(run.steps, ref),
   });
+  if (task === undefined) {
+    const limit = MAX_TASK_LENGTH.toLocaleString('en-US');
+    return { code: 'task_too_long', message: `Step "${step.id}": its task would be longer than ${limit} characters` };
+  }
   return {
     type: 'WorkflowStepStarted',
     data: { runId: run.id, index, agent: step.agent!, task, agentRunId: newAgentRunId(), startedAt: at },
   };
+}
+
+/** A step fails before it runs (its condition or its task), and the run with it. */
+function stepFailed(runId: string, index: number, error: RunError, at: string): WorkflowRunEvent[] {
+  return [
+    { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error, endedAt: at } },
+    { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+  ];
 }
 
 /** Approved: the step's output is `data` (as JSON) or the reason, and the run goes on; rejected: the run fails. */

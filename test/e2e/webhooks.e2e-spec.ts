@@ -206,6 +206,8 @@ describe.each(storeFixtures())('webhooks on %s', (_name, createFixture) => {
       'https://127.0.0.2/hook',
       'https://[::1]/hook',
       'https://169.254.169.254/latest',
+      'https://[::127.0.0.1]/hook',
+      'https://[::ffff:10.0.0.1]/hook',
     ]) {
       const refused = await app.request('POST', '/v1/webhooks', { url, events: ['AgentCreated'] });
       expectProblem(refused, 422);
@@ -215,11 +217,18 @@ describe.each(storeFixtures())('webhooks on %s', (_name, createFixture) => {
     expectProblem(invalid, 400);
     expect(JSON.stringify(invalid.body.errors)).toContain('events');
     expectProblem(await app.request('POST', '/v1/webhooks', { url: receiver.url, events: [] }), 400);
+    // URL parsing drops line breaks and tabs silently: a URL holding one is refused as sent.
+    for (const url of [`${receiver.url}\r\nX-Injected: 1`, `${receiver.url}/a\tb`, `${receiver.url}\u0000`]) {
+      const controls = await app.request('POST', '/v1/webhooks', { url, events: ['AgentCreated'] });
+      expectProblem(controls, 400);
+      expect(controls.body.errors).toEqual([{ path: 'url', message: expect.stringContaining('control characters') }]);
+    }
     expect((await app.request('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
 
     const { id } = await createWebhook();
     const patched = await app.request('PATCH', `/v1/webhooks/${id}`, { url: 'http://example.com/hook' });
     expectProblem(patched, 422);
+    expectProblem(await app.request('PATCH', `/v1/webhooks/${id}`, { url: `${receiver.url}\n` }), 400);
     expect((await app.request('GET', `/v1/webhooks/${id}`)).body.url).toBe(receiver.url);
   });
 });

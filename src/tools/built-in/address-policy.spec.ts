@@ -18,6 +18,10 @@ describe("http_get's address policy", () => {
     ['::ffff:127.0.0.1', 'loopback'],
     ['::ffff:169.254.169.254', 'linkLocal'],
     ['::ffff:a00:1', 'private'],
+    ['::7f00:1', 'loopback'],
+    ['::a9fe:a9fe', 'linkLocal'],
+    ['::a00:1', 'private'],
+    ['64:ff9b::7f00:1', 'rfc6052'],
   ])('refuses %s (%s) for a name', (address, range) => {
     expect(policy.refusal(address, 'api.example.com')).toContain(
       `api.example.com resolves to ${address}, which is a ${range} address, not a public one`,

@@ -9,6 +9,21 @@ export type Resolve = (
   callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
 ) => void;
 
+/**
+ * The kind of an address as ipaddr.js names it ('unicast' for a public one), with the IPv4 address an IPv6 one
+ * carries in its last 32 bits read as that IPv4 address: IPv4-mapped (`::ffff:127.0.0.1`, which ipaddr.js already
+ * converts) and IPv4-compatible (`::127.0.0.1`, which URLs write as `[::7f00:1]` and ipaddr.js calls unicast).
+ * Other forms that embed one (NAT64 `64:ff9b::/96`, 6to4, Teredo) have ranges of their own and are refused as such.
+ */
+export function addressRange(address: string): string {
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() !== 'ipv6') return parsed.range();
+  const parts = (parsed as ipaddr.IPv6).parts;
+  const compatible = parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7] > 1);
+  if (!compatible) return parsed.range();
+  return new ipaddr.IPv4([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]).range();
+}
+
 /** A connection `http_get` will not make, and why. */
 export class AddressRefused extends Error {}
 
@@ -24,7 +39,7 @@ export class AddressPolicy {
   /** Why a name may not lead to the address, or undefined when it may. */
   refusal(address: string, hostname: string): string | undefined {
     if (this.allowPrivate) return undefined;
-    const range = ipaddr.process(address).range();
+    const range = addressRange(address);
     if (range === 'unicast') return undefined;
     return (
       `${hostname} resolves to ${address}, which is a ${range} address, not a public one ` +

@@ -14,6 +14,13 @@ import {
 import { EVENT_PATTERN } from '../event-patterns';
 import { DESCRIPTION_LENGTH, MAX_EVENT_PATTERNS, URL_LENGTH } from '../webhook.schema';
 
+/**
+ * No control characters (line breaks, tabs, NUL…): WHATWG URL parsing drops tabs and line breaks silently, so a URL
+ * that holds one would be stored as sent and yet reach somewhere else than it reads.
+ */
+const NO_CONTROLS = /^[^\u0000-\u001f\u007f]*$/;
+const NO_CONTROLS_MESSAGE = 'url must not hold control characters (such as a line break or a tab)';
+
 const EVENTS_MESSAGE = 'each of events must be an event type or a glob such as AgentRun* (letters, digits and *)';
 
 export class CreateWebhookDto {
@@ -22,6 +29,7 @@ export class CreateWebhookDto {
     example: 'https://example.com/hooks/workflows',
     description: 'https, or http to a host in WEBHOOK_ALLOWED_HOSTS.',
   })
+  @Matches(NO_CONTROLS, { message: NO_CONTROLS_MESSAGE })
   @MaxLength(URL_LENGTH)
   @IsString({ message: 'url must be a string' })
   @IsDefined({ message: 'url is required' })
@@ -52,6 +60,7 @@ export class CreateWebhookDto {
 /** A PATCH: any of url, events, description, enabled. */
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: URL_LENGTH })
+  @Matches(NO_CONTROLS, { message: NO_CONTROLS_MESSAGE })
   @MaxLength(URL_LENGTH)
   @IsString({ message: 'url must be a string' })
   @IsOptional()

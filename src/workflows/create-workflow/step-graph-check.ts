@@ -1,6 +1,6 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { conditionProblem, conditionStepRefs } from '../step-condition';
-import { ancestorsOf, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../step-graph';
+import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../step-graph';
 import { WorkflowStep, isApprovalStep } from '../workflow';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
 
@@ -46,8 +46,9 @@ export function stepGraphProblems(steps: WorkflowStep[]): FieldError[] {
     const ids = [...cycle, cycle[0]].map((at) => `"${stepIdOf(steps[at], at)}"`).join(' → ');
     return [{ path: `steps[${cycle[0]}].needs`, message: `the needs make a cycle: ${ids}` }];
   }
+  const ancestors = ancestorsOfEach(steps);
   steps.forEach((step, i) => {
-    const before = ancestorsOf(steps, i);
+    const before = ancestors[i];
     const notNeeded = (ref: string) => {
       const at = stepIndexOf(steps, ref);
       return at === undefined ? `no step has the id "${ref}"` : before.has(at) ? undefined : notAmongNeeds(ref);

@@ -1,4 +1,4 @@
-import { ancestorsOf, stepIdOf, stepIndexOf } from '../step-graph';
+import { ancestorsOfEach, stepIdOf, stepIndexOf } from '../step-graph';
 import { WorkflowStep } from '../workflow';
 import { ReusedStep, WorkflowRunAggregate } from '../workflow-run';
 
@@ -6,7 +6,8 @@ import { ReusedStep, WorkflowRunAggregate } from '../workflow-run';
 export function stepsToRerun(steps: WorkflowStep[], fromStep: string): Set<number> {
   const from = stepIndexOf(steps, fromStep);
   if (from === undefined) return new Set(steps.map((_, i) => i));
-  return new Set(steps.flatMap((_, i) => (i === from || ancestorsOf(steps, i).has(from) ? [i] : [])));
+  const ancestors = ancestorsOfEach(steps);
+  return new Set(steps.flatMap((_, i) => (i === from || ancestors[i].has(from) ? [i] : [])));
 }
 
 /**
