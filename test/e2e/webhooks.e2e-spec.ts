@@ -1,3 +1,4 @@
+import { EventStreamClient } from '../support/event-stream-client';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../support/eventually';
@@ -296,6 +297,52 @@ describe('webhooks and API keys', () => {
       );
       expect((await app.request('GET', '/v1/webhooks', undefined, as(write))).status).toBe(200);
     } finally {
+      await app.close();
+    }
+  });
+
+  it("keeps webhooks' events out of the log for read-only keys, in pages and on the stream, and not for others", async () => {
+    const write = 'write-key-0123456789';
+    const read = 'read-key-0123456789ab';
+    const app = await startTestApp({
+      env: { API_KEYS: write, API_READ_KEYS: read, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', RUN_EXECUTOR_ENABLED: 'false' },
+    });
+    const as = (key: string) => ({ authorization: `Bearer ${key}` });
+    const streams: EventStreamClient[] = [];
+    try {
+      const webhook = { url: 'http://127.0.0.1:9/hook?token=secret-token', events: ['AgentCreated'] };
+      const created = await app.request('POST', '/v1/webhooks', webhook, as(write));
+      expect(created.status).toBe(201);
+      await app.request('POST', '/v1/agents', { name: 'before', model: 'openai/gpt-4o-mini' }, as(write));
+      const shown = (page: { body: { events: Array<{ stream: string; type: string }> } }) =>
+        page.body.events.map((event) => event.type);
+      for (const query of ['', '?types=WebhookCreated', `?stream=webhook-${created.body.id}`, '?order=desc']) {
+        const page = await app.request('GET', `/v1/events${query}`, undefined, as(read));
+        expect(page.status).toBe(200);
+        expect(shown(page).filter((type) => type.startsWith('Webhook'))).toEqual([]);
+        expect(JSON.stringify(page.body)).not.toContain('secret-token');
+      }
+      expect(shown(await app.request('GET', '/v1/events', undefined, as(read)))).toContain('AgentCreated');
+      expect(shown(await app.request('GET', '/v1/events?types=WebhookCreated', undefined, as(write)))).toEqual([
+        'WebhookCreated',
+      ]);
+
+      const reader = await EventStreamClient.open(`${app.url}/v1/events`, as(read));
+      const writer = await EventStreamClient.open(`${app.url}/v1/events`, as(write));
+      streams.push(reader, writer);
+      // Caught up, then live: another webhook and another agent.
+      await app.request('POST', '/v1/webhooks', webhook, as(write));
+      await app.request('POST', '/v1/agents', { name: 'after', model: 'openai/gpt-4o-mini' }, as(write));
+      const names = (client: EventStreamClient) =>
+        client.messages.filter((m) => m.event === 'AgentCreated').map((m) => m.data.data.name);
+      await eventually(() => {
+        expect(names(reader)).toEqual(['before', 'after']);
+        expect(names(writer)).toEqual(['before', 'after']);
+      });
+      expect(reader.messages.filter((m) => m.event.startsWith('Webhook'))).toEqual([]);
+      expect(writer.messages.filter((m) => m.event === 'WebhookCreated')).toHaveLength(2);
+    } finally {
+      for (const stream of streams) stream.close();
       await app.close();
     }
   });
