@@ -76,11 +76,12 @@ async function runCase(name, hostileCase) {
     // What the preparation set going (runs failing, projections) is done before the measure starts.
     await settled(server.pid);
     await readStall(server, stallFile);
+    const startRssMb = rssOf(server.pid);
     const stopWatching = watch(server);
     const detail = await hostileCase.run(context, prepared);
     const stall = await readStall(server, stallFile).catch(() => ({ maxMs: NaN }));
     const watched = await stopWatching();
-    return { name, exited: server.exited, stallMs: stall.maxMs, ...watched, detail };
+    return { name, exited: server.exited, stallMs: stall.maxMs, startRssMb, ...watched, detail };
   } finally {
     await server.stop();
   }
@@ -98,7 +99,8 @@ async function main() {
     if (result.error) console.log(`${name}: ERROR ${result.error}`);
     else
       console.log(
-        `${name}: stall ${result.stallMs.toFixed(1)} ms, peak RSS ${result.peakRssMb.toFixed(0)} MB, ` +
+        `${name}: stall ${result.stallMs.toFixed(1)} ms, peak RSS ${result.peakRssMb.toFixed(0)} MB ` +
+          `(${result.startRssMb.toFixed(0)} MB at the start), ` +
           `/health/live slowest ${result.slowestLiveMs.toFixed(0)} ms, missed ${result.missed}` +
           (result.exited !== null ? `, EXITED (${result.exited})` : '') +
           (result.detail ? `; ${result.detail}` : ''),

@@ -352,7 +352,7 @@ export function describeEventStoreContract(
       const read: number[] = [];
       let cursor: bigint | undefined = start;
       for (let pages = 0; pages < 20; pages++) {
-        const page = await store.readLogText({
+        const page = await store.readLogJson({
           direction: 'forward',
           after: cursor,
           maxCount: 100,
@@ -360,8 +360,9 @@ export function describeEventStoreContract(
           filter,
         });
         expect(page.events.length).toBeLessThanOrEqual(2);
-        read.push(...page.events.map((e) => (JSON.parse(e.dataJson) as { n: number }).n));
-        for (const e of page.events) expect(JSON.parse(e.metadataJson)).toMatchObject({ correlationId: 'corr-1' });
+        read.push(...page.events.map((e) => (JSON.parse(e.dataJson.toString()) as { n: number }).n));
+        for (const e of page.events)
+          expect(JSON.parse(e.metadataJson.toString())).toMatchObject({ correlationId: 'corr-1' });
         cursor = page.cursor;
         if (page.end) break;
       }
@@ -376,7 +377,7 @@ export function describeEventStoreContract(
       // A stretch with nothing that matches is passed over, however the page is bounded.
       const none = { streams: [`${prefix}nothing`] };
       for (const direction of ['forward', 'backward'] as const) {
-        const empty = await store.readLogText({ direction, after: start, maxCount: 10, maxBytes: 2500, filter: none });
+        const empty = await store.readLogJson({ direction, after: start, maxCount: 10, maxBytes: 2500, filter: none });
         expect(empty.events).toEqual([]);
       }
     });
@@ -386,7 +387,7 @@ export function describeEventStoreContract(
       await store.append(`${prefix}hidden-1`, [event('Kept')], { expected: 'no_stream' });
       await store.append(`${prefix}shown-1`, [event('Kept')], { expected: 'no_stream' });
       const filter = { streamPrefixes: [prefix], excludeStreamPrefixes: [`${prefix}hidden`] };
-      const page = await store.readLogText({ direction: 'forward', after: start, maxCount: 10, filter });
+      const page = await store.readLogJson({ direction: 'forward', after: start, maxCount: 10, filter });
       expect(page.events.map((e) => e.stream)).toEqual([`${prefix}shown-1`]);
     });
 

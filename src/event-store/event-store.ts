@@ -100,15 +100,18 @@ export interface LogPage {
   end: boolean;
 }
 
-/** An event as the store holds it, its data and metadata as JSON text, not parsed: for readers that only pass it on. */
-export interface EventText extends Omit<RecordedEvent, 'data' | 'metadata'> {
-  dataJson: string;
-  metadataJson: string;
+/**
+ * An event as the store holds it, its data and metadata as their JSON in UTF-8 bytes, neither decoded nor parsed:
+ * for readers that only pass it on.
+ */
+export interface EventJson extends Omit<RecordedEvent, 'data' | 'metadata'> {
+  dataJson: Buffer;
+  metadataJson: Buffer;
 }
 
-/** A `LogPage` of events as text. */
-export interface LogTextPage extends Omit<LogPage, 'events'> {
-  events: EventText[];
+/** A `LogPage` of events as their JSON. */
+export interface LogJsonPage extends Omit<LogPage, 'events'> {
+  events: EventJson[];
 }
 
 export interface SubscriptionHandler {
@@ -157,10 +160,10 @@ export interface EventStore {
    */
   readLogPage(request: LogPageRequest): Promise<LogPage>;
   /**
-   * The same page with each event's data and metadata as JSON text: what serves the log to clients, who get the
-   * JSON as it is, so that no page is parsed and encoded again on its way out.
+   * The same page with each event's data and metadata as JSON bytes: what serves the log to clients, who get the
+   * JSON as it is, so that no page is decoded, parsed and encoded again on its way out.
    */
-  readLogText(request: LogPageRequest): Promise<LogTextPage>;
+  readLogJson(request: LogPageRequest): Promise<LogJsonPage>;
   /** The position of the log's last event (0 when it has none). */
   head(): Promise<bigint>;
   /** The snapshot of `stream` written last, or undefined. Throws if the stored one cannot be read back. */

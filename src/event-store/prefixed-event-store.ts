@@ -7,7 +7,7 @@ import {
   ExpectedRevision,
   LogPage,
   LogPageRequest,
-  LogTextPage,
+  LogJsonPage,
   NewEvent,
   RecordedEvent,
   StreamAppend,
@@ -66,8 +66,8 @@ export class PrefixedEventStore implements EventStore {
     return { ...page, events: page.events.map((event) => this.unprefixed(event)) };
   }
 
-  async readLogText(request: LogPageRequest): Promise<LogTextPage> {
-    const page = await this.inner.readLogText({ ...request, filter: this.prefixed(request.filter) });
+  async readLogJson(request: LogPageRequest): Promise<LogJsonPage> {
+    const page = await this.inner.readLogJson({ ...request, filter: this.prefixed(request.filter) });
     return { ...page, events: page.events.map((event) => this.unprefixed(event)) };
   }
 

@@ -1,4 +1,4 @@
-import { EventText, RecordedEvent } from '../event-store/event-store';
+import { EventJson, RecordedEvent } from '../event-store/event-store';
 
 /** An event as subscribers see it (GET /v1/events, the history routes): positions and revisions as decimal strings. */
 export interface EventEnvelope {
@@ -29,23 +29,27 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
 }
 
 /**
- * The envelope's JSON made from the event's stored text, with the same fields in the same order as `toEnvelope`:
- * the data goes out as the store holds it, never parsed and encoded again, so a large event costs a copy, not a
- * parse. Only events whose data the log serves in part (see `servedData`) are parsed, and they are small.
+ * The envelope's JSON made from the event's stored JSON, with the same fields in the same order as `toEnvelope`:
+ * the data goes out as the bytes the store holds, never decoded, parsed and encoded again, so a large event costs
+ * a copy. Only events whose data the log serves in part (see `servedData`) are parsed, and they are small.
  */
-export function envelopeJson(event: EventText): string {
+export function envelopeJson(event: EventJson): Buffer {
   const data = servedInPart(event)
-    ? JSON.stringify(servedData({ type: event.type, data: JSON.parse(event.dataJson) as Record<string, unknown> }))
+    ? Buffer.from(JSON.stringify(servedData({ type: event.type, data: parsed(event.dataJson) })))
     : event.dataJson;
-  const metadata = JSON.parse(event.metadataJson) as RecordedEvent['metadata'];
-  return (
+  const metadata = parsed(event.metadataJson) as unknown as RecordedEvent['metadata'];
+  const head =
     `{"id":${JSON.stringify(event.id)},"position":"${event.position}","type":${JSON.stringify(event.type)},` +
-    `"stream":${JSON.stringify(event.stream)},"revision":"${event.revision}","data":${data},` +
-    `"metadata":${JSON.stringify(servedMetadata(metadata))},"recordedAt":"${event.recordedAt.toISOString()}"}`
-  );
+    `"stream":${JSON.stringify(event.stream)},"revision":"${event.revision}","data":`;
+  const tail = `,"metadata":${JSON.stringify(servedMetadata(metadata))},"recordedAt":"${event.recordedAt.toISOString()}"}`;
+  return Buffer.concat([Buffer.from(head), data, Buffer.from(tail)]);
 }
 
-function servedInPart(event: EventText): boolean {
+function parsed(json: Buffer): Record<string, unknown> {
+  return JSON.parse(json.toString()) as Record<string, unknown>;
+}
+
+function servedInPart(event: EventJson): boolean {
   return event.type === 'IdempotentRequestCompleted' || event.dataJson.includes('"encryptedSecret"');
 }
 

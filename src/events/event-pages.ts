@@ -1,4 +1,4 @@
-import { EventStore, EventText } from '../event-store/event-store';
+import { EventStore, EventJson } from '../event-store/event-store';
 import { EventEnvelope, envelopeJson, toEnvelope } from './event-envelope';
 import { EventLogQuery, HistoryQuery } from './event-query';
 import { isSelected, toStoreFilter } from './event-selection';
@@ -26,29 +26,36 @@ export interface EventLogPage {
 }
 
 /**
- * A page of the log as the JSON text of an `EventLogPage`: bounded by `limit` events and by `maxBytes` of their
- * data (a page holds at least one event), made from the events' stored JSON without parsing it.
+ * A page of the log as the JSON of an `EventLogPage`: bounded by `limit` events and by `maxBytes` of their data
+ * (a page holds at least one event), made from the events' stored JSON bytes without decoding or parsing them.
  */
-export async function readEventLogPage(store: EventStore, query: EventLogQuery, maxBytes: number): Promise<string> {
+export async function readEventLogPage(store: EventStore, query: EventLogQuery, maxBytes: number): Promise<Buffer> {
   const { limit: maxCount, selection } = query;
   const filter = toStoreFilter(selection);
   if (query.descending) {
-    const page = await store.readLogText({ direction: 'backward', before: query.before, maxCount, maxBytes, filter });
+    const page = await store.readLogJson({ direction: 'backward', before: query.before, maxCount, maxBytes, filter });
     const nextBefore = page.end ? null : page.cursor.toString();
     return pageJson(page.events, { nextBefore, more: !page.end });
   }
   const after = query.fromEnd ? await store.head() : query.after;
-  const page = await store.readLogText({ direction: 'forward', after, maxCount, maxBytes, filter });
+  const page = await store.readLogJson({ direction: 'forward', after, maxCount, maxBytes, filter });
   const read = page.events.filter((event) => isSelected(selection, event));
   const nextAfter = after === undefined && page.cursor === 0n ? null : page.cursor.toString();
   return pageJson(read, { nextAfter, more: !page.end });
 }
 
 /** `{"events": [...], ...rest}`, the events' envelopes joined as they are. */
-function pageJson(events: EventText[], rest: Omit<EventLogPage, 'events'>): string {
-  const tail = JSON.stringify(rest).slice(1);
-  return `{"events":[${events.map(envelopeJson).join(',')}]${tail === '}' ? '}' : `,${tail}`}`;
+function pageJson(events: EventJson[], rest: Omit<EventLogPage, 'events'>): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"events":[')];
+  events.forEach((event, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(envelopeJson(event));
+  });
+  parts.push(Buffer.from(`],${JSON.stringify(rest).slice(1)}`));
+  return Buffer.concat(parts);
 }
+
+const COMMA = Buffer.from(',');
 
 export async function readStreamPage(
   store: EventStore,

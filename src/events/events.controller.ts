@@ -131,7 +131,7 @@ export class EventsController implements BeforeApplicationShutdown {
    */
   private async sendPage(query: EventLogQuery, reply: FastifyReply): Promise<void> {
     const release = await this.slots.acquire();
-    let body: string;
+    let body: Buffer;
     try {
       body = await readEventLogPage(this.store, query, this.config.eventLog.pageMaxBytes);
     } catch (error) {

@@ -10,10 +10,14 @@ export function sseMessage(event: string, data: unknown, id?: string): string {
 }
 
 /** The same, for data already encoded as JSON (which never holds a line break: JSON escapes them in strings). */
-export function sseJsonMessage(event: string, json: string, id?: string): string {
-  const idLine = id === undefined ? '' : `id: ${id}\n`;
-  return `${idLine}event: ${event}\ndata: ${json}\n\n`;
+export function sseJsonMessage(event: string, json: string, id?: string): string;
+export function sseJsonMessage(event: string, json: Buffer, id?: string): Buffer;
+export function sseJsonMessage(event: string, json: string | Buffer, id?: string): string | Buffer {
+  const head = `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: `;
+  return typeof json === 'string' ? `${head}${json}\n\n` : Buffer.concat([Buffer.from(head), json, MESSAGE_END]);
 }
+
+const MESSAGE_END = Buffer.from('\n\n');
 
 /**
  * A server-sent events response on the raw socket: Fastify hands it over, and the caller writes and ends it.

@@ -65,8 +65,8 @@ describe('EventFeed catch-ups', () => {
       await store.append(`big-${i}`, [event], { expected: 'no_stream' });
     }
     reads = [];
-    const readLogText = store.readLogText.bind(store);
-    store.readLogText = (request) => (reads.push(request), readLogText(request));
+    const readLogJson = store.readLogJson.bind(store);
+    store.readLogJson = (request) => (reads.push(request), readLogJson(request));
   });
   afterEach(async () => {
     await store.close();
@@ -76,7 +76,10 @@ describe('EventFeed catch-ups', () => {
   const feedWith = (slots: Slots, slowReaderMs = 10_000) =>
     new EventFeed(
       store,
-      { live: (e) => `id: ${e.position}\ndata: live\n\n`, text: (e) => `id: ${e.position}\ndata: ${e.dataJson}\n\n` },
+      {
+        live: (e) => `id: ${e.position}\ndata: live\n\n`,
+        text: (e) => `id: ${e.position}\ndata: ${e.dataJson.toString()}\n\n`,
+      },
       { slots, sliceBytes: 25_000, slowReaderMs },
     );
 

@@ -1,7 +1,7 @@
 import {
   EventFilter,
   EventStore,
-  EventText,
+  EventJson,
   RecordedEvent,
   Subscription,
   matchesFilter,
@@ -81,7 +81,7 @@ export class EventFeed {
       /** A live event's message. */
       live: (event: RecordedEvent) => string;
       /** The message of an event read to catch up, from its stored text. */
-      text: (event: EventText) => string;
+      text: (event: EventJson) => string | Buffer;
     },
     private readonly catchUps: CatchUpLimits,
     private readonly onError: (error: unknown) => void = () => undefined,
@@ -212,18 +212,22 @@ export class EventFeed {
   private writeEvents(
     subscriber: FeedSubscriber,
     events: Array<{ position: bigint }>,
-    messageOf: (i: number) => string,
+    messageOf: (i: number) => string | Buffer,
   ): number {
-    let chunk = '';
+    let parts: Array<string | Buffer> = [];
+    let length = 0;
     let count = 0;
     for (let i = 0; i < events.length; i++) {
-      chunk += messageOf(i);
-      if (chunk.length < CHUNK_BYTES && i < events.length - 1) continue;
+      const message = messageOf(i);
+      parts.push(message);
+      length += message.length;
+      if (length < CHUNK_BYTES && i < events.length - 1) continue;
       subscriber.sent += i + 1 - count;
       count = i + 1;
       subscriber.after = events[i].position;
-      const took = subscriber.sink.write(chunk);
-      chunk = '';
+      const took = subscriber.sink.write(joined(parts));
+      parts = [];
+      length = 0;
       if (!took) {
         if (subscriber.live) this.fallBehind(subscriber);
         return count;
@@ -255,7 +259,7 @@ export class EventFeed {
         const release = await this.catchUps.slots.acquire();
         try {
           if (gone()) return;
-          const page = await this.store.readLogText({
+          const page = await this.store.readLogJson({
             direction: 'forward',
             after: subscriber.after,
             maxCount: CATCH_UP_PAGE,
@@ -315,6 +319,13 @@ export class EventFeed {
     group.subscribers.delete(subscriber);
     if (group.subscribers.size === 0) this.shapes.delete(subscriber.selection.key);
   }
+}
+
+/** Messages as one write: text joined as text, and anything with bytes as bytes. */
+function joined(parts: Array<string | Buffer>): string | Buffer {
+  if (parts.length === 1) return parts[0];
+  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
 }
 
 /** What bounds the catch-ups of all subscribers together (see `catchUp`). */

@@ -16,7 +16,7 @@ import {
   ExpectedRevision,
   LogPage,
   LogPageRequest,
-  LogTextPage,
+  LogJsonPage,
   NewEvent,
   RecordedEvent,
   StoreUnavailableError,
@@ -171,7 +171,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** The client hands events over parsed, so their text is made here, once. */
-  async readLogText(request: LogPageRequest): Promise<LogTextPage> {
+  async readLogJson(request: LogPageRequest): Promise<LogJsonPage> {
     const page = await this.readLog(request, true);
     return {
       ...page,
@@ -189,7 +189,7 @@ export class EventStoreDbEventStore implements EventStore {
    */
   private async readLog({ direction, after, before, maxCount, maxBytes, filter }: LogPageRequest, text: boolean) {
     const forward = direction === 'forward';
-    const found: Array<{ event: RecordedEvent; json?: { dataJson: string; metadataJson: string } }> = [];
+    const found: Array<{ event: RecordedEvent; json?: { dataJson: Buffer; metadataJson: Buffer } }> = [];
     let bytesLeft = maxBytes ?? Infinity;
     const readSize =
       maxBytes === undefined ? Math.min(READ_ALL_PAGE, Math.max(maxCount, 100)) : Math.min(maxCount, SIZED_READ);
@@ -212,9 +212,12 @@ export class EventStoreDbEventStore implements EventStore {
           if (isVisible(event, filter)) {
             const json =
               text || maxBytes !== undefined
-                ? { dataJson: JSON.stringify(event.data), metadataJson: JSON.stringify(event.metadata) }
+                ? {
+                    dataJson: Buffer.from(JSON.stringify(event.data)),
+                    metadataJson: Buffer.from(JSON.stringify(event.metadata)),
+                  }
                 : undefined;
-            const size = json ? Buffer.byteLength(json.dataJson) + Buffer.byteLength(json.metadataJson) : 0;
+            const size = json ? json.dataJson.length + json.metadataJson.length : 0;
             if (size > bytesLeft && found.length > 0) return { events: found, cursor: cursor!, end: false };
             bytesLeft -= size;
             found.push({ event, json });

@@ -1,4 +1,4 @@
-import { EventFilter, EventText, RecordedEvent } from '../event-store';
+import { EventFilter, EventJson, RecordedEvent } from '../event-store';
 
 /** The columns of an event read as an array (better-sqlite3's raw mode, which skips building an object per row). */
 export const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
@@ -89,8 +89,22 @@ export function toRecorded([
   };
 }
 
-/** The row with its data and metadata left as the JSON text stored. */
-export function toText([position, id, stream, revision, type, data, metadata, recordedAt]: RawEventRow): EventText {
+/** The columns of an event with its data and metadata as bytes (SQLite hands a BLOB over without decoding it). */
+export const EVENT_BYTES_COLUMNS =
+  'position, id, stream, revision, type, CAST(data AS BLOB), CAST(metadata AS BLOB), recorded_at';
+export type RawEventBytesRow = [number, string, string, number, string, Buffer, Buffer, number];
+
+/** The row with its data and metadata left as the JSON stored. */
+export function toJsonBytes([
+  position,
+  id,
+  stream,
+  revision,
+  type,
+  data,
+  metadata,
+  recordedAt,
+]: RawEventBytesRow): EventJson {
   return {
     id,
     type,

@@ -8,7 +8,7 @@ import {
   ExpectedRevision,
   LogPage,
   LogPageRequest,
-  LogTextPage,
+  LogJsonPage,
   NewEvent,
   RecordedEvent,
   StreamAppend,
@@ -19,14 +19,16 @@ import {
 } from '../event-store';
 import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
 import {
+  EVENT_BYTES_COLUMNS,
   EVENT_COLUMNS,
   EventsQuery,
+  RawEventBytesRow,
   RawEventRow,
   SIZE_COLUMNS,
   SizeRow,
   eventsQuery,
   toRecorded,
-  toText,
+  toJsonBytes,
   windowQuery,
 } from './event-rows';
 import { LiveCommits } from './live-commits';
@@ -161,13 +163,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readLogPage(request: LogPageRequest): Promise<LogPage> {
-    const { rows, cursor, end } = await this.readLogRows(request);
-    return { events: rows.map(toRecorded), cursor, end };
+    const { rows, cursor, end } = await this.readLogRows(request, EVENT_COLUMNS);
+    return { events: (rows as RawEventRow[]).map(toRecorded), cursor, end };
   }
 
-  async readLogText(request: LogPageRequest): Promise<LogTextPage> {
-    const { rows, cursor, end } = await this.readLogRows(request);
-    return { events: rows.map(toText), cursor, end };
+  async readLogJson(request: LogPageRequest): Promise<LogJsonPage> {
+    const { rows, cursor, end } = await this.readLogRows(request, EVENT_BYTES_COLUMNS);
+    return { events: (rows as unknown as RawEventBytesRow[]).map(toJsonBytes), cursor, end };
   }
 
   /**
@@ -176,7 +178,7 @@ export class SqliteEventStore implements EventStore {
    * bytes), the log ends, or PAGE_SCAN_LIMIT positions were looked at. With `maxBytes`, each window first reads the
    * sizes of the events it would take (SQLite knows them without loading the text), then only the rows that fit.
    */
-  private async readLogRows({ direction, after, before, maxCount, maxBytes, filter }: LogPageRequest) {
+  private async readLogRows({ direction, after, before, maxCount, maxBytes, filter }: LogPageRequest, columns: string) {
     const head = await this.head();
     const rows: RawEventRow[] = [];
     const forward = direction === 'forward';
@@ -209,7 +211,7 @@ export class SqliteEventStore implements EventStore {
         wanted = fitting.count;
         bytesLeft -= fitting.bytes;
       }
-      const read = wanted > 0 ? this.readRows(windowQuery(lower, upper, !forward, wanted, filter)) : [];
+      const read = wanted > 0 ? this.readRows(windowQuery(lower, upper, !forward, wanted, filter, columns)) : [];
       for (const row of read) rows.push(row);
       // A window that gave all it was asked for (or was cut by size) ends at its last row, or where it began if it
       // gave none; otherwise it held no more and the read goes on from the window's far end.
