@@ -47,9 +47,13 @@ const CASES = {
   'events-page-200': {
     prepare: (context) => seedLargeLog(context, 182),
     run: async ({ url, read }) => {
-      const pages = await Promise.all(Array.from({ length: 4 }, () => call(url, 'GET', '/v1/events?limit=200', read)));
-      const sizes = pages.map((page) => `${(page.bytes / 2 ** 20).toFixed(1)} MB/${page.body.events.length} events`);
-      return `4 pages: ${sizes.join(', ')}`;
+      // The answers are counted, not parsed: the client shares the machine with the service it measures.
+      const sizes = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          fetch(`${url}/v1/events?limit=200`, { headers: read }).then((response) => response.arrayBuffer()),
+        ),
+      );
+      return `4 pages: ${sizes.map((body) => `${(body.byteLength / 2 ** 20).toFixed(1)} MB`).join(', ')}`;
     },
   },
 };
