@@ -1727,7 +1727,7 @@ export interface components {
             nextAfter?: string | null;
             /** @description With `order=desc`: pass as `before` for the next, older page; null at the start of the log. */
             nextBefore?: string | null;
-            /** @description Whether more events may follow in this direction now. A read looks at a bounded stretch of the log, so a filtered page can be short, or empty, while `more` is true: follow the cursor. */
+            /** @description Whether more events may follow in this direction now. A read looks at a bounded stretch of the log and ends once its events hold EVENTS_PAGE_MAX_BYTES, so a page can be short, or (filtered) empty, while `more` is true: follow the cursor. */
             more: boolean;
         };
         EventPageSchema: {

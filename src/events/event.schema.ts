@@ -82,8 +82,9 @@ export class EventLogPageSchema {
 
   @ApiProperty({
     description:
-      'Whether more events may follow in this direction now. A read looks at a bounded stretch of the log, so a ' +
-      'filtered page can be short, or empty, while `more` is true: follow the cursor.',
+      'Whether more events may follow in this direction now. A read looks at a bounded stretch of the log and ' +
+      'ends once its events hold EVENTS_PAGE_MAX_BYTES, so a page can be short, or (filtered) empty, while `more` ' +
+      'is true: follow the cursor.',
   })
   more: boolean;
 }
