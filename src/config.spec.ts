@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       schedulerEnabled: true,
       scheduleCatchUpWindowMs: 300_000,
       sseHeartbeatMs: 15_000,
+      eventLog: { pageMaxBytes: 4 * 1024 * 1024, maxCatchingUp: 16 },
       http: {
         bodyLimitBytes: 1_048_576,
         maxParamLength: 100,
@@ -83,6 +84,8 @@ describe('loadConfig', () => {
       SCHEDULER_ENABLED: 'false',
       SCHEDULE_CATCH_UP_WINDOW_MS: '0',
       SSE_HEARTBEAT_MS: '10',
+      EVENTS_PAGE_MAX_BYTES: '65536',
+      SSE_MAX_CATCHING_UP: '1',
       BODY_LIMIT_BYTES: '1024',
       JSON_MAX_DEPTH: '2',
       REQUEST_TIMEOUT_MS: '100',
@@ -112,6 +115,7 @@ describe('loadConfig', () => {
       schedulerEnabled: false,
       scheduleCatchUpWindowMs: 0,
       sseHeartbeatMs: 10,
+      eventLog: { pageMaxBytes: 65_536, maxCatchingUp: 1 },
       http: {
         bodyLimitBytes: 1024,
         maxParamLength: 100,
