@@ -3,13 +3,17 @@
 // a timer probe preloaded: bench/stall-probe.js) and prints the longest event-loop stall while it ran, the peak RSS
 // (sampled every 20 ms), and whether `/health/live` answered throughout (polled every 50 ms; its slowest answer).
 // Goals: no case stalls the loop over 50 ms (moonshot 20 ms), none raises RSS over 500 MB, /health/live answers.
-// Usage: npm run build:bench && node bench/hostile-input.js [case …]   (no names: every case)
+// Usage: npm run build:bench && node bench/hostile-input.js [case …] [--main=PATH]   (no names: every case;
+//   --main: the service's build to run, by default dist/main.js, e.g. a copy of the build before a change)
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { startServer, temporaryDir, loadAverage, settled } = require('./lib');
 const { CASES } = require('./hostile-input/cases');
 const { readStall } = require('./hostile-input/probe');
 
+const MAIN =
+  process.argv.find((arg) => arg.startsWith('--main='))?.slice('--main='.length) ??
+  join(__dirname, '..', 'dist', 'main.js');
 const STALL_GOAL_MS = 50;
 const RSS_GOAL_MB = 500;
 
@@ -52,16 +56,25 @@ function watch(server) {
 }
 
 async function runCase(name, hostileCase) {
+  try {
+    const env = typeof hostileCase.env === 'function' ? await hostileCase.env() : hostileCase.env;
+    return await measureCase(name, hostileCase, env);
+  } finally {
+    await hostileCase.close?.();
+  }
+}
+
+async function measureCase(name, hostileCase, env) {
   const dir = temporaryDir(`bench-hostile-${name}-`);
   const stallFile = join(dir, 'stall.json');
   const server = await startServer(
-    join(__dirname, '..', 'dist', 'main.js'),
+    MAIN,
     {
       DATA_DIR: dir,
       API_KEYS: 'bench-write-key-0123456789',
       API_READ_KEYS: 'bench-read-key-0123456789',
       STALL_PROBE_FILE: stallFile,
-      ...hostileCase.env,
+      ...env,
     },
     '/health/ready',
     { nodeArgs: ['--max-semi-space-size=4', '-r', join(__dirname, 'stall-probe.js')] },
@@ -83,6 +96,7 @@ async function runCase(name, hostileCase) {
     const watched = await stopWatching();
     return { name, exited: server.exited, stallMs: stall.maxMs, startRssMb, ...watched, detail };
   } finally {
+    // A graceful stop, so that BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' writes its profile.
     await server.stop();
   }
 }

@@ -129,6 +129,40 @@ describe('projections, batch by batch', () => {
     expect(oneByOne.agents).toEqual([expect.objectContaining({ instructions: 'Be brief.', last_run: AT })]);
   });
 
+  it("keeps a run's context and input in a column of their own, written once, and shows them with the run", () => {
+    const db = openReadDatabase(join(folder, 'free-form.sqlite'));
+    const agents = new AgentsReadModel(db);
+    const workflows = new WorkflowsReadModel(db);
+    const runner = undefined as unknown as ProjectionRunner;
+    const projections = [new AgentsProjection(agents, runner), new WorkflowsProjection(workflows, runner)];
+    const context = { items: [1, 2, 3], note: 'kept' };
+    const withContext = events.map((event) =>
+      event.type === 'AgentRunQueued' && event.data.id === STEP_RUN
+        ? { ...event, data: { ...event.data, context } }
+        : event,
+    );
+    // The run's later events come in batches of their own: each rewrites the run's document, not its context.
+    db.transaction(() => projections.forEach((p) => p.applyBatch(withContext.slice(0, 8))))();
+    db.transaction(() => projections.forEach((p) => p.applyBatch(withContext.slice(8))))();
+
+    const row = (table: string, id: string) =>
+      db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, string>;
+    expect(JSON.parse(row('agent_runs', STEP_RUN).doc)).toMatchObject({ status: 'succeeded', context: null });
+    expect(JSON.parse(row('agent_runs', STEP_RUN).context)).toEqual(context);
+    expect(JSON.parse(row('workflow_runs', RUN).doc)).toMatchObject({ status: 'succeeded', input: null });
+    expect(JSON.parse(row('workflow_runs', RUN).input)).toEqual({ topic: 'x' });
+
+    expect(agents.getRunAggregate(STEP_RUN)).toMatchObject({ status: 'succeeded', context: null });
+    expect(agents.getRun(AGENT, STEP_RUN)).toMatchObject({ status: 'succeeded', context });
+    expect(agents.listRuns(AGENT, undefined, '', 10).items.map((run) => run.context)).toEqual([context, {}]);
+    expect(workflows.getRun(WF, RUN)).toMatchObject({ status: 'succeeded', input: { topic: 'x' } });
+    expect(workflows.listRuns(WF, undefined, '', 10).items.map((run) => run.input)).toEqual([{ topic: 'x' }]);
+    // The answer keeps its fields in their usual order.
+    const keys = Object.keys(agents.getRun(AGENT, STEP_RUN)!);
+    expect(keys.indexOf('context')).toBe(keys.indexOf('task') + 1);
+    db.close();
+  });
+
   /** Events in log order, from [stream, type, data] triples. */
   const recorded = (triples: Array<[string, string, Record<string, unknown>]>, from = 1): RecordedEvent[] =>
     triples.map(([stream, type, data], i) => ({

@@ -1,6 +1,15 @@
 import type Database from 'better-sqlite3';
 import { tableColumns } from '../../read-models/read-database';
 import { Agent } from '../agent';
+import { AgentRunAggregate } from '../agent-run';
+
+/**
+ * A run as `agent_runs.doc` keeps it: its context, free-form JSON of up to a body's size, is in a column of its
+ * own, written once when the run is queued and read only to show the run, so that the many events of a run's
+ * life neither parse nor rewrite it. The document keeps the key (as null) so that the run shows its fields in
+ * their usual order.
+ */
+export type StoredAgentRun = Omit<AgentRunAggregate, 'context'> & { context: null };
 
 /** A row of `agents`. */
 export interface AgentRow {
@@ -18,14 +27,21 @@ export interface AgentRow {
   options: string;
 }
 
-/** A read model from before runs were executed, versions, last runs or options is dropped and rebuilt from the log. */
+/**
+ * A read model from before runs were executed, versions, last runs, options or contexts of their own is dropped and
+ * rebuilt from the log.
+ */
 function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
   const runs = columns('agent_runs');
   const agents = columns('agents');
   if (
     runs.length === 0 ||
-    (runs.includes('doc') && agents.includes('version') && agents.includes('last_run') && agents.includes('options'))
+    (runs.includes('doc') &&
+      runs.includes('context') &&
+      agents.includes('version') &&
+      agents.includes('last_run') &&
+      agents.includes('options'))
   )
     return;
   db.exec(`
@@ -45,7 +61,8 @@ export function createAgentTables(db: Database.Database): void {
       );
       CREATE INDEX IF NOT EXISTS agents_by_name ON agents (name);
       CREATE TABLE IF NOT EXISTS agent_runs (
-        id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, status TEXT NOT NULL, lease_at TEXT, doc TEXT NOT NULL
+        id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, status TEXT NOT NULL, lease_at TEXT, doc TEXT NOT NULL,
+        context TEXT NOT NULL DEFAULT '{}'
       );
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent ON agent_runs (agent_id, id);
       CREATE INDEX IF NOT EXISTS agent_runs_by_agent_status ON agent_runs (agent_id, status, id);

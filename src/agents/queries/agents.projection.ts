@@ -3,8 +3,9 @@ import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';
 import { AGENT_EVENT_TYPES, AgentEvent, agentDecider } from '../agent';
-import { AGENT_RUN_EVENT_TYPES, AgentRunEvent, agentRunDecider } from '../agent-run';
+import { AGENT_RUN_EVENT_TYPES, AgentRunAggregate, AgentRunEvent, agentRunDecider } from '../agent-run';
 import { AgentsReadModel } from './agents.read-model';
+import { StoredAgentRun } from './agent-tables';
 
 /** Keeps `agents` and `agent_runs` in step with the log, reusing each aggregate's own `evolve`. */
 @Injectable()
@@ -29,9 +30,10 @@ export class AgentsProjection extends ReadModelProjection {
       const run = agentRunDecider.evolve(null, event as unknown as AgentRunEvent)!;
       if (this.readModel.insertRun(run)) this.readModel.setLastRun(run.agentId, run.createdAt);
     } else if (event.type.startsWith('AgentRun')) {
+      // The read model keeps the run without its context, which only AgentRunQueued sets: evolve keeps the rest.
       const before = this.readModel.getRunAggregate(event.data.runId as string) ?? null;
-      const after = agentRunDecider.evolve(before, event as unknown as AgentRunEvent);
-      if (after && after !== before) this.readModel.saveRun(after);
+      const after = agentRunDecider.evolve(before as AgentRunAggregate | null, event as unknown as AgentRunEvent);
+      if (after && after !== (before as unknown)) this.readModel.saveRun(after as unknown as StoredAgentRun);
     }
   }
 }

@@ -8,7 +8,7 @@ import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
-import { AgentRow, createAgentTables } from './agent-tables';
+import { AgentRow, StoredAgentRun, createAgentTables } from './agent-tables';
 
 /**
  * A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step (SPEC.md's
@@ -32,23 +32,26 @@ function prepareStatements(db: Database.Database) {
     setLastRun: db.prepare<[string, string, string]>(
       'UPDATE agents SET last_run = ? WHERE id = ? AND (last_run IS NULL OR last_run < ?)',
     ),
+    // The context is written once, when the run is queued: a later event rewrites the rest only.
     upsertRun: db.prepare<[string, string, string, string | null, string]>(
       `INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, lease_at = excluded.lease_at, doc = excluded.doc`,
     ),
-    insertRun: db.prepare<[string, string, string, string | null, string]>(
-      'INSERT INTO agent_runs (id, agent_id, status, lease_at, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    insertRun: db.prepare<[string, string, string, string | null, string, string]>(
+      `INSERT INTO agent_runs (id, agent_id, status, lease_at, doc, context) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
     ),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
     withName: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE name = ? AND status != 'archived'`),
     archivedWithName: db.prepare<[string], { id: string }>(
       `SELECT id FROM agents WHERE name = ? AND status = 'archived' ORDER BY id DESC LIMIT 1`,
     ),
-    listRuns: runRows<{ doc: string }>(db, 'agent_runs', 'agent_id'),
+    listRuns: runRows<{ doc: string; context: string }>(db, 'agent_runs', 'agent_id'),
     latestRun: latestRunOf(db, 'agent_runs', 'agent_id', "json_extract(doc, '$.createdAt')"),
     getRun: db.prepare<[string], { agent_id: string; doc: string }>(
       'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
     ),
+    getContext: db.prepare<[string], { context: string }>('SELECT context FROM agent_runs WHERE id = ?'),
     waitingRuns: db.prepare<[string, number], { id: string }>(
       `SELECT id FROM agent_runs WHERE status = 'waiting' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
     ),
@@ -71,7 +74,7 @@ export class AgentsReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
-  private readonly batchRuns = new BatchRows<AgentRunAggregate>((run) => this.writeRun(run));
+  private readonly batchRuns = new BatchRows<StoredAgentRun>((run) => this.writeRun(run));
   /** Within a batch, each agent's latest `lastRun`, written once at the batch's end. */
   private lastRuns?: Map<string, string>;
 
@@ -115,8 +118,8 @@ export class AgentsReadModel {
     }
   }
 
-  /** Runs are kept whole, as their aggregate's `evolve` left them. */
-  saveRun(run: AgentRunAggregate): void {
+  /** Runs are kept as their aggregate's `evolve` left them, but for their context (see StoredAgentRun). */
+  saveRun(run: StoredAgentRun): void {
     this.batchRuns.set(run.id, run);
   }
 
@@ -124,13 +127,15 @@ export class AgentsReadModel {
   insertRun(run: AgentRunAggregate): boolean {
     if (this.batchRuns.has(run.id)) return false;
     const { id, agentId, status, heartbeatAt } = run;
-    const doc = JSON.stringify(run);
-    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, doc).changes > 0;
-    if (inserted) this.batchRuns.set(id, run, false);
+    const state: StoredAgentRun = { ...run, context: null };
+    const doc = JSON.stringify(state);
+    const context = JSON.stringify(run.context);
+    const inserted = this.statements.insertRun.run(id, agentId, status, heartbeatAt, doc, context).changes > 0;
+    if (inserted) this.batchRuns.set(id, state, false);
     return inserted;
   }
 
-  private writeRun(run: AgentRunAggregate): void {
+  private writeRun(run: StoredAgentRun): void {
     this.statements.upsertRun.run(run.id, run.agentId, run.status, leaseAt(run), JSON.stringify(run));
   }
 
@@ -180,23 +185,28 @@ export class AgentsReadModel {
   ): Page<AgentRun> {
     const rows = this.statements.listRuns(agentId, status, after, limit + 1, order);
     return toPage(
-      rows.map((row) => toAgentRun(JSON.parse(row.doc))),
+      rows.map((row) => toAgentRun(withContext(JSON.parse(row.doc) as StoredAgentRun, row.context))),
       limit,
     );
   }
 
-  /** The run with its executor's lease; `agentId`, when given, must be the run's agent. */
-  getRunAggregate(runId: string, agentId?: string): AgentRunAggregate | undefined {
+  /**
+   * The run with its executor's lease, but without its context (read only by `getRun`); `agentId`, when given,
+   * must be the run's agent.
+   */
+  getRunAggregate(runId: string, agentId?: string): StoredAgentRun | undefined {
     const run = this.batchRuns.get(runId, () => {
       const row = this.statements.getRun.get(runId);
-      return row && (JSON.parse(row.doc) as AgentRunAggregate);
+      return row && (JSON.parse(row.doc) as StoredAgentRun);
     });
     return run && (agentId === undefined || run.agentId === agentId) ? run : undefined;
   }
 
+  /** The run as the API shows it, with its context. */
   getRun(agentId: string, runId: string): AgentRun | undefined {
     const run = this.getRunAggregate(runId, agentId);
-    return run && toAgentRun(run);
+    const row = run && this.statements.getContext.get(runId);
+    return row && toAgentRun(withContext(run, row.context));
   }
 
   /** Runs that have waited for a decision since before `before`. */
@@ -215,13 +225,18 @@ export class AgentsReadModel {
   }
 }
 
+/** The run whole again, its context in the place it had (the document keeps the key, as null). */
+function withContext(run: StoredAgentRun, context: string): AgentRunAggregate {
+  return { ...run, context: JSON.parse(context) as AgentRunAggregate['context'] };
+}
+
 /** The definition's fields kept in the `options` column. */
 function optionsOf({ outputSchema, memory, approvalRequired }: Agent) {
   return { outputSchema, memory, approvalRequired };
 }
 
 /** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
-function leaseAt(run: AgentRunAggregate): string | null {
+function leaseAt(run: StoredAgentRun): string | null {
   return run.status === 'waiting' ? run.waitingSince : run.heartbeatAt;
 }
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { tableColumns } from '../../read-models/read-database';
 import { Workflow } from '../workflow';
+import { WorkflowRunAggregate } from '../workflow-run';
 
 /** A row of `workflows`: the workflow, and what the scheduler needs of it. */
 export interface WorkflowRow {
@@ -19,16 +20,26 @@ export interface WorkflowRow {
   policy: string | null;
 }
 
-/** A row of `workflow_runs`: the run whole, as JSON. */
+/** A row of `workflow_runs`: the run as JSON, but for its input (JSON too). */
 export interface WorkflowRunRow {
   workflow_id: string;
   stream_opened: number;
   doc: string;
+  input: string;
 }
 
 /**
- * A read model from before the schedule columns, the run-stream flag, versions or steps as a graph (`output_step`,
- * and run documents with attempts) is dropped and rebuilt from the log; the `policy` column is added in place.
+ * A run as `workflow_runs.doc` keeps it: its input, free-form JSON of up to a body's size, is in a column of its
+ * own, written once when the run is added and read only to show the run, so that the many events of a run's life
+ * neither parse nor rewrite it. The document keeps the key (as null) so that the run shows its fields in their
+ * usual order.
+ */
+export type StoredWorkflowRun = Omit<WorkflowRunAggregate, 'input'> & { input: null };
+
+/**
+ * A read model from before the schedule columns, the run-stream flag, versions, steps as a graph (`output_step`,
+ * and run documents with attempts) or inputs of their own is dropped and rebuilt from the log; the `policy`
+ * column is added in place.
  */
 function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
@@ -38,7 +49,8 @@ function migrate(db: Database.Database): void {
     workflows.includes('active_since') &&
     workflows.includes('version') &&
     workflows.includes('output_step') &&
-    runs.includes('doc');
+    runs.includes('doc') &&
+    runs.includes('input');
   if (current && !workflows.includes('policy')) db.exec('ALTER TABLE workflows ADD COLUMN policy TEXT');
   if (workflows.length === 0 || current) return;
   db.exec(`
@@ -58,7 +70,7 @@ export function createWorkflowTables(db: Database.Database): void {
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
       id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,
-      stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL
+      stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL, input TEXT NOT NULL DEFAULT '{}'
     );
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow ON workflow_runs (workflow_id, id);
     CREATE INDEX IF NOT EXISTS workflow_runs_by_workflow_status ON workflow_runs (workflow_id, status, id);

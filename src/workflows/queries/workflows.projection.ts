@@ -13,6 +13,7 @@ import {
 } from '../workflow';
 import {
   WORKFLOW_RUN_EVENT_TYPES,
+  WorkflowRunAggregate,
   WorkflowRunEvent,
   WorkflowRunQueued,
   queuedRunOf,
@@ -20,6 +21,7 @@ import {
   workflowRunStream,
 } from '../workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
+import { StoredWorkflowRun } from './workflow-tables';
 
 /** Every run's stream starts so. */
 const RUN_STREAMS = workflowRunStream('');
@@ -88,9 +90,13 @@ export class WorkflowsProjection extends ReadModelProjection {
   }
 
   private applyToRun(event: RecordedEvent): void {
+    // The read model keeps the run without its input, which only WorkflowRunQueued sets: evolve keeps the rest.
     const before = this.readModel.getRunAggregate(event.data.runId as string);
     if (!before) return;
-    const after = workflowRunDecider.evolve(before, event as unknown as WorkflowRunEvent);
-    if (after && after !== before) this.readModel.saveRun(after, true);
+    const after = workflowRunDecider.evolve(
+      before as unknown as WorkflowRunAggregate,
+      event as unknown as WorkflowRunEvent,
+    );
+    if (after && after !== (before as unknown)) this.readModel.saveRun(after as unknown as StoredWorkflowRun, true);
   }
 }

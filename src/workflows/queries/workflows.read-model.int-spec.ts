@@ -53,7 +53,8 @@ describe('workflows read model', () => {
         steps TEXT NOT NULL, output_step TEXT, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
         last_scheduled_for TEXT, active_since TEXT NOT NULL);
       CREATE TABLE workflow_runs (id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL,
-        created_at TEXT NOT NULL, stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL);
+        created_at TEXT NOT NULL, stream_opened INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL,
+        input TEXT NOT NULL DEFAULT '{}');
       INSERT INTO workflows VALUES ('wf_1', 'kept', 'active', '{"type":"manual"}', '[]', NULL, NULL, 3,
         '2026-01-01T00:00:00.000Z', NULL, '2026-01-01T00:00:00.000Z');
       INSERT INTO checkpoints VALUES ('workflows', 42);

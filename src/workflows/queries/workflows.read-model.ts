@@ -6,15 +6,19 @@ import { DefinitionListFilter, definitionListWhere } from '../../read-models/def
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate } from '../workflow';
-import { WorkflowRow, WorkflowRunRow, createWorkflowTables } from './workflow-tables';
+import { WorkflowRow, WorkflowRunRow, StoredWorkflowRun, createWorkflowTables } from './workflow-tables';
 import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
 import { latestRunOf, runRows } from '../../read-models/run-list';
 import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun } from '../workflow-run';
 
-/** A run as a batch keeps it; `insertOnly`: added in this batch, written only if no run has its id. */
+/**
+ * A run as a batch keeps it; `input`: its input as JSON, when it was added in this batch (the input is written with
+ * the run's first row only); `insertOnly`: added in this batch, written only if no run has its id.
+ */
 interface KeptRun {
-  run: WorkflowRunAggregate;
+  run: StoredWorkflowRun;
   streamOpened: boolean;
+  input?: string;
   insertOnly?: boolean;
 }
 
@@ -48,14 +52,16 @@ function prepareStatements(db: Database.Database) {
     setLastScheduledFor: db.prepare<[string, string]>('UPDATE workflows SET last_scheduled_for = ? WHERE id = ?'),
     pause: db.prepare<[string]>(`UPDATE workflows SET status = 'paused' WHERE id = ?`),
     resume: db.prepare<[string, string]>(`UPDATE workflows SET status = 'active', active_since = ? WHERE id = ?`),
-    upsertRun: db.prepare<[string, string, string, string, number, string]>(
-      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc)
-       VALUES (?, ?, ?, ?, ?, ?)
+    // The input is written once, when the run is added: a later event rewrites the rest only.
+    upsertRun: db.prepare<[string, string, string, string, number, string, string]>(
+      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc, input)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc,
          stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
-    insertRunOrOpen: db.prepare<[string, string, string, string, number, string]>(
-      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc) VALUES (?, ?, ?, ?, ?, ?)
+    insertRunOrOpen: db.prepare<[string, string, string, string, number, string, string]>(
+      `INSERT INTO workflow_runs (id, workflow_id, status, created_at, stream_opened, doc, input)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
     waitingRuns: db.prepare<[number], { id: string }>(
@@ -68,7 +74,10 @@ function prepareStatements(db: Database.Database) {
     get: db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?'),
     listRuns: runRows<WorkflowRunRow>(db, 'workflow_runs', 'workflow_id'),
     latestRun: latestRunOf(db, 'workflow_runs', 'workflow_id', 'created_at'),
-    getRun: db.prepare<[string], WorkflowRunRow>('SELECT * FROM workflow_runs WHERE id = ?'),
+    getRunState: db.prepare<[string], Omit<WorkflowRunRow, 'input'>>(
+      'SELECT workflow_id, stream_opened, doc FROM workflow_runs WHERE id = ?',
+    ),
+    getInput: db.prepare<[string], { input: string }>('SELECT input FROM workflow_runs WHERE id = ?'),
     usingAgent: db.prepare<[string], { id: string; name: string; steps: string }>(
       `SELECT workflows.id AS id, workflows.name AS name, json_group_array(step.key) AS steps
        FROM workflows, json_each(workflows.steps) AS step
@@ -141,11 +150,12 @@ export class WorkflowsReadModel {
   }
 
   /**
-   * Runs are kept whole, as their aggregate's `evolve` left them. `streamOpened`: the run's own stream exists
-   * (false while only the workflow has recorded the trigger).
+   * Runs are kept as their aggregate's `evolve` left them, but for their input (see StoredWorkflowRun).
+   * `streamOpened`: the run's own stream exists (false while only the workflow has recorded the trigger).
    */
-  saveRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
-    this.batchRuns.set(run.id, { run, streamOpened });
+  saveRun(run: StoredWorkflowRun, streamOpened: boolean): void {
+    const input = this.batchRuns.get(run.id, () => undefined)?.input;
+    this.batchRuns.set(run.id, { run, streamOpened, input });
   }
 
   /** Applies a projection's batch, writing each run and workflow it changes once, at the end (see BatchRows). */
@@ -167,13 +177,16 @@ export class WorkflowsReadModel {
    * case: one commit) costs no second write.
    */
   insertRun(run: WorkflowRunAggregate, streamOpened: boolean): void {
-    if (!this.batchRuns.has(run.id)) this.batchRuns.set(run.id, { run, streamOpened, insertOnly: true });
+    if (this.batchRuns.has(run.id)) return;
+    const input = JSON.stringify(run.input);
+    this.batchRuns.set(run.id, { run: { ...run, input: null }, streamOpened, input, insertOnly: true });
   }
 
-  private writeRun({ run, streamOpened, insertOnly }: KeptRun): void {
+  /** A run loaded from the table has its row, and its input there: the row's input is then left as it is. */
+  private writeRun({ run, streamOpened, input = '{}', insertOnly }: KeptRun): void {
     const { id, workflowId, status, createdAt } = run;
     const statement = insertOnly ? this.statements.insertRunOrOpen : this.statements.upsertRun;
-    statement.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run));
+    statement.run(id, workflowId, status, createdAt, streamOpened ? 1 : 0, JSON.stringify(run), input);
   }
 
   /** Records that the run's own stream exists; false when the run is not there. */
@@ -195,10 +208,11 @@ export class WorkflowsReadModel {
     return this.statements.waitingRuns.all(limit).map((row) => row.id);
   }
 
-  getRunAggregate(runId: string, workflowId?: string): WorkflowRunAggregate | undefined {
+  /** The run without its input (read only by `getRun`); `workflowId`, when given, must be the run's workflow. */
+  getRunAggregate(runId: string, workflowId?: string): StoredWorkflowRun | undefined {
     const kept = this.batchRuns.get(runId, () => {
-      const row = this.statements.getRun.get(runId);
-      return row && { run: JSON.parse(row.doc) as WorkflowRunAggregate, streamOpened: row.stream_opened === 1 };
+      const row = this.statements.getRunState.get(runId);
+      return row && { run: JSON.parse(row.doc) as StoredWorkflowRun, streamOpened: row.stream_opened === 1 };
     });
     return kept && (workflowId === undefined || kept.run.workflowId === workflowId) ? kept.run : undefined;
   }
@@ -248,9 +262,11 @@ export class WorkflowsReadModel {
     return this.statements.latestRun(workflowId);
   }
 
+  /** The run as the API shows it, with its input. */
   getRun(workflowId: string, runId: string): WorkflowRun | undefined {
     const run = this.getRunAggregate(runId, workflowId);
-    return run && toWorkflowRun(run);
+    const row = run && this.statements.getInput.get(runId);
+    return row && toWorkflowRun(withInput(run, row.input));
   }
 }
 
@@ -279,5 +295,10 @@ function policyColumn({ overlap, maxConcurrentRuns }: RunPolicy): string | null 
 }
 
 function toRun(row: WorkflowRunRow): WorkflowRun {
-  return toWorkflowRun(JSON.parse(row.doc));
+  return toWorkflowRun(withInput(JSON.parse(row.doc) as StoredWorkflowRun, row.input));
+}
+
+/** The run whole again, its input in the place it had (the document keeps the key, as null). */
+function withInput(run: StoredWorkflowRun, input: string): WorkflowRunAggregate {
+  return { ...run, input: JSON.parse(input) as WorkflowRunAggregate['input'] };
 }
