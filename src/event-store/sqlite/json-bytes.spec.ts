@@ -1,4 +1,4 @@
-import { NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
+import { MAX_WRITTEN_HERE, NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
 
 /** What writeJson writes for `value`, in a buffer of `size` bytes. */
 function written(value: unknown, size = 4096): string | number {
@@ -53,6 +53,14 @@ describe('writeJson', () => {
       [new String('boxed')],
     ])
       expect(written(value)).toBe(NOT_PLAIN);
+  });
+
+  it('leaves to JSON.stringify a value whose JSON is longer than MAX_WRITTEN_HERE, however much room there is', () => {
+    const large = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${i}`, i]));
+    expect(Buffer.byteLength(JSON.stringify(large))).toBeGreaterThan(MAX_WRITTEN_HERE);
+    expect(written(large, 4 * MAX_WRITTEN_HERE)).toBe(NOT_PLAIN);
+    const small = { list: Array.from({ length: 1000 }, (_, i) => i) };
+    expect(written(small, 4 * MAX_WRITTEN_HERE)).toBe(JSON.stringify(small));
   });
 
   it('tells when the buffer has no room, whatever the point where it runs out', () => {

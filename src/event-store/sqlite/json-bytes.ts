@@ -17,9 +17,19 @@ const MAX_DEPTH = 32;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/**
+ * Values whose JSON is longer than this are left to JSON.stringify too: written here byte by byte, a large value
+ * (a run's context of 70,000 keys) costs many times what the native encoder takes, and holds the event loop.
+ */
+export const MAX_WRITTEN_HERE = 64 * 1024;
+
 /** Writes `value` as JSON at `at`: the end of what was written, NO_ROOM or NOT_PLAIN. */
 export function writeJson(value: unknown, bytes: Buffer, at: number): number {
-  return writeValue(value, bytes, at, 0);
+  const room = Math.min(bytes.length, at + MAX_WRITTEN_HERE);
+  if (room === bytes.length) return writeValue(value, bytes, at, 0);
+  // Written into a view of at most MAX_WRITTEN_HERE bytes: running out of it means the value is large.
+  const end = writeValue(value, bytes.subarray(0, room), at, 0);
+  return end === NO_ROOM ? NOT_PLAIN : end;
 }
 
 /** Writes `text` as UTF-8 at `at` (ASCII copied here, anything else by the buffer): its end, or NO_ROOM. */
