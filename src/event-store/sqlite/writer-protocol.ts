@@ -5,7 +5,7 @@
  * collect) one by one. Each append is encoded into the batch as it is made: no object per event is kept for it.
  */
 import { EventMetadata, StreamAppend } from '../event-store';
-import { NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
+import { MAX_WRITTEN_HERE, NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
 
 /**
  * A batch: `shape` holds, per request, its number of parts and then each part's number of events; `bytes` holds,
@@ -153,6 +153,8 @@ export class BatchEncoder {
   /** Writes JSON.stringify(value), straight into the buffer where it is plain data. */
   private writeJson(value: unknown): void {
     let end: number;
+    // Room for the largest value written here, so that a large one is found out in one try (each try walks it).
+    if (this.bytes.length - this.at < MAX_WRITTEN_HERE) this.growBy(MAX_WRITTEN_HERE);
     while ((end = writeJson(value, this.bytes, this.at)) === NO_ROOM) this.growBy(1024);
     if (end === NOT_PLAIN) this.write(JSON.stringify(value));
     else this.written(end);
