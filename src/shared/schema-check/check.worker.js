@@ -1,0 +1,52 @@
+'use strict';
+// Checks against user-given JSON Schemas, on a worker thread (see checker.ts): compiling a large schema or checking
+// a large answer takes this thread's time, never the service's event loop, and a check that runs past its budget
+// is ended by terminating this thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
+//
+// In (messages): { id, schema } (the schema's JSON text: compile it) or { id, schema, value } (check the value).
+// Out: { id, problem } (why the schema cannot be compiled; absent when it can) or { id, errors: [{ path, message }] }.
+const { parentPort } = require('node:worker_threads');
+const { createAjv, toSchemaError } = require('./engine');
+
+const ajv = createAjv();
+const compiled = new Map();
+const MAX_CACHED = 200;
+
+/** The validator of a schema's text: compiled once, the last MAX_CACHED kept. */
+function validatorOf(text) {
+  let validate = compiled.get(text);
+  if (!validate) {
+    const schema = JSON.parse(text);
+    validate = ajv.compile(schema);
+    // The schema is compiled once; its `$id`, if any, must not clash with the next compile of the same text.
+    if (typeof schema.$id === 'string') ajv.removeSchema(schema.$id);
+    if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value);
+    compiled.set(text, validate);
+  }
+  return validate;
+}
+
+parentPort.on('message', (job) => {
+  const { id, schema } = job;
+  let validate;
+  try {
+    validate = validatorOf(schema);
+  } catch (error) {
+    parentPort.postMessage({ id, problem: String(error?.message ?? error) });
+    return;
+  }
+  if (!('value' in job)) {
+    parentPort.postMessage({ id });
+    return;
+  }
+  try {
+    const errors = validate(job.value) ? [] : (validate.errors ?? []).map(toSchemaError);
+    parentPort.postMessage({ id, errors });
+  } catch (error) {
+    // A value nested deeper than the stack allows, for one.
+    parentPort.postMessage({
+      id,
+      errors: [{ path: '', message: `could not be checked (${String(error?.message ?? error)})` }],
+    });
+  }
+});
