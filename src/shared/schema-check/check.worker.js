@@ -12,17 +12,21 @@ const ajv = createAjv();
 const compiled = new Map();
 const MAX_CACHED = 200;
 
-/** The validator of a schema's text: compiled once, the last MAX_CACHED kept. */
+/** The validator of a schema's text: compiled once, the last MAX_CACHED kept (about 1 MB each at most). */
 function validatorOf(text) {
-  let validate = compiled.get(text);
-  if (!validate) {
-    const schema = JSON.parse(text);
-    validate = ajv.compile(schema);
-    // The schema is compiled once; its `$id`, if any, must not clash with the next compile of the same text.
-    if (typeof schema.$id === 'string') ajv.removeSchema(schema.$id);
-    if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value);
-    compiled.set(text, validate);
+  const known = compiled.get(text);
+  if (known) return known.validate;
+  const schema = JSON.parse(text);
+  const validate = ajv.compile(schema);
+  // The schema is compiled once; its `$id`, if any, must not clash with the next compile of the same text.
+  if (typeof schema.$id === 'string') ajv.removeSchema(schema.$id);
+  if (compiled.size >= MAX_CACHED) {
+    const [oldest, entry] = compiled.entries().next().value;
+    compiled.delete(oldest);
+    // ajv keeps every schema object it compiled, too: without this, each new schema would stay for good.
+    ajv.removeSchema(entry.schema);
   }
+  compiled.set(text, { schema, validate });
   return validate;
 }
 

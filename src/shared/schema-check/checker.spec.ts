@@ -29,8 +29,9 @@ describe('SchemaChecker', () => {
       { path: '', message: 'property name must be valid' },
     ]);
     expect(await checker.errors(schema, { s: 'a'.repeat(5000), [`${'a'.repeat(5000)}`]: 1 })).toEqual([]);
-    // Backtracking took 2^n steps: 29 characters took seconds, 5,000 would never end.
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Backtracking took 2^n steps: 29 characters took seconds, 5,000 would never end. (The margin is for a busy
+    // test machine.)
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('keeps JavaScript pattern syntax: unanchored search, \\d, \\u escapes, named groups, Unicode classes', async () => {
@@ -54,19 +55,20 @@ describe('SchemaChecker', () => {
 
   it('checks uniqueItems in linear time, as JSON Schema compares items', async () => {
     const schema = JSON.stringify({ type: 'array', uniqueItems: true });
-    const list = Array.from({ length: 9000 }, (_, i) => ({ id: i, tags: [i, `${i}`] }));
+    // ajv compared every pair of objects: 9,000 took 2 to 3 s, 30,000 would take half a minute.
+    const list = Array.from({ length: 30_000 }, (_, i) => ({ id: i, tags: [i, `${i}`] }));
     const started = performance.now();
     expect(await checker.errors(schema, list)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(3000);
     expect(await checker.errors(schema, [...list, { tags: [3, '3'], id: 3 }])).toEqual([
-      { path: '', message: 'must NOT have duplicate items (items ## 9000 and 3 are identical)' },
+      { path: '', message: 'must NOT have duplicate items (items ## 30000 and 3 are identical)' },
     ]);
     expect(await checker.errors(schema, [1, '1', [1], { a: 1 }, { a: '1' }, null, 'null'])).toEqual([]);
     expect(await checker.errors(schema, [{ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }])).toHaveLength(1);
   });
 
   it('ends a check past its budget with the reason, without stalling the event loop, and goes on', async () => {
-    const budgeted = new SchemaChecker(300);
+    const budgeted = new SchemaChecker(1000);
     try {
       let last = performance.now();
       let stallMs = 0;
@@ -75,8 +77,8 @@ describe('SchemaChecker', () => {
         last = performance.now();
       }, 5);
       const errors = await budgeted.errors(chainOfDefs(30), 1).finally(() => clearInterval(timer));
-      expect(errors).toEqual([{ path: '', message: 'could not be checked: the check took longer than 300 ms' }]);
-      expect(stallMs).toBeLessThan(250);
+      expect(errors).toEqual([{ path: '', message: 'could not be checked: the check took longer than 1000 ms' }]);
+      expect(stallMs).toBeLessThan(500);
       expect(await budgeted.errors(JSON.stringify({ type: 'string' }), 1)).toEqual([
         { path: '', message: 'must be string' },
       ]);

@@ -52,7 +52,10 @@ function uniqueItems(wanted) {
 
 /** An ajv for user-given schemas. Unknown keywords are allowed; formats are annotations (ajv-formats is not loaded). */
 function createAjv() {
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, code: { regExp: re2 } });
+  // ajv's optimizer pass over the generated code took two thirds of compiling a 52 KB schema (150 ms of 210) and
+  // did not make the checks measurably faster: it is off.
+  const code = { regExp: re2, optimize: false };
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, code });
   ajv.removeKeyword('uniqueItems');
   ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, compile: uniqueItems });
   return ajv;
