@@ -82,6 +82,16 @@ const cases = [
     answer: JSON.stringify({ list: Array.from({ length: 9000 }, (_, i) => ({ id: i, name: `item ${i}` })) }),
   },
   {
+    name: '1,000 patterns \\p{L}{1000} (RE2 compiles each in ms)',
+    schema: {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 1000 }, (_, i) => [`p${i}`, { type: 'string', pattern: `\\p{L}{1000}${i}` }]),
+      ),
+    },
+    answer: JSON.stringify({ p0: 'x' }),
+  },
+  {
     name: 'a 52 KB schema (compiled at create)',
     schema: largeSchema(52 * 1024),
     answer: JSON.stringify({ field_0: 'x' }),

@@ -1,5 +1,5 @@
 import { SchemaChecker, SchemaError } from './schema-check/checker';
-import { SchemaProblem, schemaBoundsProblems } from './schema-check/schema-bounds';
+import { SchemaProblem, schemaBounds } from './schema-check/schema-bounds';
 
 export type { SchemaError, SchemaProblem };
 
@@ -11,8 +11,8 @@ const checker = new SchemaChecker();
 
 /**
  * Why `schema` cannot be used as a JSON Schema for user data (each problem with its keys from the schema's root),
- * or none when it can: it must be an object of at most MAX_SCHEMA_BYTES, within the bounds schemaBoundsProblems
- * checks, and compile.
+ * or none when it can: it must be an object of at most MAX_SCHEMA_BYTES, within the bounds schemaBounds checks,
+ * with patterns RE2 runs, and compile.
  */
 export async function jsonSchemaProblems(schema: unknown): Promise<SchemaProblem[]> {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
@@ -22,10 +22,19 @@ export async function jsonSchemaProblems(schema: unknown): Promise<SchemaProblem
   const size = Buffer.byteLength(text);
   if (size > MAX_SCHEMA_BYTES)
     return [{ at: [], message: `must be at most ${MAX_SCHEMA_BYTES} bytes as JSON (it is ${size})` }];
-  const bounds = schemaBoundsProblems(schema as Record<string, unknown>);
-  if (bounds.length) return bounds;
-  const problem = await checker.compileProblem(text);
-  return problem === undefined ? [] : [{ at: [], message: problem }];
+  const { problems, patterns } = schemaBounds(schema as Record<string, unknown>);
+  if (problems.length) return problems;
+  const compiled = await checker.compile(
+    text,
+    patterns.map(({ pattern }) => pattern),
+  );
+  if (compiled.patternProblems) {
+    return compiled.patternProblems.map(({ index, message }) => ({
+      at: patterns[index].at,
+      message: `${JSON.stringify(patterns[index].pattern)} cannot be used: ${message}`,
+    }));
+  }
+  return compiled.problem === undefined ? [] : [{ at: [], message: compiled.problem }];
 }
 
 /** The ways `value` does not match `schema` (empty when it does), or why it could not be checked in time. */

@@ -3,10 +3,12 @@
 // a large answer takes this thread's time, never the service's event loop, and a check that runs past its budget
 // is ended by terminating this thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
 //
-// In (messages): { id, schema } (the schema's JSON text: compile it) or { id, schema, value } (check the value).
-// Out: { id, problem } (why the schema cannot be compiled; absent when it can) or { id, errors: [{ path, message }] }.
+// In (messages): { id, schema, patterns } (the schema's JSON text and every pattern in it: check the patterns, then
+// compile the schema) or { id, schema, value } (check the value).
+// Out: { id, patternProblems: [{ index, message }] } (patterns RE2 cannot run, or too large), { id, problem } (why
+// the schema cannot be compiled; absent when it can) or { id, errors: [{ path, message }] }.
 const { parentPort } = require('node:worker_threads');
-const { createAjv, toSchemaError } = require('./engine');
+const { createAjv, patternProblems, toSchemaError } = require('./engine');
 
 const ajv = createAjv();
 const compiled = new Map();
@@ -32,6 +34,13 @@ function validatorOf(text) {
 
 parentPort.on('message', (job) => {
   const { id, schema } = job;
+  if (job.patterns) {
+    const problems = patternProblems(job.patterns);
+    if (problems.length) {
+      parentPort.postMessage({ id, patternProblems: problems });
+      return;
+    }
+  }
   let validate;
   try {
     validate = validatorOf(schema);

@@ -43,14 +43,31 @@ describe('SchemaChecker', () => {
     expect(await checker.errors(schema('^(?<word>\\p{L}+)$'), 'Ünïcödé')).toEqual([]);
   });
 
-  it('refuses to compile a pattern RE2 cannot run', async () => {
-    expect(await checker.compileProblem(JSON.stringify({ type: 'string', pattern: '(a)\\1' }))).toContain(
+  it('refuses patterns RE2 cannot run or that are too large, by their index, before compiling the schema', async () => {
+    const schema = JSON.stringify({ type: 'string' });
+    const big = Array.from({ length: 10 }, (_, i) => `(?:x${i}\\p{L}{1000})`).join('|');
+    const { patternProblems } = await checker.compile(schema, ['^ok$', '(a)\\1', '(?=a)', '(?<=a)b', big]);
+    expect(patternProblems).toEqual([
+      { index: 1, message: expect.stringContaining('invalid escape sequence') },
+      { index: 2, message: expect.stringContaining('unsupported Perl syntax') },
+      { index: 3, message: expect.stringContaining('no backreferences or lookarounds') },
+      { index: 4, message: 'compiles to 10022 instructions, more than 5000' },
+    ]);
+    const many = Array.from({ length: 30 }, () => '^.{0,1000}$');
+    expect((await checker.compile(schema, many)).patternProblems).toEqual([
+      { index: 24, message: "brings the schema's patterns to 50100 instructions, more than 50000" },
+    ]);
+    expect(await checker.compile(schema, ['^[A-Z]{2}-\\d{4}$'])).toEqual({});
+  });
+
+  it('refuses to compile what ajv cannot compile, a pattern included', async () => {
+    expect((await checker.compile(JSON.stringify({ type: 'string', pattern: '(a)\\1' }))).problem).toContain(
       'is not a valid JSON Schema: error parsing regexp',
     );
-    expect(await checker.compileProblem(JSON.stringify({ type: 'no-such-type' }))).toContain(
+    expect((await checker.compile(JSON.stringify({ type: 'no-such-type' }))).problem).toContain(
       'is not a valid JSON Schema',
     );
-    expect(await checker.compileProblem(JSON.stringify({ type: 'object' }))).toBeUndefined();
+    expect(await checker.compile(JSON.stringify({ type: 'object' }))).toEqual({});
   });
 
   it('checks uniqueItems in linear time, as JSON Schema compares items', async () => {

@@ -14,11 +14,20 @@ export interface SchemaError {
   message: string;
 }
 
-/** From the worker: `problem`, ajv's reason the schema does not compile; or `errors`. Else `failure`, from here. */
-type Outcome = { problem?: string; errors?: SchemaError[]; failure?: string };
+/** A pattern of a schema (by its index among those given) that cannot be used, and why. */
+export interface PatternProblem {
+  index: number;
+  message: string;
+}
+
+/**
+ * From the worker: `patternProblems`; `problem`, ajv's reason the schema does not compile; or `errors`. Else
+ * `failure`, from here.
+ */
+type Outcome = { problem?: string; errors?: SchemaError[]; failure?: string; patternProblems?: PatternProblem[] };
 
 interface Job {
-  message: { id: number; schema: string; value?: unknown };
+  message: { id: number; schema: string; patterns?: string[]; value?: unknown };
   settle(outcome: Outcome): void;
 }
 
@@ -36,11 +45,19 @@ export class SchemaChecker {
 
   constructor(private readonly budgetMs = SCHEMA_CHECK_BUDGET_MS) {}
 
-  /** Why `schemaText` cannot be used (ajv does not compile it, or not within the budget), or undefined. */
-  async compileProblem(schemaText: string): Promise<string | undefined> {
-    const { problem, failure } = await this.run({ id: this.nextId++, schema: schemaText });
-    if (failure !== undefined) return `could not be compiled: the compile ${failure}`;
-    return problem === undefined ? undefined : `is not a valid JSON Schema: ${problem}`;
+  /**
+   * Why `schemaText` cannot be used: its `patterns` (every pattern in it) that RE2 cannot run or that are too large;
+   * else why ajv does not compile it, or not within the budget; nothing when it can be used.
+   */
+  async compile(
+    schemaText: string,
+    patterns: string[] = [],
+  ): Promise<{ problem?: string; patternProblems?: PatternProblem[] }> {
+    const outcome = await this.run({ id: this.nextId++, schema: schemaText, patterns });
+    const { problem, failure, patternProblems } = outcome;
+    if (failure !== undefined) return { problem: `could not be compiled: the compile ${failure}` };
+    if (patternProblems?.length) return { patternProblems };
+    return problem === undefined ? {} : { problem: `is not a valid JSON Schema: ${problem}` };
   }
 
   /** The ways `value` does not match the schema (empty when it does), or why it could not be checked. */

@@ -10,10 +10,51 @@
 const Ajv = require('ajv');
 const { RE2JS } = require('re2js');
 
-/** A pattern as RE2 runs it, or a thrown RE2JSSyntaxException saying why it cannot. */
-function re2(pattern) {
+/** The most instructions one pattern may compile to (`^.{0,1000}$` is 2,004; everyday patterns tens to hundreds). */
+const MAX_PATTERN_PROGRAM = 5000;
+/** The most instructions all the patterns of a schema may compile to together. */
+const MAX_PATTERNS_PROGRAM = 50000;
+
+/** A pattern compiled by RE2, or a thrown RE2JSSyntaxException saying why it cannot be. */
+function compileRe2(pattern) {
   // JavaScript syntax RE2 spells otherwise (\u00e9, (?<name>…), [^]) is translated first.
-  const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  return RE2JS.compile(RE2JS.translateRegExp(pattern));
+}
+
+/**
+ * Why RE2 cannot run each of `patterns` (index and message), or why they are too large: matching costs the text's
+ * length times a pattern's program, and compiling them takes time in proportion to their programs.
+ */
+function patternProblems(patterns) {
+  const problems = [];
+  let total = 0;
+  for (const [index, pattern] of patterns.entries()) {
+    let size;
+    try {
+      size = compileRe2(pattern).programSize();
+    } catch (error) {
+      const why = String(error?.message ?? error);
+      const message = `${why} (patterns run on RE2, which matches in linear time and so has no backreferences or lookarounds)`;
+      problems.push({ index, message });
+      continue;
+    }
+    total += size;
+    if (size > MAX_PATTERN_PROGRAM) {
+      problems.push({ index, message: `compiles to ${size} instructions, more than ${MAX_PATTERN_PROGRAM}` });
+    } else if (total > MAX_PATTERNS_PROGRAM) {
+      problems.push({
+        index,
+        message: `brings the schema's patterns to ${total} instructions, more than ${MAX_PATTERNS_PROGRAM}`,
+      });
+      break;
+    }
+  }
+  return problems;
+}
+
+/** A pattern as ajv runs it, on RE2. */
+function re2(pattern) {
+  const compiled = compileRe2(pattern);
   // ajv keys its cache of patterns by toString(); RE2 is Unicode-aware without the `u` flag it passes.
   return { test: (text) => compiled.test(text), toString: () => `/${pattern}/` };
 }
@@ -67,4 +108,4 @@ function toSchemaError(error) {
   return { path: error.instancePath, message: `${error.message ?? 'is not valid'}${extra}` };
 }
 
-module.exports = { createAjv, toSchemaError, re2 };
+module.exports = { createAjv, toSchemaError, re2, patternProblems, MAX_PATTERN_PROGRAM, MAX_PATTERNS_PROGRAM };

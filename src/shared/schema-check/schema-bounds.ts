@@ -1,5 +1,3 @@
-import { RE2JS } from 're2js';
-
 /**
  * The most schema nodes one check of a value may apply at one place in it: each subschema counts one, each `enum`
  * entry one, and a `$ref` what it points to (counted once however often it is referred to; a reference back into
@@ -14,6 +12,12 @@ export const MAX_SCHEMA_DEPTH = 64;
 export interface SchemaProblem {
   at: Array<string | number>;
   message: string;
+}
+
+/** A pattern of the schema (a `pattern`, a `patternProperties` key), and where it is. */
+export interface SchemaPattern {
+  at: Array<string | number>;
+  pattern: string;
 }
 
 type Schema = Record<string, unknown>;
@@ -74,24 +78,25 @@ function children(node: Schema, at?: Array<string | number>): Child[] {
 }
 
 /**
- * What makes `schema` unsafe to check user data against, before ajv compiles it: a pattern RE2 cannot run (a
- * backreference, a lookaround), nesting deeper than MAX_SCHEMA_DEPTH, more than MAX_SCHEMA_NODES nodes applied at
- * one place, a `$ref` that comes back to itself at the same place in the value (a check that would never end).
- * The walk is linear in the schema: each node is visited once, each `$ref` target's count is kept.
+ * What makes `schema` unsafe to check user data against, before ajv compiles it: nesting deeper than
+ * MAX_SCHEMA_DEPTH, more than MAX_SCHEMA_NODES nodes applied at one place, a `$ref` that comes back to itself at the
+ * same place in the value (a check that would never end). And every pattern in it, for the worker to try on RE2
+ * (compiling a pattern can take milliseconds: not on the event loop). The walk is linear in the schema: each node is
+ * visited once, each `$ref` target's count is kept.
  */
-export function schemaBoundsProblems(schema: Schema): SchemaProblem[] {
+export function schemaBounds(schema: Schema): { problems: SchemaProblem[]; patterns: SchemaPattern[] } {
   const problems: SchemaProblem[] = [];
   const index = new SchemaIndex();
   index.add(schema, [], ROOT_BASE, 0, problems);
-  if (problems.length) return problems;
-  new ExpansionCount(index, problems).of(schema, 0);
-  return problems;
+  if (!problems.length) new ExpansionCount(index, problems).of(schema, 0);
+  return { problems, patterns: index.patterns };
 }
 
 /** Every subschema's keys from the root and base URI, and the resources and anchors `$ref`s can name. */
 class SchemaIndex {
   readonly at = new Map<object, Array<string | number>>();
   readonly base = new Map<object, string>();
+  readonly patterns: SchemaPattern[] = [];
   private readonly resources = new Map<string, unknown>();
   private readonly anchors = new Map<string, unknown>();
 
@@ -109,7 +114,7 @@ class SchemaIndex {
     }
     this.at.set(node, at);
     this.base.set(node, base);
-    problems.push(...patternProblems(node, at));
+    this.patterns.push(...patternsOf(node, at));
     for (const child of children(node, at)) this.add(child.node, child.at, base, level + 1, problems);
   }
 
@@ -186,29 +191,15 @@ class ExpansionCount {
   }
 }
 
-/** The `pattern` and `patternProperties` of a node that RE2 cannot compile. */
-function patternProblems(node: Schema, at: Array<string | number>): SchemaProblem[] {
-  const found: SchemaProblem[] = [];
-  const check = (pattern: string, where: Array<string | number>) => {
-    const why = re2Problem(pattern);
-    if (why) found.push({ at: where, message: `${JSON.stringify(pattern)} cannot be used: ${why}` });
-  };
-  if (typeof node.pattern === 'string') check(node.pattern, [...at, 'pattern']);
+/** The `pattern` and `patternProperties` keys of a node, with where each is. */
+function patternsOf(node: Schema, at: Array<string | number>): SchemaPattern[] {
+  const found: SchemaPattern[] = [];
+  if (typeof node.pattern === 'string') found.push({ at: [...at, 'pattern'], pattern: node.pattern });
   if (isObject(node.patternProperties)) {
-    for (const key of Object.keys(node.patternProperties)) check(key, [...at, 'patternProperties', key]);
+    for (const key of Object.keys(node.patternProperties))
+      found.push({ at: [...at, 'patternProperties', key], pattern: key });
   }
   return found;
-}
-
-/** Why RE2 (linear-time, so no backreferences or lookarounds) cannot run `pattern`, or undefined when it can. */
-export function re2Problem(pattern: string): string | undefined {
-  try {
-    RE2JS.compile(RE2JS.translateRegExp(pattern));
-    return undefined;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return `${message} (patterns run on RE2, which matches in linear time and so has no backreferences or lookarounds)`;
-  }
 }
 
 function isObject(value: unknown): value is Schema {
