@@ -195,7 +195,7 @@ async function loop(
   if (waitingFor.length) return { output: first.output, usage: first.usage, attempts: opened.attempts(), waitingFor };
   if (!schema) return { output: first.output, usage: first.usage, attempts: opened.attempts() };
 
-  let checked = checkAnswer(schema, first.output);
+  let checked = await checkAnswer(schema, first.output);
   let { output, usage } = first;
   if ('errors' in checked) {
     // One repair turn: the model sees its answer and what is wrong with it, and answers again (without tools).
@@ -206,7 +206,7 @@ async function loop(
     );
     output = repair.output;
     usage = sum(usage, repair.usage);
-    checked = checkAnswer(schema, output);
+    checked = await checkAnswer(schema, output);
   }
   if ('errors' in checked) {
     const error = new OutputInvalid(checked.errors);

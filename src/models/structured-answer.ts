@@ -8,8 +8,14 @@ export class OutputInvalid extends ModelRunError {
   }
 }
 
-/** The answer as JSON, if it is JSON that matches `schema`; otherwise why not. */
-export function checkAnswer(schema: object, text: string): { value: unknown } | { errors: SchemaError[] } {
+/**
+ * The answer as JSON, if it is JSON that matches `schema`; otherwise why not. The check runs off the event loop,
+ * within a time budget (see SchemaChecker): an answer that cannot be checked in time is not valid.
+ */
+export async function checkAnswer(
+  schema: object,
+  text: string,
+): Promise<{ value: unknown } | { errors: SchemaError[] }> {
   let value: unknown;
   try {
     value = JSON.parse(withoutFence(text));
@@ -18,7 +24,7 @@ export function checkAnswer(schema: object, text: string): { value: unknown } | 
       errors: [{ path: '', message: `is not JSON (${error instanceof Error ? error.message : 'unreadable'})` }],
     };
   }
-  const errors = schemaErrors(schema, value);
+  const errors = await schemaErrors(schema, value);
   return errors.length ? { errors } : { value };
 }
 

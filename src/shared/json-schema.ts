@@ -1,54 +1,51 @@
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { SchemaChecker, SchemaError } from './schema-check/checker';
+import { SchemaProblem, schemaBounds } from './schema-check/schema-bounds';
 
-/** The largest `outputSchema` accepted, as JSON text. */
+export type { SchemaError, SchemaProblem };
+
+/** The largest user-given JSON Schema (an `outputSchema`) accepted, as JSON text. */
 export const MAX_SCHEMA_BYTES = 64 * 1024;
 
-export interface SchemaError {
-  /** A JSON Pointer into the value (`/title`), or empty for the value itself. */
-  path: string;
-  message: string;
-}
+// One worker thread per process compiles user-given schemas and checks values against them (see SchemaChecker).
+const checker = new SchemaChecker();
 
-// Unknown keywords (`title`, `examples`, vendor extensions) are allowed; the schema itself must still be valid
-// against the meta-schema. Formats are not checked (ajv-formats is not loaded): `format` is an annotation here.
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-const compiled = new Map<string, ValidateFunction>();
-const MAX_CACHED = 200;
-
-/** Why `schema` cannot be used as a JSON Schema, or undefined when it can. */
-export function jsonSchemaProblem(schema: unknown): string | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'must be a JSON Schema object';
-  const size = Buffer.byteLength(JSON.stringify(schema));
-  if (size > MAX_SCHEMA_BYTES) return `must be at most ${MAX_SCHEMA_BYTES} bytes as JSON (it is ${size})`;
-  try {
-    validatorOf(schema);
-    return undefined;
-  } catch (error) {
-    return `is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * Why `schema` cannot be used as a JSON Schema for user data (each problem with its keys from the schema's root),
+ * or none when it can: it must be an object of at most MAX_SCHEMA_BYTES, within the bounds schemaBounds checks,
+ * with patterns RE2 runs, and compile.
+ */
+export async function jsonSchemaProblems(schema: unknown): Promise<SchemaProblem[]> {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    return [{ at: [], message: 'must be a JSON Schema object' }];
   }
-}
-
-/** The ways `value` does not match `schema` (empty when it does). */
-export function schemaErrors(schema: object, value: unknown): SchemaError[] {
-  const validate = validatorOf(schema);
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(toSchemaError);
-}
-
-function validatorOf(schema: object): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    // The schema is compiled once; its `$id`, if any, must not clash with the next compile of the same text.
-    if (typeof (schema as { $id?: unknown }).$id === 'string') ajv.removeSchema((schema as { $id: string }).$id);
-    if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
-    compiled.set(key, validate);
+  const text = JSON.stringify(schema);
+  const size = Buffer.byteLength(text);
+  if (size > MAX_SCHEMA_BYTES)
+    return [{ at: [], message: `must be at most ${MAX_SCHEMA_BYTES} bytes as JSON (it is ${size})` }];
+  const { problems, patterns } = schemaBounds(schema as Record<string, unknown>);
+  if (problems.length) return problems;
+  const compiled = await checker.compile(
+    text,
+    patterns.map(({ pattern }) => pattern),
+  );
+  if (compiled.patternProblems) {
+    return compiled.patternProblems.map(({ index, message }) => ({
+      at: patterns[index].at,
+      message: `${JSON.stringify(patterns[index].pattern)} cannot be used: ${message}`,
+    }));
   }
-  return validate;
+  return compiled.problem === undefined ? [] : [{ at: [], message: compiled.problem }];
 }
 
-function toSchemaError(error: ErrorObject): SchemaError {
-  const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
-  return { path: error.instancePath, message: `${error.message ?? 'is not valid'}${extra}` };
+/** The ways `value` does not match `schema` (empty when it does), or why it could not be checked in time. */
+export function schemaErrors(schema: object, value: unknown): Promise<SchemaError[]> {
+  return checker.errors(JSON.stringify(schema), value);
+}
+
+/** A place in a schema as a field path: `outputSchema.properties.title.pattern`, `…patternProperties["^a+$"]`. */
+export function schemaFieldPath(field: string, at: Array<string | number>): string {
+  return at.reduce<string>((path, key) => {
+    if (typeof key === 'number') return `${path}[${key}]`;
+    return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  }, field);
 }

@@ -1,5 +1,5 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
-import { jsonSchemaProblem } from '../../shared/json-schema';
+import { jsonSchemaProblems, schemaFieldPath } from '../../shared/json-schema';
 import { AgentDefinition } from '../agent';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
@@ -7,15 +7,15 @@ import { ToolRegistry } from '../../tools/tool-registry';
 /**
  * What the DTO cannot check alone: the model names a known provider (one not configured is still accepted: its
  * runs fail with `provider_not_configured`), every tool is one the service offers now, and `outputSchema` is a
- * JSON Schema of at most 64 KB. An update checks only what it changes (a field undefined: not checked), so an
- * agent whose tool has gone can still change.
+ * JSON Schema of at most 64 KB, within the bounds of a safe check. An update checks only what it changes (a field
+ * undefined: not checked), so an agent whose tool has gone can still change.
  */
-export function checkAgentDefinition(
+export async function checkAgentDefinition(
   { model, tools, outputSchema }: Partial<AgentDefinition>,
   registry: ToolRegistry,
-): void {
+): Promise<void> {
   const errors: FieldError[] = [];
-  errors.push(...outputSchemaErrors(outputSchema));
+  errors.push(...(await outputSchemaErrors(outputSchema)));
   const parsed = model === undefined ? undefined : parseModelId(model);
   if (typeof parsed === 'string') errors.push({ path: 'model', message: parsed });
   (tools ?? []).forEach((id, i) => {
@@ -29,11 +29,16 @@ export function checkAgentDefinition(
 /**
  * `outputSchema` (of an agent or a run): null or undefined, or a JSON Schema of at most 64 KB whose root is an
  * object (`"type": "object"`), as providers' JSON-schema modes require, so `outputObject` is always an object.
+ * A problem inside it (a pattern, a part that expands too far) is named by its path in the schema.
  */
-export function outputSchemaErrors(outputSchema: unknown): FieldError[] {
+export async function outputSchemaErrors(outputSchema: unknown): Promise<FieldError[]> {
   if (outputSchema === undefined || outputSchema === null) return [];
-  const problem =
-    jsonSchemaProblem(outputSchema) ??
-    ((outputSchema as { type?: unknown }).type === 'object' ? undefined : 'must have "type": "object" at its root');
-  return problem ? [{ path: 'outputSchema', message: `outputSchema ${problem}` }] : [];
+  const problems = await jsonSchemaProblems(outputSchema);
+  if (!problems.length && (outputSchema as { type?: unknown }).type !== 'object') {
+    problems.push({ at: [], message: 'must have "type": "object" at its root' });
+  }
+  return problems.map(({ at, message }) => {
+    const path = schemaFieldPath('outputSchema', at);
+    return { path, message: `${path} ${message}` };
+  });
 }

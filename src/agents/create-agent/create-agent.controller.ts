@@ -30,7 +30,7 @@ export class CreateAgentController {
     @Body() body: CreateAgentDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
-    checkAgentDefinition(body, this.tools);
+    await checkAgentDefinition(body, this.tools);
     const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired } = body;
     const memory = { maxMessages: body.memory.maxMessages };
     const agent = await this.commands.execute(

@@ -51,7 +51,7 @@ export class RunAgentController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    checkRunSchema(body.outputSchema);
+    await checkRunSchema(body.outputSchema);
     const queued = await this.commands.execute(
       withTrace(new RunAgentCommand(agentId, body.task, body.context, body.outputSchema, body.threadId), trace),
     );

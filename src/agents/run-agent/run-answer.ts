@@ -16,8 +16,8 @@ export const PREFER_WAIT_HEADER = {
 };
 
 /** A run's `outputSchema` from a request body: a 400 naming it when it is not one, before anything is recorded. */
-export function checkRunSchema(outputSchema: unknown): void {
-  const errors = outputSchemaErrors(outputSchema);
+export async function checkRunSchema(outputSchema: unknown): Promise<void> {
+  const errors = await outputSchemaErrors(outputSchema);
   if (errors.length) throw new ValidationFailed(errors);
 }
 

@@ -36,7 +36,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
       checkIfMatch('Agent', agentId, agent, { ifMatch });
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
       const next = mergeAgentPatch(agent, patch);
-      checkAgentDefinition(
+      await checkAgentDefinition(
         {
           model: 'model' in patch ? next.model : undefined,
           tools: 'tools' in patch ? next.tools : undefined,

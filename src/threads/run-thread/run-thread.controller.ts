@@ -47,7 +47,7 @@ export class RunThreadController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    checkRunSchema(body.outputSchema);
+    await checkRunSchema(body.outputSchema);
     const thread = this.threads.get(threadId);
     if (!thread) throw new DomainError('not_found', `Thread ${threadId} does not exist`);
     const queued = await this.commands.execute(
