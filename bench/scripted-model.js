@@ -17,11 +17,11 @@ const sse = (data) => `data: ${typeof data === 'string' ? data : JSON.stringify(
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The SSE frames of the answer, one burst per text chunk (the last one also ends the stream). */
-function sseBursts(body, id) {
+function sseBursts(body, id, text = TEXT) {
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
   const chunk = (delta, finishReason = null) =>
     sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
-  const bursts = TEXT.map((piece) => [chunk({ content: piece })]);
+  const bursts = text.map((piece) => [chunk({ content: piece })]);
   bursts[0].unshift(chunk({ role: 'assistant', content: '' }));
   const last = bursts[bursts.length - 1];
   last.push(chunk({}, 'stop'));
@@ -42,13 +42,13 @@ function toolCallBurst(body, id, name) {
   return frames.join('');
 }
 
-function jsonAnswer(body, id) {
+function jsonAnswer(body, id, text = TEXT) {
   return JSON.stringify({
     id,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: TEXT.join('') }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: text.join('') }, finish_reason: 'stop' }],
     usage: USAGE,
   });
 }
@@ -56,9 +56,10 @@ function jsonAnswer(body, id) {
 /**
  * Starts the server. `delayMs`: wait before answering at all (a slow model); `chunkDelayMs`: wait between the
  * streamed chunks. Both count in the answer time the bench subtracts. `toolFirst`: a request without a tool
- * result yet is answered with a call of that tool (streamed), the next one with the text.
+ * result yet is answered with a call of that tool (streamed), the next one with the text. `text`: the answer's
+ * chunks, in place of a short fixed text.
  */
-async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst } = {}) {
+async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, text = TEXT } = {}) {
   const times = new Map();
   let counter = 0;
   let open = 0;
@@ -82,7 +83,7 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst } =
       res.end(toolCallBurst(body, id, toolFirst));
     } else if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const [i, burst] of sseBursts(body, id).entries()) {
+      for (const [i, burst] of sseBursts(body, id, text).entries()) {
         if (i > 0 && chunkDelayMs) await sleep(chunkDelayMs);
         if (res.destroyed) return;
         res.write(burst);
@@ -90,7 +91,7 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst } =
       res.end(() => tag && times.set(tag, performance.now() - received));
     } else {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(jsonAnswer(body, id), () => tag && times.set(tag, performance.now() - received));
+      res.end(jsonAnswer(body, id, text), () => tag && times.set(tag, performance.now() - received));
     }
   };
 

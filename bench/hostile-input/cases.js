@@ -7,5 +7,6 @@ module.exports = {
     ...require('./log-cases').CASES,
     ...require('./body-cases').CASES,
     ...require('./workflow-cases').CASES,
+    ...require('./schema-cases').CASES,
   },
 };

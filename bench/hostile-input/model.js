@@ -7,12 +7,15 @@ const { call } = require('./http');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The case with a scripted model behind the `openai-compatible` provider; `prepare` gets it as `context.model`. */
-function withScriptedModel({ prepare, run }) {
+/**
+ * The case with a scripted model behind the `openai-compatible` provider (answering `answer`, or a short text);
+ * `prepare` gets it as `context.model`.
+ */
+function withScriptedModel({ prepare, run, answer }) {
   let model;
   return {
     env: async () => {
-      model = await startScriptedModel({ delayMs: 0 });
+      model = await startScriptedModel({ delayMs: 0, ...(answer ? { text: [answer] } : {}) });
       return { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl };
     },
     prepare: (context) => prepare({ ...context, model }),
