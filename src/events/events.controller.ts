@@ -14,13 +14,13 @@ import { StreamLimits } from '../access/stream-limits';
 import { APP_CONFIG, AppConfig } from '../config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
+import { Slots } from '../shared/slots';
 import { EventFeed } from '../live/event-feed';
 import { EventLogStream } from './event-log-stream';
 import { readEventLogPage } from './event-pages';
 import { ApiEventPaging, EventLogPageSchema } from './event.schema';
 import { EventLogQuery, RawQuery, parseEventLogQuery } from './event-query';
 import { LOG_READ_SLOTS, SLOW_READER_MS } from './log-read-slots';
-import { Slots } from '../shared/slots';
 
 /** The public face of the event log: server-sent events with `Accept: text/event-stream`, JSON pages otherwise. */
 @ApiTags('events')

@@ -31,7 +31,7 @@ import { ResourceHistoryController } from './resource-history.controller';
           store,
           {
             live: (event) => sseMessage(event.type, toEnvelope(event), event.position.toString()),
-            text: (event) => sseJsonMessage(event.type, envelopeJson(event), event.position.toString()),
+            stored: (event) => sseJsonMessage(event.type, envelopeJson(event), event.position.toString()),
           },
           { slots, sliceBytes: Math.floor(config.eventLog.pageMaxBytes / 4), slowReaderMs: SLOW_READER_MS },
           (error: unknown) =>

@@ -78,7 +78,7 @@ describe('EventFeed catch-ups', () => {
       store,
       {
         live: (e) => `id: ${e.position}\ndata: live\n\n`,
-        text: (e) => `id: ${e.position}\ndata: ${e.dataJson.toString()}\n\n`,
+        stored: (e) => `id: ${e.position}\ndata: ${e.dataJson.toString()}\n\n`,
       },
       { slots, sliceBytes: 25_000, slowReaderMs },
     );

@@ -26,7 +26,7 @@ export interface FeedSelection {
   filter: EventFilter;
 }
 
-/** Events a catch-up read asks the store for at once (and at most `catchUpSliceBytes` of them). */
+/** Events a catch-up read asks the store for at once (and no more than `sliceBytes` of them). */
 const CATCH_UP_PAGE = 100;
 /** Under load, the live subscribers are written at most this often (each write costs a system call per socket). */
 const FLUSH_INTERVAL_MS = 50;
@@ -78,8 +78,8 @@ export class EventFeed {
     private readonly encoding: {
       /** A live event's message. */
       live: (event: RecordedEvent) => string;
-      /** The message of an event read to catch up, from its stored text. */
-      text: (event: EventJson) => string | Buffer;
+      /** The message of an event read to catch up, made from its stored JSON. */
+      stored: (event: EventJson) => string | Buffer;
     },
     private readonly catchUps: CatchUpLimits,
     private readonly onError: (error: unknown) => void = () => undefined,
@@ -241,7 +241,7 @@ export class EventFeed {
 
   /**
    * Slices of the store from where the subscriber is, as fast as its sink takes them, until it reaches the feed.
-   * Each slice (at most `sliceBytes` of events, read as text and sent as it is) is read in one of the process's
+   * Each slice (at most `sliceBytes` of events, read as their stored JSON and sent as it is) is read in one of the process's
    * catch-up slots, held until the sink has taken the slice: so the catch-ups of every client together hold at most
    * `slots.size` slices in memory. A sink that has not taken its slice within `slowReaderMs` is ended (its client
    * resumes with Last-Event-ID) rather than keep a slot from the others.
@@ -266,7 +266,7 @@ export class EventFeed {
           });
           if (gone()) return;
           const events = page.events.filter((event) => event.position > subscriber.after);
-          const written = this.writeEvents(subscriber, events, (i) => this.encoding.text(events[i]));
+          const written = this.writeEvents(subscriber, events, (i) => this.encoding.stored(events[i]));
           if (written === events.length && page.cursor > subscriber.after) subscriber.after = page.cursor;
           if (!(await this.takenInTime(sink))) return this.endSlowReader(subscriber);
         } finally {
