@@ -7,9 +7,10 @@
 // Usage: npm run build:bench && node bench/event-queries.js [events=1000000] [repeats=3] [--cache]
 // --cache keeps the seeded log in the temporary folder for the next run of the same size (seeding takes minutes).
 const http = require('node:http');
-const { existsSync, readFileSync, rmSync } = require('node:fs');
+const { rmSync } = require('node:fs');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/event-store/sqlite/sqlite-event-store');
+const { readStall: stall } = require('./hostile-input/probe');
 const {
   startServer,
   temporaryDir,
@@ -24,21 +25,6 @@ const [total = 1_000_000, repeats = 3] = positional().map(Number);
 const cache = process.argv.includes('--cache');
 const GOAL_MS = 50;
 const STALL_GOAL_MS = 20;
-
-/** The longest event-loop stall in the service since the last call. */
-async function stall(server, file) {
-  rmSync(file, { force: true });
-  process.kill(server.pid, 'SIGWINCH');
-  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  for (let i = 0; i < 50; i++) {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-  throw new Error('the stall probe did not answer');
-}
 
 /** An SSE subscriber from the start whose filter matches nothing: it catches up over the whole log, then idles. */
 function subscribeForMs(url, path, ms) {
