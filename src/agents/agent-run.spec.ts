@@ -107,19 +107,32 @@ describe('agent run decider', () => {
     given(agentRunDecider, [queued, started])
       .when(end({ output: 'done' }), now)
       .then([
-        { type: 'AgentRunSucceeded', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, output: 'done' } },
+        {
+          type: 'AgentRunSucceeded',
+          data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, output: 'done' },
+        },
       ]);
     const error = { code: 'provider_error', message: 'boom' };
     given(agentRunDecider, [queued, started])
       .when(end({ error }), now)
-      .then([{ type: 'AgentRunFailed', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, error } }]);
+      .then([
+        { type: 'AgentRunFailed', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, error } },
+      ]);
     const stepRun = { ...queued, data: { ...queued.data, workflowRunId: 'wfrun_1', stepIndex: 2 } };
     given(agentRunDecider, [stepRun, started])
       .when(end({ cancelled: true }), now)
       .then([
         {
           type: 'AgentRunCancelled',
-          data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at, workflowRunId: 'wfrun_1', stepIndex: 2 },
+          data: {
+            runId: 'agentrun_1',
+            ...OF_RUN,
+            usage,
+            attempts: 1,
+            endedAt: at,
+            workflowRunId: 'wfrun_1',
+            stepIndex: 2,
+          },
         },
       ]);
   });
@@ -133,7 +146,9 @@ describe('agent run decider', () => {
   it('cancels a queued run at once, asks a running one to stop, and answers a cancelled one again', () => {
     given(agentRunDecider, [queued])
       .when({ type: 'CancelAgentRun' }, now)
-      .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage: null, attempts: 0, endedAt: at } }]);
+      .then([
+        { type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage: null, attempts: 0, endedAt: at } },
+      ]);
     given(agentRunDecider, [queued, started])
       .when({ type: 'CancelAgentRun' }, now)
       .then([{ type: 'AgentRunCancelRequested', data: { runId: 'agentrun_1', requestedAt: at } }]);
@@ -304,7 +319,9 @@ describe('agent run decider', () => {
     it('cancels a waiting run at once, and fails one that waited too long', () => {
       given(agentRunDecider, history)
         .when({ type: 'CancelAgentRun' }, now)
-        .then([{ type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at } }]);
+        .then([
+          { type: 'AgentRunCancelled', data: { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at } },
+        ]);
       given(agentRunDecider, history).when({ type: 'ExpireApprovals', before: at, timeoutMs: 5 }).then([]);
       const later = new Date('2026-01-01T00:02:00.000Z');
       const expired = agentRunDecider.decide(

@@ -127,7 +127,8 @@ export class UsageSchema {
   outputTokens: number;
 
   @ApiPropertyOptional({
-    description: "What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).",
+    description:
+      "What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).",
     example: 0.00042,
   })
   costUsd?: number;

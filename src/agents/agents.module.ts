@@ -19,6 +19,7 @@ import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.co
 import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
 import { ThreadTurns } from './thread-turns';
+import { RunAnswers } from './run-agent/run-answer';
 import { RunsQueuedHere } from './runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
@@ -53,7 +54,8 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     AgentsProjection,
     RunsQueuedHere,
     ThreadTurns,
+    RunAnswers,
   ],
-  exports: [AgentsReadModel, RunsQueuedHere, ThreadTurns],
+  exports: [AgentsReadModel, RunsQueuedHere, ThreadTurns, RunAnswers],
 })
 export class AgentsModule {}

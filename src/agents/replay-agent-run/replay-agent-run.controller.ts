@@ -1,30 +1,23 @@
-import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../../config';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { StreamWatch } from '../../live/stream-watch';
 import { AgentRunSchema } from '../agent.schema';
 import { AgentRun } from '../agent-run';
-import { AgentsReadModel } from '../queries/agents.read-model';
-import { PREFER_WAIT_HEADER, answerQueuedRun } from '../run-agent/run-answer';
+import { PREFER_WAIT_HEADER, RunAnswers } from '../run-agent/run-answer';
 import { ReplayAgentRunCommand } from './replay-agent-run.command';
 import { ReplayAgentRunDto } from './replay-agent-run.dto';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
-import { ThreadTurns } from '../thread-turns';
 
 @ApiTags('agents')
 @Controller('v1/agents')
 export class ReplayAgentRunController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly watch: StreamWatch,
-    private readonly runs: AgentsReadModel,
-    private readonly turns: ThreadTurns,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly answers: RunAnswers,
   ) {}
 
   /**
@@ -53,12 +46,6 @@ export class ReplayAgentRunController {
     const queued = await this.commands.execute(
       withTrace(new ReplayAgentRunCommand(agentId, runId, body.task, body.context), trace),
     );
-    const { watch, runs, turns } = this;
-    return answerQueuedRun(queued, prefer, reply, {
-      watch,
-      runs,
-      turns,
-      waitMaxSeconds: this.config.runs.waitMaxSeconds,
-    });
+    return this.answers.answer(queued, prefer, reply);
   }
 }

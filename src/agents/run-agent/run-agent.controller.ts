@@ -1,30 +1,23 @@
-import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AgentRunSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../../config';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { StreamWatch } from '../../live/stream-watch';
 import { AgentRun } from '../agent-run';
-import { AgentsReadModel } from '../queries/agents.read-model';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
-import { PREFER_WAIT_HEADER, answerQueuedRun, checkRunSchema } from './run-answer';
+import { PREFER_WAIT_HEADER, RunAnswers, checkRunSchema } from './run-answer';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
-import { ThreadTurns } from '../thread-turns';
 
 @ApiTags('agents')
 @Controller('v1/agents')
 export class RunAgentController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly watch: StreamWatch,
-    private readonly runs: AgentsReadModel,
-    private readonly turns: ThreadTurns,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly answers: RunAnswers,
   ) {}
 
   /**
@@ -55,12 +48,6 @@ export class RunAgentController {
     const queued = await this.commands.execute(
       withTrace(new RunAgentCommand(agentId, body.task, body.context, body.outputSchema, body.threadId), trace),
     );
-    const { watch, runs, turns } = this;
-    return answerQueuedRun(queued, prefer, reply, {
-      watch,
-      runs,
-      turns,
-      waitMaxSeconds: this.config.runs.waitMaxSeconds,
-    });
+    return this.answers.answer(queued, prefer, reply);
   }
 }

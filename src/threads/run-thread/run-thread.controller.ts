@@ -1,22 +1,18 @@
-import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentRun } from '../../agents/agent-run';
 import { AgentRunSchema } from '../../agents/agent.schema';
-import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { RunAgentCommand } from '../../agents/run-agent/run-agent.command';
 import { RunTaskDto } from '../../agents/run-agent/run-agent.dto';
-import { PREFER_WAIT_HEADER, answerQueuedRun, checkRunSchema } from '../../agents/run-agent/run-answer';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { PREFER_WAIT_HEADER, RunAnswers, checkRunSchema } from '../../agents/run-agent/run-answer';
 import { DomainError } from '../../domain/decider';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { StreamWatch } from '../../live/stream-watch';
 import { ThreadsReadModel } from '../queries/threads.read-model';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
-import { ThreadTurns } from '../../agents/thread-turns';
 
 @ApiTags('threads')
 @Controller('v1/threads')
@@ -24,10 +20,7 @@ export class RunThreadController {
   constructor(
     private readonly commands: CommandBus,
     private readonly threads: ThreadsReadModel,
-    private readonly watch: StreamWatch,
-    private readonly runs: AgentsReadModel,
-    private readonly turns: ThreadTurns,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly answers: RunAnswers,
   ) {}
 
   /**
@@ -53,12 +46,6 @@ export class RunThreadController {
     const queued = await this.commands.execute(
       withTrace(new RunAgentCommand(thread.agentId, body.task, body.context, body.outputSchema, threadId), trace),
     );
-    const { watch, runs, turns } = this;
-    return answerQueuedRun(queued, prefer, reply, {
-      watch,
-      runs,
-      turns,
-      waitMaxSeconds: this.config.runs.waitMaxSeconds,
-    });
+    return this.answers.answer(queued, prefer, reply);
   }
 }
