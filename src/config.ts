@@ -63,6 +63,7 @@ export interface HttpLimits {
   /** Longest path parameter (such as an id) the router accepts; a longer one is a 414. Fixed. */
   maxParamLength: number;
   jsonMaxDepth: number;
+  jsonMaxValues: number;
   requestTimeoutMs: number;
   connectionIdleTimeoutMs: number;
   keepAliveTimeoutMs: number;
@@ -191,6 +192,14 @@ const SETTINGS = {
       2,
       1000,
       'Deepest nesting of objects and arrays in a JSON body (the body itself is level 1); deeper is a `400`.',
+    ),
+    jsonMaxValues: int(
+      'JSON_MAX_VALUES',
+      100_000,
+      100,
+      10_000_000,
+      'Most values a JSON body may hold, all told: each array item and each member of an object. More is a `413`, answered before the body is parsed: what a body costs to parse, store and hand on grows with its values more than its bytes.',
+      '100,000',
     ),
     requestTimeoutMs: int(
       'REQUEST_TIMEOUT_MS',

@@ -3,7 +3,7 @@ import { HttpException } from '@nestjs/common';
 import { DomainError } from '../domain/decider';
 import { StoreUnavailableError } from '../event-store/event-store';
 import type { HttpLimits } from '../config';
-import { MalformedJson, Problem, problem } from './problem';
+import { MalformedJson, Problem, TooManyJsonValues, problem } from './problem';
 import { ValidationFailed } from '../shared/validation-failed';
 import { TooManyStreams } from '../access/stream-limits';
 
@@ -25,6 +25,7 @@ export function answerFor(error: unknown, limits: HttpLimits): ErrorAnswer {
   const quiet = (p: Problem): ErrorAnswer => ({ problem: p, log: 'none' });
   if (error instanceof ValidationFailed) return quiet(problem(400, 'validation-error', error.message, error.errors));
   if (error instanceof MalformedJson) return quiet(problem(400, 'malformed-json', error.message));
+  if (error instanceof TooManyJsonValues) return quiet(problem(413, 'payload-too-large', error.message));
   if (error instanceof DomainError) {
     const type = error.problemType ?? error.kind.replace('_', '-');
     return quiet(problem(DOMAIN_STATUS[error.kind], type, error.message, error.errors));

@@ -1,4 +1,5 @@
 import { findProblem, parseJsonBody } from './json-body';
+import { TooManyJsonValues } from './problem';
 import { ValidationFailed } from '../shared/validation-failed';
 
 describe('findProblem', () => {
@@ -17,7 +18,7 @@ describe('findProblem', () => {
 describe('parseJsonBody', () => {
   const refused = (text: string, maxDepth = 3) => {
     try {
-      parseJsonBody(text, maxDepth);
+      parseJsonBody(text, { jsonMaxDepth: maxDepth, jsonMaxValues: 1000 });
     } catch (error) {
       return error instanceof ValidationFailed ? (error.errors[0]?.path ?? '') : 'other error';
     }
@@ -37,6 +38,41 @@ describe('parseJsonBody', () => {
     expect(refused('{"a":"[[[[[{{{{"}')).toBeUndefined();
     expect(refused('{"a":"\\"[[[[[","b":[[1]]}')).toBeUndefined();
     expect(refused('{"__proto":"_proto__"}')).toBeUndefined();
-    expect(parseJsonBody('{"items":[0,1,{"k":"v"}]}', 3)).toEqual({ items: [0, 1, { k: 'v' }] });
+    expect(parseJsonBody('{"items":[0,1,{"k":"v"}]}', { jsonMaxDepth: 3, jsonMaxValues: 5 })).toEqual({
+      items: [0, 1, { k: 'v' }],
+    });
+  });
+
+  describe('the count of values', () => {
+    const limits = (jsonMaxValues: number) => ({ jsonMaxDepth: 64, jsonMaxValues });
+    const over = (text: string, max: number) => {
+      try {
+        parseJsonBody(text, limits(max));
+        return false;
+      } catch (error) {
+        if (error instanceof TooManyJsonValues) return true;
+        throw error;
+      }
+    };
+
+    it('counts each array item and object member, and nothing in strings or empty containers', () => {
+      // items, 0, 1, the object, k, empty and none: seven values
+      const text = '{ "items" : [ 0 , 1 , { "k" : "v,]}" } ] , "empty": [ ], "none": { } }';
+      expect(over(text, 7)).toBe(false);
+      expect(over(text, 6)).toBe(true);
+      expect(over('[]', 0)).toBe(false);
+      expect(over('"a,b,c"', 0)).toBe(false);
+      expect(over('[1]', 0)).toBe(true);
+    });
+
+    it('refuses a body past the limit before parsing it, so malformed text past it is a 413 too', () => {
+      expect(over('[1,2,3,', 2)).toBe(true);
+      expect(() => parseJsonBody('[1,2,3,', limits(10))).toThrow(/not valid JSON/);
+    });
+
+    it('counts half a million items of a 1 MB array', () => {
+      expect(over(JSON.stringify({ items: new Array(500_000).fill(0) }), 500_000)).toBe(true);
+      expect(over(JSON.stringify({ items: new Array(499_999).fill(0) }), 500_000)).toBe(false);
+    });
   });
 });

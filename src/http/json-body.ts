@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { MalformedJson } from './problem';
+import { MalformedJson, TooManyJsonValues } from './problem';
 import { FieldError, ValidationFailed } from '../shared/validation-failed';
 
 /** Bodies from this length on are handed on in a later turn of the event loop than the one that parsed them. */
@@ -8,32 +8,34 @@ const LARGE_BODY_CHARS = 64 * 1024;
 /** Matches a UTF-16 surrogate that is not half of a pair: text that cannot be stored as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** The limits a JSON body is held to: its bytes, its nesting, and how many values its arrays and objects hold. */
+export interface JsonBodyLimits {
+  bodyLimitBytes: number;
+  jsonMaxDepth: number;
+  jsonMaxValues: number;
+}
+
 /**
- * The JSON body parser (merge-patch bodies go through it too): parsed as is (no prototype stripping), then checked without recursion for depth,
- * `__proto__` keys and lone surrogates, so no later step can overflow the stack or store something else.
- * Other media types have no parser, so Fastify answers them with a 415.
+ * The JSON body parser (merge-patch bodies go through it too). The text is first counted: a body whose arrays and
+ * objects hold more values than the limit is refused before it is parsed, because what a body costs to parse,
+ * store and hand on grows with its values, not its bytes. It is then parsed as is (no prototype stripping) and
+ * checked without recursion for depth, `__proto__` keys and lone surrogates, so no later step can overflow the
+ * stack or store something else. Other media types have no parser, so Fastify answers them with a 415.
  */
-export function registerJsonBodyParser(
-  fastify: FastifyInstance,
-  limits: { bodyLimitBytes: number; jsonMaxDepth: number },
-) {
+export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits) {
   fastify.removeAllContentTypeParsers();
   addJsonParser(fastify, 'application/json', limits);
 }
 
 /** Parses bodies of `contentType` as JSON (`parseJsonBody`), within the body limit. */
-export function addJsonParser(
-  fastify: FastifyInstance,
-  contentType: string,
-  limits: { bodyLimitBytes: number; jsonMaxDepth: number },
-): void {
+export function addJsonParser(fastify: FastifyInstance, contentType: string, limits: JsonBodyLimits): void {
   fastify.addContentTypeParser(
     contentType,
     { parseAs: 'string', bodyLimit: limits.bodyLimitBytes },
     (_request, body, done) => {
       let value: unknown;
       try {
-        value = parseJsonBody(body as string, limits.jsonMaxDepth);
+        value = parseJsonBody(body as string, limits);
       } catch (error) {
         return done(error as Error, undefined);
       }
@@ -44,8 +46,10 @@ export function addJsonParser(
   );
 }
 
-export function parseJsonBody(text: string, maxDepth: number): unknown {
+export function parseJsonBody(text: string, limits: Omit<JsonBodyLimits, 'bodyLimitBytes'>): unknown {
   if (text.trim() === '') throw new MalformedJson('The body is empty; send a JSON value');
+  const scan = scanJson(text, limits.jsonMaxDepth);
+  if (scan.values > limits.jsonMaxValues) throw new TooManyJsonValues(limits.jsonMaxValues);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -53,19 +57,33 @@ export function parseJsonBody(text: string, maxDepth: number): unknown {
     throw new MalformedJson(`The body is not valid JSON: ${(error as Error).message}`);
   }
   // Most bodies cannot hold anything refused, which their text tells faster than a walk of every value they hold.
-  const problem = mayBeRefused(text, maxDepth) ? findProblem(value, maxDepth) : undefined;
+  const problem = scan.mayBeRefused ? findProblem(value, limits.jsonMaxDepth) : undefined;
   if (problem) throw new ValidationFailed([problem]);
   return value;
 }
 
+/** What the text of a body tells before it is parsed. */
+interface JsonScan {
+  /** How many values its arrays and objects hold, all told: each array item and each member of an object. */
+  values: number;
+  /**
+   * Whether it may hold something findProblem refuses: a `__proto__` key or a lone surrogate (each of which can
+   * only be written out, or with a `\u` escape), or nesting deeper than `maxDepth`. False means it holds none of
+   * them, and the walk is not needed; true leaves it to the walk, which also names the path.
+   */
+  mayBeRefused: boolean;
+}
+
 /**
- * Whether the JSON text may hold something findProblem refuses: a `__proto__` key or a lone surrogate (each of
- * which can only be written out, or with a `\u` escape), or nesting deeper than `maxDepth`. False means it holds
- * none of them, and the walk is not needed; true leaves it to the walk, which also names the path.
+ * One pass over the text outside its strings. A container's values are its commas plus one, unless it is empty
+ * (its closing bracket follows its opening one). Text that is not valid JSON is counted all the same: the parse
+ * after it says what is wrong.
  */
-function mayBeRefused(text: string, maxDepth: number): boolean {
-  if (text.includes('__proto__') || text.includes('\\u') || LONE_SURROGATE.test(text)) return true;
+function scanJson(text: string, maxDepth: number): JsonScan {
+  let mayBeRefused = text.includes('__proto__') || text.includes('\\u') || LONE_SURROGATE.test(text);
+  let values = 0;
   let depth = 0;
+  let previous = 0; // the last character outside strings that is not white space
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
@@ -75,15 +93,25 @@ function mayBeRefused(text: string, maxDepth: number): boolean {
         if (inside === BACKSLASH) i++;
         else if (inside === QUOTE) break;
       }
-    } else if (code === 0x7b || code === 0x5b) {
-      if (++depth > maxDepth) return true; // { [
-    } else if (code === 0x7d || code === 0x5d) depth--; // } ]
+    } else if (code === COMMA) values++;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > maxDepth) mayBeRefused = true;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth--;
+      if (previous !== OPEN_BRACE && previous !== OPEN_BRACKET) values++;
+    } else if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
+    previous = code;
   }
-  return false;
+  return { values, mayBeRefused };
 }
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 /** A value still to look at, with how it was reached (its path is spelt out only when it is refused). */
 interface Pending {

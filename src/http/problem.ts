@@ -31,3 +31,12 @@ export function problem(status: number, slug: string, detail: string, errors?: F
 
 /** The body could not be parsed as JSON; answered as a 400 `malformed-json`. */
 export class MalformedJson extends Error {}
+
+/**
+ * The body's arrays and objects hold more values than the limit; answered as a 413, before the body is parsed.
+ */
+export class TooManyJsonValues extends Error {
+  constructor(readonly limit: number) {
+    super(`The body holds more than ${limit} values (array items and object members, all told), the limit of a body`);
+  }
+}

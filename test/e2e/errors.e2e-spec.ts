@@ -81,6 +81,18 @@ describe.each(storeFixtures())('errors over HTTP on %s', (_store, createFixture)
     await expectProblem(response, 413, 'payload-too-large');
   });
 
+  it('refuses a body of more than 100,000 values with a 413, before it is parsed', async () => {
+    // The agent's five fields and `extra` are six values: the array brings the body to 100,001, or to 100,000.
+    const body = (items: number) => JSON.stringify({ ...agent, extra: Array(items).fill(0) }).replace(/}$/, ',');
+    const response = await api.request('POST', '/v1/agents', `${body(99_995)}"x":1}`);
+    await expectProblem(response, 413, 'payload-too-large');
+    expect(response.body.detail).toMatch(/more than 100000 values/);
+    // Malformed and past the limit (its last comma counts, the missing bracket does not): the count comes first.
+    await expectProblem(await api.request('POST', '/v1/agents', body(99_996)), 413, 'payload-too-large');
+    // At the limit the body is parsed, and the DTO refuses the unknown field.
+    await expectProblem(await api.request('POST', '/v1/agents', `${body(99_994)}"x":1}`), 400, 'validation-error');
+  });
+
   it('refuses other media types with a 415', async () => {
     const response = await api.request('POST', '/v1/agents', JSON.stringify(agent), { 'content-type': 'text/plain' });
     await expectProblem(response, 415, 'unsupported-media-type');
