@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ActorRegistry, BatchCommand } from '../../actors/actor-registry';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { BatchCommand } from '../../actors/batch-sender';
 import { DomainError } from '../../domain/decider';
 import { isoTime } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ActorRegistry, StreamCommand } from '../../actors/actor-registry';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { StreamCommand } from '../../actors/stream-commands';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
