@@ -53,9 +53,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     };
     this.actors = new ActorCache(options.cacheSize, this.deps);
     // A command a batch cannot take in its pass goes through `send`, as if it had been sent alone.
-    this.batches = new BatchSender(store, clock, ids, this.actors, options.cacheSize, (stream, decider, ...rest) =>
-      this.send(stream, decider, ...rest),
-    );
+    this.batches = new BatchSender(store, clock, ids, this.actors, options.cacheSize, (...args) => this.send(...args));
   }
 
   /** Snapshots being written finish before the store closes. */
