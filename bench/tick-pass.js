@@ -56,7 +56,8 @@ async function child(dist, workflows) {
   const { tmpdir } = require('node:os');
   const { SqliteEventStore } = require(join(dist, 'event-store/sqlite/sqlite-event-store'));
   const { ActorRegistry } = require(join(dist, 'actors/actor-registry'));
-  const { workflowDecider, workflowStream } = require(join(dist, 'workflows/workflow'));
+  const { workflowDecider } = require(join(dist, 'workflows/workflow/workflow'));
+  const { workflowStream } = require(join(dist, 'workflows/workflow/workflow.events'));
   const { TriggerScheduledRunsHandler } = require(join(dist, 'workflows/scheduling/trigger-scheduled-runs.handler'));
   const { TriggerScheduledRunsCommand } = require(join(dist, 'workflows/scheduling/trigger-scheduled-runs.command'));
   const { WorkflowTriggers } = require(join(dist, 'workflows/trigger-workflow/workflow-triggers'));

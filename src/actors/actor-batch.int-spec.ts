@@ -6,7 +6,8 @@ import { SequentialIds } from '../../test/support/sequential-ids';
 import { Decider, DomainError, DomainEvent } from '../domain/decider';
 import { EventStore } from '../event-store/event-store';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
-import { ActorRegistry, BatchOutcome, DEFAULT_MAX_ATTEMPTS } from './actor-registry';
+import { ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actor-registry';
+import { BatchOutcome } from './batch-sender';
 
 type Added = DomainEvent<'Added', { amount: number; total: number }>;
 /** Adds; refuses a negative amount; an amount of 0 changes nothing. */

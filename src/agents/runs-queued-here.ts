@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '../domain/decider';
 import type { Agent } from './agent';
-import type { AgentRunAggregate, StartAgentRun } from './agent-run';
+import type { AgentRunAggregate } from './agent-run/agent-run.state';
+import type { StartAgentRun } from './agent-run/agent-run.commands';
 
 /** A run this process has just queued, as its queueing command left it. */
 export interface RunQueuedHere {

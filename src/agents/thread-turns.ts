@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '../config';
 import { isEnded } from '../domain/run';
 import { StreamWatch } from '../live/stream-watch';
 import { threadStream } from '../threads/thread';
-import type { AgentRun } from './agent-run';
+import type { AgentRun } from './agent-run/agent-run.state';
 
 /**
  * Whether the turn of a run that ended on a thread is in the thread's messages yet. A run's end and its exchange

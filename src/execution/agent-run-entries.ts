@@ -1,4 +1,6 @@
-import { AgentRunAggregate, AgentRunQueued, agentRunDecider } from '../agents/agent-run';
+import { AgentRunAggregate } from '../agents/agent-run/agent-run.state';
+import { AgentRunQueued } from '../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../agents/agent-run/agent-run';
 import type { Agent } from '../agents/agent';
 import type { RecordedEvent } from '../event-store/event-store';
 import type { ThreadsReadModel } from '../threads/queries/threads.read-model';

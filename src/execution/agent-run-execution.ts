@@ -2,16 +2,10 @@ import { Logger } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { Actor, CommandContext } from '../actors/actor';
 import { Agent, agentDecider, agentStream } from '../agents/agent';
-import {
-  AgentRunAggregate,
-  AgentRunCommand,
-  AgentRunEvent,
-  AgentRunState,
-  EndAgentRun,
-  StartAgentRun,
-  agentRunDecider,
-  agentRunStream,
-} from '../agents/agent-run';
+import { AgentRunAggregate, AgentRunState } from '../agents/agent-run/agent-run.state';
+import { AgentRunCommand, EndAgentRun, StartAgentRun } from '../agents/agent-run/agent-run.commands';
+import { AgentRunEvent, agentRunStream } from '../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { DomainError } from '../domain/decider';
 import { RunError } from '../domain/run';
 import type { ModelProviders } from '../models/model-providers';
@@ -21,7 +15,7 @@ import { ToolRegistry } from '../tools/tool-registry';
 import { persistently } from '../actors/persistently';
 import type { ModelMessage } from 'ai';
 import { needsApproval } from '../agents/agent';
-import { ToolCall } from '../agents/agent-run';
+import { ToolCall } from '../agents/agent-run/agent-run.state';
 import { Usage } from '../domain/run';
 import { runMessages } from '../threads/thread-exchange';
 import type { RunnableTool } from '../tools/tool';

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run';
+import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run/agent-run.events';
 import { LocalSlot, RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config';
@@ -23,7 +23,7 @@ import { CHECKPOINT_EVERY_MS, MAX_WAITING, TAKEN_KEPT } from './agent-run-entrie
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { contextOf, inAsyncScope, inSpan } from '../shared/trace-context';
 import type { Agent } from '../agents/agent';
-import type { AgentRunAggregate } from '../agents/agent-run';
+import type { AgentRunAggregate } from '../agents/agent-run/agent-run.state';
 
 /**
  * The process manager that executes agent runs. It follows `AgentRunQueued` from its own checkpoint, keeps the

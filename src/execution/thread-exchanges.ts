@@ -1,7 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { persistently } from '../actors/persistently';
-import { AgentRunSucceeded, agentRunDecider, agentRunStream, toAgentRun } from '../agents/agent-run';
+import { AgentRunSucceeded, agentRunStream } from '../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../agents/agent-run/agent-run';
+import { toAgentRun } from '../agents/agent-run/agent-run.view';
 import { APP_CONFIG, AppConfig } from '../config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
 import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';

@@ -6,9 +6,9 @@ import {
   AGENT_RUN_ENDINGS,
   AgentRunFailed,
   AgentRunSucceeded,
-  agentRunDecider,
   agentRunStream,
-} from '../agents/agent-run';
+} from '../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { APP_CONFIG, AppConfig } from '../config';
 import { DomainError } from '../domain/decider';
 import { isEnded } from '../domain/run';
@@ -20,18 +20,19 @@ import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
-import { WorkflowStep, workflowDecider, workflowStream } from '../workflows/workflow';
+import { WorkflowStep } from '../workflows/workflow/workflow.state';
+import { workflowDecider } from '../workflows/workflow/workflow';
+import { workflowStream } from '../workflows/workflow/workflow.events';
+import { StepOutcome, WorkflowRunCommand } from '../workflows/workflow-run/workflow-run.commands';
+import { WorkflowRunAggregate } from '../workflows/workflow-run/workflow-run.state';
 import {
-  StepOutcome,
-  WorkflowRunAggregate,
-  WorkflowRunCommand,
   WorkflowRunStarted,
   WorkflowStepRetrying,
   WorkflowStepStarted,
-  stepContext,
-  workflowRunDecider,
   workflowRunStream,
-} from '../workflows/workflow-run';
+} from '../workflows/workflow-run/workflow-run.events';
+import { stepContext } from '../workflows/workflow-run/step-context';
+import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
 import { persistently } from '../actors/persistently';
 import { isHeld } from '../domain/run-slots';

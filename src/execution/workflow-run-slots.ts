@@ -12,8 +12,10 @@ import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
 import { isCounted } from '../domain/run-slots';
 import { WorkflowRunOpener, openingCommand } from '../workflows/trigger-workflow/workflow-run-opener';
 import { runsQueuedBy } from '../workflows/trigger-workflow/workflow-triggers';
-import { WorkflowRunReleased, workflowDecider, workflowStream } from '../workflows/workflow';
-import { WORKFLOW_RUN_ENDINGS, workflowRunDecider, workflowRunStream } from '../workflows/workflow-run';
+import { WorkflowRunReleased, workflowStream } from '../workflows/workflow/workflow.events';
+import { workflowDecider } from '../workflows/workflow/workflow';
+import { WORKFLOW_RUN_ENDINGS, workflowRunStream } from '../workflows/workflow-run/workflow-run.events';
+import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
 import { WorkflowRunManager } from './workflow-run-manager';
 
 const EVENT_TYPES = [...WORKFLOW_RUN_ENDINGS, 'WorkflowRunReleased'];

@@ -5,7 +5,9 @@ import { ActorRegistry } from '../actors/actor-registry';
 import { isEnded } from '../domain/run';
 import { EventStore, RecordedEvent } from '../event-store/event-store';
 import { contextOf, tracer, withSpanId } from '../shared/trace-context';
-import { WorkflowRunAggregate, workflowRunDecider, workflowRunStream } from '../workflows/workflow-run';
+import { WorkflowRunAggregate } from '../workflows/workflow-run/workflow-run.state';
+import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
+import { workflowRunStream } from '../workflows/workflow-run/workflow-run.events';
 
 /** Runs and steps whose spans this instance remembers having recorded. */
 const RECORDED_KEPT = 10_000;

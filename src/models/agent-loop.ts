@@ -9,7 +9,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { taskMessage } from '../agents/agent-run';
+import { taskMessage } from '../agents/agent-run/task-message';
 import type { RunnableTool } from '../tools/tool';
 import type { ModelProviders, OpenedModel } from './model-providers';
 import { errorMessage, toModelRunError } from './provider-errors';

@@ -6,8 +6,8 @@ import { RecordedEvent } from '../event-store/event-store';
 import { AppliedEvents } from '../read-models/applied-events';
 import { ReadModelReadiness } from '../read-models/read-model-readiness';
 import { READ_DATABASE } from '../read-models/read-database';
-import { WorkflowTriggered } from '../workflows/workflow';
-import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run';
+import { WorkflowTriggered } from '../workflows/workflow/workflow.events';
+import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run/agent-run.events';
 import { RunStatusCounts } from './run-status-counts';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

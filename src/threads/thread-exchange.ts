@@ -1,4 +1,5 @@
-import { AgentRun, taskMessage } from '../agents/agent-run';
+import { AgentRun } from '../agents/agent-run/agent-run.state';
+import { taskMessage } from '../agents/agent-run/task-message';
 import type { ThreadMessage } from './thread';
 
 /**

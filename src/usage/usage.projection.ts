@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run';
+import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run/agent-run.events';
 import { RecordedEvent } from '../event-store/event-store';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ReadModelProjection } from '../read-models/read-model-projection';

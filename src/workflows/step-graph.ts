@@ -1,4 +1,4 @@
-import { WorkflowStep } from './workflow';
+import { WorkflowStep } from './workflow/workflow.state';
 
 /**
  * Steps as a graph. A step's id is its `id`, or its position ("0", "1", …); a step needs the steps its `needs`

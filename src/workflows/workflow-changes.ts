@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
-import { WorkflowCommand, workflowDecider, workflowStream } from './workflow';
+import { WorkflowCommand } from './workflow/workflow.commands';
+import { workflowDecider } from './workflow/workflow';
+import { workflowStream } from './workflow/workflow.events';
 import { WorkflowView, workflowView } from './workflow-view';
 import { TraceContext } from '../shared/trace-context';
 

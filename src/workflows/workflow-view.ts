@@ -1,6 +1,6 @@
 import { cronSchedule } from './scheduling/cron-schedule';
 import { LatestRun } from '../domain/run';
-import { Workflow } from './workflow';
+import { Workflow } from './workflow/workflow.state';
 
 /**
  * A workflow as the API shows it: `nextRunAt` is computed when it is read, from the schedule and the clock;

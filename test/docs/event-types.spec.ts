@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_EVENT_TYPES, agentStream } from '../../src/agents/agent';
 import { AgentNameEvent, agentNameStream } from '../../src/agents/agent-name';
-import { AGENT_RUN_EVENT_TYPES, agentRunStream } from '../../src/agents/agent-run';
+import { AGENT_RUN_EVENT_TYPES, agentRunStream } from '../../src/agents/agent-run/agent-run.events';
 import { eventTypes } from '../../src/domain/decider';
 import { IdempotencyEvent, idempotencyStream } from '../../src/idempotency/idempotency-key';
 import { THREAD_EVENT_TYPES, threadStream } from '../../src/threads/thread';
-import { WORKFLOW_EVENT_TYPES, workflowStream } from '../../src/workflows/workflow';
-import { WORKFLOW_RUN_EVENT_TYPES, workflowRunStream } from '../../src/workflows/workflow-run';
+import { WORKFLOW_EVENT_TYPES, workflowStream } from '../../src/workflows/workflow/workflow.events';
+import { WORKFLOW_RUN_EVENT_TYPES, workflowRunStream } from '../../src/workflows/workflow-run/workflow-run.events';
 import { WEBHOOK_EVENT_TYPES, webhookStream } from '../../src/webhooks/webhook';
 import { DELIVERY_EVENT_TYPES, deliveryStream } from '../../src/webhooks/webhook-delivery';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { agentRunStream } from '../../src/agents/agent-run';
+import { agentRunStream } from '../../src/agents/agent-run/agent-run.events';
 import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { startMcpTestServers } from '../support/mcp-test-servers';
 import { eventually } from '../support/eventually';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { AgentRunQueued, agentRunDecider } from '../../src/agents/agent-run';
+import { AgentRunQueued } from '../../src/agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../../src/agents/agent-run/agent-run';
 import { EVENT_STORE, EventStore, NewEvent } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { RunsQueuedHere } from '../../src/agents/runs-queued-here';

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStore } from '../../src/event-store/event-store';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { workflowStream } from '../../src/workflows/workflow';
+import { workflowStream } from '../../src/workflows/workflow/workflow.events';
 import { SequentialIds } from '../support/sequential-ids';
 import { StoreFixture, storeFixtures } from '../support/store-fixtures';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { agentRunStream } from '../../src/agents/agent-run';
+import { agentRunStream } from '../../src/agents/agent-run/agent-run.events';
 import { AgentsReadModel } from '../../src/agents/queries/agents.read-model';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { StaleRunSweeper } from '../../src/execution/stale-run-sweeper';

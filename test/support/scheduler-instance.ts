@@ -8,7 +8,7 @@ import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-stor
 import { ReadYourWrites } from '../../src/read-models/read-your-writes';
 import { CreateWorkflowCommand } from '../../src/workflows/create-workflow/create-workflow.command';
 import { WorkflowScheduler } from '../../src/workflows/scheduling/workflow-scheduler';
-import { RunTrigger } from '../../src/workflows/workflow';
+import { RunTrigger } from '../../src/workflows/workflow/workflow.state';
 
 /**
  * One instance of the service without HTTP, for scheduler tests under Jest fake timers: its own read models in

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import { AgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
 
 export class CancelAgentRunCommand extends Command<AgentRun> {
   constructor(

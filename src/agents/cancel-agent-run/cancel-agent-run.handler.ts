@@ -2,7 +2,10 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
-import { AgentRun, agentRunDecider, agentRunStream, toAgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
+import { agentRunDecider } from '../agent-run/agent-run';
+import { agentRunStream } from '../agent-run/agent-run.events';
+import { toAgentRun } from '../agent-run/agent-run.view';
 import { CancelAgentRunCommand } from './cancel-agent-run.command';
 import { traceOf } from '../../shared/trace-context';
 

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import { AgentRun, ApprovalDecision } from '../agent-run';
+import { AgentRun, ApprovalDecision } from '../agent-run/agent-run.state';
 
 export class DecideApprovalsCommand extends Command<AgentRun> {
   constructor(

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { AgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
 import { AgentRunSchema } from '../agent.schema';
 import { DecideApprovalsCommand } from './decide-approvals.command';
 import { DecideApprovalsDto } from './decide-approvals.dto';

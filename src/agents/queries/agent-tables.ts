@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { tableColumns } from '../../read-models/read-database';
 import { Agent } from '../agent';
-import { AgentRunAggregate } from '../agent-run';
+import { AgentRunAggregate } from '../agent-run/agent-run.state';
 
 /**
  * A run as `agent_runs.doc` keeps it: its context, free-form JSON of up to a body's size, is in a column of its

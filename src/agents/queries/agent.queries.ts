@@ -5,7 +5,7 @@ import { Page, decodeCursor } from '../../read-models/page';
 import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { isId } from '../../shared/ids';
 import { Agent } from '../agent';
-import { AgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
 import { AgentSummary, AgentsReadModel } from './agents.read-model';
 
 export class ListAgentsQuery extends Query<Page<AgentSummary>> {

@@ -3,7 +3,9 @@ import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';
 import { AGENT_EVENT_TYPES, AgentEvent, agentDecider } from '../agent';
-import { AGENT_RUN_EVENT_TYPES, AgentRunAggregate, AgentRunEvent, agentRunDecider } from '../agent-run';
+import { AGENT_RUN_EVENT_TYPES, AgentRunEvent } from '../agent-run/agent-run.events';
+import { AgentRunAggregate } from '../agent-run/agent-run.state';
+import { agentRunDecider } from '../agent-run/agent-run';
 import { AgentsReadModel } from './agents.read-model';
 import { StoredAgentRun } from './agent-tables';
 

@@ -7,7 +7,8 @@ import { DefinitionListFilter, definitionListWhere } from '../../read-models/def
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
-import { AgentRun, AgentRunAggregate, toAgentRun } from '../agent-run';
+import { AgentRun, AgentRunAggregate } from '../agent-run/agent-run.state';
+import { toAgentRun } from '../agent-run/agent-run.view';
 import { AgentRow, StoredAgentRun, createAgentTables } from './agent-tables';
 
 /**

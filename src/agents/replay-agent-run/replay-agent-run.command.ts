@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import { AgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
 
 /** A new run of the agent with a recorded run's task and context, or with the ones given instead. */
 export class ReplayAgentRunCommand extends Command<AgentRun> {

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentRunSchema } from '../agent.schema';
-import { AgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
 import { PREFER_WAIT_HEADER, RunAnswers } from '../run-agent/run-answer';
 import { ReplayAgentRunCommand } from './replay-agent-run.command';
 import { ReplayAgentRunDto } from './replay-agent-run.dto';

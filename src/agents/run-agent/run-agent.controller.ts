@@ -5,7 +5,7 @@ import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { AgentRun } from '../agent-run';
+import { AgentRun } from '../agent-run/agent-run.state';
 import { RunAgentCommand } from './run-agent.command';
 import { RunAgentDto } from './run-agent.dto';
 import { PREFER_WAIT_HEADER, RunAnswers, checkRunSchema } from './run-answer';

@@ -1,6 +1,9 @@
 import { RecordedEvent } from '../../event-store/event-store';
 import { SseWriter } from '../../http/sse';
-import { AGENT_RUN_ENDINGS, AgentRunEvent, AgentRunState, agentRunDecider, toAgentRun } from '../agent-run';
+import { AGENT_RUN_ENDINGS, AgentRunEvent } from '../agent-run/agent-run.events';
+import { AgentRunState } from '../agent-run/agent-run.state';
+import { agentRunDecider } from '../agent-run/agent-run';
+import { toAgentRun } from '../agent-run/agent-run.view';
 
 const MAX_BUFFERED_BYTES = 256 * 1024;
 

@@ -10,7 +10,7 @@ import { ParseIdPipe } from '../../http/id.pipe';
 import { SseWriter } from '../../http/sse';
 import { RunFeed } from '../../live/run-feed';
 import { StreamWatch } from '../../live/stream-watch';
-import { agentRunStream } from '../agent-run';
+import { agentRunStream } from '../agent-run/agent-run.events';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { AgentRunStream } from './agent-run-stream';
 

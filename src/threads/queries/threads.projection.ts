@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentRunQueued } from '../../agents/agent-run';
+import { AgentRunQueued } from '../../agents/agent-run/agent-run.events';
 import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';

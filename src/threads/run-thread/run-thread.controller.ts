@@ -2,7 +2,7 @@ import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AgentRun } from '../../agents/agent-run';
+import { AgentRun } from '../../agents/agent-run/agent-run.state';
 import { AgentRunSchema } from '../../agents/agent.schema';
 import { RunAgentCommand } from '../../agents/run-agent/run-agent.command';
 import { RunTaskDto } from '../../agents/run-agent/run-agent.dto';

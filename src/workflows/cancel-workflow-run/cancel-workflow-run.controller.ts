@@ -4,7 +4,7 @@ import { WorkflowRunSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';

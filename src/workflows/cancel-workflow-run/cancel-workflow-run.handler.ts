@@ -4,7 +4,11 @@ import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
-import { WorkflowRun, queuedRunFrom, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
+import { queuedRunFrom } from '../workflow-run/queued-run';
+import { toWorkflowRun } from '../workflow-run/workflow-run.view';
+import { workflowRunDecider } from '../workflow-run/workflow-run';
+import { workflowRunStream } from '../workflow-run/workflow-run.events';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 import { traceOf } from '../../shared/trace-context';
 

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { RunPolicy } from '../../domain/run-slots';
-import { WorkflowStep, WorkflowTrigger } from '../workflow';
+import { WorkflowStep, WorkflowTrigger } from '../workflow/workflow.state';
 import { WorkflowView } from '../workflow-view';
 
 export class CreateWorkflowCommand extends Command<WorkflowView> {

@@ -22,7 +22,7 @@ import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
 import { Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
-import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow';
+import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow/workflow.state';
 import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
 
 /** The most runs of one workflow `maxConcurrentRuns` may allow at once. */

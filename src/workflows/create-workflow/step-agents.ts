@@ -1,7 +1,7 @@
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { DomainError } from '../../domain/decider';
 import { isId } from '../../shared/ids';
-import { WorkflowStep, isApprovalStep } from '../workflow';
+import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
 
 /** Every step must name an existing agent that is not archived: a 422 names each step that does not. */
 export function checkStepAgents(steps: WorkflowStep[], agents: AgentsReadModel): void {

@@ -1,7 +1,7 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { conditionProblem, conditionStepRefs } from '../step-condition';
 import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../step-graph';
-import { WorkflowStep, isApprovalStep } from '../workflow';
+import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */

@@ -1,4 +1,4 @@
-import { WorkflowTrigger } from '../workflow';
+import { WorkflowTrigger } from '../workflow/workflow.state';
 import { TriggerDto } from './create-workflow.dto';
 
 /** The trigger as the decider takes it, from the one a client sent: the cron's fields single-spaced, UTC by default. */

@@ -4,7 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { WorkflowRunSchema } from '../workflow.schema';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
 import { DecideWorkflowApprovalDto } from './decide-workflow-approval.dto';
 import { RequestTrace } from '../../http/request-trace';

@@ -3,7 +3,10 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
-import { WorkflowRun, toWorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
+import { toWorkflowRun } from '../workflow-run/workflow-run.view';
+import { workflowRunDecider } from '../workflow-run/workflow-run';
+import { workflowRunStream } from '../workflow-run/workflow-run.events';
 import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
 import { traceOf } from '../../shared/trace-context';
 

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQuery } from '../../http/paging';
-import { WORKFLOW_STATUSES, WorkflowStatus } from '../workflow';
+import { WORKFLOW_STATUSES, WorkflowStatus } from '../workflow/workflow.state';
 
 /** `GET /v1/workflows`: paging, and filters by status (default: all but archived) and by name prefix. */
 export class WorkflowListQuery extends ListQuery {

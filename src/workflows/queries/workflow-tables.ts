@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { tableColumns } from '../../read-models/read-database';
-import { Workflow } from '../workflow';
-import { WorkflowRunAggregate } from '../workflow-run';
+import { Workflow } from '../workflow/workflow.state';
+import { WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
 
 /** A row of `workflows`: the workflow, and what the scheduler needs of it. */
 export interface WorkflowRow {

@@ -3,7 +3,8 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { stateAtVersion } from '../../actors/state-at-version';
 import { EVENT_STORE, EventStore } from '../../event-store/event-store';
 import { Clock } from '../../shared/clock';
-import { workflowDecider, workflowStream } from '../workflow';
+import { workflowDecider } from '../workflow/workflow';
+import { workflowStream } from '../workflow/workflow.events';
 import { WorkflowView, workflowView } from '../workflow-view';
 
 /** A workflow as it was at `version`. */

@@ -5,7 +5,7 @@ import { Page, decodeCursor } from '../../read-models/page';
 import { DefinitionListFilter } from '../../read-models/definition-list-filter';
 import { Clock } from '../../shared/clock';
 import { isId } from '../../shared/ids';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { WorkflowSummary, WorkflowView, workflowSummary, workflowView } from '../workflow-view';
 import { WorkflowsReadModel } from './workflows.read-model';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';

@@ -9,17 +9,17 @@ import {
   WorkflowPaused,
   WorkflowResumed,
   WorkflowTriggered,
-  workflowDecider,
-} from '../workflow';
+} from '../workflow/workflow.events';
+import { workflowDecider } from '../workflow/workflow';
 import {
   WORKFLOW_RUN_EVENT_TYPES,
-  WorkflowRunAggregate,
   WorkflowRunEvent,
   WorkflowRunQueued,
-  queuedRunOf,
-  workflowRunDecider,
   workflowRunStream,
-} from '../workflow-run';
+} from '../workflow-run/workflow-run.events';
+import { WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
+import { queuedRunOf } from '../workflow-run/queued-run';
+import { workflowRunDecider } from '../workflow-run/workflow-run';
 import { WorkflowsReadModel } from './workflows.read-model';
 import { StoredWorkflowRun } from './workflow-tables';
 

@@ -5,11 +5,12 @@ import { Page, toPage } from '../../read-models/page';
 import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
-import { Workflow, WorkflowAggregate } from '../workflow';
+import { Workflow, WorkflowAggregate } from '../workflow/workflow.state';
 import { WorkflowRow, WorkflowRunRow, StoredWorkflowRun, createWorkflowTables } from './workflow-tables';
 import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
 import { latestRunOf, runRows } from '../../read-models/run-list';
-import { WorkflowRun, WorkflowRunAggregate, toWorkflowRun } from '../workflow-run';
+import { WorkflowRun, WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
+import { toWorkflowRun } from '../workflow-run/workflow-run.view';
 
 /**
  * A run as a batch keeps it; `input`: its input as JSON, when it was added in this batch (the input is written with

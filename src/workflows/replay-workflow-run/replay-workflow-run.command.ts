@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { ReplayVersion } from './replay-workflow-run.dto';
 
 export class ReplayWorkflowRunCommand extends Command<WorkflowRun> {

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { WorkflowRunSchema } from '../workflow.schema';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
 import { ReplayWorkflowRunDto } from './replay-workflow-run.dto';
 import { RequestTrace } from '../../http/request-trace';

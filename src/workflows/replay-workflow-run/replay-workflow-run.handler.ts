@@ -5,8 +5,11 @@ import { isEnded } from '../../domain/run';
 import { ValidationFailed } from '../../shared/validation-failed';
 import { stepIndexOf } from '../step-graph';
 import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
-import { workflowDecider, workflowStream } from '../workflow';
-import { WorkflowRun, workflowRunDecider, workflowRunStream } from '../workflow-run';
+import { workflowDecider } from '../workflow/workflow';
+import { workflowStream } from '../workflow/workflow.events';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
+import { workflowRunDecider } from '../workflow-run/workflow-run';
+import { workflowRunStream } from '../workflow-run/workflow-run.events';
 import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
 import { traceOf } from '../../shared/trace-context';
 

@@ -1,6 +1,7 @@
 import { ancestorsOfEach, stepIdOf, stepIndexOf } from '../step-graph';
-import { WorkflowStep } from '../workflow';
-import { ReusedStep, WorkflowRunAggregate } from '../workflow-run';
+import { WorkflowStep } from '../workflow/workflow.state';
+import { ReusedStep } from '../workflow-run/workflow-run.commands';
+import { WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
 
 /** `fromStep` and every step that needs it, directly or through others: what a replay from it runs again. */
 export function stepsToRerun(steps: WorkflowStep[], fromStep: string): Set<number> {

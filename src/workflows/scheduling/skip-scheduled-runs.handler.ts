@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { workflowDecider, workflowStream } from '../workflow';
+import { workflowDecider } from '../workflow/workflow';
+import { workflowStream } from '../workflow/workflow.events';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
 
 @CommandHandler(SkipScheduledRunsCommand)

@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ActorRegistry, BatchCommand } from '../../actors/actor-registry';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { BatchCommand } from '../../actors/batch-sender';
 import { DomainError } from '../../domain/decider';
 import { isoTime } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
-import { WorkflowCommand, WorkflowEvent, workflowDecider, workflowStream } from '../workflow';
+import { WorkflowCommand } from '../workflow/workflow.commands';
+import { WorkflowEvent, workflowStream } from '../workflow/workflow.events';
+import { workflowDecider } from '../workflow/workflow';
 import { WorkflowRunOpener, openingCommand } from '../trigger-workflow/workflow-run-opener';
 import { runsQueuedBy } from '../trigger-workflow/workflow-triggers';
 import { ScheduledRunsOutcome, ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';

@@ -10,7 +10,7 @@ import { AppliedEvents } from '../../read-models/applied-events';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
-import { workflowStream } from '../workflow';
+import { workflowStream } from '../workflow/workflow.events';
 import { CronSchedule, cronSchedule } from './cron-schedule';
 import { DueTicks, DueTicksAt, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';

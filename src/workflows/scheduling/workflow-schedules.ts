@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { WorkflowRow, createWorkflowTables } from '../queries/workflow-tables';
-import { Workflow, WorkflowTrigger } from '../workflow';
+import { Workflow, WorkflowTrigger } from '../workflow/workflow.state';
 
 /** What the scheduler needs of a workflow: its schedule, and the instant after which its ticks are still due. */
 export interface ScheduledWorkflow {

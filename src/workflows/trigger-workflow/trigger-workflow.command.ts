@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import { RunTrigger } from '../workflow';
-import { WorkflowRun } from '../workflow-run';
+import { RunTrigger } from '../workflow/workflow.state';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 
 export class TriggerWorkflowCommand extends Command<WorkflowRun> {
   constructor(

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { WorkflowRun } from '../workflow-run';
+import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { TriggerWorkflowCommand } from './trigger-workflow.command';
 import { WorkflowTriggers } from './workflow-triggers';
 import { traceOf } from '../../shared/trace-context';

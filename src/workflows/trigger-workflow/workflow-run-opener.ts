@@ -1,20 +1,17 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ActorRegistry, StreamCommand } from '../../actors/actor-registry';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { StreamCommand } from '../../actors/stream-commands';
 import { CommandContext } from '../../actors/actor';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { activeTrace } from '../../shared/trace-context';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
-import {
-  QueuedRun,
-  WorkflowRunCommand,
-  WorkflowRunEvent,
-  WorkflowRunState,
-  queuedRunFrom,
-  workflowRunDecider,
-  workflowRunStream,
-} from '../workflow-run';
+import { QueuedRun, queuedRunFrom } from '../workflow-run/queued-run';
+import { WorkflowRunCommand } from '../workflow-run/workflow-run.commands';
+import { WorkflowRunEvent, workflowRunStream } from '../workflow-run/workflow-run.events';
+import { WorkflowRunState } from '../workflow-run/workflow-run.state';
+import { workflowRunDecider } from '../workflow-run/workflow-run';
 
 /** The command that opens a run's stream. */
 export function openingCommand(run: QueuedRun): StreamCommand<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> {

@@ -3,15 +3,13 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
-import { ReplayOf, RunTrigger, WorkflowEvent, WorkflowTriggered, workflowDecider, workflowStream } from '../workflow';
-import {
-  QueuedRun,
-  WorkflowRun,
-  WorkflowRunAggregate,
-  queuedRunOf,
-  toWorkflowRun,
-  workflowRunDecider,
-} from '../workflow-run';
+import { ReplayOf, RunTrigger } from '../workflow/workflow.state';
+import { WorkflowEvent, WorkflowTriggered, workflowStream } from '../workflow/workflow.events';
+import { workflowDecider } from '../workflow/workflow';
+import { QueuedRun, queuedRunOf } from '../workflow-run/queued-run';
+import { WorkflowRun, WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
+import { toWorkflowRun } from '../workflow-run/workflow-run.view';
+import { workflowRunDecider } from '../workflow-run/workflow-run';
 import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
 import { TraceContext } from '../../shared/trace-context';
 

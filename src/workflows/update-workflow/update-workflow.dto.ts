@@ -4,7 +4,7 @@ import { applyMergePatch } from '../../shared/json-merge-patch';
 import { CreateWorkflowDto, policyOf } from '../create-workflow/create-workflow.dto';
 import { toWorkflowSteps } from '../create-workflow/step-graph-check';
 import { toTrigger } from '../create-workflow/workflow-trigger';
-import { Workflow, WorkflowDefinition } from '../workflow';
+import { Workflow, WorkflowDefinition } from '../workflow/workflow.state';
 
 export const EDITABLE_WORKFLOW_FIELDS = [
   'name',

@@ -1,16 +1,15 @@
-import { given } from '../../test/support/decider-specification';
+import { given } from '../../../test/support/decider-specification';
 import {
   ScheduledRunsSkipped,
   WorkflowCreated,
   WorkflowPaused,
   WorkflowResumed,
   WorkflowTriggered,
-  WorkflowAggregate,
-  WorkflowTrigger,
   WorkflowUpdated,
   WorkflowArchived,
-  workflowDecider,
-} from './workflow';
+} from './workflow.events';
+import { WorkflowAggregate, WorkflowTrigger } from './workflow.state';
+import { workflowDecider } from './workflow';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const created: WorkflowCreated = {

@@ -1,6 +1,7 @@
-import { given } from '../../test/support/decider-specification';
-import { WorkflowStep } from './workflow';
-import { WorkflowRunEvent, WorkflowRunQueued, workflowRunDecider } from './workflow-run';
+import { given } from '../../../test/support/decider-specification';
+import { WorkflowStep } from '../workflow/workflow.state';
+import { WorkflowRunEvent, WorkflowRunQueued } from './workflow-run.events';
+import { workflowRunDecider } from './workflow-run';
 
 const at = '2026-01-01T00:00:05.000Z';
 const now = new Date(at);

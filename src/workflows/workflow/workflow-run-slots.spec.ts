@@ -1,5 +1,6 @@
-import { given } from '../../test/support/decider-specification';
-import { WorkflowCreated, WorkflowEvent, WorkflowTriggered, workflowDecider } from './workflow';
+import { given } from '../../../test/support/decider-specification';
+import { WorkflowCreated, WorkflowEvent, WorkflowTriggered } from './workflow.events';
+import { workflowDecider } from './workflow';
 
 const workflowId = 'wf_1';
 const at = '2026-01-01T00:00:00.000Z';

@@ -1,12 +1,12 @@
-import { given } from '../../test/support/decider-specification';
+import { given } from '../../../test/support/decider-specification';
 import {
   AgentRunCancelRequested,
   AgentRunEvent,
   AgentRunQueued,
   AgentRunStarted,
   AgentRunToolCalled,
-  agentRunDecider,
-} from './agent-run';
+} from './agent-run.events';
+import { agentRunDecider } from './agent-run';
 
 const now = new Date('2026-01-01T00:01:00.000Z');
 /** Every ending names the run's agent and model. */

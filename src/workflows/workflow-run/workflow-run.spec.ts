@@ -1,12 +1,7 @@
-import { given } from '../../test/support/decider-specification';
-import {
-  WorkflowRunEvent,
-  WorkflowRunQueued,
-  WorkflowRunStarted,
-  WorkflowStepStarted,
-  stepContext,
-  workflowRunDecider,
-} from './workflow-run';
+import { given } from '../../../test/support/decider-specification';
+import { WorkflowRunEvent, WorkflowRunQueued, WorkflowRunStarted, WorkflowStepStarted } from './workflow-run.events';
+import { stepContext } from './step-context';
+import { workflowRunDecider } from './workflow-run';
 
 const at = '2026-01-01T00:00:05.000Z';
 const now = new Date(at);

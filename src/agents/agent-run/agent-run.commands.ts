@@ -1,0 +1,74 @@
+import { RunError, Usage } from '../../domain/run';
+import { ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
+
+export type QueueAgentRun = {
+  type: 'QueueAgentRun';
+  id: string;
+  agentId: string;
+  model: string;
+  agentVersion?: number;
+  task: string;
+  context: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  threadId?: string;
+  replayOf?: string;
+  /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
+  start?: Omit<StartAgentRun, 'type'>;
+} & Partial<WorkflowStepRef>;
+export type StartAgentRun = {
+  type: 'StartAgentRun';
+  executorId: string;
+  warnings: string[];
+  agentVersion?: number;
+  /** The agent's schema, for a run without its own. */
+  outputSchema?: Record<string, unknown>;
+};
+export type RecordToolCall = {
+  type: 'RecordToolCall';
+  executorId: string;
+  callId: string;
+  tool: string;
+  input: unknown;
+};
+export type RecordToolResult = {
+  type: 'RecordToolResult';
+  executorId: string;
+  callId: string;
+  tool: string;
+  output?: unknown;
+  error?: string;
+};
+export type RenewRunLease = { type: 'RenewRunLease'; executorId: string };
+/** The executor stops at calls that need a person: the run waits, holding nothing. */
+export type RequestApprovals = {
+  type: 'RequestApprovals';
+  executorId: string;
+  approvals: Array<Omit<PendingApproval, 'requestedAt'>>;
+  usage: Usage | null;
+  attempts: number;
+};
+export type DecideApprovals = { type: 'DecideApprovals'; decisions: ApprovalDecision[] };
+/** Fails a run that has waited since before `before`. */
+export type ExpireApprovals = { type: 'ExpireApprovals'; before: string; timeoutMs: number };
+export type EndAgentRun = {
+  type: 'EndAgentRun';
+  executorId: string;
+  outcome: { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
+  usage: Usage | null;
+  attempts: number;
+};
+export type CancelAgentRun = { type: 'CancelAgentRun' };
+/** Ends a run whose executor stopped renewing its lease before `staleBefore`. */
+export type InterruptAgentRun = { type: 'InterruptAgentRun'; staleBefore: string };
+export type AgentRunCommand =
+  | QueueAgentRun
+  | StartAgentRun
+  | RecordToolCall
+  | RecordToolResult
+  | RenewRunLease
+  | RequestApprovals
+  | DecideApprovals
+  | ExpireApprovals
+  | EndAgentRun
+  | CancelAgentRun
+  | InterruptAgentRun;

@@ -1,0 +1,98 @@
+import { DomainEvent, eventTypes } from '../../domain/decider';
+import { RunError, Usage } from '../../domain/run';
+import { AgentRun, ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
+
+/**
+ * An ending names the run's agent and model, and the workflow step that made the run and its thread, if any, so
+ * the workflow's process manager, the threads, usage and metrics need no look-up.
+ */
+export type AgentRunEndedData = {
+  runId: string;
+  /** Absent in endings recorded before cost was counted. */
+  agentId?: string;
+  model?: string;
+  usage: Usage | null;
+  attempts: number;
+  endedAt: string;
+  threadId?: string;
+} & Partial<WorkflowStepRef>;
+export type AgentRunQueued = DomainEvent<
+  'AgentRunQueued',
+  Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & {
+    model?: string;
+    agentVersion?: number;
+    outputSchema?: Record<string, unknown>;
+    threadId?: string;
+    replayOf?: string;
+  } & Partial<WorkflowStepRef>
+>;
+export type AgentRunStarted = DomainEvent<
+  'AgentRunStarted',
+  {
+    runId: string;
+    executorId: string;
+    warnings: string[];
+    agentVersion?: number;
+    outputSchema?: Record<string, unknown>;
+    startedAt: string;
+  }
+>;
+export type AgentRunToolCalled = DomainEvent<
+  'AgentRunToolCalled',
+  { runId: string; callId: string; tool: string; input: unknown; at: string }
+>;
+export type AgentRunToolReturned = DomainEvent<
+  'AgentRunToolReturned',
+  { runId: string; callId: string; tool: string; output?: unknown; error?: string; at: string }
+>;
+export type AgentRunLeaseRenewed = DomainEvent<
+  'AgentRunLeaseRenewed',
+  { runId: string; executorId: string; at: string }
+>;
+export type AgentRunApprovalRequested = DomainEvent<
+  'AgentRunApprovalRequested',
+  { runId: string; approvals: PendingApproval[]; usage: Usage | null; attempts: number; at: string }
+>;
+/** `resumed`: every pending call has its decision, and the run is queued again to go on. */
+export type AgentRunApprovalsDecided = DomainEvent<
+  'AgentRunApprovalsDecided',
+  { runId: string; decisions: ApprovalDecision[]; resumed: boolean; at: string }
+>;
+export type AgentRunSucceeded = DomainEvent<
+  'AgentRunSucceeded',
+  AgentRunEndedData & { output: string; outputObject?: unknown }
+>;
+export type AgentRunFailed = DomainEvent<'AgentRunFailed', AgentRunEndedData & { error: RunError }>;
+export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
+export type AgentRunCancelled = DomainEvent<'AgentRunCancelled', AgentRunEndedData>;
+export type AgentRunEvent =
+  | AgentRunQueued
+  | AgentRunStarted
+  | AgentRunToolCalled
+  | AgentRunToolReturned
+  | AgentRunLeaseRenewed
+  | AgentRunApprovalRequested
+  | AgentRunApprovalsDecided
+  | AgentRunSucceeded
+  | AgentRunFailed
+  | AgentRunCancelRequested
+  | AgentRunCancelled;
+
+export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
+  AgentRunQueued: true,
+  AgentRunStarted: true,
+  AgentRunToolCalled: true,
+  AgentRunToolReturned: true,
+  AgentRunLeaseRenewed: true,
+  AgentRunApprovalRequested: true,
+  AgentRunApprovalsDecided: true,
+  AgentRunSucceeded: true,
+  AgentRunFailed: true,
+  AgentRunCancelRequested: true,
+  AgentRunCancelled: true,
+});
+
+/** The events that end an agent run. */
+export const AGENT_RUN_ENDINGS = ['AgentRunSucceeded', 'AgentRunFailed', 'AgentRunCancelled'] as const;
+
+export const agentRunStream = (runId: string) => `agentrun-${runId}`;

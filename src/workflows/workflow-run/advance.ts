@@ -1,0 +1,113 @@
+import { RunError } from '../../domain/run';
+import { CONDITION_BUDGET_STEPS } from '../condition-budget';
+import { ConditionScope, conditionVerdict } from '../step-condition';
+import { stepIndexOf } from '../step-graph';
+import { MAX_TASK_LENGTH, renderStepTask } from '../step-task';
+import { NewAgentRunId } from './workflow-run.commands';
+import { WorkflowApprovalRequested, WorkflowRunEvent, WorkflowStepStarted } from './workflow-run.events';
+import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
+import { evolveWorkflowRun } from './evolve';
+
+const isDone = (step: WorkflowRunStep) => step.status === 'succeeded' || step.status === 'skipped';
+
+/** What a step's action and condition read: the input, and the ended steps by id and by position. */
+function scopeOf(run: WorkflowRunAggregate): ConditionScope {
+  const steps: ConditionScope['steps'] = {};
+  for (const step of run.steps) {
+    if (step.status !== 'succeeded') continue;
+    const answer = { output: step.output, ...(step.outputObject !== undefined && { outputObject: step.outputObject }) };
+    steps[String(step.index)] = answer;
+    steps[step.id] = answer;
+  }
+  return { input: run.input, steps };
+}
+
+/**
+ * After `events`, starts every pending step whose needs have all ended (in order of position), skipping those
+ * whose condition is false or whose needs were all skipped, until nothing more can start; a run with nothing
+ * left to run succeeds.
+ */
+export function advance(
+  state: WorkflowRunAggregate,
+  events: WorkflowRunEvent[],
+  newAgentRunId: NewAgentRunId,
+  at: string,
+): WorkflowRunEvent[] {
+  let run = events.reduce((current, event) => evolveWorkflowRun(current, event)!, state);
+  const out = [...events];
+  const apply = (event: WorkflowRunEvent) => {
+    out.push(event);
+    run = evolveWorkflowRun(run, event)!;
+  };
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const step of run.steps) {
+      if (step.status !== 'pending') continue;
+      const needs = step.needs.map((id) => run.steps[stepIndexOf(run.steps, id)!]);
+      if (!needs.every(isDone)) continue;
+      moved = true;
+      const index = step.index;
+      const needsSkipped = needs.length > 0 && needs.every((need) => need.status === 'skipped');
+      const verdict = needsSkipped || step.when === undefined || conditionVerdict(step.when, scopeOf(run));
+      if (needsSkipped) {
+        apply({ type: 'WorkflowStepSkipped', data: { runId: run.id, index, reason: 'needs_skipped', skippedAt: at } });
+      } else if (verdict === 'over_budget') {
+        const budget = CONDITION_BUDGET_STEPS.toLocaleString('en-US');
+        const message = `The condition of step "${step.id}" took more than its budget of ${budget} evaluation steps`;
+        return [...out, ...stepFailed(run.id, index, { code: 'condition_budget_exceeded', message }, at)];
+      } else if (!verdict) {
+        apply({
+          type: 'WorkflowStepSkipped',
+          data: { runId: run.id, index, reason: 'condition_false', skippedAt: at },
+        });
+      } else {
+        const started = startStep(run, index, newAgentRunId, at);
+        if ('code' in started) return [...out, ...stepFailed(run.id, index, started, at)];
+        apply(started);
+      }
+    }
+  }
+  if (run.steps.every(isDone)) {
+    const ran = run.steps.filter((step) => step.status === 'succeeded');
+    const named = run.outputStep === undefined ? undefined : run.steps[stepIndexOf(run.steps, run.outputStep) ?? -1];
+    const output = named ? named.output : ran.length ? ran[ran.length - 1].output : null;
+    out.push({ type: 'WorkflowRunSucceeded', data: { runId: run.id, output, endedAt: at } });
+  }
+  return out;
+}
+
+function startStep(
+  run: WorkflowRunAggregate,
+  index: number,
+  newAgentRunId: NewAgentRunId,
+  at: string,
+): WorkflowStepStarted | WorkflowApprovalRequested | RunError {
+  const step = run.steps[index];
+  if (step.approval !== undefined) {
+    const { approval, timeoutMs } = step;
+    const data = { runId: run.id, index, approval, ...(timeoutMs !== undefined && { timeoutMs }), requestedAt: at };
+    return { type: 'WorkflowApprovalRequested', data };
+  }
+  const task = renderStepTask(step.action!, {
+    input: run.input,
+    outputs: run.steps.map((s) => s.output),
+    objects: run.steps.map((s) => s.outputObject),
+    indexOf: (ref) => stepIndexOf(run.steps, ref),
+  });
+  if (task === undefined) {
+    const limit = MAX_TASK_LENGTH.toLocaleString('en-US');
+    return { code: 'task_too_long', message: `Step "${step.id}": its task would be longer than ${limit} characters` };
+  }
+  return {
+    type: 'WorkflowStepStarted',
+    data: { runId: run.id, index, agent: step.agent!, task, agentRunId: newAgentRunId(), startedAt: at },
+  };
+}
+
+/** A step fails before it runs (its condition or its task), and the run with it. */
+function stepFailed(runId: string, index: number, error: RunError, at: string): WorkflowRunEvent[] {
+  return [
+    { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error, endedAt: at } },
+    { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
+  ];
+}

@@ -1,0 +1,153 @@
+import { RunError, RunStatus, isEnded } from '../../domain/run';
+import { needsOf, stepIdOf } from '../step-graph';
+import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
+import { WorkflowRunEvent } from './workflow-run.events';
+import { StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } from './workflow-run.state';
+
+/** A workflow run after one of its events. */
+export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEvent): WorkflowRunState {
+  if (event.type === 'WorkflowRunQueued') {
+    const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf } = event.data;
+    return {
+      ...(replayOf && { replayOf }),
+      id,
+      workflowId,
+      workflowName: '',
+      status: 'queued',
+      input,
+      trigger,
+      workflowVersion: workflowVersion ?? null,
+      steps: [],
+      output: null,
+      error: null,
+      createdAt,
+      startedAt: null,
+      endedAt: null,
+    };
+  }
+  if (!state) return state;
+  switch (event.type) {
+    case 'WorkflowRunStarted': {
+      const { workflowName, steps, startedAt, outputStep } = event.data;
+      const workflowVersion = event.data.workflowVersion ?? state.workflowVersion;
+      const output = outputStep !== undefined && { outputStep };
+      return {
+        ...state,
+        status: 'running',
+        workflowName,
+        workflowVersion,
+        startedAt,
+        steps: pendingSteps(steps),
+        ...output,
+      };
+    }
+    case 'WorkflowStepStarted': {
+      const { index, agentRunId, startedAt, task } = event.data;
+      const attempts = [{ runId: agentRunId, status: 'running' as const, error: null }];
+      return updateStep(state, index, { status: 'running', agentRunId, startedAt, task, attempts });
+    }
+    case 'WorkflowStepReused': {
+      const { index, output, outputObject, reusedAt } = event.data;
+      const answer = { output, ...(outputObject !== undefined && { outputObject }) };
+      const change = {
+        status: 'succeeded' as const,
+        reused: true,
+        ...answer,
+        startedAt: reusedAt,
+        endedAt: reusedAt,
+      };
+      return updateStep(state, index, change);
+    }
+    case 'WorkflowStepSkipped':
+      return updateStep(state, event.data.index, { status: 'skipped', endedAt: event.data.skippedAt });
+    case 'WorkflowStepRetrying': {
+      const { index, error, nextAgentRunId } = event.data;
+      const step = state.steps.find((s) => s.index === index);
+      const attempts = [
+        ...endAttempt(step?.attempts, 'failed', error),
+        { runId: nextAgentRunId, status: 'queued' as const, error: null },
+      ];
+      return updateStep(state, index, { agentRunId: nextAgentRunId, attempts });
+    }
+    case 'WorkflowApprovalRequested': {
+      const { index, requestedAt } = event.data;
+      return updateStep(state, index, { status: 'waiting', startedAt: requestedAt });
+    }
+    case 'WorkflowStepEnded': {
+      const { index, status, output, outputObject, error, endedAt } = event.data;
+      const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
+      const step = state.steps.find((s) => s.index === index);
+      const attempts = step?.attempts && { attempts: endAttempt(step.attempts, status, error ?? null) };
+      return updateStep(state, index, { status, ...answer, error: error ?? null, endedAt, ...attempts });
+    }
+    case 'WorkflowRunSucceeded':
+      return { ...finish(state, 'succeeded', event.data.endedAt), output: event.data.output };
+    case 'WorkflowRunFailed':
+      return { ...finish(state, 'failed', event.data.endedAt), error: event.data.error };
+    case 'WorkflowRunCancelled':
+      return finish(state, 'cancelled', event.data.endedAt);
+    default:
+      return state;
+  }
+}
+
+function pendingSteps(steps: WorkflowStep[]): WorkflowRunStep[] {
+  return steps.map((step, index) => pendingStep(steps, step, index));
+}
+
+function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): WorkflowRunStep {
+  const timeout = step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs };
+  const kind = isApprovalStep(step)
+    ? { agent: null, action: null, approval: step.approval, ...timeout }
+    : {
+        agent: step.agent,
+        action: step.action,
+        ...(step.context && { context: step.context }),
+        ...(step.retry && { retry: step.retry }),
+        ...timeout,
+        attempts: [],
+      };
+  return {
+    index,
+    id: stepIdOf(step, index),
+    needs: needsOf(steps, index).map((at) => stepIdOf(steps[at], at)),
+    ...(step.when !== undefined && { when: step.when }),
+    ...kind,
+    task: null,
+    status: 'pending',
+    agentRunId: null,
+    output: null,
+    error: null,
+    startedAt: null,
+    endedAt: null,
+  };
+}
+
+/** A step changes; a run not ended waits while any of its steps waits for a person, and runs otherwise. */
+function updateStep(
+  state: WorkflowRunAggregate,
+  index: number,
+  change: Partial<WorkflowRunStep>,
+): WorkflowRunAggregate {
+  const steps = state.steps.map((step) => (step.index === index ? { ...step, ...change } : step));
+  if (isEnded(state.status) || state.status === 'queued') return { ...state, steps };
+  return { ...state, steps, status: steps.some((step) => step.status === 'waiting') ? 'waiting' : 'running' };
+}
+
+function endAttempt(attempts: StepAttempt[] | undefined, status: RunStatus, error: RunError | null): StepAttempt[] {
+  if (!attempts?.length) return [];
+  return [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], status, error }];
+}
+
+/** The run ends: a step still running is cancelled with it, and the steps never reached are skipped. */
+function finish(state: WorkflowRunAggregate, status: RunStatus, endedAt: string): WorkflowRunAggregate {
+  const steps = state.steps.map((step): WorkflowRunStep => {
+    if (step.status === 'pending') return { ...step, status: 'skipped' };
+    if (step.status === 'running' || step.status === 'waiting') {
+      const attempts = step.attempts && { attempts: endAttempt(step.attempts, 'cancelled', null) };
+      return { ...step, status: 'cancelled', endedAt, ...attempts };
+    }
+    return step;
+  });
+  return { ...state, status, steps, endedAt };
+}

@@ -1,0 +1,65 @@
+import { RunError } from '../../domain/run';
+import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
+import { WorkflowRun } from './workflow-run.state';
+
+/** How a step's agent run ended. */
+export type StepOutcome = { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
+
+/** Gives the id of an agent run the decision starts (a step, or a retry); called once per run started. */
+export type NewAgentRunId = () => string;
+
+export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
+  WorkflowRun,
+  'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'
+> & { workflowVersion?: number; replayOf?: ReplayOf };
+/** A step a replay takes from the run it replays. */
+export interface ReusedStep {
+  index: number;
+  output: string;
+  outputObject?: unknown;
+}
+export type StartWorkflowRun = {
+  type: 'StartWorkflowRun';
+  workflowName: string;
+  workflowVersion: number;
+  steps: WorkflowStep[];
+  outputStep?: string;
+  newAgentRunId: NewAgentRunId;
+  /** A replay: the steps it takes from the run it replays. */
+  reuse?: ReusedStep[];
+};
+export type EndWorkflowStep = {
+  type: 'EndWorkflowStep';
+  index: number;
+  agentRunId: string;
+  outcome: StepOutcome;
+  newAgentRunId: NewAgentRunId;
+};
+/** Several steps' agent runs ended (as the log had them, in order): one decision, one append. */
+export type EndWorkflowSteps = {
+  type: 'EndWorkflowSteps';
+  ends: Array<Pick<EndWorkflowStep, 'index' | 'agentRunId' | 'outcome'>>;
+  newAgentRunId: NewAgentRunId;
+};
+/** Fails a step whose attempts have taken longer than its `timeoutMs`. */
+export type ExpireWorkflowStep = { type: 'ExpireWorkflowStep'; index: number };
+export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
+/** A person's decision at the approval step the run waits at: approve goes on (`data` is the step's output). */
+export type DecideWorkflowApproval = {
+  type: 'DecideWorkflowApproval';
+  decision: 'approve' | 'reject';
+  reason?: string;
+  data?: Record<string, unknown>;
+  newAgentRunId: NewAgentRunId;
+};
+/** Fails a run that has waited at an approval step past its `timeoutMs`. */
+export type ExpireWorkflowApproval = { type: 'ExpireWorkflowApproval' };
+export type WorkflowRunCommand =
+  | QueueWorkflowRun
+  | StartWorkflowRun
+  | EndWorkflowStep
+  | EndWorkflowSteps
+  | CancelWorkflowRun
+  | DecideWorkflowApproval
+  | ExpireWorkflowApproval
+  | ExpireWorkflowStep;

@@ -1,0 +1,95 @@
+import { DomainEvent, eventTypes } from '../../domain/decider';
+import { RunError } from '../../domain/run';
+import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
+import { WorkflowRun } from './workflow-run.state';
+
+type RunEnded = { runId: string; endedAt: string };
+/** `workflowVersion` is absent from runs recorded before versions. */
+export type WorkflowRunQueued = DomainEvent<
+  'WorkflowRunQueued',
+  Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'> & {
+    workflowVersion?: number;
+    replayOf?: ReplayOf;
+  }
+>;
+export type WorkflowRunStarted = DomainEvent<
+  'WorkflowRunStarted',
+  {
+    runId: string;
+    workflowName: string;
+    workflowVersion?: number;
+    steps: WorkflowStep[];
+    /** The step whose output is the run's, when the workflow names one. */
+    outputStep?: string;
+    startedAt: string;
+  }
+>;
+export type WorkflowStepStarted = DomainEvent<
+  'WorkflowStepStarted',
+  { runId: string; index: number; agent: string; task: string; agentRunId: string; startedAt: string }
+>;
+/** A replay took a step's output from the run it replays (`fromRunId`), with no model call. */
+export type WorkflowStepReused = DomainEvent<
+  'WorkflowStepReused',
+  { runId: string; index: number; fromRunId: string; output: string; outputObject?: unknown; reusedAt: string }
+>;
+/** A step not run: its `when` was false, or every step it needs was skipped. */
+export type WorkflowStepSkipped = DomainEvent<
+  'WorkflowStepSkipped',
+  { runId: string; index: number; reason: 'condition_false' | 'needs_skipped'; skippedAt: string }
+>;
+/** An attempt of a step failed and it has attempts left: `nextAgentRunId` is queued at `retryAt`. */
+export type WorkflowStepRetrying = DomainEvent<
+  'WorkflowStepRetrying',
+  { runId: string; index: number; agentRunId: string; error: RunError; nextAgentRunId: string; retryAt: string }
+>;
+/** The run reached an approval step: it waits for a person (POST …/approvals). */
+export type WorkflowApprovalRequested = DomainEvent<
+  'WorkflowApprovalRequested',
+  { runId: string; index: number; approval: string; timeoutMs?: number; requestedAt: string }
+>;
+export type WorkflowStepEnded = DomainEvent<
+  'WorkflowStepEnded',
+  {
+    runId: string;
+    index: number;
+    status: 'succeeded' | 'failed' | 'cancelled';
+    output?: string;
+    outputObject?: unknown;
+    error?: RunError;
+    endedAt: string;
+  }
+>;
+export type WorkflowRunSucceeded = DomainEvent<'WorkflowRunSucceeded', RunEnded & { output: string | null }>;
+export type WorkflowRunFailed = DomainEvent<'WorkflowRunFailed', RunEnded & { error: RunError }>;
+export type WorkflowRunCancelled = DomainEvent<'WorkflowRunCancelled', RunEnded>;
+export type WorkflowRunEvent =
+  | WorkflowRunQueued
+  | WorkflowRunStarted
+  | WorkflowStepStarted
+  | WorkflowStepReused
+  | WorkflowStepSkipped
+  | WorkflowStepRetrying
+  | WorkflowApprovalRequested
+  | WorkflowStepEnded
+  | WorkflowRunSucceeded
+  | WorkflowRunFailed
+  | WorkflowRunCancelled;
+
+export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
+  WorkflowRunQueued: true,
+  WorkflowRunStarted: true,
+  WorkflowStepStarted: true,
+  WorkflowStepReused: true,
+  WorkflowStepSkipped: true,
+  WorkflowStepRetrying: true,
+  WorkflowApprovalRequested: true,
+  WorkflowStepEnded: true,
+  WorkflowRunSucceeded: true,
+  WorkflowRunFailed: true,
+  WorkflowRunCancelled: true,
+});
+
+export const WORKFLOW_RUN_ENDINGS = ['WorkflowRunSucceeded', 'WorkflowRunFailed', 'WorkflowRunCancelled'] as const;
+
+export const workflowRunStream = (runId: string) => `workflowrun-${runId}`;

@@ -1,0 +1,73 @@
+import { RunError, RunStatus } from '../../domain/run';
+import { StepCondition } from '../step-condition';
+import { ReplayOf, RunTrigger, StepContextOption, StepRetry } from '../workflow/workflow.state';
+
+export type StepStatus = 'pending' | RunStatus | 'skipped';
+
+/** One attempt of an agent step: an agent run of its own. */
+export interface StepAttempt {
+  runId: string;
+  status: RunStatus;
+  error: RunError | null;
+}
+
+export interface WorkflowRunStep {
+  index: number;
+  /** The step's id (its position when the workflow names none), and the ids of the steps it waits for. */
+  id: string;
+  needs: string[];
+  when?: StepCondition;
+  retry?: StepRetry;
+  /** An agent step's attempts, each an agent run, in order. */
+  attempts?: StepAttempt[];
+  /** A replay took this step's output from the run it replays, without running it. */
+  reused?: boolean;
+  /** An agent step's agent and action; null for an approval step. */
+  agent: string | null;
+  action: string | null;
+  /** An approval step: the text shown to the approver, and how long it may wait. */
+  approval?: string;
+  timeoutMs?: number;
+  /** What the step's agent run gets besides its task; absent: nothing. */
+  context?: StepContextOption;
+  /** The task sent to the step's agent: its action with the placeholders filled in; null until it starts. */
+  task: string | null;
+  status: StepStatus;
+  agentRunId: string | null;
+  output: string | null;
+  /** The step's structured answer, when its agent run had an `outputSchema`. */
+  outputObject?: unknown;
+  error: RunError | null;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export interface WorkflowRun {
+  id: string;
+  workflowId: string;
+  status: RunStatus;
+  input: Record<string, unknown>;
+  trigger: RunTrigger;
+  /**
+   * The workflow's version when the run was queued, then the version whose steps it runs once it has started;
+   * null for runs recorded before versions.
+   */
+  workflowVersion: number | null;
+  /** The workflow's steps as they were when the run started; empty while it is queued. */
+  steps: WorkflowRunStep[];
+  /** The output of the last step by position among those that ran. */
+  output: string | null;
+  /** Present on a replay. */
+  replayOf?: ReplayOf;
+  error: RunError | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export interface WorkflowRunAggregate extends WorkflowRun {
+  workflowName: string;
+  outputStep?: string;
+}
+
+export type WorkflowRunState = WorkflowRunAggregate | null;

@@ -1,0 +1,45 @@
+import { Preconditions } from '../../domain/definition';
+import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition } from './workflow.state';
+
+export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
+  Workflow,
+  'id' | 'name' | 'trigger' | 'steps' | 'outputStep' | 'overlap' | 'maxConcurrentRuns'
+>;
+export type TriggerWorkflow = {
+  type: 'TriggerWorkflow';
+  workflowId: string;
+  runId: string;
+  input: Record<string, unknown>;
+  trigger: RunTrigger;
+  /** A replay, and the version it runs. */
+  replay?: { replayOf: ReplayOf; workflowVersion: number };
+};
+export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
+export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };
+/** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
+export type UpdateWorkflow = {
+  type: 'UpdateWorkflow';
+  workflowId: string;
+  changes: Partial<WorkflowDefinition>;
+  baseVersion: number;
+} & Preconditions;
+export type ArchiveWorkflow = { type: 'ArchiveWorkflow'; workflowId: string } & Preconditions;
+/** Records schedule ticks that were not run (missed while the service was down): every tick from first to last. */
+export type SkipScheduledRuns = {
+  type: 'SkipScheduledRuns';
+  workflowId: string;
+  first: string;
+  last: string;
+  count: number | null;
+};
+/** A counted run ended: its slot goes to the next run waiting; `nextRunId` is for a buffered tick it lets start. */
+export type ReleaseWorkflowRun = { type: 'ReleaseWorkflowRun'; workflowId: string; runId: string; nextRunId: string };
+export type WorkflowCommand =
+  | CreateWorkflow
+  | ReleaseWorkflowRun
+  | TriggerWorkflow
+  | PauseWorkflow
+  | ResumeWorkflow
+  | SkipScheduledRuns
+  | UpdateWorkflow
+  | ArchiveWorkflow;

@@ -1,0 +1,102 @@
+import { OverlapPolicy, RunSlots } from '../../domain/run-slots';
+import { StepCondition } from '../step-condition';
+
+export type WorkflowStatus = 'active' | 'paused' | 'archived';
+export const WORKFLOW_STATUSES: WorkflowStatus[] = ['active', 'paused', 'archived'];
+
+export type WorkflowTrigger = { type: 'manual' } | { type: 'schedule'; cron: string; timezone: string };
+/** A replay: the run it replays, and the step it runs again from. */
+export interface ReplayOf {
+  runId: string;
+  fromStep: string;
+}
+
+/** What started a run. */
+export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
+
+/**
+ * What a step's agent run gets besides its task, the action with its placeholders filled in: nothing by default
+ * (the task holds what the action names); `input` the run's input; `steps` the earlier steps' outputs; `all` both,
+ * with the workflow and run ids.
+ */
+export type StepContextOption = 'input' | 'steps' | 'all';
+
+export const STEP_CONTEXT_OPTIONS: readonly StepContextOption[] = ['input', 'steps', 'all'];
+
+/** Where a step stands in the graph (see step-graph.ts); all absent: a chain, as before steps had ids. */
+export interface StepPlacement {
+  /** Unique in the workflow; default: the step's position ("0", "1", …). */
+  id?: string;
+  /** The steps it waits for, by id; default: the step before it. */
+  needs?: string[];
+  /** A JSON Logic rule (step-condition.ts); false: the step is skipped. */
+  when?: StepCondition;
+}
+
+/** Attempts of an agent step: a failed attempt is retried after `backoffMs`, doubled each time up to `maxBackoffMs`. */
+export interface StepRetry {
+  attempts: number;
+  backoffMs: number;
+  maxBackoffMs?: number;
+}
+
+export interface AgentStep extends StepPlacement {
+  agent: string;
+  action: string;
+  /** Absent: the task alone. */
+  context?: StepContextOption;
+  retry?: StepRetry;
+  /** Bounds all of its attempts together. */
+  timeoutMs?: number;
+}
+
+/** A step that waits for a person: `approval` is the text shown to the approver. */
+export interface ApprovalStep extends StepPlacement {
+  approval: string;
+  timeoutMs?: number;
+}
+
+export type WorkflowStep = AgentStep | ApprovalStep;
+
+export function isApprovalStep(step: WorkflowStep): step is ApprovalStep {
+  return 'approval' in step;
+}
+
+export interface Workflow {
+  id: string;
+  name: string;
+  status: WorkflowStatus;
+  trigger: WorkflowTrigger;
+  steps: WorkflowStep[];
+  /** The step whose output is the run's output; absent: the last step by position among those that ran. */
+  outputStep?: string;
+  /** What a schedule tick does while a run is still going; absent in workflows recorded before it: `allow`. */
+  overlap?: OverlapPolicy;
+  /** At most this many runs at once, the others wait in order; absent or null: no limit. */
+  maxConcurrentRuns?: number | null;
+  lastRun: string | null;
+  /**
+   * Counts changes of the definition: 1 when created, +1 for each update that changes something and for its
+   * archiving. Pausing, resuming and runs leave it as it is.
+   */
+  version: number;
+  createdAt: string;
+}
+
+/** What an update may change. */
+export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps' | 'overlap' | 'maxConcurrentRuns'> & {
+  outputStep?: string | null;
+};
+
+/**
+ * What the decider also needs to refuse a schedule tick twice: the latest tick recorded (run or skipped), and
+ * since when the workflow has been active (ticks at or before it belong to a time it did not exist or was paused).
+ */
+export interface WorkflowAggregate extends Workflow {
+  lastScheduledFor: string | null;
+  activeSince: string;
+  /** The runs counted under the workflow's policy (see run-slots.ts); absent: none. */
+  runs?: RunSlots;
+}
+
+export type WorkflowState = WorkflowAggregate | null;
