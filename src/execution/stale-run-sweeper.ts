@@ -3,7 +3,7 @@ import { CommandResult } from '../actors/actor';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentRunDecider, agentRunStream } from '../agents/agent-run';
 import { AgentsReadModel, StaleRun } from '../agents/queries/agents.read-model';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';

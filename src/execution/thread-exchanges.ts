@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap }
 import { ActorRegistry } from '../actors/actor-registry';
 import { persistently } from '../actors/persistently';
 import { AgentRunSucceeded, agentRunDecider, agentRunStream, toAgentRun } from '../agents/agent-run';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
 import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';

@@ -9,7 +9,7 @@ import {
   agentRunDecider,
   agentRunStream,
 } from '../agents/agent-run';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { DomainError } from '../domain/decider';
 import { isEnded } from '../domain/run';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
