@@ -27,18 +27,25 @@ module.exports = {
       to: { path: '^src/', pathNot: `${DOMAIN}|^src/shared/` },
     },
     {
+      name: 'config-imports-only-shared',
+      comment: 'The configuration sits below every feature: it reads the environment with shared helpers only.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/(config|shared)/' },
+    },
+    {
       name: 'store-knows-only-its-contract',
       comment: 'The event store and its adapters know no actor, read model, feature or route.',
       severity: 'error',
       from: { path: '^src/event-store/' },
-      to: { path: '^src/', pathNot: '^src/(event-store|shared)/|^src/config[.]ts$' },
+      to: { path: '^src/', pathNot: '^src/(event-store|shared|config)/' },
     },
     {
       name: 'actors-stand-on-the-store',
       comment: 'Actors know the store and the deciders they are given, nothing above them.',
       severity: 'error',
       from: { path: '^src/actors/' },
-      to: { path: '^src/', pathNot: '^src/(actors|event-store|domain|shared)/' },
+      to: { path: '^src/', pathNot: '^src/(actors|event-store|domain|shared|config)/' },
     },
     {
       name: 'read-side-below-commands-and-http',

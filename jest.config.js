@@ -1,4 +1,7 @@
-/** Unit (*.spec.ts), integration (*.int-spec.ts), e2e (test/e2e) and docs (test/docs) tests in one run. */
+/**
+ * Unit (*.spec.ts), integration (*.int-spec.ts), e2e (test/e2e), docs (test/docs) and import rule
+ * (test/architecture) tests in one run.
+ */
 module.exports = {
   testEnvironment: 'node',
   // e2e suites start real servers and processes; a busy machine must not turn a slow start into a failure.
@@ -9,6 +12,7 @@ module.exports = {
     '<rootDir>/src/**/*.int-spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
     '<rootDir>/test/docs/*.spec.ts',
+    '<rootDir>/test/architecture/*.spec.ts',
   ],
   transform: {
     '^.+\\.ts$': 'ts-jest',

@@ -5,7 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccessModule } from './access/access.module';
 import { AgentsModule } from './agents/agents.module';
-import { AppConfig } from './config';
+import { AppConfig } from './config/app-config';
 import { CoreModule, CoreOverrides } from './core.module';
 import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';

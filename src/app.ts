@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AccessControl } from './access/access-control';
 import { AppModule } from './app.module';
 import { serveConsole } from './http/console/serve-console';
-import { AppConfig } from './config';
+import { AppConfig } from './config/app-config';
 import { CoreOverrides } from './core.module';
 import { fastifyOptions, registerShutdownGuard } from './http/http-server';
 import { StreamWatch } from './live/stream-watch';

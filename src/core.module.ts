@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { ACTOR_OPTIONS, ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actors/actor-registry';
-import { APP_CONFIG, AppConfig } from './config';
+import { APP_CONFIG, AppConfig } from './config/app-config';
 import { CHECKPOINT_STORE } from './consumers/checkpoint-store';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { CONSOLE_DIR } from './http/console/serve-console';
-import { loadConfig } from './config';
+import { loadConfig } from './config/load-config';
 
 async function main(): Promise<void> {
   const config = loadConfig();

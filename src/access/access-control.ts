@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/http-server';
 import { OPENAPI_PATH } from '../http/openapi/openapi';
 import { problem } from '../http/problem';
-import { ACCESS_CONFIG, AccessConfig } from './access-config';
+import { ACCESS_CONFIG, AccessConfig } from '../config/access-config';
 import { ApiKeys, bearerToken, digestOf } from './api-keys';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,6 +1,6 @@
 import { DynamicModule, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { ThrottlerStorageService } from '@nestjs/throttler';
-import { ACCESS_CONFIG, AccessConfig } from './access-config';
+import { ACCESS_CONFIG, AccessConfig } from '../config/access-config';
 import { AccessControl } from './access-control';
 import { ApiKeys } from './api-keys';
 import { StreamLimits } from './stream-limits';

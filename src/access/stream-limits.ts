@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_CONFIG, AccessConfig } from './access-config';
+import { ACCESS_CONFIG, AccessConfig } from '../config/access-config';
 import { ApiKeys, bearerToken, digestOf } from './api-keys';
 
 /** A client has as many streams open as `SSE_MAX_STREAMS_PER_KEY` allows; answered as a 429 `too-many-streams`. */

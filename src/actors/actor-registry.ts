@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { DEFAULT_SNAPSHOT_EVERY } from '../config/service-settings';
 import { Decider, DomainEvent } from '../domain/decider';
 import { ConcurrencyError, EVENT_STORE, EventStore } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
@@ -14,9 +15,6 @@ export const ACTOR_OPTIONS = Symbol('ActorOptions');
 
 /** Enough for two instances racing on one busy stream; each retry first waits a random, growing moment. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
-
-/** A snapshot every 1,000 events: a load then reads at most that many events after it. */
-export const DEFAULT_SNAPSHOT_EVERY = 1000;
 
 export interface ActorOptions {
   /** How many idle actors keep their state in memory; the least recently used are dropped first. */

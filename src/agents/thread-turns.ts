@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isEnded } from '../domain/run';
 import { StreamWatch } from '../live/stream-watch';
 import { threadStream } from '../threads/thread';

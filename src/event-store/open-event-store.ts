@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig } from '../config';
+import { AppConfig } from '../config/app-config';
 import { EventStore } from './event-store';
 import { PrefixedEventStore } from './prefixed-event-store';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';

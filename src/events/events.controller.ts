@@ -11,7 +11,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeys, bearerToken } from '../access/api-keys';
 import { StreamLimits } from '../access/stream-limits';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SseWriter } from '../http/sse';
 import { Slots } from '../shared/slots';

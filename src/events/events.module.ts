@@ -1,6 +1,6 @@
 import { Logger, Module } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { sseJsonMessage, sseMessage } from '../http/sse';
 import { EventFeed } from '../live/event-feed';
 import { Slots } from '../shared/slots';

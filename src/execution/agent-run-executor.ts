@@ -6,12 +6,13 @@ import { ActorRegistry } from '../actors/actor-registry';
 import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run/agent-run.events';
 import { LocalSlot, RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
 import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
 import { RunFeed } from '../live/run-feed';
 import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
+import { ModelPrices } from '../models/model-prices';
 import { ModelProviders } from '../models/model-providers';
 import { configuredSecrets } from '../shared/redaction';
 import { AppliedEvents } from '../read-models/applied-events';
@@ -48,6 +49,7 @@ export class AgentRunExecutor
   private roomWaiter?: () => void;
   private readonly running = new Set<Promise<void>>();
   private readonly providers: ModelProviders;
+  private readonly prices: ModelPrices;
   /** The runs waiting or being claimed, by id: a run handed over here and brought by the log is taken once. */
   private readonly pending = new Map<string, Waiting>();
   private readonly taken = new LRUCache<string, true>({ max: TAKEN_KEPT });
@@ -73,6 +75,7 @@ export class AgentRunExecutor
   ) {
     super(store, checkpoints);
     this.providers = new ModelProviders(config.providers, undefined, configuredSecrets(config));
+    this.prices = new ModelPrices(config.prices);
     logAiSdkWarningsTo(new Logger('Models'));
   }
 
@@ -281,7 +284,7 @@ export class AgentRunExecutor
       threads: this.threads,
       tools: this.tools,
       providers: this.providers,
-      prices: this.config.prices,
+      prices: this.prices,
       feed: this.feed,
       logger: this.logger,
       executorId: this.executorId,

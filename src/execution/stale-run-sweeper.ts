@@ -4,7 +4,7 @@ import { ActorRegistry } from '../actors/actor-registry';
 import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { agentRunStream } from '../agents/agent-run/agent-run.events';
 import { AgentsReadModel, StaleRun } from '../agents/queries/agents.read-model';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProjectionRunner } from '../read-models/projection-runner';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';

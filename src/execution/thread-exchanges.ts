@@ -4,7 +4,7 @@ import { persistently } from '../actors/persistently';
 import { AgentRunSucceeded, agentRunStream } from '../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { toAgentRun } from '../agents/agent-run/agent-run.view';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
 import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';

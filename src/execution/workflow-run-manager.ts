@@ -9,7 +9,7 @@ import {
   agentRunStream,
 } from '../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../agents/agent-run/agent-run';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { DomainError } from '../domain/decider';
 import { isEnded } from '../domain/run';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';

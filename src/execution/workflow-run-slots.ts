@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { persistently } from '../actors/persistently';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
 import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
 import { DomainError } from '../domain/decider';

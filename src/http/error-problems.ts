@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { DomainError } from '../domain/decider';
 import { StoreUnavailableError } from '../event-store/event-store';
-import type { HttpLimits } from '../config';
+import type { HttpLimits } from '../config/http-settings';
 import { MalformedJson, Problem, TooManyJsonValues, problem } from './problem';
 import { ValidationFailed } from '../shared/validation-failed';
 import { TooManyStreams } from '../access/stream-limits';

@@ -1,7 +1,7 @@
 import { STATUS_CODES, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
-import type { HttpLimits } from '../config';
+import type { HttpLimits } from '../config/http-settings';
 import { requestIdOf } from '../operations/request-id';
 import { answerFor, shuttingDown } from './error-problems';
 import { PROBLEM_CONTENT_TYPE, Problem, RETRY_AFTER_SECONDS } from './problem';

@@ -1,7 +1,7 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { Logger as NestLogger } from '@nestjs/common';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/load-config';
 import { StoreUnavailableError } from '../event-store/event-store';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { logLines } from '../../test/support/log-lines';

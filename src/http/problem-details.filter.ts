@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { answerFor } from './error-problems';
 import { PROBLEM_CONTENT_TYPE, RETRY_AFTER_SECONDS } from './problem';
 

@@ -10,7 +10,7 @@ import type { RunnableTool } from '../tools/tool';
 import { AgentLoopObserver, AgentLoopRequest, runAgentLoop } from './agent-loop';
 import { ATTEMPTS_HEADER, ModelProviders } from './model-providers';
 import { ModelRunError } from './model-run-error';
-import { loadProviderConfig } from './provider-config';
+import { loadProviderConfig } from '../config/provider-config';
 
 /** Records what the loop reports, in order. */
 function recordingObserver() {

@@ -7,7 +7,7 @@ import {
 import type { ScriptedServer } from '../../test/support/scripted-model-server';
 import { AgentLoopObserver, AgentLoopRequest, runAgentLoop } from './agent-loop';
 import { ModelProviders } from './model-providers';
-import { loadProviderConfig } from './provider-config';
+import { loadProviderConfig } from '../config/provider-config';
 
 describe('runAgentLoop against a scripted Anthropic Messages server', () => {
   let server: ScriptedServer<AnthropicMessagesBody>;

@@ -1,11 +1,5 @@
-import { readFileSync } from 'node:fs';
+import type { ModelPrice, ModelPriceTable } from '../config/model-prices-config';
 import type { Usage } from '../domain/run';
-
-/** US dollars per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
 
 /**
  * List prices of common models (USD per million tokens, standard tier, no cache or batch discounts), as their
@@ -37,11 +31,11 @@ export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
 /** A dated snapshot (`-20250514`, `-2024-08-06`) or `-latest` takes its family's price. */
 const SNAPSHOT_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 
-/** The price table: built-in entries, then the file's. */
+/** The price table: built-in entries, then those of `MODEL_PRICES_FILE` (the configuration's `prices`). */
 export class ModelPrices {
   private readonly table: Map<string, ModelPrice>;
 
-  constructor(overrides: Record<string, ModelPrice> = {}) {
+  constructor(overrides: ModelPriceTable = {}) {
     this.table = new Map(Object.entries({ ...BUILT_IN_PRICES, ...overrides }));
   }
 
@@ -61,39 +55,4 @@ export class ModelPrices {
     const cost = (inputTokens * price.input + outputTokens * price.output) / 1_000_000;
     return { inputTokens, outputTokens, costUsd: Math.round(cost * 1e8) / 1e8 };
   }
-}
-
-/**
- * Reads `MODEL_PRICES_FILE`: a JSON object of `"provider/model": {"input": <USD>, "output": <USD>}` per million
- * tokens. A bad file throws an error naming the variable and the entry.
- */
-export function loadModelPrices(file: string | undefined): ModelPrices {
-  if (file === undefined || file.trim() === '') return new ModelPrices();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file.trim(), 'utf8'));
-  } catch (error) {
-    throw new Error(`MODEL_PRICES_FILE could not be read as JSON: ${(error as Error).message}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error('MODEL_PRICES_FILE must hold a JSON object of "provider/model": {"input": n, "output": n}');
-  }
-  const prices: Record<string, ModelPrice> = {};
-  for (const [modelId, entry] of Object.entries(parsed)) {
-    if (!/^[^/\s]+\/\S+$/.test(modelId)) {
-      throw new Error(`MODEL_PRICES_FILE: "${modelId}" must be a model id as agents name it, "provider/model"`);
-    }
-    const { input, output } = (entry ?? {}) as Record<string, unknown>;
-    if (!isPrice(input) || !isPrice(output)) {
-      throw new Error(
-        `MODEL_PRICES_FILE: "${modelId}" needs "input" and "output", each a number of US dollars per million tokens, 0 or more`,
-      );
-    }
-    prices[modelId] = { input, output };
-  }
-  return new ModelPrices(prices);
-}
-
-function isPrice(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

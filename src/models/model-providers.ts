@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { KnownProvider, parseModelId } from './model-id';
 import { ModelRunError } from './model-run-error';
-import type { ProviderConfig } from './provider-config';
+import type { ProviderConfig } from '../config/provider-config';
 import { Redaction } from '../shared/redaction';
 import { createRetryingFetch } from './retrying-fetch';
 import { performance } from 'node:perf_hooks';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Clock } from '../shared/clock';
 import { KNOWN_PROVIDERS, KnownProvider } from './model-id';
-import type { ProviderConfig } from './provider-config';
+import type { ProviderConfig } from '../config/provider-config';
 
 /** A provider as `GET /v1/providers` shows it. */
 export interface ProviderInfo {

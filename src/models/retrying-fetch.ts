@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './provider-config';
+import type { RetryPolicy } from '../config/provider-config';
 
 type Fetch = typeof globalThis.fetch;
 

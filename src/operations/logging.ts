@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { PinoLogger, type Params } from 'nestjs-pino';
 import { pinoHttp, type Options } from 'pino-http';
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../config/app-config';
 
 const LEVELS = { error: 'error', warn: 'warn', log: 'info', debug: 'debug' } as const;
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Headers, Inject, UnauthorizedException } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { timingSafeEqual } from 'node:crypto';
-import { ACCESS_CONFIG, AccessConfig } from '../access/access-config';
+import { ACCESS_CONFIG, AccessConfig } from '../config/access-config';
 import { bearerToken, digestOf } from '../access/api-keys';
 import { Metrics } from './metrics';
 

@@ -20,7 +20,7 @@ import { ScopedContextManager } from './scoped-context-manager';
 import { RedactingSpanProcessor } from './redacting-span-processor';
 import type { Redaction } from '../shared/redaction';
 import type { EncodedBatch } from './encoded-span-batches';
-import type { TelemetryConfig } from './telemetry-config';
+import type { TelemetryConfig } from '../config/telemetry-config';
 
 type NodeHttpExport = typeof import('@opentelemetry/otlp-exporter-base/build/src/index-node-http');
 

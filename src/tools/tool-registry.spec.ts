@@ -1,7 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import { TestClock } from '../../test/support/test-clock';
 import { ToolRegistry } from './tool-registry';
-import { loadToolsConfig } from './tools-config';
+import { loadToolsConfig } from '../config/tools-config';
 
 describe('ToolRegistry, built-in tools', () => {
   const clock = new TestClock(new Date('2026-03-01T12:00:00.000Z'));

@@ -15,7 +15,7 @@ import type { McpConnectionOptions, McpServerConnection } from './mcp/mcp-server
 import { readMcpServersFile } from './mcp/mcp-servers-file';
 import { assignModelNames } from './model-names';
 import { RunnableTool, ToolDefinition } from './tool';
-import { TOOLS_CONFIG, ToolsConfig } from './tools-config';
+import { TOOLS_CONFIG, ToolsConfig } from '../config/tools-config';
 
 export const TOOL_REGISTRY_OPTIONS = Symbol('ToolRegistryOptions');
 

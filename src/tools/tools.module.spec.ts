@@ -8,7 +8,7 @@ import { stdioMcpTestServer, writeMcpServersFile } from '../../test/support/mcp-
 import { TestClock } from '../../test/support/test-clock';
 import { Clock } from '../shared/clock';
 import { ToolRegistry } from './tool-registry';
-import { loadToolsConfig } from './tools-config';
+import { loadToolsConfig } from '../config/tools-config';
 import { ToolsModule } from './tools.module';
 
 @Global()

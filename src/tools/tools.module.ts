@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TOOL_REGISTRY_OPTIONS, ToolRegistry, ToolRegistryOptions } from './tool-registry';
-import { TOOLS_CONFIG, ToolsConfig } from './tools-config';
+import { TOOLS_CONFIG, ToolsConfig } from '../config/tools-config';
 import { ToolsController } from './tools.controller';
 
 /** The tool registry (built-in and MCP tools) and `GET /v1/tools`; needs the global `Clock` of the core module. */

@@ -145,7 +145,7 @@ describe('usage and cost', () => {
 
 describe('MODEL_PRICES_FILE', () => {
   it('stops the start on a bad entry, naming the variable and the entry', async () => {
-    const { loadConfig } = await import('../../src/config');
+    const { loadConfig } = await import('../../src/config/load-config');
     const file = join(temporaryDataDir(), 'prices.json');
     writeFileSync(file, JSON.stringify({ 'openai/gpt-4o': { input: -1, output: 2 } }));
     expect(() => loadConfig({ MODEL_PRICES_FILE: file })).toThrow(/MODEL_PRICES_FILE: "openai\/gpt-4o" needs "input"/);

@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CreateAgentCommand } from '../../src/agents/create-agent/create-agent.command';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/load-config';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { ReadYourWrites } from '../../src/read-models/read-your-writes';
 import { CreateWorkflowCommand } from '../../src/workflows/create-workflow/create-workflow.command';

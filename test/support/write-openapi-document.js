@@ -6,7 +6,7 @@ const { dirname, join } = require('node:path');
 require('./transpile-on-load');
 require('reflect-metadata');
 const { createApp } = require('../../src/app.ts');
-const { loadConfig } = require('../../src/config.ts');
+const { loadConfig } = require('../../src/config/load-config.ts');
 
 async function main(file) {
   const dataDir = mkdtempSync(join(tmpdir(), 'openapi-'));

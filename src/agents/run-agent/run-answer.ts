@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ValidationFailed } from '../../shared/validation-failed';
 import { preferredWait } from '../../http/prefer';
 import { StreamWatch } from '../../live/stream-watch';

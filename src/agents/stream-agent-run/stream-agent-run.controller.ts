@@ -3,7 +3,7 @@ import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StreamLimits } from '../../access/stream-limits';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
 import { ParseIdPipe } from '../../http/id.pipe';

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { HEAD_LENGTH } from './fields';
 import { COMMON_PROBLEMS, ProblemSchema, problemContent } from './problem.schema';
 

@@ -8,7 +8,7 @@ import {
   writeMcpServersFile,
 } from '../../../test/support/mcp-test-servers';
 import { ToolRegistry } from '../tool-registry';
-import { loadToolsConfig } from '../tools-config';
+import { loadToolsConfig } from '../../config/tools-config';
 
 const signal = new AbortController().signal;
 

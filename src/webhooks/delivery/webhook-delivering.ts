@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { persistently } from '../../actors/persistently';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
 import { ReadYourWrites } from '../../read-models/read-your-writes';

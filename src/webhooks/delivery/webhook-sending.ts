@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { RecordedEvent } from '../../event-store/event-store';
 import { toEnvelope } from '../../events/event-envelope';
 import { Clock } from '../../shared/clock';

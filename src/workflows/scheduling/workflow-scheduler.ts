@@ -3,7 +3,7 @@ import { inAsyncScope, inSpan } from '../../shared/trace-context';
 import { Command, CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
 import { AppliedEvents } from '../../read-models/applied-events';

@@ -4,7 +4,7 @@ import { WorkflowRunSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../../config';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { preferredWait } from '../../http/prefer';
 import { StreamWatch } from '../../live/stream-watch';

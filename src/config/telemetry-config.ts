@@ -1,4 +1,5 @@
 import { oneOf } from '../shared/env';
+import { group } from '../shared/settings';
 
 /** Traces, from the standard OpenTelemetry variables; without an endpoint nothing is exported nor loaded. */
 export interface TelemetryConfig {
@@ -86,3 +87,48 @@ function headersOf(raw: string | undefined): Record<string, string> {
   }
   return headers;
 }
+
+/** The tracing settings as `docs/configuration.md` lists them. */
+export const TELEMETRY_SETTINGS = group(loadTelemetryConfig, [
+  {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    meaning:
+      'An OpenTelemetry collector (OTLP over HTTP), e.g. `http://localhost:4318`: traces of requests, commands, appends, runs, steps, model and tool calls go to `<endpoint>/v1/traces` (see [Traces](api.md#traces)). Unset (and no `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`): tracing is off, and the OpenTelemetry SDK is not even loaded.',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    meaning: 'The full URL for traces, used as it is; wins over the one above.',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    default: 'http/protobuf',
+    meaning: 'How spans are sent. `grpc` is refused.',
+    values: OTLP_PROTOCOLS,
+  },
+  { name: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', meaning: 'The same for traces alone; wins over the one above.' },
+  {
+    name: 'OTEL_EXPORTER_OTLP_HEADERS',
+    meaning:
+      'Headers sent with the spans, `key=value,key2=value2` (values URL-encoded): the key of a hosted backend, say.',
+  },
+  { name: 'OTEL_SERVICE_NAME', default: 'workflows-agents-service', meaning: "The spans' `service.name`." },
+  {
+    name: 'OTEL_TRACES_SAMPLER',
+    default: 'parentbased_always_on',
+    meaning:
+      "Which traces are kept; a trace continued from a caller's `traceparent` follows the caller's choice under the `parentbased_` ones.",
+    values: TRACE_SAMPLERS,
+  },
+  {
+    name: 'OTEL_TRACES_SAMPLER_ARG',
+    default: '1',
+    meaning: 'The ratio of the `traceidratio` samplers, from 0 to 1.',
+  },
+  {
+    name: 'OTEL_CAPTURE_CONTENT',
+    default: 'false',
+    meaning:
+      "`true`: model calls' spans carry the instructions, messages and answers, and tool calls' spans their arguments and results. They may hold personal data and whatever the tools read.",
+    values: ['true', 'false'],
+  },
+]);

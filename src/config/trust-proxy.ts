@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { custom } from '../shared/settings';
 
 /** Fastify's `trustProxy`: nothing, the number of proxies in front of the service, or their addresses and CIDRs. */
 export type TrustProxy = false | number | string[];
@@ -42,3 +43,14 @@ function isAddressOrCidr(entry: string): boolean {
   const strict = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
   return strict && rest.length === 0 && (bits === undefined || ipaddr.isValidCIDR(entry));
 }
+
+/** `TRUST_PROXY` as `docs/configuration.md` lists it. */
+export const TRUST_PROXY_SETTING = custom(
+  {
+    name: 'TRUST_PROXY',
+    default: 'false',
+    meaning:
+      "Behind reverse proxies: their number (`1` for one proxy), or a comma-separated list of their addresses and CIDRs (`10.0.0.0/8,127.0.0.1`; also `loopback`, `linklocal`, `uniquelocal`), as Fastify's `trustProxy` takes them. The client's address (for rate limits and logs) is then read from `X-Forwarded-For` as far back as those proxies wrote it. `true` is refused: it would let any client choose its address.",
+  },
+  (env) => trustProxy(env),
+);

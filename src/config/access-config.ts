@@ -1,4 +1,5 @@
 import { integer } from '../shared/env';
+import { group, integerVariable } from '../shared/settings';
 
 export const ACCESS_CONFIG = Symbol('AccessConfig');
 
@@ -48,3 +49,33 @@ function keyList(env: NodeJS.ProcessEnv, name: string): string[] {
   }
   return keys;
 }
+
+/** Who may call the API, as `docs/configuration.md` lists it. */
+export const ACCESS_SETTINGS = group(loadAccessConfig, [
+  {
+    name: 'API_KEYS',
+    meaning:
+      'Comma-separated keys (at least 16 printable characters each, no spaces) that may read and write; set: every `/v1` route needs one (see [API keys and rate limits](api.md#api-keys-and-rate-limits)).',
+  },
+  { name: 'API_READ_KEYS', meaning: 'Comma-separated keys that may only read.' },
+  integerVariable(
+    'RATE_LIMIT',
+    6000,
+    0,
+    10_000_000,
+    'Requests per window per key (per client address without a valid key); `0`: no limit.',
+  ),
+  integerVariable('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000, 'The window of `RATE_LIMIT`.'),
+  integerVariable(
+    'SSE_MAX_STREAMS_PER_KEY',
+    20,
+    1,
+    100_000,
+    "Server-sent event streams (`GET /v1/events`, runs' `/stream`) open at once per key (per client address without a valid key); past it: `429` `too-many-streams`.",
+  ),
+  {
+    name: 'METRICS_TOKEN',
+    meaning:
+      'Set (at least 16 printable characters): `/metrics` needs `Authorization: Bearer <token>` (401 otherwise). Unset: `/metrics` is open, so keep it off public networks.',
+  },
+]);

@@ -1,6 +1,5 @@
-export { KNOWN_PROVIDERS, isKnownModelId, parseModelId } from './model-id';
-export type { KnownProvider, ModelId } from './model-id';
 import { integer } from '../shared/env';
+import { group, integerVariable } from '../shared/settings';
 
 /** Keys and base URLs of the model providers; a provider missing what it needs is "not configured". */
 export interface ProviderConfig {
@@ -89,3 +88,49 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 function withoutTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, '');
 }
+
+/** The providers' settings as `docs/configuration.md` lists them. */
+export const PROVIDER_SETTINGS = group(loadProviderConfig, [
+  {
+    name: 'OPENAI_API_KEY',
+    meaning: 'Key for `openai/<model>`. Unset: runs of such agents fail with `provider_not_configured`.',
+  },
+  {
+    name: 'OPENAI_BASE_URL',
+    note: "OpenAI's",
+    meaning: 'Another address for the OpenAI API (Chat Completions).',
+  },
+  { name: 'ANTHROPIC_API_KEY', meaning: 'Key for `anthropic/<model>`.' },
+  {
+    name: 'ANTHROPIC_BASE_URL',
+    default: DEFAULT_ANTHROPIC_ORIGIN,
+    meaning: "The API's origin, as Anthropic's own SDK takes it; a value ending in `/v1` works too.",
+  },
+  {
+    name: 'OLLAMA_BASE_URL',
+    default: DEFAULT_OLLAMA_ORIGIN,
+    meaning: 'Ollama, for `ollama/<model>` (its OpenAI-compatible API; with or without `/v1`); no key.',
+  },
+  {
+    name: 'OPENAI_COMPATIBLE_BASE_URL',
+    meaning:
+      "A Chat Completions endpoint (streaming and tool calls), e.g. `http://host:8000/v1`, for `openai-compatible/<model>`: vLLM, LM Studio, llama.cpp's server and the like.",
+  },
+  { name: 'OPENAI_COMPATIBLE_API_KEY', meaning: 'Bearer key for that endpoint, if it wants one.' },
+  integerVariable('MODEL_MAX_RETRIES', 2, 0, 10, 'Retries of a model call answered 429 or 5xx, with back-off.'),
+  integerVariable('MODEL_RETRY_BASE_DELAY_MS', 500, 0, 60_000, 'First back-off; it doubles at each retry.'),
+  integerVariable(
+    'MODEL_RETRY_MAX_DELAY_MS',
+    30_000,
+    0,
+    600_000,
+    'Upper bound on one back-off, including one a `Retry-After` asks for.',
+  ),
+  integerVariable(
+    'MODEL_LIST_TIMEOUT_MS',
+    2000,
+    100,
+    60_000,
+    'How long `GET /v1/providers` waits for the model list of Ollama or the OpenAI-compatible server (kept 30 s).',
+  ),
+]);

@@ -1,0 +1,52 @@
+import { Settings, flag, int } from '../shared/settings';
+import { HOUR } from './units';
+
+/** How this instance executes runs. */
+export interface RunsConfig {
+  executorEnabled: boolean;
+  concurrency: number;
+  timeoutMs: number;
+  waitMaxSeconds: number;
+  leaseMs: number;
+  approvalTimeoutMs: number;
+}
+
+/** The settings of `RunsConfig`, each from its variable. */
+export const RUN_SETTINGS = {
+  executorEnabled: flag(
+    'RUN_EXECUTOR_ENABLED',
+    true,
+    'Whether this instance executes runs. Any number of instances may: each run executes once.',
+  ),
+  concurrency: int(
+    'RUN_CONCURRENCY',
+    10,
+    1,
+    10_000,
+    'Agent runs executing at once in this instance; the others wait, first in, first out.',
+  ),
+  timeoutMs: int(
+    'RUN_TIMEOUT_MS',
+    600_000,
+    100,
+    24 * HOUR,
+    'A run still going after this long fails with `timeout`.',
+    '10 min',
+  ),
+  waitMaxSeconds: int('RUN_WAIT_MAX_SECONDS', 60, 0, 3600, 'Upper bound on `Prefer: wait=<seconds>`.'),
+  leaseMs: int(
+    'RUN_LEASE_MS',
+    30_000,
+    300,
+    HOUR,
+    'An executing instance renews its claim on a run every third of this; a run whose claim is older (its instance died) fails with `interrupted` within about 1.5 times this.',
+  ),
+  approvalTimeoutMs: int(
+    'RUN_APPROVAL_TIMEOUT_MS',
+    24 * HOUR,
+    100,
+    365 * 24 * HOUR,
+    'A run waiting this long for a decision on its tool calls fails with `approval_timeout`.',
+    '24 h',
+  ),
+} satisfies Settings;

@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { Settings, choice, custom, flag, int } from '../shared/settings';
+import { HOUR } from './units';
+
+/** How the SQLite store syncs its commits (the adapter declares the same modes). */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+/**
+ * A snapshot every 1,000 events: a load then reads at most that many events after it. The actor registry falls back
+ * to it too, when it is made without the configuration (in tests).
+ */
+export const DEFAULT_SNAPSHOT_EVERY = 1000;
+
+/** Where the service listens and keeps its data, its event store, its actors' cache, its logs and its scheduler. */
+export const SERVICE_SETTINGS = {
+  port: int('PORT', 3000, 0, 65535, 'HTTP port.'),
+  host: custom({ name: 'HOST', default: '0.0.0.0', meaning: 'Address to listen on.' }, (env) => env.HOST ?? '0.0.0.0'),
+  dataDir: custom(
+    {
+      name: 'DATA_DIR',
+      note: '`./data`',
+      meaning:
+        'Folder for `events.sqlite` (the event log, on the SQLite store) and `read-models.sqlite` (the lists, on either store). One process per folder: a second one is refused at start (see [Errors and limits](api.md#errors-and-limits)).',
+    },
+    (env) => env.DATA_DIR ?? join(process.cwd(), 'data'),
+  ),
+  eventStoreUrl: custom(
+    {
+      name: 'EVENTSTORE_URL',
+      meaning:
+        'An `esdb://` or `esdb+discover://` connection string: the events go to EventStoreDB instead of SQLite (see [Running on EventStoreDB](eventstoredb.md)). Unset: the embedded SQLite store.',
+    },
+    (env) => eventStoreUrl(env.EVENTSTORE_URL),
+  ),
+  eventStoreDeadlineMs: int(
+    'EVENTSTORE_DEADLINE_MS',
+    5000,
+    100,
+    600_000,
+    'Upper bound on each EventStoreDB call; past it the request answers `503`.',
+  ),
+  streamPrefix: custom(
+    {
+      name: 'STREAM_PREFIX',
+      meaning:
+        'Prefixes every stream name (`<prefix>-agent-…`), so several deployments can share one EventStoreDB. Letters, digits, `_`, `.` and `-`.',
+    },
+    (env) => streamPrefix(env.STREAM_PREFIX),
+  ),
+  sqliteSynchronous: choice(
+    'SQLITE_SYNCHRONOUS',
+    ['FULL', 'NORMAL'] as const satisfies readonly SqliteSynchronous[],
+    'FULL',
+    '`FULL`: a 2xx means the events are synced to disk and survive power loss. `NORMAL`: faster, and they survive a crash of the process, but the last commits before a power loss or OS crash can be lost.',
+  ),
+  readYourWritesTimeoutMs: int(
+    'READ_YOUR_WRITES_TIMEOUT_MS',
+    5000,
+    0,
+    60_000,
+    'How long a write waits for the lists to show it before answering anyway (its events are durable either way).',
+  ),
+  actorCacheSize: int(
+    'ACTOR_CACHE_SIZE',
+    10_000,
+    1,
+    10_000_000,
+    'How many aggregates stay cached in memory; the least recently used idle ones are dropped. Keep it above the number of scheduled workflows, or each tick re-reads their streams.',
+  ),
+  snapshotEvery: int(
+    'SNAPSHOT_EVERY',
+    DEFAULT_SNAPSHOT_EVERY,
+    0,
+    1_000_000_000,
+    "A workflow's state is saved as a snapshot each time it has moved this many events past the last one, so that loading it reads the snapshot and at most this many events instead of the whole stream (see [Snapshots](architecture.md#snapshots)). `0`: no snapshots, neither read nor written.",
+  ),
+  logLevel: choice(
+    'LOG_LEVEL',
+    ['error', 'warn', 'log', 'debug'] as const,
+    'log',
+    'Which log lines are written: those of this level and the more severe ones.',
+  ),
+  logFormat: choice(
+    'LOG_FORMAT',
+    ['json', 'pretty'] as const,
+    'json',
+    '`json`: one JSON object a line, for log collectors. `pretty`: one readable, coloured line each (pino-pretty), for a terminal.',
+  ),
+  schedulerEnabled: flag(
+    'SCHEDULER_ENABLED',
+    true,
+    'Whether this instance runs the cron schedules. Any number of instances may: each tick still runs once.',
+  ),
+  scheduleCatchUpWindowMs: int(
+    'SCHEDULE_CATCH_UP_WINDOW_MS',
+    300_000,
+    0,
+    31 * 24 * HOUR,
+    'After downtime, the latest missed tick still runs if it is at most this old; `0` runs none. See [Schedules](api.md#schedules).',
+    '5 min',
+  ),
+} satisfies Settings;
+
+function eventStoreUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^esdb(\+discover)?:\/\//.test(raw))
+    throw new Error('EVENTSTORE_URL must be an esdb:// or esdb+discover:// connection string');
+  return raw;
+}
+
+function streamPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return '';
+  if (!/^[A-Za-z0-9_.-]+$/.test(raw) || raw.startsWith('$')) {
+    throw new Error('STREAM_PREFIX may hold only letters, digits, "_", "." and "-"');
+  }
+  return raw;
+}
