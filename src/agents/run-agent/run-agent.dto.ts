@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
 import { idField } from '../../http/openapi/fields';
-import { Optional } from '../../http/validation';
-import { NOT_BLANK, OUTPUT_SCHEMA_FIELD } from '../create-agent/create-agent.dto';
+import { NOT_BLANK, Optional } from '../../http/validation';
+import { OUTPUT_SCHEMA_FIELD } from '../create-agent/create-agent.dto';
 
 /** A task to run: on an agent, or on a thread (whose agent runs it). */
 export class RunTaskDto {
