@@ -18,7 +18,6 @@ import { RunAgentController } from './run-agent/run-agent.controller';
 import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.controller';
 import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
-import { ThreadTurns } from './thread-turns';
 import { RunAnswers } from './run-agent/run-answer';
 import { RunsQueuedHere } from './runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
@@ -53,9 +52,8 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     AgentsReadModel,
     AgentsProjection,
     RunsQueuedHere,
-    ThreadTurns,
     RunAnswers,
   ],
-  exports: [AgentsReadModel, RunsQueuedHere, ThreadTurns, RunAnswers],
+  exports: [AgentsReadModel, RunsQueuedHere, RunAnswers],
 })
 export class AgentsModule {}

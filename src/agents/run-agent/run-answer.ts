@@ -8,7 +8,7 @@ import { AgentRun } from '../agent-run/agent-run.state';
 import { agentRunStream } from '../agent-run/agent-run.events';
 import { outputSchemaErrors } from '../create-agent/agent-definition';
 import { AgentsReadModel } from '../queries/agents.read-model';
-import { ThreadTurns } from '../thread-turns';
+import { ThreadTurns } from '../thread-turns.port';
 
 /** How `Prefer: wait` is described wherever a run is queued. */
 export const PREFER_WAIT_HEADER = {

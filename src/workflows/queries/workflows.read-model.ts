@@ -11,6 +11,7 @@ import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
 import { latestRunOf, runRows } from '../../read-models/run-list';
 import { WorkflowRun, WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
 import { toWorkflowRun } from '../workflow-run/workflow-run.view';
+import { WorkflowUsingAgent, WorkflowsUsingAgent } from '../../agents/workflows-using-agent.port';
 
 /**
  * A run as a batch keeps it; `input`: its input as JSON, when it was added in this batch (the input is written with
@@ -90,7 +91,7 @@ function prepareStatements(db: Database.Database) {
 
 /** The `workflows` and `workflow_runs` tables: written by WorkflowsProjection, read by the workflow queries. */
 @Injectable()
-export class WorkflowsReadModel {
+export class WorkflowsReadModel implements WorkflowsUsingAgent {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, WorkflowRow>>();
@@ -252,7 +253,7 @@ export class WorkflowsReadModel {
   }
 
   /** The workflows not archived whose steps name this agent, with the indexes of those steps. */
-  usingAgent(agentName: string): Array<{ id: string; name: string; steps: number[] }> {
+  usingAgent(agentName: string): WorkflowUsingAgent[] {
     return this.statements.usingAgent
       .all(agentName)
       .map(({ id, name, steps }) => ({ id, name, steps: JSON.parse(steps) as number[] }));
