@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PreferWait } from '../http/prefer-wait';
+import { AgentDirectory } from './agent-directory.port';
+import { AgentRuns } from './agent-runs.port';
 import { AgentNameClaims } from './agent-name-claims';
 import { ArchiveAgentController } from './archive-agent/archive-agent.controller';
 import { ArchiveAgentHandler } from './archive-agent/archive-agent.handler';
@@ -50,10 +53,13 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     ListAgentRunsHandler,
     GetAgentRunHandler,
     AgentsReadModel,
+    { provide: AgentDirectory, useExisting: AgentsReadModel },
     AgentsProjection,
     RunsQueuedHere,
     RunAnswers,
+    { provide: AgentRuns, useExisting: RunAnswers },
+    PreferWait,
   ],
-  exports: [AgentsReadModel, RunsQueuedHere, RunAnswers],
+  exports: [AgentsReadModel, AgentDirectory, AgentRuns, RunsQueuedHere],
 })
 export class AgentsModule {}

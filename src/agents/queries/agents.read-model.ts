@@ -10,6 +10,7 @@ import { Agent, DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 import { AgentRun, AgentRunAggregate } from '../agent-run/agent-run.state';
 import { toAgentRun } from '../agent-run/agent-run.view';
 import { AgentRow, StoredAgentRun, createAgentTables } from './agent-tables';
+import { AgentDirectory } from '../agent-directory.port';
 
 /**
  * A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step (SPEC.md's
@@ -71,7 +72,7 @@ export interface StaleRun {
 
 /** The `agents` and `agent_runs` tables: written by AgentsProjection, read by the agent queries and the executors. */
 @Injectable()
-export class AgentsReadModel {
+export class AgentsReadModel implements AgentDirectory {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** One statement per combination of list filters. */
   private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
@@ -175,6 +176,10 @@ export class AgentsReadModel {
   /** The latest archived agent of this name, if any (to say why a step's agent is gone). */
   archivedAgentNamed(name: string): string | undefined {
     return this.statements.archivedWithName.get(name)?.id;
+  }
+
+  runStatus(runId: string): RunStatus | undefined {
+    return this.getRunAggregate(runId)?.status;
   }
 
   listRuns(
