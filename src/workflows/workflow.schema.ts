@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
-import { LatestRunSchema, RunErrorSchema } from '../agents/agent.schema';
+import { LatestRunSchema, RunErrorSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { CRON_LENGTH, MAX_CONCURRENT_RUNS, StepRetryDto, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
