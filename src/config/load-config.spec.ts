@@ -35,7 +35,7 @@ describe('loadConfig', () => {
         bodyLimitBytes: 1_048_576,
         maxParamLength: 100,
         jsonMaxDepth: 64,
-        jsonMaxValues: 100_000,
+        jsonMaxValues: 25_000,
         requestTimeoutMs: 30_000,
         connectionIdleTimeoutMs: 120_000,
         keepAliveTimeoutMs: 72_000,

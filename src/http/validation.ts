@@ -4,6 +4,7 @@ import { isPlainObject } from '../shared/json-merge-patch';
 import { freeFormFields } from './free-form-json';
 import { fastBody } from './body-schema';
 import { FieldError, ValidationFailed } from '../shared/validation-failed';
+import { yieldIfTurnIsLong } from '../shared/turn-budget';
 
 /**
  * DTO validation: unknown fields and wrong types are 400s listing every offending path. A body whose DTO has a fast
@@ -30,9 +31,29 @@ function classValidatorPipe(): ValidationPipe {
   });
 }
 
-/** Validates a body's typed fields as usual, and carries its free-form JSON fields past class-transformer. */
+/**
+ * Validates a body's typed fields as usual, and carries its free-form JSON fields past class-transformer. Making
+ * the DTO, checking it, and what the route then does each go on in a later turn of the event loop when the one
+ * before took long (see turn-budget.ts): a body of thousands of values (a workflow of 100 steps that each need all
+ * earlier ones) took tens of milliseconds for each of them.
+ */
 class FreeFormAwareValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    await yieldIfTurnIsLong(); // starts the turn's budget, unless a piece before this one did
+    const dto = await this.transformFreeForm(value, metadata);
+    await yieldIfTurnIsLong();
+    return dto;
+  }
+
+  protected override async validate(
+    object: object,
+    options?: Parameters<ValidationPipe['validate']>[1],
+  ): Promise<ValidationError[]> {
+    await yieldIfTurnIsLong();
+    return super.validate(object, options);
+  }
+
+  private async transformFreeForm(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const fields = metadata.type === 'body' ? freeFormFields(metadata.metatype) : [];
     if (fields.length === 0 || !isPlainObject(value)) return super.transform(value, metadata);
     const typed: Record<string, unknown> = { ...value };

@@ -81,16 +81,16 @@ describe.each(storeFixtures())('errors over HTTP on %s', (_store, createFixture)
     await expectProblem(response, 413, 'payload-too-large');
   });
 
-  it('refuses a body of more than 100,000 values with a 413, before it is parsed', async () => {
-    // The agent's five fields and `extra` are six values: the array brings the body to 100,001, or to 100,000.
+  it('refuses a body of more than 25,000 values with a 413, before it is parsed', async () => {
+    // The agent's five fields and `extra` are six values: the array brings the body to 25,001, or to 25,000.
     const body = (items: number) => JSON.stringify({ ...agent, extra: Array(items).fill(0) }).replace(/}$/, ',');
-    const response = await api.request('POST', '/v1/agents', `${body(99_995)}"x":1}`);
+    const response = await api.request('POST', '/v1/agents', `${body(24_995)}"x":1}`);
     await expectProblem(response, 413, 'payload-too-large');
-    expect(response.body.detail).toMatch(/more than 100000 values/);
+    expect(response.body.detail).toMatch(/more than 25000 values/);
     // Malformed and past the limit (its last comma counts, the missing bracket does not): the count comes first.
-    await expectProblem(await api.request('POST', '/v1/agents', body(99_996)), 413, 'payload-too-large');
+    await expectProblem(await api.request('POST', '/v1/agents', body(24_996)), 413, 'payload-too-large');
     // At the limit the body is parsed, and the DTO refuses the unknown field.
-    await expectProblem(await api.request('POST', '/v1/agents', `${body(99_994)}"x":1}`), 400, 'validation-error');
+    await expectProblem(await api.request('POST', '/v1/agents', `${body(24_994)}"x":1}`), 400, 'validation-error');
   });
 
   it('refuses other media types with a 415', async () => {

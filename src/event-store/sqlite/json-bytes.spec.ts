@@ -1,4 +1,4 @@
-import { MAX_WRITTEN_HERE, NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
+import { MAX_MEMBERS_WRITTEN_HERE, MAX_WRITTEN_HERE, NOT_PLAIN, NO_ROOM, writeJson, writeText } from './json-bytes';
 
 /** What writeJson writes for `value`, in a buffer of `size` bytes. */
 function written(value: unknown, size = 4096): string | number {
@@ -61,6 +61,13 @@ describe('writeJson', () => {
     expect(written(large, 4 * MAX_WRITTEN_HERE)).toBe(NOT_PLAIN);
     const small = { list: Array.from({ length: 1000 }, (_, i) => i) };
     expect(written(small, 4 * MAX_WRITTEN_HERE)).toBe(JSON.stringify(small));
+  });
+
+  it('leaves to JSON.stringify an object of more than MAX_MEMBERS_WRITTEN_HERE members, however short', () => {
+    const members = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [i.toString(36), 0]));
+    const most = { nested: members(MAX_MEMBERS_WRITTEN_HERE) };
+    expect(written(most, MAX_WRITTEN_HERE)).toBe(JSON.stringify(most));
+    expect(written({ nested: members(MAX_MEMBERS_WRITTEN_HERE + 1) }, MAX_WRITTEN_HERE)).toBe(NOT_PLAIN);
   });
 
   it('tells when the buffer has no room, whatever the point where it runs out', () => {
