@@ -1,7 +1,7 @@
 /**
  * The import rules of src/ (`npm run check:imports`, part of `npm test`; docs/architecture.md draws the layers).
- * The arrows run one way: HTTP → commands and queries → actors and read side → store → domain. No circles, type-only
- * imports included.
+ * The arrows run one way, by folder (LAYERS) and, within the features, by file role: HTTP → commands and queries →
+ * actors and read side → store → domain. No circles, type-only imports included.
  */
 // A decider is a file of its own, or a folder of its own when it is split by job (agents/agent-run/, workflows/workflow/,
 // workflows/workflow-run/: events, commands, decide, evolve, view).
@@ -11,8 +11,40 @@ const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
 const FEATURES = '(agents|workflows|threads|webhooks|usage|tools|models)';
 
+/**
+ * The layers by folder, from the top. A folder may import its own layer and the layers below it, never one above
+ * (tests, which put anything together, excepted). Within the features' layer the rules further down say what may
+ * use what: routes, handlers, read models and deciders by file role, and features through each other's ports.
+ */
+const LAYERS = [
+  ['bootstrap', '^src/[^/]+[.]ts$'],
+  ['features', '^src/(agents|workflows|threads|webhooks|usage|events|operations|execution|idempotency|models|tools)/'],
+  ['routes', '^src/(http|access)/'],
+  ['read-side', '^src/(live|read-models|consumers)/'],
+  ['actors', '^src/actors/'],
+  ['telemetry', '^src/telemetry/'],
+  ['store', '^src/event-store/'],
+  ['domain', '^src/domain/'],
+  // The configuration reads the environment with shared helpers only, below every feature.
+  ['config', '^src/config/'],
+  ['shared', '^src/shared/'],
+];
+const TESTS = '[.](spec|int-spec|contract)[.]ts$';
+
+/** One rule a layer: nothing in it imports a layer above it. */
+const layerRules = LAYERS.slice(1).map(([name, path], i) => ({
+  name: `${name}-imports-no-layer-above`,
+  comment: `The ${name} layer (${path}) sits below ${LAYERS.slice(0, i + 1)
+    .map(([above]) => above)
+    .join(', ')}.`,
+  severity: 'error',
+  from: { path, pathNot: TESTS },
+  to: { path: LAYERS.slice(0, i + 1).map(([, above]) => above) },
+}));
+
 module.exports = {
   forbidden: [
+    ...layerRules,
     {
       name: 'no-circular',
       comment: 'Modules that import each other, even for types only, cannot be read or moved one at a time.',
@@ -26,13 +58,6 @@ module.exports = {
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: '^src/', pathNot: `${DOMAIN}|^src/shared/` },
-    },
-    {
-      name: 'config-imports-only-shared',
-      comment: 'The configuration sits below every feature: it reads the environment with shared helpers only.',
-      severity: 'error',
-      from: { path: '^src/config/' },
-      to: { path: '^src/', pathNot: '^src/(config|shared)/' },
     },
     {
       name: 'store-knows-only-its-contract',

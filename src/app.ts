@@ -14,7 +14,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 import { Metrics } from './operations/metrics';
-import { returnRequestIds } from './operations/request-id';
+import { returnRequestIds } from './http/request-id';
 import { logRequests, loggingOptions } from './operations/logging';
 import { CommandBus } from '@nestjs/cqrs';
 import { IdempotencyHooks } from './idempotency/idempotency-hooks';

@@ -2,7 +2,7 @@ import { STATUS_CODES, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 import type { HttpLimits } from '../config/http-settings';
-import { requestIdOf } from '../operations/request-id';
+import { requestIdOf } from './request-id';
 import { answerFor, shuttingDown } from './error-problems';
 import { PROBLEM_CONTENT_TYPE, Problem, RETRY_AFTER_SECONDS } from './problem';
 import { NOSNIFF } from './security-headers';

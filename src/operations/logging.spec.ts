@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import Fastify from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
-import { requestIdOf } from './request-id';
+import { requestIdOf } from '../http/request-id';
 import { logRequests, loggingOptions } from './logging';
 import { logLines } from '../../test/support/log-lines';
 

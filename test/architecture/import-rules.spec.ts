@@ -48,7 +48,7 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
         "import { TOOL_LIMIT } from '../tools/tool-registry';\nexport const LIMIT = TOOL_LIMIT;\n",
     });
     expect(violations.map(({ rule, from, to }) => [rule.name, from, to])).toEqual([
-      ['config-imports-only-shared', 'src/config/tool-settings.ts', 'src/tools/tool-registry.ts'],
+      ['config-imports-no-layer-above', 'src/config/tool-settings.ts', 'src/tools/tool-registry.ts'],
     ]);
   });
 
@@ -93,6 +93,36 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
         ].join('\n'),
         'src/agents/archive-agent.handler.ts':
           "import { AgentsReadModel } from './queries/agents.read-model';\nexport const read = AgentsReadModel;\n",
+      });
+      expect(violations).toEqual([]);
+    });
+  });
+
+  describe('by folder', () => {
+    const readModel = { 'src/read-models/read-database.ts': 'export class ReadDatabase {}\n' };
+    const store = { 'src/event-store/event-store.ts': 'export abstract class EventStore {}\n' };
+
+    it('refuse an import that points up the layers, and name the layer', () => {
+      const violations = violationsIn({
+        ...readModel,
+        'src/telemetry/traced-store.ts':
+          "import { ReadDatabase } from '../read-models/read-database';\nexport const read = ReadDatabase;\n",
+      });
+      expect(violations.map(({ rule, from, to }) => [rule.name, from, to])).toEqual([
+        ['telemetry-imports-no-layer-above', 'src/telemetry/traced-store.ts', 'src/read-models/read-database.ts'],
+      ]);
+    });
+
+    it('let a folder import its own layer and those below, and a test import anything', () => {
+      const violations = violationsIn({
+        ...readModel,
+        ...store,
+        'src/telemetry/traced-store.ts':
+          "import { EventStore } from '../event-store/event-store';\nexport const traced = EventStore;\n",
+        'src/live/stream-watch.ts':
+          "import { ReadDatabase } from '../read-models/read-database';\nexport const read = ReadDatabase;\n",
+        'src/telemetry/traced-store.spec.ts':
+          "import { ReadDatabase } from '../read-models/read-database';\nexport const read = ReadDatabase;\n",
       });
       expect(violations).toEqual([]);
     });
