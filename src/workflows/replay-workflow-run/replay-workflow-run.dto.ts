@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, ValidationArguments, registerDecorator } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
+import { LIST_ITEMS } from '../../http/openapi/fields';
 import { Optional } from '../../http/validation';
 
 export const REPLAY_VERSIONS = ['original', 'current'] as const;
@@ -31,7 +32,8 @@ export class ReplayWorkflowRunDto {
   @ApiProperty({
     oneOf: [
       { type: 'string', maxLength: 64 },
-      { type: 'integer', minimum: 0 },
+      // A workflow has at most LIST_ITEMS steps.
+      { type: 'integer', format: 'int32', minimum: 0, maximum: LIST_ITEMS - 1 },
     ],
     example: 'write',
     description:
