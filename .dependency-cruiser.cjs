@@ -9,6 +9,7 @@ const DOMAIN =
   '^src/(domain/|agents/((agent|agent-name)[.]ts$|agent-run/)|workflows/((step-task|step-graph|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/(thread|thread-exchange)[.]ts$|idempotency/idempotency-key[.]ts$)';
 const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
+const FEATURES = '(agents|workflows|threads|webhooks|usage|tools|models)';
 
 module.exports = {
   forbidden: [
@@ -63,7 +64,8 @@ module.exports = {
     },
     {
       name: 'commands-and-queries-below-http',
-      comment: "Handlers serve the routes; they import none (a use case's DTO, whose rules check a merged patch, is its own).",
+      comment:
+        "Handlers serve the routes; they import none (a use case's DTO, whose rules check a merged patch, is its own).",
       severity: 'error',
       from: { path: '[.](handler|queries)[.]ts$' },
       to: { path: '^src/http/|[.]controller[.]ts$' },
@@ -74,6 +76,32 @@ module.exports = {
       severity: 'error',
       from: { path: '[.]controller[.]ts$' },
       to: { path: '^src/execution/' },
+    },
+    {
+      name: 'features-meet-through-ports',
+      comment:
+        "A feature uses another only through what that one offers: its module (Nest's wiring), its domain (the " +
+        'events and state that every reader of its streams shares), and its ports (`*.port.ts`: a question a lower ' +
+        'feature asks and a higher one answers, such as agents/workflows-using-agent.port.ts, or what a feature ' +
+        'offers those above it, such as agents/agent-runs.port.ts). Named exceptions: the tools and models that ' +
+        'agents check definitions against (tools/tool.ts, what a tool is; tools/tool-registry.ts, the tools there ' +
+        'are; models/model-id.ts, `provider/model`), and the agent loop still in models/ (agent-loop.ts, ' +
+        'thread-history.ts, structured-answer.ts), which issue 33 moves to where runs execute.',
+      severity: 'error',
+      from: {
+        path: `^src/${FEATURES}/`,
+        pathNot: '^src/models/(agent-loop|thread-history|structured-answer)[.]ts$',
+      },
+      to: {
+        path: `^src/${FEATURES}/`,
+        pathNot: [
+          '^src/$1/',
+          DOMAIN,
+          '[.](port|module)[.]ts$',
+          '^src/tools/(tool|tool-registry)[.]ts$',
+          '^src/models/model-id[.]ts$',
+        ],
+      },
     },
     {
       name: 'only-modules-import-controllers',

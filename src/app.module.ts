@@ -14,10 +14,12 @@ import { IdempotencyHooks } from './idempotency/idempotency-hooks';
 import { loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
+import { ThreadPortsModule } from './threads/thread-ports.module';
 import { ThreadsModule } from './threads/threads.module';
 import { UsageModule } from './usage/usage.module';
 import { ToolsModule } from './tools/tools.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
 @Module({})
@@ -35,7 +37,9 @@ export class AppModule {
         ModelsModule,
         AgentsModule,
         WorkflowsModule,
+        WorkflowPortsModule,
         ThreadsModule,
+        ThreadPortsModule,
         WebhooksModule,
         UsageModule,
         ExecutionModule,

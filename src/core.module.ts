@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 import { ACTOR_OPTIONS, ActorRegistry, DEFAULT_MAX_ATTEMPTS } from './actors/actor-registry';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { CHECKPOINT_STORE } from './consumers/checkpoint-store';
+import { ProcessManagerDeps, READ_SIDE } from './consumers/process-manager';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
@@ -89,6 +90,9 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       ActorRegistry,
       AppliedEvents,
       ProjectionRunner,
+      // The background workers wait for the read models through this port, which consumers/ declares.
+      { provide: READ_SIDE, useExisting: ProjectionRunner },
+      ProcessManagerDeps,
       ReadYourWrites,
       ReadModelReadiness,
       StreamWatch,

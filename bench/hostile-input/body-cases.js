@@ -1,7 +1,9 @@
 'use strict';
 // Large bodies within the 1 MiB limit (finding 10 of issue 32): runs and workflow runs whose free-form context or
 // input is large, and a workflow whose steps each need all earlier ones. Each case runs to its end against a
-// scripted model, then reads the run once (its answer holds the whole context or input).
+// scripted model, then reads the run once (its answer holds the whole context or input). A body holds at most
+// JSON_MAX_VALUES (100,000) values: the cases at that limit are the largest accepted, and the half-million-item
+// body of the finding is refused.
 const { call } = require('./http');
 const { withScriptedModel, warmAgent, ended } = require('./model');
 
@@ -23,27 +25,39 @@ async function workflowRun({ url, write, read }, workflowId, input) {
   return `${end}, GET ${(got.bytes / 2 ** 20).toFixed(2)} MB`;
 }
 
+/** The most items an array in a run's context may have: the body's other values are `task`, `context` and `items`. */
+const MOST_ITEMS = 100_000 - 3;
+
 const CASES = {
-  /** A run whose context holds a 500,000-item array (about 1 MB). */
+  /** A run whose context holds a 500,000-item array (about 1 MB): refused with a 413 before it is parsed. */
   'run-context-500k-items': withScriptedModel({
     prepare: warmAgent,
-    run: (context, agentId) => agentRun(context, agentId, { items: range(500_000).map(() => 0) }),
+    run: async ({ url, write }, agentId) => {
+      const context = { items: range(500_000).map(() => 0) };
+      const run = await call(url, 'POST', `/v1/agents/${agentId}/run`, write, { task: 'x', context }, [413]);
+      return `${run.status} ${run.body.type}`;
+    },
   }),
-  /** A run whose context is an object of 70,000 keys. */
-  'run-context-70k-keys': withScriptedModel({
+  /** A run whose context holds the largest array a body may: 99,997 items. */
+  'run-context-most-items': withScriptedModel({
+    prepare: warmAgent,
+    run: (context, agentId) => agentRun(context, agentId, { items: range(MOST_ITEMS).map(() => 0) }),
+  }),
+  /** A run whose context is an object of the most keys a body may hold: 99,998. */
+  'run-context-most-keys': withScriptedModel({
     prepare: warmAgent,
     run: (context, agentId) =>
-      agentRun(context, agentId, Object.fromEntries(range(70_000).map((i) => [`k${100_000 + i}`, 0]))),
+      agentRun(context, agentId, Object.fromEntries(range(MOST_ITEMS + 1).map((i) => [`k${100_000 + i}`, 0]))),
   }),
-  /** A workflow run whose input holds a 500,000-item array, its step given `context: "all"`. */
-  'workflow-input-500k-context-all': withScriptedModel({
+  /** A workflow run whose input holds the largest array a body may, its step given `context: "all"`. */
+  'workflow-input-most-context-all': withScriptedModel({
     prepare: async (context) => {
       await warmAgent(context);
       const steps = [{ agent: 'bench', action: 'x', context: 'all' }];
       const workflow = await call(context.url, 'POST', '/v1/workflows', context.write, { name: 'big', steps });
       return workflow.body.id;
     },
-    run: (context, workflowId) => workflowRun(context, workflowId, { items: range(500_000).map(() => 0) }),
+    run: (context, workflowId) => workflowRun(context, workflowId, { items: range(MOST_ITEMS - 1).map(() => 0) }),
   }),
   /** A workflow of 100 steps, each needing all earlier ones (4,950 `needs`), created and run. */
   'workflow-needs-all-100': withScriptedModel({

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PreferWait } from '../http/prefer-wait';
+import { AgentDirectory } from './agent-directory.port';
+import { AgentRuns } from './agent-runs.port';
 import { AgentNameClaims } from './agent-name-claims';
 import { ArchiveAgentController } from './archive-agent/archive-agent.controller';
 import { ArchiveAgentHandler } from './archive-agent/archive-agent.handler';
@@ -18,7 +21,6 @@ import { RunAgentController } from './run-agent/run-agent.controller';
 import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.controller';
 import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
-import { ThreadTurns } from './thread-turns';
 import { RunAnswers } from './run-agent/run-answer';
 import { RunsQueuedHere } from './runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
@@ -51,11 +53,13 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     ListAgentRunsHandler,
     GetAgentRunHandler,
     AgentsReadModel,
+    { provide: AgentDirectory, useExisting: AgentsReadModel },
     AgentsProjection,
     RunsQueuedHere,
-    ThreadTurns,
     RunAnswers,
+    { provide: AgentRuns, useExisting: RunAnswers },
+    PreferWait,
   ],
-  exports: [AgentsReadModel, RunsQueuedHere, ThreadTurns, RunAnswers],
+  exports: [AgentsReadModel, AgentDirectory, AgentRuns, RunsQueuedHere],
 })
 export class AgentsModule {}

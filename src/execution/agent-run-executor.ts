@@ -1,22 +1,20 @@
 import { hostname } from 'node:os';
 import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { AgentRunApprovalsDecided, AgentRunQueued } from '../agents/agent-run/agent-run.events';
 import { LocalSlot, RunQueuedHere, RunsQueuedHere } from '../agents/runs-queued-here';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
-import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
+import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
+import { RecordedEvent } from '../event-store/event-store';
 import { RunFeed } from '../live/run-feed';
 import { logAiSdkWarningsTo } from '../models/ai-sdk-warnings';
 import { ModelPrices } from '../models/model-prices';
 import { ModelProviders } from '../models/model-providers';
 import { configuredSecrets } from '../shared/redaction';
 import { AppliedEvents } from '../read-models/applied-events';
-import { ProjectionRunner } from '../read-models/projection-runner';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRunExecution, RunCancelled, RunInterrupted, claimOf } from './agent-run-execution';
 import { Waiting, nextReadyIndex, queuedBy, runAttributes } from './agent-run-entries';
@@ -35,17 +33,15 @@ import type { AgentRunAggregate } from '../agents/agent-run/agent-run.state';
  * read model shows it, on any instance), so each run sees the exchanges of those before it.
  */
 @Injectable()
-export class AgentRunExecutor
-  extends CheckpointedConsumer
-  implements OnApplicationBootstrap, BeforeApplicationShutdown
-{
+export class AgentRunExecutor extends ProcessManager {
   protected readonly name = 'agent-run-executor';
+  // A run is queued once, and again each time a person's decisions let it go on.
+  protected override readonly follows = { filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } };
   readonly executorId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly waiting: Waiting[] = [];
   /** Runs taken from `waiting` whose claim has not settled yet. */
   private readonly claiming = new Set<Waiting>();
   private readonly executing = new Map<string, AgentRunExecution>();
-  private stopping = false;
   private roomWaiter?: () => void;
   private readonly running = new Set<Promise<void>>();
   private readonly providers: ModelProviders;
@@ -61,44 +57,39 @@ export class AgentRunExecutor
   protected override readonly checkpointEveryMs = CHECKPOINT_EVERY_MS;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
+    deps: ProcessManagerDeps,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly tools: ToolRegistry,
     private readonly feed: RunFeed,
     private readonly runs: AgentsReadModel,
-    private readonly projections: ProjectionRunner,
     private readonly applied: AppliedEvents,
     private readonly threads: ThreadsReadModel,
     private readonly queuedHere: RunsQueuedHere,
   ) {
-    super(store, checkpoints);
+    super(deps, config.runs.executorEnabled);
     this.providers = new ModelProviders(config.providers, undefined, configuredSecrets(config));
     this.prices = new ModelPrices(config.prices);
     logAiSdkWarningsTo(new Logger('Models'));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  protected override begin(): void {
     this.applied.onApplied((events) => {
       this.cancelAsked(events);
       // A thread's earlier run may have settled: its next run may go.
       if (this.waiting.some((entry) => entry.threadId)) this.pump();
     });
-    if (!this.config.runs.executorEnabled) return;
-    await this.projections.whenCaughtUp();
     this.queuedHere.takeWith({
       take: (queued) => this.handedOver(queued),
       slot: (runId, agent) => this.slot(runId, agent),
     });
-    // A run is queued once, and again each time a person's decisions let it go on.
-    void this.follow({ filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
+  protected override stopTakingWork(): void {
     this.roomWaiter?.();
-    await this.stopFollowing();
+  }
+
+  protected override async finishWork(): Promise<void> {
     // Runs in flight end as interrupted now, rather than when their lease runs out.
     for (const execution of this.executing.values()) execution.controller.abort(new RunInterrupted());
     await Promise.allSettled([...this.running]);
@@ -110,7 +101,7 @@ export class AgentRunExecutor
   }
 
   /** Queued runs wait their turn; the checkpoint stays before each until its claim has settled. */
-  protected async handle(events: RecordedEvent[]): Promise<void> {
+  protected override async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
       const resumed = event.type === 'AgentRunApprovalsDecided';
       if (resumed && !(event.data as AgentRunApprovalsDecided['data']).resumed) continue;

@@ -1,11 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandResult } from '../actors/actor';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { agentRunStream } from '../agents/agent-run/agent-run.events';
 import { AgentsReadModel, StaleRun } from '../agents/queries/agents.read-model';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { Clock } from '../shared/clock';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
@@ -22,30 +22,33 @@ const BATCH = 100;
  * lease again against the stream, so a run that is still alive is left alone.
  */
 @Injectable()
-export class StaleRunSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(StaleRunSweeper.name);
+export class StaleRunSweeper extends ProcessManager {
+  protected readonly name = 'stale-run-sweeper';
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
 
   constructor(
+    deps: ProcessManagerDeps,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly runs: AgentsReadModel,
     private readonly workflows: WorkflowsReadModel,
-    private readonly projections: ProjectionRunner,
     private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super(deps, config.runs.executorEnabled);
+  }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.runs.executorEnabled) return;
-    await this.projections.whenCaughtUp();
+  protected override begin(): void {
     this.timer = setInterval(() => void this.sweep(), Math.max(50, Math.floor(this.config.runs.leaseMs / 2)));
     this.timer.unref();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  protected override stopTakingWork(): void {
     clearInterval(this.timer);
+  }
+
+  protected override async finishWork(): Promise<void> {
     await this.sweeping;
   }
 

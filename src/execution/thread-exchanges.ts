@@ -1,14 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { persistently } from '../actors/persistently';
 import { AgentRunSucceeded, agentRunStream } from '../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { toAgentRun } from '../agents/agent-run/agent-run.view';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
-import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
+import { RecordedEvent } from '../event-store/event-store';
 import { threadDecider, threadStream } from '../threads/thread';
 import { exchangeOf } from '../threads/thread-exchange';
 
@@ -18,43 +15,28 @@ import { exchangeOf } from '../threads/thread-exchange';
  * exchange once, so handling an event twice changes nothing.
  */
 @Injectable()
-export class ThreadExchanges extends CheckpointedConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ThreadExchanges extends ProcessManager {
   protected readonly name = 'thread-exchanges';
+  protected override readonly follows = { filter: { eventTypes: ['AgentRunSucceeded'] } };
   /** Most runs are on no thread: their endings cost no write each (a restart reads a second of the log again). */
   protected override readonly checkpointEveryMs = 1000;
-  private stopping = false;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    deps: ProcessManagerDeps,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly actors: ActorRegistry,
-    private readonly projections: ProjectionRunner,
   ) {
-    super(store, checkpoints);
+    super(deps, config.runs.executorEnabled);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.runs.executorEnabled) return;
-    await this.projections.whenCaughtUp();
-    void this.follow({ filter: { eventTypes: ['AgentRunSucceeded'] } });
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    await this.stopFollowing();
-  }
-
-  protected async handle(events: RecordedEvent[]): Promise<void> {
+  protected override async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
       const { runId, threadId } = event.data as AgentRunSucceeded['data'];
       if (!threadId) continue;
       try {
-        await persistently(
+        await this.persistently(
           () => this.record(threadId, runId),
           `Adding the exchange of run ${runId} to thread ${threadId}`,
-          this.logger,
-          () => this.stopping,
         );
       } catch (error) {
         if (this.stopping) throw error;

@@ -1,21 +1,14 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
 import { agentDecider, agentStream } from '../agents/agent';
 import { agentNameDecider, agentNameStream } from '../agents/agent-name';
-import {
-  AGENT_RUN_ENDINGS,
-  AgentRunFailed,
-  AgentRunSucceeded,
-  agentRunStream,
-} from '../agents/agent-run/agent-run.events';
+import { agentRunStream } from '../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../agents/agent-run/agent-run';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { DomainError } from '../domain/decider';
 import { isEnded } from '../domain/run';
-import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
-import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
+import { RecordedEvent } from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
@@ -23,7 +16,7 @@ import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { WorkflowStep } from '../workflows/workflow/workflow.state';
 import { workflowDecider } from '../workflows/workflow/workflow';
 import { workflowStream } from '../workflows/workflow/workflow.events';
-import { StepOutcome, WorkflowRunCommand } from '../workflows/workflow-run/workflow-run.commands';
+import { WorkflowRunCommand } from '../workflows/workflow-run/workflow-run.commands';
 import { WorkflowRunAggregate } from '../workflows/workflow-run/workflow-run.state';
 import {
   WorkflowRunStarted,
@@ -34,21 +27,17 @@ import {
 import { stepContext } from '../workflows/workflow-run/step-context';
 import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
 import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
-import { persistently } from '../actors/persistently';
 import { isHeld } from '../domain/run-slots';
 import { currentTraceparent, inAsyncScope, laterInThisScope } from '../shared/trace-context';
 import { RunsQueuedHere } from '../agents/runs-queued-here';
 import { WorkflowRunTraces } from './workflow-run-traces';
-
-const EVENT_TYPES = [
-  'WorkflowRunQueued',
-  'WorkflowStepStarted',
-  'WorkflowStepRetrying',
-  'WorkflowStepEnded',
-  'WorkflowRunCancelled',
-  'WorkflowRunFailed',
-  ...AGENT_RUN_ENDINGS,
-];
+import {
+  FOLLOWED_EVENT_TYPES,
+  isAgentRunEnding,
+  sideBySide,
+  stepEndOf,
+  workflowRunOf,
+} from './workflow-run-manager-events';
 
 /**
  * The process manager of workflow runs, over events: a queued run starts its first step; a step started queues
@@ -57,50 +46,37 @@ const EVENT_TYPES = [
  * an event twice changes nothing, so after a crash it simply reads on from where it last saved.
  */
 @Injectable()
-export class WorkflowRunManager
-  extends CheckpointedConsumer
-  implements OnApplicationBootstrap, BeforeApplicationShutdown
-{
+export class WorkflowRunManager extends ProcessManager {
   protected readonly name = 'workflow-run-manager';
-  private stopping = false;
+  protected override readonly follows = { filter: { eventTypes: FOLLOWED_EVENT_TYPES } };
   /** Retries waiting for their time, and steps' time limits, by `<run>:<step>`; each holds its event. */
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
   private readonly traces: WorkflowRunTraces;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    deps: ProcessManagerDeps,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly workflows: WorkflowsReadModel,
     private readonly agents: AgentsReadModel,
-    private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
     private readonly queuedHere: RunsQueuedHere,
   ) {
-    super(store, checkpoints);
-    this.traces = new WorkflowRunTraces(actors, store);
+    super(deps, config.runs.executorEnabled);
+    this.traces = new WorkflowRunTraces(actors, deps.store);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.runs.executorEnabled) return;
-    await this.projections.whenCaughtUp();
-    void this.follow({ filter: { eventTypes: EVENT_TYPES } });
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
+  protected override stopTakingWork(): void {
     for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    await this.stopFollowing();
   }
 
   /** Events of different workflow runs are handled side by side, those of one run in order. */
-  protected async handle(events: RecordedEvent[]): Promise<void> {
+  protected override async handle(events: RecordedEvent[]): Promise<void> {
     const byRun = new Map<string, RecordedEvent[]>();
     for (const event of events) {
-      const runId = this.workflowRunOf(event);
+      const runId = workflowRunOf(event);
       if (!runId) continue;
       const runEvents = byRun.get(runId);
       if (runEvents) runEvents.push(event);
@@ -117,19 +93,13 @@ export class WorkflowRunManager
     );
   }
 
-  private workflowRunOf(event: RecordedEvent): string | undefined {
-    if (event.type === 'WorkflowRunQueued') return event.data.id as string;
-    if (event.type.startsWith('AgentRun')) return event.data.workflowRunId as string | undefined;
-    return event.data.runId as string;
-  }
-
   private async handleEvent(event: RecordedEvent, handling = () => this.handleNow(event)): Promise<void> {
     const what = `Handling ${event.type} at ${event.position}`;
     // In the run's trace, whichever instance handles it.
-    const runId = this.workflowRunOf(event)!;
+    const runId = workflowRunOf(event)!;
     const traced = this.traces.contextOf(event, runId);
     try {
-      const work = () => persistently(handling, what, this.logger, () => this.stopping);
+      const work = () => this.persistently(handling, what);
       await (traced ? inAsyncScope(traced, work) : work());
       await this.traces.recordEnded(runId, traced);
     } catch (error) {
@@ -222,7 +192,7 @@ export class WorkflowRunManager
     const traced = laterInThisScope(task);
     const timer = setTimeout(
       () => {
-        void persistently(traced, `${key} at ${event.position}`, this.logger, () => this.stopping)
+        void this.persistently(traced, `${key} at ${event.position}`)
           .catch((error: unknown) => this.logger.debug(`${key}: ${String(error)}`))
           .finally(() => this.clearTimer(key));
       },
@@ -342,41 +312,4 @@ export class WorkflowRunManager
     const status = this.workflows.getRunAggregate(runId)?.status;
     return status !== undefined && isEnded(status);
   }
-}
-
-const isAgentRunEnding = (event: RecordedEvent) => (AGENT_RUN_ENDINGS as readonly string[]).includes(event.type);
-
-/** How an agent run that a step made ended; undefined for a run of no workflow. */
-function stepEndOf(event: RecordedEvent) {
-  const data = event.data as AgentRunSucceeded['data'] | AgentRunFailed['data'];
-  const { workflowRunId, stepIndex, runId: agentRunId } = data;
-  if (workflowRunId === undefined || stepIndex === undefined) return undefined;
-  const outcome: StepOutcome =
-    event.type === 'AgentRunSucceeded'
-      ? answerOf(data as AgentRunSucceeded['data'])
-      : event.type === 'AgentRunFailed'
-        ? { error: (data as AgentRunFailed['data']).error }
-        : { cancelled: true };
-  return { workflowRunId, index: stepIndex, agentRunId, outcome };
-}
-
-/**
- * A run's events in order, in groups: steps started together (their agent runs are queued at once), and agent
- * runs that ended one after another (their steps end in one command).
- */
-function sideBySide(events: RecordedEvent[]): RecordedEvent[][] {
-  const groups: RecordedEvent[][] = [];
-  for (const event of events) {
-    const last = groups[groups.length - 1];
-    const together =
-      (event.type === 'WorkflowStepStarted' && last?.[0].type === 'WorkflowStepStarted') ||
-      (isAgentRunEnding(event) && last !== undefined && isAgentRunEnding(last[0]));
-    if (together) last.push(event);
-    else groups.push([event]);
-  }
-  return groups;
-}
-
-function answerOf({ output, outputObject }: AgentRunSucceeded['data']): StepOutcome {
-  return outputObject === undefined ? { output } : { output, outputObject };
 }

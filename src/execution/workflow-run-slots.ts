@@ -1,12 +1,9 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../actors/actor-registry';
-import { persistently } from '../actors/persistently';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CHECKPOINT_STORE, CheckpointStore } from '../consumers/checkpoint-store';
-import { CheckpointedConsumer } from '../consumers/checkpointed-consumer';
+import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
 import { DomainError } from '../domain/decider';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
-import { ProjectionRunner } from '../read-models/projection-runner';
+import { RecordedEvent } from '../event-store/event-store';
 import { IdGenerator } from '../shared/ids';
 import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
 import { isCounted } from '../domain/run-slots';
@@ -28,48 +25,27 @@ const EVENT_TYPES = [...WORKFLOW_RUN_ENDINGS, 'WorkflowRunReleased'];
  * event twice changes nothing.
  */
 @Injectable()
-export class WorkflowRunSlots
-  extends CheckpointedConsumer
-  implements OnApplicationBootstrap, BeforeApplicationShutdown
-{
+export class WorkflowRunSlots extends ProcessManager {
   protected readonly name = 'workflow-run-slots';
-  private stopping = false;
+  protected override readonly follows = { filter: { eventTypes: EVENT_TYPES } };
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(CHECKPOINT_STORE) checkpoints: CheckpointStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    deps: ProcessManagerDeps,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly workflows: WorkflowsReadModel,
-    private readonly projections: ProjectionRunner,
     private readonly manager: WorkflowRunManager,
     private readonly opener: WorkflowRunOpener,
   ) {
-    super(store, checkpoints);
+    super(deps, config.runs.executorEnabled);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.runs.executorEnabled) return;
-    await this.projections.whenCaughtUp();
-    void this.follow({ filter: { eventTypes: EVENT_TYPES } });
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    await this.stopFollowing();
-  }
-
-  protected async handle(events: RecordedEvent[]): Promise<void> {
+  protected override async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
       const what = `Handling ${event.type} at ${event.position}`;
       try {
-        await persistently(
-          () => this.handleNow(event),
-          what,
-          this.logger,
-          () => this.stopping,
-        );
+        await this.persistently(() => this.handleNow(event), what);
       } catch (error) {
         if (this.stopping) throw error;
         if (!(error instanceof DomainError)) throw error;

@@ -1,8 +1,33 @@
+import { Type, applyDecorators } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ValidationFailed } from '../shared/validation-failed';
+import { ETAG } from './openapi/fields';
 
 /** A definition's strong entity tag: its version, quoted (`"3"`). */
 export function etagOf(version: number): string {
   return `"${version}"`;
+}
+
+/** The definition a route answers with, its version in the answer's `ETag`. */
+export function withEtag<Definition extends { version: number }>(
+  reply: FastifyReply,
+  definition: Definition,
+): Definition {
+  void reply.header('ETag', etagOf(definition.version));
+  return definition;
+}
+
+/** The OpenAPI of a change that `If-Match` guards: the header, and a 200 with the whole definition and its new ETag. */
+export function ApiIfMatchChange(type: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description: 'The ETag last read: refused with 412 if the resource has changed since.',
+    }),
+    ApiResponse({ status: 200, type, headers: { ETag: { description: 'The new version, quoted', schema: ETAG } } }),
+  );
 }
 
 /**

@@ -73,6 +73,9 @@ export function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
+/** A string with something other than white space in it: names, tasks, the agent a step names. */
+export const NOT_BLANK = /\S/;
+
 /** Like IsOptional, but only a missing field is skipped: an explicit null is still checked (and refused). */
 export function Optional(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);

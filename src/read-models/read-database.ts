@@ -76,6 +76,15 @@ export function tableColumns(db: Database.Database, table: string): string[] {
     .map((column) => column.name);
 }
 
+/**
+ * Drops the tables of a read model of an older shape and forgets its projection's checkpoint, so that the
+ * projection writes them again from the start of the log.
+ */
+export function dropForRebuild(db: Database.Database, projection: string, tables: string[]): void {
+  db.exec(tables.map((table) => `DROP TABLE IF EXISTS ${table};`).join(' '));
+  db.prepare('DELETE FROM checkpoints WHERE name = ?').run(projection);
+}
+
 function catchUpMarker(file: string): string {
   return `${file}.catching-up`;
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
-import { ThreadTurns } from '../agents/thread-turns';
 import { ArchiveThreadController } from './archive-thread/archive-thread.controller';
 import { ArchiveThreadHandler } from './archive-thread/archive-thread.handler';
 import { CreateThreadController } from './create-thread/create-thread.controller';
@@ -25,9 +24,4 @@ import { RunThreadController } from './run-thread/run-thread.controller';
   ],
   exports: [ThreadsReadModel],
 })
-export class ThreadsModule {
-  constructor(turns: ThreadTurns, threads: ThreadsReadModel) {
-    // A run's answer waits for its turn in this read model (the agents feature cannot see it).
-    turns.answerWith((runId) => !threads.isRunOpen(runId));
-  }
-}
+export class ThreadsModule {}

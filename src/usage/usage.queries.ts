@@ -1,5 +1,5 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { AgentsReadModel } from '../agents/queries/agents.read-model';
+import { AgentDirectory } from '../agents/agent-directory.port';
 import { Clock } from '../shared/clock';
 import { ValidationFailed } from '../shared/validation-failed';
 import { UsageGrouping, UsageReadModel, UsageTotals } from './usage.read-model';
@@ -34,7 +34,7 @@ const FIRST_HOUR = '0000-01-01T00';
 export class GetUsageHandler implements IQueryHandler<GetUsageQuery> {
   constructor(
     private readonly readModel: UsageReadModel,
-    private readonly agents: AgentsReadModel,
+    private readonly agents: AgentDirectory,
     private readonly clock: Clock,
   ) {}
 
@@ -56,7 +56,7 @@ export class GetUsageHandler implements IQueryHandler<GetUsageQuery> {
   }
 
   /**
-   * By agent, each group names its agent as the agents read model has it now: the sums are kept by id, so a
+   * By agent, each group names its agent as the agents' read model has it now (through AgentDirectory): the sums are kept by id, so a
    * renamed agent's runs show under its new name, before the rename as after.
    */
   private groups(groupBy: UsageGrouping, fromHour: string, toHour: string): UsageGroup[] {

@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent } from 'undici';
-import { AddressPolicy, addressRange } from '../tools/built-in/address-policy';
-import { HostAllowList } from '../tools/built-in/host-allow-list';
+import { AddressPolicy, addressRange } from '../shared/address-policy';
+import { HostAllowList } from '../shared/host-allow-list';
 
 /**
  * Where webhooks may send, by the rules of `http_get`: `https` to public addresses, or a host listed in

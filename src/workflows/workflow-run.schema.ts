@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
-import { RunErrorSchema } from '../agents/agent.schema';
+import { RunErrorSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { StepRetryDto } from './create-workflow/create-workflow.dto';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LatestRunSchema } from '../agents/agent.schema';
+import { LatestRunSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import {

@@ -1,6 +1,7 @@
 import { GetWorkflowVersionHandler } from './queries/workflow-version.queries';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { PreferWait } from '../http/prefer-wait';
 import { ArchiveWorkflowController } from './archive-workflow/archive-workflow.controller';
 import { ArchiveWorkflowHandler } from './archive-workflow/archive-workflow.handler';
 import { CancelWorkflowRunController } from './cancel-workflow-run/cancel-workflow-run.controller';
@@ -74,6 +75,7 @@ import { WorkflowChanges } from './workflow-changes';
     GetWorkflowRunHandler,
     WorkflowsReadModel,
     WorkflowsProjection,
+    PreferWait,
   ],
   exports: [WorkflowsReadModel, WorkflowRunOpener],
 })

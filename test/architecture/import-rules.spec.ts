@@ -61,4 +61,40 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
     });
     expect(violations).toEqual([]);
   });
+
+  describe('between features', () => {
+    const agents = {
+      'src/agents/queries/agents.read-model.ts': 'export class AgentsReadModel {}\n',
+      'src/agents/agent-directory.port.ts': 'export abstract class AgentDirectory {}\n',
+      'src/agents/agent.ts': 'export const agentStream = (id: string) => `agent-${id}`;\n',
+      'src/agents/agents.module.ts': 'export class AgentsModule {}\n',
+    };
+
+    it("refuse an import of another feature's internals", () => {
+      const violations = violationsIn({
+        ...agents,
+        'src/workflows/step-agents.ts':
+          "import { AgentsReadModel } from '../agents/queries/agents.read-model';\nexport const read = AgentsReadModel;\n",
+      });
+      expect(violations.map(({ rule, from, to }) => [rule.name, from, to])).toEqual([
+        ['features-meet-through-ports', 'src/workflows/step-agents.ts', 'src/agents/queries/agents.read-model.ts'],
+      ]);
+    });
+
+    it("let a feature use another's ports, domain and module, and its own internals", () => {
+      const violations = violationsIn({
+        ...agents,
+        'src/workflows/step-agents.ts': [
+          "import { AgentDirectory } from '../agents/agent-directory.port';",
+          "import { agentStream } from '../agents/agent';",
+          "import { AgentsModule } from '../agents/agents.module';",
+          'export const used = [AgentDirectory, agentStream, AgentsModule];',
+          '',
+        ].join('\n'),
+        'src/agents/archive-agent.handler.ts':
+          "import { AgentsReadModel } from './queries/agents.read-model';\nexport const read = AgentsReadModel;\n",
+      });
+      expect(violations).toEqual([]);
+    });
+  });
 });

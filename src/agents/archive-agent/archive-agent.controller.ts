@@ -1,12 +1,11 @@
 import { Controller, Delete, Headers, HttpCode, Param, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { etagOf, versionsFromIfMatch } from '../../http/etag';
+import { ApiIfMatchChange, versionsFromIfMatch, withEtag } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
 import { ArchiveAgentQuery } from './archive-agent.query-params';
@@ -23,16 +22,7 @@ export class ArchiveAgentController {
    * 409 naming the workflows whose steps use it, unless `force=true`.
    */
   @ApiOperation({ summary: 'Archive an agent' })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'The ETag last read: refused with 412 if the resource has changed since.',
-  })
-  @ApiResponse({
-    status: 200,
-    type: AgentSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
-  })
+  @ApiIfMatchChange(AgentSchema)
   @ApiProblems(404, 409, 412)
   @Delete(':agentId')
   @HttpCode(200)
@@ -43,10 +33,7 @@ export class ArchiveAgentController {
     @Query() { force }: ArchiveAgentQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
-    const agent = await this.commands.execute(
-      withTrace(new ArchiveAgentCommand(agentId, versionsFromIfMatch(ifMatch), force === 'true'), trace),
-    );
-    void reply.header('ETag', etagOf(agent.version));
-    return agent;
+    const command = new ArchiveAgentCommand(agentId, versionsFromIfMatch(ifMatch), force === 'true');
+    return withEtag(reply, await this.commands.execute(withTrace(command, trace)));
   }
 }

@@ -1,13 +1,12 @@
-import { ModuleRef } from '@nestjs/core';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../domain/decider';
-import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { Agent, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
 import { AgentsReadModel } from '../queries/agents.read-model';
+import { WorkflowsUsingAgent } from '../workflows-using-agent.port';
 import { ArchiveAgentCommand } from './archive-agent.command';
 import { traceOf } from '../../shared/trace-context';
 
@@ -23,7 +22,7 @@ export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand,
     private readonly names: AgentNameClaims,
     private readonly clock: Clock,
     private readonly agents: AgentsReadModel,
-    private readonly modules: ModuleRef,
+    private readonly workflows: WorkflowsUsingAgent,
   ) {}
 
   async execute(command: ArchiveAgentCommand): Promise<Agent> {
@@ -47,8 +46,7 @@ export class ArchiveAgentHandler implements ICommandHandler<ArchiveAgentCommand,
   private refuseWhileWorkflowsUse(agentId: string): void {
     const agent = this.agents.get(agentId);
     if (!agent || agent.status === 'archived') return;
-    // The workflows feature imports this one, so its read model is looked up rather than injected.
-    const users = this.modules.get(WorkflowsReadModel, { strict: false }).usingAgent(agent.name);
+    const users = this.workflows.usingAgent(agent.name);
     if (users.length === 0) return;
     const named = users.map(({ id, name, steps }) => `"${name}" (${id}, step ${steps.join(', ')})`).join('; ');
     throw new DomainError(

@@ -14,7 +14,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { Optional, normalizeText } from '../../http/validation';
+import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { FreeFormObject } from '../../http/free-form-json';
 import { FastBodySchema } from '../../http/body-schema';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
@@ -36,7 +36,6 @@ export const OUTPUT_SCHEMA_FIELD = {
 } as const;
 
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
-export const NOT_BLANK = /\S/;
 const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/*-]*$/;
 
 export class AgentMemoryDto {

@@ -6,7 +6,7 @@ import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentListSchema, AgentRunListSchema, AgentRunSchema, AgentSchema } from '../agent.schema';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { etagOf } from '../../http/etag';
+import { withEtag } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
 import { ETAG } from '../../http/openapi/fields';
@@ -41,9 +41,7 @@ export class AgentQueriesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
     const query = version === undefined ? new GetAgentQuery(agentId) : new GetAgentVersionQuery(agentId, version);
-    const agent = await this.queries.execute(query);
-    void reply.header('ETag', etagOf(agent.version));
-    return agent;
+    return withEtag(reply, await this.queries.execute(query));
   }
 
   @ApiOperation({ summary: "List an agent's runs" })

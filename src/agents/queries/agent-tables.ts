@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { tableColumns } from '../../read-models/read-database';
+import { dropForRebuild, tableColumns } from '../../read-models/read-database';
 import { Agent } from '../agent';
 import { AgentRunAggregate } from '../agent-run/agent-run.state';
 
@@ -44,10 +44,7 @@ function migrate(db: Database.Database): void {
       agents.includes('options'))
   )
     return;
-  db.exec(`
-    DROP TABLE IF EXISTS agents; DROP TABLE agent_runs;
-    DELETE FROM checkpoints WHERE name = 'agents';
-  `);
+  dropForRebuild(db, 'agents', ['agents', 'agent_runs']);
 }
 
 /** Creates the `agents` and `agent_runs` tables, after dropping ones of an older shape. */

@@ -3,13 +3,14 @@ import type Database from 'better-sqlite3';
 import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
 import { latestRunOf, runRows } from '../../read-models/run-list';
 import { Page, toPage } from '../../read-models/page';
-import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
+import { DefinitionListFilter, DefinitionPages } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Agent, DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 import { AgentRun, AgentRunAggregate } from '../agent-run/agent-run.state';
 import { toAgentRun } from '../agent-run/agent-run.view';
 import { AgentRow, StoredAgentRun, createAgentTables } from './agent-tables';
+import { AgentDirectory } from '../agent-directory.port';
 
 /**
  * A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step (SPEC.md's
@@ -72,16 +73,16 @@ export interface StaleRun {
 
 /** The `agents` and `agent_runs` tables: written by AgentsProjection, read by the agent queries and the executors. */
 @Injectable()
-export class AgentsReadModel {
+export class AgentsReadModel implements AgentDirectory {
   private readonly statements: ReturnType<typeof prepareStatements>;
-  /** One statement per combination of list filters. */
-  private readonly lists = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
+  private readonly pages: DefinitionPages<AgentRow>;
   private readonly batchRuns = new BatchRows<StoredAgentRun>((run) => this.writeRun(run));
   /** Within a batch, each agent's latest `lastRun`, written once at the batch's end. */
   private lastRuns?: Map<string, string>;
 
-  constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
+  constructor(@Inject(READ_DATABASE) db: Database.Database) {
     this.statements = prepareStatements(db);
+    this.pages = new DefinitionPages(db, 'agents');
   }
 
   saveAgent(agent: Agent): void {
@@ -142,25 +143,15 @@ export class AgentsReadModel {
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<AgentSummary> {
-    const { where, params } = definitionListWhere(filter, after);
-    let statement = this.lists.get(where);
-    if (!statement) {
-      statement = this.db.prepare(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT ?`);
-      this.lists.set(where, statement);
-    }
-    const rows = statement.all(...params, limit + 1);
-    return toPage(
-      rows.map(({ id, name, status, model, created_at, last_run }) => ({
-        id,
-        name,
-        status,
-        model,
-        lastRun: last_run,
-        latestRun: this.statements.latestRun(id),
-        createdAt: created_at,
-      })),
-      limit,
-    );
+    return this.pages.page(filter, after, limit, ({ id, name, status, model, created_at, last_run }) => ({
+      id,
+      name,
+      status,
+      model,
+      lastRun: last_run,
+      latestRun: this.statements.latestRun(id),
+      createdAt: created_at,
+    }));
   }
 
   get(id: string): Agent | undefined {
@@ -181,6 +172,10 @@ export class AgentsReadModel {
   /** The latest archived agent of this name, if any (to say why a step's agent is gone). */
   archivedAgentNamed(name: string): string | undefined {
     return this.statements.archivedWithName.get(name)?.id;
+  }
+
+  runStatus(runId: string): RunStatus | undefined {
+    return this.getRunAggregate(runId)?.status;
   }
 
   listRuns(

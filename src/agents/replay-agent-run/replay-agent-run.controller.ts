@@ -1,12 +1,12 @@
 import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { AgentRunSchema } from '../agent.schema';
 import { AgentRun } from '../agent-run/agent-run.state';
-import { PREFER_WAIT_HEADER, RunAnswers } from '../run-agent/run-answer';
+import { ApiAgentRunAnswers } from '../agent-runs.port';
+import { RunAnswers } from '../run-agent/run-answer';
 import { ReplayAgentRunCommand } from './replay-agent-run.command';
 import { ReplayAgentRunDto } from './replay-agent-run.dto';
 import { RequestTrace } from '../../http/request-trace';
@@ -26,12 +26,9 @@ export class ReplayAgentRunController {
    * the agent is archived.
    */
   @ApiOperation({ summary: 'Replay an agent run (its task and context, or edited ones)' })
-  @ApiHeader(PREFER_WAIT_HEADER)
-  @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The new run ended within the wait' })
-  @ApiResponse({
-    status: 202,
-    type: AgentRunSchema,
-    description: 'The new run is started, or queued while no slot is free (or still going)',
+  @ApiAgentRunAnswers({
+    ended: 'The new run ended within the wait',
+    pending: 'The new run is started, or queued while no slot is free (or still going)',
   })
   @ApiProblems(404, 409)
   @Post(':agentId/runs/:runId/replay')

@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
-import { Optional } from '../../http/validation';
-import { NOT_BLANK } from '../create-agent/create-agent.dto';
+import { NOT_BLANK, Optional } from '../../http/validation';
 
 /** What a replay changes: the task, the context, or neither (the recorded run's are used). */
 export class ReplayAgentRunDto {

@@ -10,8 +10,8 @@ import { agentRunDecider, runQueuedBy } from '../agent-run/agent-run';
 import { agentRunStream } from '../agent-run/agent-run.events';
 import { toAgentRun } from '../agent-run/agent-run.view';
 import { RunAgentCommand } from './run-agent.command';
-import { threadDecider, threadStream } from '../../threads/thread';
 import { LocalSlot, RunsQueuedHere } from '../runs-queued-here';
+import { ThreadTurns } from '../thread-turns.port';
 import { traceOf, traceparentOf } from '../../shared/trace-context';
 
 @CommandHandler(RunAgentCommand)
@@ -21,6 +21,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     private readonly ids: IdGenerator,
     private readonly readYourWrites: ReadYourWrites,
     private readonly queuedHere: RunsQueuedHere,
+    private readonly turns: ThreadTurns,
   ) {}
 
   async execute(command: RunAgentCommand): Promise<AgentRun> {
@@ -28,7 +29,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
-    if (threadId) await this.checkThread(threadId, agentId);
+    if (threadId) await this.turns.checkTurn(threadId, agentId);
     const id = this.ids.newId('agentrun');
     // With a free slot of the local executor, the run is queued and claimed in one commit; a thread's runs wait
     // their turn. The local executor may start it (or has started it) while the read models catch up.
@@ -58,19 +59,5 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     );
     await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
-  }
-
-  /** The thread exists, is not archived, and is the agent's. */
-  private async checkThread(threadId: string, agentId: string): Promise<void> {
-    const thread = await this.actors.of(threadStream(threadId), threadDecider).read();
-    if (!thread) {
-      throw new DomainError('unprocessable', `Thread ${threadId} does not exist`, [
-        { path: 'threadId', message: 'is not a thread (POST /v1/threads creates one)' },
-      ]);
-    }
-    if (thread.agentId !== agentId) {
-      throw new DomainError('conflict', `Thread ${threadId} belongs to agent ${thread.agentId}, not ${agentId}`);
-    }
-    if (thread.archivedAt) throw new DomainError('conflict', `Thread ${threadId} is archived`);
   }
 }

@@ -47,8 +47,11 @@ export class LiveCommits {
   constructor(private readonly pollIntervalMs: number) {}
 
   /**
-   * The writer made a commit: counted, and handed to the waiting subscriptions (built only if one waits). A
-   * filtered subscription none of whose events it holds sleeps on, past it (see HeadWaiter).
+   * The writer made a commit: counted, and handed to the subscriptions waiting for it (built only if one waits).
+   * A filtered subscription none of whose events it holds sleeps on, past it (see HeadWaiter). Each of the others
+   * is woken in a turn of the event loop of its own, so that what they do with a large commit (a projection
+   * writing rows, a process manager acting on it) does not add up in one turn; an event's data is parsed once,
+   * by the first of them to read it.
    */
   committed(report: CommitReport): void {
     this.sequence++;
@@ -58,7 +61,7 @@ export class LiveCommits {
       const { waiter } = waiting;
       if (waiter.filter && commit.headBefore <= waiter.after && !holdsAny(commit, waiter.filter)) {
         if (commit.headAfter > waiter.after) waiter.after = commit.headAfter;
-      } else waiting.wake(commit);
+      } else setImmediate(() => waiting.wake(commit));
     }
   }
 
@@ -101,22 +104,47 @@ export class LiveCommits {
         const count = partEvents.length;
         partEvents.forEach((event, k) => {
           if (event.type.startsWith('$')) return;
-          events.push({
+          const recorded = {
             id: event.id,
             type: event.type,
             stream,
             revision: BigInt(result.nextRevision - count + 1 + k),
             position: BigInt(result.position - count + 1 + k),
-            data: JSON.parse(event.data),
-            metadata: JSON.parse(event.metadata),
             recordedAt,
-          });
+          } as RecordedEvent;
+          events.push(parseOnFirstRead(recorded, event.data, event.metadata));
         });
       });
     });
     events.sort((a, b) => (a.position < b.position ? -1 : 1));
     return { sequence: this.sequence, headBefore: BigInt(headBefore), headAfter: BigInt(headAfter), events };
   }
+}
+
+/**
+ * Gives the event its `data` and `metadata`, each parsed from its JSON when first read and then kept (a value set
+ * replaces it). They are own, enumerable properties, so spreading or serialising the event sees plain values.
+ */
+function parseOnFirstRead(event: RecordedEvent, dataJson: string, metadataJson: string): RecordedEvent {
+  for (const [key, json] of [
+    ['data', dataJson],
+    ['metadata', metadataJson],
+  ] as const) {
+    let parsed = false;
+    let value: unknown;
+    Object.defineProperty(event, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (!parsed) [value, parsed] = [JSON.parse(json), true];
+        return value;
+      },
+      set: (next: unknown) => {
+        [value, parsed] = [next, true];
+      },
+    });
+  }
+  return event;
 }
 
 function holdsAny({ events }: Commit, filter: EventFilter): boolean {

@@ -1,26 +1,21 @@
 import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentRun } from '../../agents/agent-run/agent-run.state';
-import { AgentRunSchema } from '../../agents/agent.schema';
-import { RunAgentCommand } from '../../agents/run-agent/run-agent.command';
-import { RunTaskDto } from '../../agents/run-agent/run-agent.dto';
-import { PREFER_WAIT_HEADER, RunAnswers, checkRunSchema } from '../../agents/run-agent/run-answer';
+import { AgentRuns, ApiAgentRunAnswers, RunTaskDto } from '../../agents/agent-runs.port';
 import { DomainError } from '../../domain/decider';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ThreadsReadModel } from '../queries/threads.read-model';
 import { RequestTrace } from '../../http/request-trace';
-import { TraceContext, withTrace } from '../../shared/trace-context';
+import { TraceContext } from '../../shared/trace-context';
 
 @ApiTags('threads')
 @Controller('v1/threads')
 export class RunThreadController {
   constructor(
-    private readonly commands: CommandBus,
     private readonly threads: ThreadsReadModel,
-    private readonly answers: RunAnswers,
+    private readonly runs: AgentRuns,
   ) {}
 
   /**
@@ -28,9 +23,7 @@ export class RunThreadController {
    * `Prefer: wait` as for agents. Runs on one thread execute one at a time, in the order they were posted.
    */
   @ApiOperation({ summary: 'Send the next task of a thread' })
-  @ApiHeader(PREFER_WAIT_HEADER)
-  @ApiResponse({ status: 200, type: AgentRunSchema, description: 'The run ended within the wait' })
-  @ApiResponse({ status: 202, type: AgentRunSchema, description: 'The run is queued (or still going)' })
+  @ApiAgentRunAnswers({ ended: 'The run ended within the wait', pending: 'The run is queued (or still going)' })
   @ApiProblems(404, 409)
   @Post(':threadId/runs')
   async run(
@@ -40,12 +33,13 @@ export class RunThreadController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    await checkRunSchema(body.outputSchema);
+    const queued = await this.runs.queue(body, () => ({ agentId: this.agentOf(threadId), threadId }), trace);
+    return this.runs.answer(queued, prefer, reply);
+  }
+
+  private agentOf(threadId: string): string {
     const thread = this.threads.get(threadId);
     if (!thread) throw new DomainError('not_found', `Thread ${threadId} does not exist`);
-    const queued = await this.commands.execute(
-      withTrace(new RunAgentCommand(thread.agentId, body.task, body.context, body.outputSchema, threadId), trace),
-    );
-    return this.answers.answer(queued, prefer, reply);
+    return thread.agentId;
   }
 }

@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { ExecutableTool } from '../executable-tool';
-import { Resolve } from './address-policy';
+import { Resolve } from '../../shared/address-policy';
 import { httpGetTool } from './http-get.tool';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;

@@ -3,9 +3,9 @@ import { Agent, fetch, type Response } from 'undici';
 import { z } from 'zod';
 import { errorMessage } from '../error-message';
 import { ExecutableTool, ToolFailure } from '../executable-tool';
-import { AddressPolicy, AddressRefused, Resolve } from './address-policy';
+import { AddressPolicy, AddressRefused, Resolve } from '../../shared/address-policy';
 import { defineTool } from './define-tool';
-import { HostAllowList } from './host-allow-list';
+import { HostAllowList } from '../../shared/host-allow-list';
 
 export interface HttpGetOptions {
   allowedHosts: string[];

@@ -1,8 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { CHECKPOINT_STORE, CheckpointStore } from '../../consumers/checkpoint-store';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
+import { Injectable } from '@nestjs/common';
+import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
+import { RecordedEvent } from '../../event-store/event-store';
 import { AppliedEvents } from '../../read-models/applied-events';
-import { ProjectionRunner } from '../../read-models/projection-runner';
 import { WebhooksReadModel } from '../queries/webhooks.read-model';
 import { WebhookCreated, WebhookDeleted, WebhookDisabled, WebhookUpdated } from '../webhook';
 import { WebhookConsumer, WebhookConsumerDeps, checkpointName } from './webhook-consumer';
@@ -18,49 +17,43 @@ const FORMER_CHECKPOINT = 'webhook-deliveries';
  * was disabled are not sent.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookDispatcher extends ProcessManager {
+  protected readonly name = 'webhook-dispatcher';
   private readonly consumers = new Map<string, WebhookConsumer>();
   /** Starts and stops, one after another. */
   private changes = Promise.resolve();
-  private started = false;
-  private stopped = false;
   /** The position of the last event the read models applied, as told to this dispatcher. */
   private applied?: bigint;
   private readonly deps: WebhookConsumerDeps;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
-    private readonly projections: ProjectionRunner,
+    deps: ProcessManagerDeps,
     appliedEvents: AppliedEvents,
     private readonly webhooks: WebhooksReadModel,
     delivering: WebhookDelivering,
   ) {
+    super(deps);
     this.deps = {
-      store,
-      checkpoints,
+      store: deps.store,
+      checkpoints: deps.checkpoints,
       target: (id) => webhooks.target(id),
       deliver: (id, batch, signal) => delivering.deliverSome(id, batch, signal),
     };
     appliedEvents.onApplied((events) => this.onApplied(events));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.projections.whenCaughtUp();
-    if (this.stopped) return;
-    this.started = true;
+  protected override begin(): void {
     for (const target of this.webhooks.enabledTargets()) this.restart(target.id);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
+  protected override async finishWork(): Promise<void> {
     await Promise.all([...this.consumers.values()].map((consumer) => consumer.stop()));
     await this.changes;
   }
 
   private onApplied(events: RecordedEvent[]): void {
     // Once caught up, the read models apply every event: a batch is then all of the log after the one before.
-    const from = this.projections.caughtUp ? this.applied : undefined;
+    const from = this.readSide.caughtUp ? this.applied : undefined;
     this.applied = events[events.length - 1].position;
     if (!this.started) return;
     for (const event of events) {
@@ -78,7 +71,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       await this.consumers.get(webhookId)?.stop();
       this.consumers.delete(webhookId);
       const target = this.webhooks.target(webhookId);
-      if (this.stopped || !target?.enabled) return;
+      if (this.stopping || !target?.enabled) return;
       const start = [target.startPosition, this.checkpoints.load(checkpointName(webhookId)), this.formerCheckpoint()];
       const from = start.reduce((a, b) => (a > b ? a : b));
       this.consumers.set(webhookId, new WebhookConsumer(webhookId, from, this.deps));

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { tableColumns } from '../../read-models/read-database';
+import { dropForRebuild, tableColumns } from '../../read-models/read-database';
 
 export interface WebhookRow {
   id: string;
@@ -21,10 +21,7 @@ export interface WebhookRow {
 function migrate(db: Database.Database): void {
   const columns = tableColumns(db, 'webhooks');
   if (columns.length === 0 || columns.includes('started_position')) return;
-  db.exec(`
-    DROP TABLE webhooks; DROP TABLE IF EXISTS webhook_attempts;
-    DELETE FROM checkpoints WHERE name = 'webhooks';
-  `);
+  dropForRebuild(db, 'webhooks', ['webhooks', 'webhook_attempts']);
 }
 
 /** `webhooks` (deleted ones are removed) and `webhook_attempts`, each delivery attempt by its event's log position. */

@@ -18,9 +18,8 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
-import { NOT_BLANK } from '../../agents/create-agent/create-agent.dto';
 import { FreeFormObject } from '../../http/free-form-json';
-import { Optional, normalizeText } from '../../http/validation';
+import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow/workflow.state';

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { AgentsReadModel } from '../../agents/queries/agents.read-model';
+import { AgentDirectory } from '../../agents/agent-directory.port';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
@@ -17,7 +17,7 @@ export class CreateWorkflowHandler implements ICommandHandler<CreateWorkflowComm
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly readYourWrites: ReadYourWrites,
-    private readonly agents: AgentsReadModel,
+    private readonly agents: AgentDirectory,
     private readonly clock: Clock,
   ) {}
 

@@ -1,10 +1,10 @@
-import { AgentsReadModel } from '../../agents/queries/agents.read-model';
+import { AgentDirectory } from '../../agents/agent-directory.port';
 import { DomainError } from '../../domain/decider';
 import { isId } from '../../shared/ids';
 import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
 
 /** Every step must name an existing agent that is not archived: a 422 names each step that does not. */
-export function checkStepAgents(steps: WorkflowStep[], agents: AgentsReadModel): void {
+export function checkStepAgents(steps: WorkflowStep[], agents: AgentDirectory): void {
   const unknownAgents = steps.flatMap((step, i) =>
     isApprovalStep(step) || agents.hasAgentNamed(step.agent)
       ? []
@@ -16,7 +16,7 @@ export function checkStepAgents(steps: WorkflowStep[], agents: AgentsReadModel):
 }
 
 /** Why a step cannot name this agent, with a hint where one helps. */
-export function whyNot(agent: string, agents: AgentsReadModel): string {
+export function whyNot(agent: string, agents: AgentDirectory): string {
   if (isId('agent', agent)) {
     const byId = agents.get(agent);
     const hint = byId ? `: this id is the agent named "${byId.name}"` : '';

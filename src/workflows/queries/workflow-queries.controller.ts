@@ -5,7 +5,7 @@ import { WorkflowListSchema, WorkflowSchema } from '../workflow.schema';
 import { WorkflowRunListSchema, WorkflowRunSchema } from '../workflow-run.schema';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { etagOf } from '../../http/etag';
+import { withEtag } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
 import { ETAG } from '../../http/openapi/fields';
@@ -43,9 +43,7 @@ export class WorkflowQueriesController {
   ): Promise<WorkflowView> {
     const query =
       version === undefined ? new GetWorkflowQuery(workflowId) : new GetWorkflowVersionQuery(workflowId, version);
-    const workflow = await this.queries.execute(query);
-    void reply.header('ETag', etagOf(workflow.version));
-    return workflow;
+    return withEtag(reply, await this.queries.execute(query));
   }
 
   @ApiOperation({ summary: "List a workflow's runs" })

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { tableColumns } from '../../read-models/read-database';
+import { dropForRebuild, tableColumns } from '../../read-models/read-database';
 import { Workflow } from '../workflow/workflow.state';
 import { WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
 
@@ -57,10 +57,7 @@ function migrate(db: Database.Database): void {
   if (current && !workflows.includes('policy')) db.exec('ALTER TABLE workflows ADD COLUMN policy TEXT');
   if (current && !workflows.includes('input_schema')) db.exec('ALTER TABLE workflows ADD COLUMN input_schema TEXT');
   if (workflows.length === 0 || current) return;
-  db.exec(`
-    DROP TABLE workflows; DROP TABLE IF EXISTS workflow_runs;
-    DELETE FROM checkpoints WHERE name = 'workflows';
-  `);
+  dropForRebuild(db, 'workflows', ['workflows', 'workflow_runs']);
 }
 
 /** Creates the `workflows` and `workflow_runs` tables, after dropping ones of an older shape. */

@@ -8,7 +8,7 @@ import { isId } from '../../shared/ids';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { WorkflowSummary, WorkflowView, workflowSummary, workflowView } from '../workflow-view';
 import { WorkflowsReadModel } from './workflows.read-model';
-import { AgentsReadModel } from '../../agents/queries/agents.read-model';
+import { AgentDirectory } from '../../agents/agent-directory.port';
 
 export class ListWorkflowsQuery extends Query<Page<WorkflowSummary>> {
   constructor(
@@ -85,7 +85,7 @@ export class GetWorkflowHandler implements IQueryHandler<GetWorkflowQuery> {
 export class ListWorkflowRunsHandler implements IQueryHandler<ListWorkflowRunsQuery> {
   constructor(
     private readonly readModel: WorkflowsReadModel,
-    private readonly agents: AgentsReadModel,
+    private readonly agents: AgentDirectory,
   ) {}
 
   async execute({ workflowId, status, limit, cursor, order }: ListWorkflowRunsQuery) {
@@ -105,7 +105,7 @@ export class ListWorkflowRunsHandler implements IQueryHandler<ListWorkflowRunsQu
 export class GetWorkflowRunHandler implements IQueryHandler<GetWorkflowRunQuery> {
   constructor(
     private readonly readModel: WorkflowsReadModel,
-    private readonly agents: AgentsReadModel,
+    private readonly agents: AgentDirectory,
   ) {}
 
   async execute({ workflowId, runId }: GetWorkflowRunQuery) {
@@ -117,10 +117,10 @@ export class GetWorkflowRunHandler implements IQueryHandler<GetWorkflowRunQuery>
 }
 
 /** A running workflow run whose current step's agent run waits for a person shows `waiting` too, as that step. */
-function withWaitingStep(run: WorkflowRun, agents: AgentsReadModel): WorkflowRun {
+function withWaitingStep(run: WorkflowRun, agents: AgentDirectory): WorkflowRun {
   if (run.status !== 'running') return run;
   const step = run.steps.find((s) => s.status === 'running');
-  if (!step?.agentRunId || agents.getRunAggregate(step.agentRunId)?.status !== 'waiting') return run;
+  if (!step?.agentRunId || agents.runStatus(step.agentRunId) !== 'waiting') return run;
   const steps = run.steps.map((s) => (s === step ? { ...s, status: 'waiting' as const } : s));
   return { ...run, status: 'waiting', steps };
 }

@@ -2,7 +2,7 @@ import { RunPolicy } from '../../domain/run-slots';
 import { Inject, Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { Page, toPage } from '../../read-models/page';
-import { DefinitionListFilter, definitionListWhere } from '../../read-models/definition-list-filter';
+import { DefinitionListFilter, DefinitionPages } from '../../read-models/definition-list-filter';
 import { BatchRows } from '../../read-models/batch-rows';
 import { READ_DATABASE } from '../../read-models/read-database';
 import { Workflow, WorkflowAggregate } from '../workflow/workflow.state';
@@ -11,6 +11,7 @@ import { LatestRun, RunOrder, RunStatus } from '../../domain/run';
 import { latestRunOf, runRows } from '../../read-models/run-list';
 import { WorkflowRun, WorkflowRunAggregate } from '../workflow-run/workflow-run.state';
 import { toWorkflowRun } from '../workflow-run/workflow-run.view';
+import { WorkflowUsingAgent, WorkflowsUsingAgent } from '../../agents/workflows-using-agent.port';
 
 /**
  * A run as a batch keeps it; `input`: its input as JSON, when it was added in this batch (the input is written with
@@ -94,10 +95,9 @@ function prepareStatements(db: Database.Database) {
 
 /** The `workflows` and `workflow_runs` tables: written by WorkflowsProjection, read by the workflow queries. */
 @Injectable()
-export class WorkflowsReadModel {
+export class WorkflowsReadModel implements WorkflowsUsingAgent {
   private readonly statements: ReturnType<typeof prepareStatements>;
-  /** One statement per combination of list filters. */
-  private readonly lists = new Map<string, Database.Statement<Array<string | number>, WorkflowRow>>();
+  private readonly pages: DefinitionPages<WorkflowRow>;
   private readonly batchRuns = new BatchRows<KeptRun>((kept) => this.writeRun(kept));
   /**
    * Within a batch, each workflow's latest `lastRun` (and tick), written once: at the batch's end, or before
@@ -105,8 +105,9 @@ export class WorkflowsReadModel {
    */
   private lastRuns?: Map<string, { at: string; scheduledFor: string | null }>;
 
-  constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
+  constructor(@Inject(READ_DATABASE) db: Database.Database) {
     this.statements = prepareStatements(db);
+    this.pages = new DefinitionPages(db, 'workflows');
   }
 
   saveWorkflow(workflow: WorkflowAggregate): void {
@@ -224,13 +225,7 @@ export class WorkflowsReadModel {
   }
 
   list(filter: DefinitionListFilter, after: string, limit: number): Page<Workflow> {
-    const { where, params } = definitionListWhere(filter, after);
-    let statement = this.lists.get(where);
-    if (!statement) {
-      statement = this.db.prepare(`SELECT * FROM workflows WHERE ${where} ORDER BY id LIMIT ?`);
-      this.lists.set(where, statement);
-    }
-    return toPage(statement.all(...params, limit + 1).map(toWorkflow), limit);
+    return this.pages.page(filter, after, limit, toWorkflow);
   }
 
   get(id: string): Workflow | undefined {
@@ -263,7 +258,7 @@ export class WorkflowsReadModel {
   }
 
   /** The workflows not archived whose steps name this agent, with the indexes of those steps. */
-  usingAgent(agentName: string): Array<{ id: string; name: string; steps: number[] }> {
+  usingAgent(agentName: string): WorkflowUsingAgent[] {
     return this.statements.usingAgent
       .all(agentName)
       .map(({ id, name, steps }) => ({ id, name, steps: JSON.parse(steps) as number[] }));

@@ -1,13 +1,13 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { inAsyncScope, inSpan } from '../../shared/trace-context';
 import { Command, CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
 import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
 import { AppliedEvents } from '../../read-models/applied-events';
-import { ProjectionRunner } from '../../read-models/projection-runner';
 import { Clock } from '../../shared/clock';
 import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow/workflow.events';
@@ -45,37 +45,34 @@ export function scheduleJobName(cron: string, timezone: string): string {
  * same workflows.
  */
 @Injectable()
-export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(WorkflowScheduler.name);
+export class WorkflowScheduler extends ProcessManager {
+  protected readonly name = 'workflow-scheduler';
   private readonly jobs = new Map<string, ScheduledWorkflowJob>();
   /** The workflows of each schedule that has a job. */
   private readonly workflowsOf = new Map<CronSchedule, Set<string>>();
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
   /** Schedules whose job has fired and whose workflows' ticks are about to be handled. */
   private fired = new Set<CronSchedule>();
   private gathering?: NodeJS.Timeout;
 
   constructor(
+    deps: ProcessManagerDeps,
     private readonly registry: SchedulerRegistry,
     private readonly commands: CommandBus,
     private readonly schedules: WorkflowSchedules,
-    private readonly projections: ProjectionRunner,
     private readonly applied: AppliedEvents,
     private readonly runs: WorkflowRunOpener,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
-  ) {}
+  ) {
+    super(deps, config.schedulerEnabled);
+  }
 
   /**
-   * Runs after the core module's bootstrap (global modules go first), which catches the read models up. The
-   * ticks missed while the service was down are sent now but not awaited: the start does not wait for them.
+   * The ticks missed while the service was down are sent now but not awaited: the start does not wait for them.
    */
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.schedulerEnabled) return;
-    await this.projections.whenCaughtUp();
+  protected override begin(): void {
     // Listening and reading the read model in one synchronous step: no batch can fall between the two.
-    this.running = true;
     this.applied.onApplied((events) => this.onBatchApplied(events));
     const due: ScheduledTick[] = [];
     for (const workflow of this.schedules.active()) {
@@ -85,10 +82,12 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.logger.log(`Scheduling ${this.jobs.size} workflows on ${this.workflowsOf.size} schedules`);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.running = false;
+  protected override stopTakingWork(): void {
     clearTimeout(this.gathering);
     for (const workflowId of [...this.jobs.keys()]) this.remove(workflowId);
+  }
+
+  protected override async finishWork(): Promise<void> {
     await this.settled();
   }
 
@@ -113,7 +112,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private onBatchApplied(events: RecordedEvent[]): void {
-    if (!this.running) return;
+    if (this.stopping) return;
     const touched = new Set<string>();
     for (const { stream, type } of events) {
       if (stream.startsWith(STREAM_PREFIX) && !TICK_EVENTS.has(type)) touched.add(stream.slice(STREAM_PREFIX.length));
@@ -183,7 +182,7 @@ export class WorkflowScheduler implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private tick(schedule: CronSchedule): void {
-    if (!this.running) return;
+    if (this.stopping) return;
     this.fired.add(schedule);
     this.gathering ??= setTimeout(() => this.handleFired(), GATHER_MS);
   }

@@ -1,8 +1,8 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { StreamCommand } from '../../actors/stream-commands';
 import { CommandContext } from '../../actors/actor';
-import { ProjectionRunner } from '../../read-models/projection-runner';
+import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
 import { activeTrace } from '../../shared/trace-context';
@@ -40,19 +40,21 @@ interface DeferredRun {
  * trigger is left without its run. Opening is idempotent.
  */
 @Injectable()
-export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(WorkflowRunOpener.name);
+export class WorkflowRunOpener extends ProcessManager {
+  protected readonly name = 'workflow-run-opener';
   private timer?: NodeJS.Timeout;
   private deferred: DeferredRun[] = [];
   private draining?: Promise<void>;
 
   constructor(
+    deps: ProcessManagerDeps,
     private readonly actors: ActorRegistry,
     private readonly readModel: WorkflowsReadModel,
-    private readonly projections: ProjectionRunner,
     private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super(deps);
+  }
 
   open(run: QueuedRun, context: CommandContext) {
     const { stream, decider, command } = openingCommand(run);
@@ -86,15 +88,17 @@ export class WorkflowRunOpener implements OnApplicationBootstrap, BeforeApplicat
     this.draining = undefined;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.projections.whenCaughtUp();
+  protected override async begin(): Promise<void> {
     await this.sweep();
     this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
     this.timer.unref();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  protected override stopTakingWork(): void {
     clearInterval(this.timer);
+  }
+
+  protected override async finishWork(): Promise<void> {
     await this.settled();
   }
 

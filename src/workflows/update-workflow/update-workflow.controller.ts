@@ -1,12 +1,11 @@
 import { Body, Controller, Headers, HttpCode, Param, Patch, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkflowPatchSchema, WorkflowSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { etagOf, versionsFromIfMatch } from '../../http/etag';
+import { ApiIfMatchChange, versionsFromIfMatch, withEtag } from '../../http/etag';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { checkWorkflowPatch } from './update-workflow.dto';
@@ -23,18 +22,9 @@ export class UpdateWorkflowController {
    * its new ETag; 412 when `If-Match` names another version; 409 when archived; 422 when a step names no agent.
    */
   @ApiOperation({ summary: 'Change a workflow (JSON Merge Patch)' })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'The ETag last read: refused with 412 if the resource has changed since.',
-  })
+  @ApiIfMatchChange(WorkflowSchema)
   @ApiBody({ type: WorkflowPatchSchema })
   @ApiConsumes('application/merge-patch+json', 'application/json')
-  @ApiResponse({
-    status: 200,
-    type: WorkflowSchema,
-    headers: { ETag: { description: 'The new version, quoted', schema: ETAG } },
-  })
   @ApiProblems(404, 409, 412, 422)
   @Patch(':workflowId')
   @HttpCode(200)
@@ -47,8 +37,6 @@ export class UpdateWorkflowController {
   ): Promise<WorkflowView> {
     const versions = versionsFromIfMatch(ifMatch);
     const command = new UpdateWorkflowCommand(workflowId, checkWorkflowPatch(body), versions);
-    const workflow = await this.commands.execute(withTrace(command, trace));
-    void reply.header('ETag', etagOf(workflow.version));
-    return workflow;
+    return withEtag(reply, await this.commands.execute(withTrace(command, trace)));
   }
 }

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { AgentsReadModel } from '../../agents/queries/agents.read-model';
+import { AgentDirectory } from '../../agents/agent-directory.port';
 import { DomainError } from '../../domain/decider';
 import { ChangedMeanwhile, changedFields, checkIfMatch } from '../../domain/definition';
 import { checkInputSchema } from '../create-workflow/input-schema-check';
@@ -24,7 +24,7 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
   constructor(
     private readonly actors: ActorRegistry,
     private readonly workflows: WorkflowChanges,
-    private readonly agents: AgentsReadModel,
+    private readonly agents: AgentDirectory,
   ) {}
 
   async execute(command: UpdateWorkflowCommand): Promise<WorkflowView> {

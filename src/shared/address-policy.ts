@@ -24,14 +24,15 @@ export function addressRange(address: string): string {
   return new ipaddr.IPv4([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]).range();
 }
 
-/** A connection `http_get` will not make, and why. */
+/** A connection an outbound request (`http_get`, a webhook's delivery) will not make, and why. */
 export class AddressRefused extends Error {}
 
 /**
- * Which addresses a host name may lead `http_get` to: public unicast ones only, unless every address is allowed
- * (`HTTP_TOOL_ALLOW_PRIVATE=true`). Loopback, private, link-local (cloud metadata), unique-local, shared and reserved
- * addresses are reached only through a URL that names them as an IP literal, which the allow-list must list too
- * (sockets connect to a literal without a lookup). IPv4-mapped IPv6 addresses count as their IPv4 one.
+ * Which addresses a host name may lead an outbound request to (`http_get`, and webhooks by the same rules): public
+ * unicast ones only, unless every address is allowed (`HTTP_TOOL_ALLOW_PRIVATE=true`). Loopback, private,
+ * link-local (cloud metadata), unique-local, shared and reserved addresses are reached only through a URL that names
+ * them as an IP literal, which the allow-list must list too (sockets connect to a literal without a lookup).
+ * IPv4-mapped IPv6 addresses count as their IPv4 one.
  */
 export class AddressPolicy {
   constructor(private readonly allowPrivate = false) {}

@@ -1,4 +1,7 @@
-/** Which URLs `http_get` may fetch: http(s) only, on a listed host (`host` allows any port, `host:port` one). */
+/**
+ * Which URLs an outbound request may reach beyond the address rules (`http_get`, webhooks): http(s) only, on a listed
+ * host (`host` allows any port, `host:port` one).
+ */
 export class HostAllowList {
   private readonly entries: { hostname: string; port?: number }[];
 
