@@ -1156,6 +1156,24 @@ export interface components {
             overlap?: "allow" | "skip" | "buffer_one";
             /** @description At most this many runs of the workflow at once; the others wait, `queued`, in the order they were triggered, and start as earlier runs end. Default: no limit. */
             maxConcurrentRuns?: number;
+            /**
+             * @description A JSON Schema (at most 64 KB, `"type": "object"` at its root) a trigger's `input` must match, or the trigger is a 400 naming the field. A step's `{{input.<field>}}` must name a field its `properties` declare. Default: none (any object).
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "topic": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "topic"
+             *       ]
+             *     }
+             */
+            inputSchema?: {
+                [key: string]: unknown;
+            };
         };
         WorkflowTriggerSchema: {
             /** @enum {string} */
@@ -1227,6 +1245,24 @@ export interface components {
             /** @description The step whose output is the run's output. */
             outputStep?: string;
             /**
+             * @description The JSON Schema a trigger's `input` must match.
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "topic": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "topic"
+             *       ]
+             *     }
+             */
+            inputSchema?: {
+                [key: string]: unknown;
+            };
+            /**
              * @description What a schedule tick does while a run is still going: `allow`, `skip` or `buffer_one`.
              * @enum {string}
              */
@@ -1245,6 +1281,24 @@ export interface components {
             steps?: components["schemas"]["WorkflowStepSchema"][];
             /** @description null: the default again. */
             outputStep?: string | null;
+            /**
+             * @description Replaced whole; null: none.
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "topic": {
+             *           "type": "string",
+             *           "maxLength": 200
+             *         }
+             *       },
+             *       "required": [
+             *         "topic"
+             *       ]
+             *     }
+             */
+            inputSchema?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description null: `allow`.
              * @enum {string|null}
@@ -1309,8 +1363,20 @@ export interface components {
             context?: "input" | "steps" | "all";
             /** @description The task sent to the agent: the action with its placeholders filled in; null until the step starts. */
             task: string | null;
+            /**
+             * @description The placeholders of the action whose path led nowhere (left empty in `task`), as written. Absent: none.
+             * @example [
+             *       "input.topc"
+             *     ]
+             */
+            missing?: string[];
             /** @enum {string} */
             status: "pending" | "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "skipped";
+            /**
+             * @description A skipped step: `condition_false`, its `when` was false; `needs_skipped`, every step it needs was skipped. Absent from a step the run ended before reaching.
+             * @enum {string}
+             */
+            skipReason?: "condition_false" | "needs_skipped";
             agentRunId: string | null;
             output: string | null;
             /** @description The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`). */
@@ -1355,10 +1421,10 @@ export interface components {
         };
         ReplayWorkflowRunDto: {
             /**
-             * @description The step to run again, by id or position; it and every step that needs it run again.
+             * @description The step to run again, by id (a string) or by position (a number, counted from 0 as `{{steps.0.output}}` counts); it and every step that needs it run again.
              * @example write
              */
-            fromStep: string;
+            fromStep: string | number;
             /** @description The replay's input. Default: the input of the run replayed. */
             input?: {
                 [key: string]: unknown;
@@ -1646,6 +1712,11 @@ export interface components {
              * @example 2026-11-27
              */
             key: string;
+            /**
+             * @description Grouped by agent only: the agent's name as it is now (a renamed agent's runs show under its new name); null when no agent has the id (runs recorded before endings named their agent).
+             * @example researcher
+             */
+            agentName?: string | null;
         };
         UsageReportSchema: {
             /**

@@ -2,8 +2,9 @@ import type { RunStatus } from '../domain/run';
 import type { Agent } from './agent';
 
 /**
- * What the features built on agents read of them, and no more: the agents a workflow's steps name, and whether a
- * step's agent run waits for a person. The agents module answers it from its read model.
+ * What the features built on agents read of them, and no more: the agents a workflow's steps name, whether a
+ * step's agent run waits for a person, and the names usage shows beside agent ids. The agents module answers it
+ * from its read model.
  */
 export abstract class AgentDirectory {
   /** Whether an agent that is not archived has this name. */
@@ -13,6 +14,9 @@ export abstract class AgentDirectory {
   abstract archivedAgentNamed(name: string): string | undefined;
 
   abstract get(agentId: string): Agent | undefined;
+
+  /** The agent's name as it is now (an archived agent keeps its own), if there is such an agent. */
+  abstract nameOf(agentId: string): string | undefined;
 
   /** The status of the agent run as the read models show it, if they show it. */
   abstract runStatus(runId: string): RunStatus | undefined;

@@ -1,9 +1,10 @@
 import { SchemaChecker, SchemaError } from './schema-check/checker';
 import { SchemaProblem, schemaBounds } from './schema-check/schema-bounds';
+import { FieldError } from './validation-failed';
 
 export type { SchemaError, SchemaProblem };
 
-/** The largest user-given JSON Schema (an `outputSchema`) accepted, as JSON text. */
+/** The largest user-given JSON Schema (an `outputSchema`, an `inputSchema`) accepted, as JSON text. */
 export const MAX_SCHEMA_BYTES = 64 * 1024;
 
 // One worker thread per process compiles user-given schemas and checks values against them (see SchemaChecker).
@@ -35,6 +36,23 @@ export async function jsonSchemaProblems(schema: unknown): Promise<SchemaProblem
     }));
   }
   return compiled.problem === undefined ? [] : [{ at: [], message: compiled.problem }];
+}
+
+/**
+ * A user-given schema of an object (an agent's or a run's `outputSchema`, a workflow's `inputSchema`) named `field`:
+ * null or undefined, or a JSON Schema as `jsonSchemaProblems` accepts it whose root is `"type": "object"`. Each
+ * problem is named by its path in the schema (`outputSchema.properties.title.pattern`).
+ */
+export async function objectSchemaErrors(field: string, schema: unknown): Promise<FieldError[]> {
+  if (schema === undefined || schema === null) return [];
+  const problems = await jsonSchemaProblems(schema);
+  if (!problems.length && (schema as { type?: unknown }).type !== 'object') {
+    problems.push({ at: [], message: 'must have "type": "object" at its root' });
+  }
+  return problems.map(({ at, message }) => {
+    const path = schemaFieldPath(field, at);
+    return { path, message: `${path} ${message}` };
+  });
 }
 
 /** The ways `value` does not match `schema` (empty when it does), or why it could not be checked in time. */

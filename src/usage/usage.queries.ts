@@ -1,14 +1,18 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { AgentDirectory } from '../agents/agent-directory.port';
 import { Clock } from '../shared/clock';
 import { ValidationFailed } from '../shared/validation-failed';
 import { UsageGrouping, UsageReadModel, UsageTotals } from './usage.read-model';
+
+/** A group's sums; grouped by agent, `agentName` is the agent's name as it is now (null: no such agent). */
+export type UsageGroup = UsageTotals & { key: string; agentName?: string | null };
 
 export interface UsageReport {
   from: string | null;
   to: string;
   groupBy: UsageGrouping | null;
   totals: UsageTotals;
-  groups: Array<UsageTotals & { key: string }>;
+  groups: UsageGroup[];
 }
 
 export class GetUsageQuery extends Query<UsageReport> {
@@ -30,6 +34,7 @@ const FIRST_HOUR = '0000-01-01T00';
 export class GetUsageHandler implements IQueryHandler<GetUsageQuery> {
   constructor(
     private readonly readModel: UsageReadModel,
+    private readonly agents: AgentDirectory,
     private readonly clock: Clock,
   ) {}
 
@@ -46,8 +51,18 @@ export class GetUsageHandler implements IQueryHandler<GetUsageQuery> {
       to: new Date(end).toISOString(),
       groupBy: groupBy ?? null,
       totals: this.readModel.totals(fromHour, toHour),
-      groups: groupBy ? this.readModel.groups(groupBy, fromHour, toHour) : [],
+      groups: groupBy ? this.groups(groupBy, fromHour, toHour) : [],
     };
+  }
+
+  /**
+   * By agent, each group names its agent as the agents' read model has it now (through AgentDirectory): the sums are kept by id, so a
+   * renamed agent's runs show under its new name, before the rename as after.
+   */
+  private groups(groupBy: UsageGrouping, fromHour: string, toHour: string): UsageGroup[] {
+    const groups = this.readModel.groups(groupBy, fromHour, toHour);
+    if (groupBy !== 'agent') return groups;
+    return groups.map(({ key, ...totals }) => ({ key, agentName: this.agents.nameOf(key) ?? null, ...totals }));
   }
 }
 

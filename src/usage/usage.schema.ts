@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_USAGE_GROUPS } from './usage.read-model';
 
 export class UsageTotalsSchema {
@@ -28,6 +28,16 @@ export class UsageGroupSchema extends UsageTotalsSchema {
     example: '2026-11-27',
   })
   key: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 200,
+    nullable: true,
+    example: 'researcher',
+    description:
+      "Grouped by agent only: the agent's name as it is now (a renamed agent's runs show under its new name); null when no agent has the id (runs recorded before endings named their agent).",
+  })
+  agentName?: string | null;
 }
 
 export class UsageReportSchema {

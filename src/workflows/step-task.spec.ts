@@ -1,4 +1,4 @@
-import { renderStepTask } from './step-task';
+import { inputPathsIn, missingPaths, renderStepTask } from './step-task';
 
 describe('a step task', () => {
   const scope = { input: { topic: 'cron', user: { name: 'Ada' }, tags: ['a', 'b'], n: 3 }, outputs: ['first', null] };
@@ -34,5 +34,29 @@ describe('a step task', () => {
     expect(reads).toBeLessThan(20);
     expect(renderStepTask('{{input.big.text}}', { input, outputs: [] }, 1_000)).toBe('y'.repeat(1_000));
     expect(renderStepTask('{{input.big.text}}!', { input, outputs: [] }, 1_000)).toBeUndefined();
+  });
+});
+
+describe('the paths a step task could not fill', () => {
+  const scope = { input: { topic: 'cron', user: { name: null } }, outputs: ['first', null], objects: [{ title: 'T' }] };
+
+  it('are the placeholders whose path leads nowhere, as written and each once', () => {
+    const action = '{{input.topc}} {{ input.topc }} {{input.topic}} {{input.user.name}} {{input.user.age}}';
+    expect(missingPaths(action, scope)).toEqual(['input.topc', 'input.user.age']);
+  });
+
+  it('count a missing field of a structured answer, but not a step without an output, nor braces left as written', () => {
+    const action =
+      '{{steps.0.output.title}} {{steps.0.output.tilte}} {{steps.1.output}} {{steps.x.output}} {{env.HOME}}';
+    expect(missingPaths(action, scope)).toEqual(['steps.0.output.tilte']);
+  });
+});
+
+describe('the input paths a template reads', () => {
+  it('are the paths after input., not the input whole nor step outputs', () => {
+    expect(inputPathsIn('{{input.topic}} {{ input.user.name }} {{input}} {{steps.0.output.x}}')).toEqual([
+      ['topic'],
+      ['user', 'name'],
+    ]);
   });
 });

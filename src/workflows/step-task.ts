@@ -22,20 +22,60 @@ const PLACEHOLDER = /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.([^{}\s.]+)\.output((?
  * input never builds the whole text.
  */
 export function renderStepTask(action: string, scope: StepTaskScope, maxLength = MAX_TASK_LENGTH): string | undefined {
-  const indexOf = scope.indexOf ?? ((ref: string) => (/^\d+$/.test(ref) ? Number(ref) : undefined));
+  const indexOf = indexOfIn(scope);
   let length = action.length;
   let tooLong = false;
   const task = action.replace(PLACEHOLDER, (match: string, path: string, step?: string, field?: string) => {
     if (tooLong) return '';
-    const index = step === undefined ? undefined : indexOf(step);
-    if (step !== undefined && index === undefined) return match;
-    const value = index !== undefined ? stepOutput(scope, index, field) : lookUp(scope.input, path.split('.').slice(1));
+    const value = placeholderValue(scope, indexOf, path, step, field);
+    if (value === NO_SUCH_STEP) return match;
     const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     length += text.length - match.length;
     tooLong = length > maxLength;
     return tooLong ? '' : text;
   });
   return tooLong || task.length > maxLength ? undefined : task;
+}
+
+/**
+ * The placeholders of `action` whose path leads nowhere (an input field, or a field of a step's structured answer,
+ * that is not there: `renderStepTask` leaves nothing in their place), as written between the braces, each once.
+ * A field that is there with the value null, or a step that ran without an output, is not missing.
+ */
+export function missingPaths(action: string, scope: StepTaskScope): string[] {
+  const indexOf = indexOfIn(scope);
+  const missing = new Set<string>();
+  for (const [, path, step, field] of action.matchAll(PLACEHOLDER)) {
+    if (placeholderValue(scope, indexOf, path, step, field) === undefined) missing.add(path);
+  }
+  return [...missing];
+}
+
+/** The input paths the placeholders of a template read (`{{input.a.b}}`: `["a", "b"]`); `{{input}}` alone reads none. */
+export function inputPathsIn(template: string): string[][] {
+  return [...template.matchAll(PLACEHOLDER)].flatMap(([, path, step]) =>
+    step === undefined && path !== 'input' ? [path.split('.').slice(1)] : [],
+  );
+}
+
+/** A step reference that names no step: not a placeholder, so it is left as written. */
+const NO_SUCH_STEP = Symbol('no such step');
+
+function indexOfIn(scope: StepTaskScope): (ref: string) => number | undefined {
+  return scope.indexOf ?? ((ref: string) => (/^\d+$/.test(ref) ? Number(ref) : undefined));
+}
+
+/** What a placeholder stands for: undefined when its path leads nowhere. */
+function placeholderValue(
+  scope: StepTaskScope,
+  indexOf: (ref: string) => number | undefined,
+  path: string,
+  step: string | undefined,
+  field: string | undefined,
+): unknown {
+  if (step === undefined) return lookUp(scope.input, path.split('.').slice(1));
+  const index = indexOf(step);
+  return index === undefined ? NO_SUCH_STEP : stepOutput(scope, index, field);
 }
 
 function stepOutput(scope: StepTaskScope, step: number, field: string | undefined): unknown {

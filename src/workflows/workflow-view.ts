@@ -23,9 +23,10 @@ export function nextRunAt({ status, trigger }: Pick<Workflow, 'status' | 'trigge
 }
 
 export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun | null): WorkflowView {
-  const { id, name, status, trigger, steps, outputStep, lastRun, version, createdAt } = workflow;
+  const { id, name, status, trigger, steps, outputStep, inputSchema, lastRun, version, createdAt } = workflow;
   const next = nextRunAt(workflow, now);
   const output = outputStep !== undefined && { outputStep };
+  const input = inputSchema && { inputSchema };
   const overlap = workflow.overlap ?? 'allow';
   const maxConcurrentRuns = workflow.maxConcurrentRuns ?? null;
   return {
@@ -35,6 +36,7 @@ export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun
     trigger,
     steps,
     ...output,
+    ...input,
     overlap,
     maxConcurrentRuns,
     lastRun,

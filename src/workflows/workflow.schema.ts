@@ -1,12 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RUN_STATUSES } from '../domain/run';
-import { LatestRunSchema, RunErrorSchema } from '../http/openapi/run.schema';
+import { LatestRunSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
-import { CRON_LENGTH, MAX_CONCURRENT_RUNS, StepRetryDto, TIMEZONE_LENGTH } from './create-workflow/create-workflow.dto';
+import {
+  CRON_LENGTH,
+  INPUT_SCHEMA_FIELD,
+  MAX_CONCURRENT_RUNS,
+  StepRetryDto,
+  TIMEZONE_LENGTH,
+} from './create-workflow/create-workflow.dto';
 import { OVERLAP_POLICIES } from '../domain/run-slots';
 
-const WHEN = { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'boolean' }] };
+/** A step's `when`: a JSON Logic rule, or a constant. */
+export const WHEN = { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'boolean' }] };
 
 /** The shapes the workflow routes answer with, for the OpenAPI document. */
 
@@ -112,6 +118,9 @@ export class WorkflowSchema extends WorkflowSummarySchema {
   @ApiPropertyOptional({ maxLength: 64, description: "The step whose output is the run's output." })
   outputStep?: string;
 
+  @ApiPropertyOptional({ ...INPUT_SCHEMA_FIELD, description: "The JSON Schema a trigger's `input` must match." })
+  inputSchema?: Record<string, unknown>;
+
   @ApiProperty({
     enum: OVERLAP_POLICIES,
     description: 'What a schedule tick does while a run is still going: `allow`, `skip` or `buffer_one`.',
@@ -145,6 +154,9 @@ export class WorkflowPatchSchema {
   @ApiPropertyOptional({ type: String, maxLength: 64, nullable: true, description: 'null: the default again.' })
   outputStep?: string | null;
 
+  @ApiPropertyOptional({ ...INPUT_SCHEMA_FIELD, nullable: true, description: 'Replaced whole; null: none.' })
+  inputSchema?: Record<string, unknown> | null;
+
   @ApiPropertyOptional({ enum: OVERLAP_POLICIES, nullable: true, description: 'null: `allow`.' })
   overlap?: string | null;
 
@@ -161,165 +173,6 @@ export class WorkflowPatchSchema {
 export class WorkflowListSchema {
   @ApiProperty({ type: [WorkflowSummarySchema], maxItems: PAGE_ITEMS })
   workflows: WorkflowSummarySchema[];
-
-  @ApiProperty({ ...CURSOR, nullable: true })
-  nextCursor: string | null;
-}
-
-export class RunTriggerSchema {
-  @ApiProperty({ enum: ['manual', 'schedule'] })
-  type: string;
-
-  @ApiPropertyOptional({ ...TIME, description: 'The schedule tick the run stands for.' })
-  scheduledFor?: string;
-}
-
-export class StepAttemptSchema {
-  @ApiProperty(idField('agentrun'))
-  runId: string;
-
-  @ApiProperty({ enum: RUN_STATUSES })
-  status: string;
-
-  @ApiProperty({ type: RunErrorSchema, nullable: true })
-  error: RunErrorSchema | null;
-}
-
-export class ReplayOfSchema {
-  @ApiProperty(idField('wfrun'))
-  runId: string;
-
-  @ApiProperty({ maxLength: 64, description: 'The step it ran again from.' })
-  fromStep: string;
-}
-
-export class WorkflowRunStepSchema {
-  @ApiProperty()
-  index: number;
-
-  @ApiProperty({ maxLength: 64, description: 'Its id, or its position when the workflow names none.' })
-  id: string;
-
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', maxLength: 64 },
-    maxItems: LIST_ITEMS,
-    description: 'The ids of the steps it waits for.',
-  })
-  needs: string[];
-
-  @ApiPropertyOptional({ ...WHEN, description: 'Its condition.' })
-  when?: Record<string, unknown> | boolean;
-
-  @ApiPropertyOptional({ type: StepRetryDto })
-  retry?: StepRetryDto;
-
-  @ApiPropertyOptional({
-    type: [StepAttemptSchema],
-    maxItems: 10,
-    description: 'An agent step: each attempt, an agent run of its own, in order.',
-  })
-  attempts?: StepAttemptSchema[];
-
-  @ApiPropertyOptional({ description: 'A replay took its output from the run it replays: no model call.' })
-  reused?: boolean;
-
-  @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null for an approval step.' })
-  agent: string | null;
-
-  @ApiProperty({ type: String, maxLength: TEXT_LENGTH, nullable: true, description: 'null for an approval step.' })
-  action: string | null;
-
-  @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
-  approval?: string;
-
-  @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
-  timeoutMs?: number;
-
-  @ApiPropertyOptional({ enum: STEP_CONTEXT_OPTIONS, description: 'Absent: the task alone.' })
-  context?: string;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'The task sent to the agent: the action with its placeholders filled in; null until the step starts.',
-  })
-  task: string | null;
-
-  @ApiProperty({ enum: ['pending', ...RUN_STATUSES, 'skipped'] })
-  status: string;
-
-  @ApiProperty({ ...idField('agentrun'), nullable: true })
-  agentRunId: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  output: string | null;
-
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: "The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`).",
-  })
-  outputObject?: unknown;
-
-  @ApiProperty({ type: RunErrorSchema, nullable: true })
-  error: RunErrorSchema | null;
-
-  @ApiProperty({ ...TIME, nullable: true })
-  startedAt: string | null;
-
-  @ApiProperty({ ...TIME, nullable: true })
-  endedAt: string | null;
-}
-
-export class WorkflowRunSchema {
-  @ApiProperty(idField('wfrun', 'wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M'))
-  id: string;
-
-  @ApiProperty(idField('wf'))
-  workflowId: string;
-
-  @ApiProperty({ type: Number, nullable: true, description: 'The version of the workflow the run ran.' })
-  workflowVersion: number | null;
-
-  @ApiProperty({ enum: RUN_STATUSES })
-  status: string;
-
-  @ApiProperty({ type: 'object', additionalProperties: true })
-  input: Record<string, unknown>;
-
-  @ApiProperty({ type: RunTriggerSchema })
-  trigger: RunTriggerSchema;
-
-  @ApiProperty({ type: [WorkflowRunStepSchema], maxItems: LIST_ITEMS })
-  steps: WorkflowRunStepSchema[];
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'The output of `outputStep`, or of the last step by position among those that ran.',
-  })
-  output: string | null;
-
-  @ApiPropertyOptional({ type: ReplayOfSchema, description: 'A replay: the run it replays, and from which step.' })
-  replayOf?: ReplayOfSchema;
-
-  @ApiProperty({ type: RunErrorSchema, nullable: true })
-  error: RunErrorSchema | null;
-
-  @ApiProperty(TIME)
-  createdAt: string;
-
-  @ApiProperty({ ...TIME, nullable: true })
-  startedAt: string | null;
-
-  @ApiProperty({ ...TIME, nullable: true })
-  endedAt: string | null;
-}
-
-export class WorkflowRunListSchema {
-  @ApiProperty({ type: [WorkflowRunSchema], maxItems: PAGE_ITEMS })
-  runs: WorkflowRunSchema[];
 
   @ApiProperty({ ...CURSOR, nullable: true })
   nextCursor: string | null;

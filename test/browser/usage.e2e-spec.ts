@@ -63,5 +63,13 @@ describeInBrowser('cost and usage in the console, in Chromium', () => {
     ]);
     await byAgent.getByRole('link', { name: 'accountant' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Each agent as it is named now, from the usage answer: renamed, or archived (which agent lists leave out).
+    await app.request('PATCH', `/v1/agents/${priced.body.id}`, { name: 'bookkeeper' });
+    await app.request('DELETE', `/v1/agents/${free.body.id}`);
+    await page.reload();
+    await page.getByLabel('Window').selectOption({ label: 'All time' });
+    await byAgent.getByRole('link', { name: 'bookkeeper' }).waitFor();
+    expect(await byAgent.getByRole('link').allInnerTexts()).toEqual(['bookkeeper', 'volunteer']);
   });
 });

@@ -64,6 +64,48 @@ describeInBrowser('workflow graphs in the console, in Chromium', () => {
     expect(model.requests.slice(calls).map(lastUserMessage)).toEqual(['right', 'join LEFT RIGHT']);
   });
 
+  it('sets an input schema, refuses an input and a template it does not declare, and shows skips and gaps', async () => {
+    await page.goto(`${app.url}/#/workflows/new`);
+    await page.getByLabel('Name', { exact: true }).fill('typed');
+    const schema = '{"type": "object", "properties": {"topic": {"type": "string"}}, "required": ["topic"]}';
+    await page.getByLabel('Input schema (JSON Schema, optional)').fill(schema);
+    await page.getByLabel('Step 0 agent').fill('worker');
+    await page.getByLabel('Step 0 action').fill('about {{input.topc}}');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('Step 1 agent').fill('worker');
+    await page.getByLabel('Step 1 runs when (JSON Logic)').fill('false');
+    await page.getByLabel('Step 1 action').fill('never');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    // The API names the step's action; the form shows its message there.
+    await page.getByText('inputSchema declares no input.topc', { exact: false }).first().waitFor();
+    await page.getByLabel('Step 0 action').fill('about {{input.topic}} {{input.topic.deeper}}');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'typed' }).waitFor();
+    expect(await page.getByTestId('workflow-input-schema').textContent()).toContain('"required"');
+
+    await page.getByLabel('Input (JSON object)').fill('{"topic": 7}');
+    await page.getByRole('button', { name: 'Trigger', exact: true }).click();
+    await page.getByText('input.topic must be string', { exact: false }).first().waitFor();
+    await page.getByLabel('Input (JSON object)').fill('{"topic": "cron"}');
+    await page.getByRole('button', { name: 'Trigger', exact: true }).click();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
+    await expectText(
+      page.locator('[data-step-id="0"]'),
+      /Led nowhere, left empty in the task: \{\{input\.topic\.deeper\}\}/,
+    );
+    await expectText(page.locator('[data-step-id="1"]'), /Skipped: its condition \(when\) was false/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // The edit form shows the schema, and a blank one removes it.
+    await page.getByRole('link', { name: '← Workflow' }).click();
+    await page.getByText('Edit workflow').click();
+    const field = page.getByLabel('Input schema (JSON Schema, optional)');
+    expect(JSON.parse(await field.inputValue())).toEqual(JSON.parse(schema));
+    await field.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('workflow-input-schema').getByText('none (any object)').waitFor();
+  });
+
   async function expectText(locator: ReturnType<Page['locator']>, text: RegExp) {
     await locator.waitFor();
     expect(await locator.textContent()).toMatch(text);

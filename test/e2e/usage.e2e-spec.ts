@@ -91,8 +91,16 @@ describe('usage and cost', () => {
     expect(all.body.from).toBeNull();
     expect(all.body.to).toBe('2026-11-03T10:00:00.000Z');
     expect(all.body.groups).toEqual([
-      { key: priced, runs: 2, inputTokens: 2100, outputTokens: 1050, costUsd: 0.02205, unpricedRuns: 0 },
-      { key: free, runs: 2, inputTokens: 2100, outputTokens: 1050, costUsd: 0, unpricedRuns: 2 },
+      {
+        key: priced,
+        agentName: 'priced',
+        runs: 2,
+        inputTokens: 2100,
+        outputTokens: 1050,
+        costUsd: 0.02205,
+        unpricedRuns: 0,
+      },
+      { key: free, agentName: 'free', runs: 2, inputTokens: 2100, outputTokens: 1050, costUsd: 0, unpricedRuns: 2 },
     ]);
 
     const byDay = await app.request('GET', '/v1/usage?groupBy=day&from=2026-11-01&to=2026-11-04');

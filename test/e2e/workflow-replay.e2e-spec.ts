@@ -132,4 +132,33 @@ describe.each(storeFixtures())('workflow run replay on %s', (_name, createFixtur
     expect(missing.status).toBe(404);
     expect((await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {})).status).toBe(400);
   });
+
+  it('takes fromStep as a position, counted from 0, and records the id of the step there', async () => {
+    const replay = (fromStep: unknown) =>
+      app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, { fromStep });
+    const calls = model.requests.length;
+    const byPosition = await replay(3);
+    expect(byPosition.status).toBe(202);
+    expect(byPosition.body.replayOf).toEqual({ runId: original.id, fromStep: 'edit' });
+    const done = await ended(byPosition.body.id);
+    expect(done.steps.map((s: any) => s.reused ?? false)).toEqual([true, true, true, false]);
+    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual(['edit DRAFT RESEARCH CRON FOR OPS']);
+
+    const beyond = await replay(4);
+    expect([beyond.status, beyond.body.errors]).toEqual([
+      400,
+      [{ path: 'fromStep', message: 'there is no step at position 4: the steps are numbered from 0 to 3' }],
+    ]);
+    for (const bad of [-1, 1.5]) {
+      const refused = await replay(bad);
+      expect([refused.status, refused.body.errors]).toEqual([
+        400,
+        [{ path: 'fromStep', message: 'fromStep as a number must be an integer from 0' }],
+      ]);
+    }
+    const notAStep = await replay(true);
+    expect(notAStep.body.errors).toEqual([
+      { path: 'fromStep', message: 'fromStep must be a step id or a position (an integer from 0)' },
+    ]);
+  });
 });

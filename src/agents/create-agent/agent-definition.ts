@@ -1,5 +1,5 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
-import { jsonSchemaProblems, schemaFieldPath } from '../../shared/json-schema';
+import { objectSchemaErrors } from '../../shared/json-schema';
 import { AgentDefinition } from '../agent';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
@@ -31,14 +31,6 @@ export async function checkAgentDefinition(
  * object (`"type": "object"`), as providers' JSON-schema modes require, so `outputObject` is always an object.
  * A problem inside it (a pattern, a part that expands too far) is named by its path in the schema.
  */
-export async function outputSchemaErrors(outputSchema: unknown): Promise<FieldError[]> {
-  if (outputSchema === undefined || outputSchema === null) return [];
-  const problems = await jsonSchemaProblems(outputSchema);
-  if (!problems.length && (outputSchema as { type?: unknown }).type !== 'object') {
-    problems.push({ at: [], message: 'must have "type": "object" at its root' });
-  }
-  return problems.map(({ at, message }) => {
-    const path = schemaFieldPath('outputSchema', at);
-    return { path, message: `${path} ${message}` };
-  });
+export function outputSchemaErrors(outputSchema: unknown): Promise<FieldError[]> {
+  return objectSchemaErrors('outputSchema', outputSchema);
 }

@@ -44,6 +44,7 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (id) DO NOTHING`,
     ),
     get: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
+    nameOf: db.prepare<[string], { name: string }>('SELECT name FROM agents WHERE id = ?'),
     withName: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE name = ? AND status != 'archived'`),
     archivedWithName: db.prepare<[string], { id: string }>(
       `SELECT id FROM agents WHERE name = ? AND status = 'archived' ORDER BY id DESC LIMIT 1`,
@@ -156,6 +157,11 @@ export class AgentsReadModel implements AgentDirectory {
   get(id: string): Agent | undefined {
     const row = this.statements.get.get(id);
     return row && toAgent(row);
+  }
+
+  /** The agent's name as it is now (archived agents keep theirs); undefined when there is no such agent. */
+  nameOf(id: string): string | undefined {
+    return this.statements.nameOf.get(id)?.name;
   }
 
   /** Whether an agent that is not archived has this name (workflow steps name agents). */

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { WorkflowRunSchema } from '../workflow.schema';
+import { WorkflowRunSchema } from '../workflow-run.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import { ParseIdPipe } from '../../http/id.pipe';

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { RunPolicy } from '../../domain/run-slots';
-import { WorkflowStep, WorkflowTrigger } from '../workflow/workflow.state';
+import { Workflow, WorkflowStep, WorkflowTrigger } from '../workflow/workflow.state';
 import { WorkflowView } from '../workflow-view';
 
 export class CreateWorkflowCommand extends Command<WorkflowView> {
@@ -8,8 +8,8 @@ export class CreateWorkflowCommand extends Command<WorkflowView> {
     readonly name: string,
     readonly trigger: WorkflowTrigger,
     readonly steps: WorkflowStep[],
-    /** `outputStep`, and the run policy (`overlap`, `maxConcurrentRuns`). */
-    readonly options: { outputStep?: string } & RunPolicy = {},
+    /** `outputStep`, `inputSchema`, and the run policy (`overlap`, `maxConcurrentRuns`). */
+    readonly options: Pick<Workflow, 'outputStep' | 'inputSchema'> & RunPolicy = {},
   ) {
     super();
   }

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { WorkflowView } from '../workflow-view';
 import { CreateWorkflowCommand } from './create-workflow.command';
 import { CreateWorkflowDto, policyOf } from './create-workflow.dto';
+import { checkInputSchema } from './input-schema-check';
 import { toWorkflowSteps } from './step-graph-check';
 import { toTrigger } from './workflow-trigger';
 import { RequestTrace } from '../../http/request-trace';
@@ -28,10 +29,12 @@ export class CreateWorkflowController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
     const steps = toWorkflowSteps(body.steps, body.outputStep);
+    await checkInputSchema(body.inputSchema, steps);
     const workflow = await this.commands.execute(
       withTrace(
         new CreateWorkflowCommand(body.name, toTrigger(body.trigger), steps, {
           ...(body.outputStep !== undefined && { outputStep: body.outputStep }),
+          ...(body.inputSchema && { inputSchema: body.inputSchema }),
           ...policyOf(body),
         }),
         trace,

@@ -18,11 +18,21 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
+import { FreeFormObject } from '../../http/free-form-json';
 import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow/workflow.state';
 import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
+
+/** How `inputSchema` is described wherever a workflow's definition is. */
+export const INPUT_SCHEMA_FIELD = {
+  type: 'object',
+  additionalProperties: true,
+  example: { type: 'object', properties: { topic: { type: 'string', maxLength: 200 } }, required: ['topic'] },
+  description:
+    'A JSON Schema (at most 64 KB, `"type": "object"` at its root) a trigger\'s `input` must match, or the trigger is a 400 naming the field. A step\'s `{{input.<field>}}` must name a field its `properties` declare. Default: none (any object).',
+} as const;
 
 /** The most runs of one workflow `maxConcurrentRuns` may allow at once. */
 export const MAX_CONCURRENT_RUNS = 1000;
@@ -310,4 +320,9 @@ export class CreateWorkflowDto {
   @IsInt({ message: 'maxConcurrentRuns must be an integer' })
   @Optional()
   maxConcurrentRuns?: number;
+
+  /** Free-form JSON, checked as a JSON Schema by checkInputSchema. */
+  @ApiPropertyOptional(INPUT_SCHEMA_FIELD)
+  @FreeFormObject({ message: 'inputSchema must be a JSON Schema object' })
+  inputSchema?: Record<string, unknown>;
 }

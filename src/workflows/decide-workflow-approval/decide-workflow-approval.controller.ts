@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { WorkflowRunSchema } from '../workflow.schema';
+import { WorkflowRunSchema } from '../workflow-run.schema';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { DecideWorkflowApprovalCommand } from './decide-workflow-approval.command';
 import { DecideWorkflowApprovalDto } from './decide-workflow-approval.dto';

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { WorkflowListSchema, WorkflowRunListSchema, WorkflowRunSchema, WorkflowSchema } from '../workflow.schema';
+import { WorkflowListSchema, WorkflowSchema } from '../workflow.schema';
+import { WorkflowRunListSchema, WorkflowRunSchema } from '../workflow-run.schema';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { withEtag } from '../../http/etag';

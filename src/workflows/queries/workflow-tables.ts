@@ -18,6 +18,8 @@ export interface WorkflowRow {
   active_since: string;
   /** `{overlap?, maxConcurrentRuns?}` as JSON; null: the defaults. */
   policy: string | null;
+  /** The `inputSchema` as JSON; null: none. */
+  input_schema: string | null;
 }
 
 /** A row of `workflow_runs`: the run as JSON, but for its input (JSON too). */
@@ -38,8 +40,9 @@ export type StoredWorkflowRun = Omit<WorkflowRunAggregate, 'input'> & { input: n
 
 /**
  * A read model from before the schedule columns, the run-stream flag, versions, steps as a graph (`output_step`,
- * and run documents with attempts) or inputs of their own is dropped and rebuilt from the log; the `policy`
- * column is added in place.
+ * and run documents with attempts) or inputs of their own is dropped and rebuilt from the log; the `policy` and
+ * `input_schema` columns are added in place (no workflow recorded before them has one). Run documents written before
+ * steps kept their `skipReason` stay without it until the read model is rebuilt.
  */
 function migrate(db: Database.Database): void {
   const columns = (table: string) => tableColumns(db, table);
@@ -52,6 +55,7 @@ function migrate(db: Database.Database): void {
     runs.includes('doc') &&
     runs.includes('input');
   if (current && !workflows.includes('policy')) db.exec('ALTER TABLE workflows ADD COLUMN policy TEXT');
+  if (current && !workflows.includes('input_schema')) db.exec('ALTER TABLE workflows ADD COLUMN input_schema TEXT');
   if (workflows.length === 0 || current) return;
   dropForRebuild(db, 'workflows', ['workflows', 'workflow_runs']);
 }
@@ -63,7 +67,7 @@ export function createWorkflowTables(db: Database.Database): void {
     CREATE TABLE IF NOT EXISTS workflows (
       id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, trigger TEXT NOT NULL,
       steps TEXT NOT NULL, output_step TEXT, last_run TEXT, version INTEGER NOT NULL, created_at TEXT NOT NULL,
-      last_scheduled_for TEXT, active_since TEXT NOT NULL, policy TEXT
+      last_scheduled_for TEXT, active_since TEXT NOT NULL, policy TEXT, input_schema TEXT
     );
     CREATE TABLE IF NOT EXISTS workflow_runs (
       id TEXT PRIMARY KEY, workflow_id TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL,

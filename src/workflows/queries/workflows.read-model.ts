@@ -41,12 +41,13 @@ function prepareStatements(db: Database.Database) {
         string | null,
         string,
         string | null,
+        string | null,
       ]
     >(
       `INSERT OR REPLACE INTO workflows
        (id, name, status, trigger, steps, output_step, last_run, version, created_at, last_scheduled_for, active_since,
-        policy)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        policy, input_schema)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setLastRun: db.prepare<[string, string | null, string]>(
       'UPDATE workflows SET last_run = ?, last_scheduled_for = coalesce(?, last_scheduled_for) WHERE id = ?',
@@ -74,6 +75,9 @@ function prepareStatements(db: Database.Database) {
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
     get: db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?'),
+    inputSchema: db.prepare<[string], { input_schema: string | null }>(
+      `SELECT input_schema FROM workflows WHERE id = ? AND status != 'archived'`,
+    ),
     listRuns: runRows<WorkflowRunRow>(db, 'workflow_runs', 'workflow_id'),
     latestRun: latestRunOf(db, 'workflow_runs', 'workflow_id', 'created_at'),
     getRunState: db.prepare<[string], Omit<WorkflowRunRow, 'input'>>(
@@ -122,6 +126,7 @@ export class WorkflowsReadModel implements WorkflowsUsingAgent {
       lastScheduledFor,
       activeSince,
       policyColumn(workflow),
+      workflow.inputSchema ? JSON.stringify(workflow.inputSchema) : null,
     );
   }
 
@@ -228,6 +233,12 @@ export class WorkflowsReadModel implements WorkflowsUsingAgent {
     return row && toWorkflow(row);
   }
 
+  /** The `inputSchema` of a workflow not archived; undefined when it has none (or there is no such workflow). */
+  inputSchemaOf(id: string): Record<string, unknown> | undefined {
+    const schema = this.statements.inputSchema.get(id)?.input_schema;
+    return schema ? (JSON.parse(schema) as Record<string, unknown>) : undefined;
+  }
+
   /** The workflow with what only the decider needs, for projecting a change onto it. */
   getAggregate(id: string): WorkflowAggregate | undefined {
     this.writeLastRuns();
@@ -274,6 +285,7 @@ function toWorkflow(row: WorkflowRow): Workflow {
     trigger: JSON.parse(row.trigger),
     steps: JSON.parse(row.steps),
     ...(row.output_step !== null && { outputStep: row.output_step }),
+    ...(row.input_schema !== null && { inputSchema: JSON.parse(row.input_schema) as Record<string, unknown> }),
     lastRun: row.last_run,
     version: row.version,
     createdAt: row.created_at,

@@ -6,7 +6,8 @@ export class ReplayWorkflowRunCommand extends Command<WorkflowRun> {
   constructor(
     readonly workflowId: string,
     readonly runId: string,
-    readonly fromStep: string,
+    /** A step's id, or its position from 0. */
+    readonly fromStep: string | number,
     readonly input: Record<string, unknown> | undefined,
     readonly version: ReplayVersion,
   ) {

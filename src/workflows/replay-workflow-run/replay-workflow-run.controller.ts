@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { WorkflowRunSchema } from '../workflow.schema';
+import { WorkflowRunSchema } from '../workflow-run.schema';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
 import { ReplayWorkflowRunDto } from './replay-workflow-run.dto';

@@ -1,21 +1,47 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, ValidationArguments, registerDecorator } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
+import { LIST_ITEMS } from '../../http/openapi/fields';
 import { Optional } from '../../http/validation';
 
 export const REPLAY_VERSIONS = ['original', 'current'] as const;
 export type ReplayVersion = (typeof REPLAY_VERSIONS)[number];
 
+/** A step named by its id (a string of at most 64 characters), or by its position, an integer from 0. */
+function StepRef(): PropertyDecorator {
+  const problem = (value: unknown): string | undefined => {
+    if (typeof value === 'number') {
+      return Number.isInteger(value) && value >= 0 ? undefined : 'fromStep as a number must be an integer from 0';
+    }
+    if (typeof value !== 'string') return 'fromStep must be a step id or a position (an integer from 0)';
+    return value.length > 64 ? 'fromStep must be at most 64 characters' : undefined;
+  };
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'step-ref',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => problem(value) === undefined,
+        defaultMessage: (args: ValidationArguments) => problem(args.value)!,
+      },
+    });
+}
+
 export class ReplayWorkflowRunDto {
   @ApiProperty({
-    maxLength: 64,
+    oneOf: [
+      { type: 'string', maxLength: 64 },
+      // A workflow has at most LIST_ITEMS steps.
+      { type: 'integer', format: 'int32', minimum: 0, maximum: LIST_ITEMS - 1 },
+    ],
     example: 'write',
-    description: 'The step to run again, by id or position; it and every step that needs it run again.',
+    description:
+      'The step to run again, by id (a string) or by position (a number, counted from 0 as `{{steps.0.output}}` counts); it and every step that needs it run again.',
   })
-  @MaxLength(64)
-  @IsString({ message: 'fromStep must be a step id' })
+  @StepRef()
   @IsDefined({ message: 'fromStep is required' })
-  fromStep: string;
+  fromStep: string | number;
 
   @ApiPropertyOptional({
     type: 'object',

@@ -3,7 +3,8 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
 import { isEnded } from '../../domain/run';
 import { ValidationFailed } from '../../shared/validation-failed';
-import { stepIndexOf } from '../step-graph';
+import { stepIdOf, stepIndexOf } from '../step-graph';
+import { WorkflowStep } from '../workflow/workflow.state';
 import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
 import { workflowDecider } from '../workflow/workflow';
 import { workflowStream } from '../workflow/workflow.events';
@@ -40,10 +41,7 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
     const original = version === 'original' && run.steps.length > 0 && run.workflowVersion !== null;
     const steps = original ? run.steps : workflow.steps;
-    if (stepIndexOf(steps, fromStep) === undefined) {
-      const ids = steps.map((step, i) => step.id ?? String(i)).join(', ');
-      throw new ValidationFailed([{ path: 'fromStep', message: `no step has the id "${fromStep}" (steps: ${ids})` }]);
-    }
+    const from = fromStepId(steps, fromStep);
     const workflowVersion = original ? run.workflowVersion! : workflow.version;
     // A manual trigger always queues a run (only schedule ticks can be skipped or kept for later).
     const replay = await this.triggers.trigger(
@@ -51,11 +49,29 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
       input ?? run.input,
       { type: 'manual' },
       {
-        replayOf: { runId, fromStep },
+        replayOf: { runId, fromStep: from },
         workflowVersion,
       },
       traceOf(command),
     );
     return replay!;
   }
+}
+
+/**
+ * The id of the step a replay runs again from, named by its id or by its position (a number, from 0): a position
+ * is recorded as the id of the step there, so it names the same step whatever the ids are. A 400 when none is.
+ */
+function fromStepId(steps: Array<Pick<WorkflowStep, 'id'>>, fromStep: string | number): string {
+  const ids = steps.map((step, i) => stepIdOf(step, i));
+  if (typeof fromStep === 'number') {
+    if (fromStep < steps.length) return ids[fromStep];
+    const message = `there is no step at position ${fromStep}: the steps are numbered from 0 to ${steps.length - 1}`;
+    throw new ValidationFailed([{ path: 'fromStep', message }]);
+  }
+  if (stepIndexOf(steps, fromStep) === undefined) {
+    const message = `no step has the id "${fromStep}" (steps: ${ids.join(', ')})`;
+    throw new ValidationFailed([{ path: 'fromStep', message }]);
+  }
+  return fromStep;
 }

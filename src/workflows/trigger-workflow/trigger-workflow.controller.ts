@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { WorkflowRunSchema } from '../workflow.schema';
+import { WorkflowRunSchema } from '../workflow-run.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';

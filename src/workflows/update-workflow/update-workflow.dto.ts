@@ -1,6 +1,7 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
-import { applyMergePatch } from '../../shared/json-merge-patch';
+import { applyMergePatch, isPlainObject } from '../../shared/json-merge-patch';
+import { ValidationFailed } from '../../shared/validation-failed';
 import { CreateWorkflowDto, policyOf } from '../create-workflow/create-workflow.dto';
 import { toWorkflowSteps } from '../create-workflow/step-graph-check';
 import { toTrigger } from '../create-workflow/workflow-trigger';
@@ -13,6 +14,7 @@ export const EDITABLE_WORKFLOW_FIELDS = [
   'outputStep',
   'overlap',
   'maxConcurrentRuns',
+  'inputSchema',
 ] as const;
 
 const READ_ONLY_WORKFLOW_FIELDS: Record<string, string> = {
@@ -32,7 +34,7 @@ export function checkWorkflowPatch(patch: unknown): Record<string, unknown> {
 
 /** The definition with the defaults spelled out (`null`, `allow`, `null`), as changes are compared. */
 export function workflowDefinition(workflow: Workflow): WorkflowDefinition {
-  const { name, trigger, steps, outputStep, overlap, maxConcurrentRuns } = workflow;
+  const { name, trigger, steps, outputStep, overlap, maxConcurrentRuns, inputSchema } = workflow;
   return {
     name,
     trigger,
@@ -40,18 +42,25 @@ export function workflowDefinition(workflow: Workflow): WorkflowDefinition {
     outputStep: outputStep ?? null,
     overlap: overlap ?? 'allow',
     maxConcurrentRuns: maxConcurrentRuns ?? null,
+    inputSchema: inputSchema ?? null,
   };
 }
 
 /**
  * The workflow's definition with the patch merged in, checked by the same rules as a create. `trigger` merges
  * field by field (`{"trigger":{"cron":"0 10 * * *"}}` keeps the time zone); `"trigger": null` makes it manual;
- * `steps` is replaced whole; `name` and `steps` cannot be removed.
+ * `steps` and `inputSchema` are replaced whole (a schema merged key by key could not lose a property); `name` and
+ * `steps` cannot be removed. The schema itself is checked by checkInputSchema, as in a create.
  */
 export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unknown>): WorkflowDefinition {
   const { name, trigger, steps, outputStep } = workflow;
   const current = { name, trigger, steps, outputStep, ...policyOf(workflowPolicy(workflow)) };
-  const dto = validateAs(CreateWorkflowDto, applyMergePatch(current, patch) as Record<string, unknown>);
+  const { inputSchema: _schema, ...merged } = patch;
+  const dto = validateAs(CreateWorkflowDto, applyMergePatch(current, merged) as Record<string, unknown>);
+  const inputSchema = 'inputSchema' in patch ? patch.inputSchema : (workflow.inputSchema ?? null);
+  if (inputSchema !== null && !isPlainObject(inputSchema)) {
+    throw new ValidationFailed([{ path: 'inputSchema', message: 'inputSchema must be a JSON Schema object' }]);
+  }
   return workflowDefinition({
     ...workflow,
     name: dto.name,
@@ -60,6 +69,7 @@ export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unk
     outputStep: dto.outputStep,
     overlap: dto.overlap,
     maxConcurrentRuns: dto.maxConcurrentRuns,
+    inputSchema: inputSchema ?? undefined,
   });
 }
 

@@ -3,6 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { AgentDirectory } from '../../agents/agent-directory.port';
 import { DomainError } from '../../domain/decider';
 import { ChangedMeanwhile, changedFields, checkIfMatch } from '../../domain/definition';
+import { checkInputSchema } from '../create-workflow/input-schema-check';
 import { checkStepAgents } from '../create-workflow/step-agents';
 import { workflowDecider } from '../workflow/workflow';
 import { workflowStream } from '../workflow/workflow.events';
@@ -35,6 +36,7 @@ export class UpdateWorkflowHandler implements ICommandHandler<UpdateWorkflowComm
       if (workflow.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
       const next = mergeWorkflowPatch(workflow, patch);
       if ('steps' in patch) checkStepAgents(next.steps, this.agents);
+      await checkInputSchema(next.inputSchema, next.steps, 'inputSchema' in patch);
       const changes = changedFields(workflowDefinition(workflow), next);
       try {
         return await this.workflows.change(

@@ -2,7 +2,7 @@ import { RunError } from '../../domain/run';
 import { CONDITION_BUDGET_STEPS } from '../condition-budget';
 import { ConditionScope, conditionVerdict } from '../step-condition';
 import { stepIndexOf } from '../step-graph';
-import { MAX_TASK_LENGTH, renderStepTask } from '../step-task';
+import { MAX_TASK_LENGTH, StepTaskScope, missingPaths, renderStepTask } from '../step-task';
 import { NewAgentRunId } from './workflow-run.commands';
 import { WorkflowApprovalRequested, WorkflowRunEvent, WorkflowStepStarted } from './workflow-run.events';
 import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
@@ -88,19 +88,30 @@ function startStep(
     const data = { runId: run.id, index, approval, ...(timeoutMs !== undefined && { timeoutMs }), requestedAt: at };
     return { type: 'WorkflowApprovalRequested', data };
   }
-  const task = renderStepTask(step.action!, {
+  const scope: StepTaskScope = {
     input: run.input,
     outputs: run.steps.map((s) => s.output),
     objects: run.steps.map((s) => s.outputObject),
     indexOf: (ref) => stepIndexOf(run.steps, ref),
-  });
+  };
+  const task = renderStepTask(step.action!, scope);
   if (task === undefined) {
     const limit = MAX_TASK_LENGTH.toLocaleString('en-US');
     return { code: 'task_too_long', message: `Step "${step.id}": its task would be longer than ${limit} characters` };
   }
+  // The paths that led nowhere are recorded with the task, so that a typo shows on the step, not only as a gap.
+  const missing = missingPaths(step.action!, scope);
   return {
     type: 'WorkflowStepStarted',
-    data: { runId: run.id, index, agent: step.agent!, task, agentRunId: newAgentRunId(), startedAt: at },
+    data: {
+      runId: run.id,
+      index,
+      agent: step.agent!,
+      task,
+      ...(missing.length > 0 && { missing }),
+      agentRunId: newAgentRunId(),
+      startedAt: at,
+    },
   };
 }
 

@@ -42,9 +42,10 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       };
     }
     case 'WorkflowStepStarted': {
-      const { index, agentRunId, startedAt, task } = event.data;
+      const { index, agentRunId, startedAt, task, missing } = event.data;
       const attempts = [{ runId: agentRunId, status: 'running' as const, error: null }];
-      return updateStep(state, index, { status: 'running', agentRunId, startedAt, task, attempts });
+      const gaps = missing?.length ? { missing } : {};
+      return updateStep(state, index, { status: 'running', agentRunId, startedAt, task, ...gaps, attempts });
     }
     case 'WorkflowStepReused': {
       const { index, output, outputObject, reusedAt } = event.data;
@@ -58,8 +59,11 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       };
       return updateStep(state, index, change);
     }
-    case 'WorkflowStepSkipped':
-      return updateStep(state, event.data.index, { status: 'skipped', endedAt: event.data.skippedAt });
+    case 'WorkflowStepSkipped': {
+      // Every WorkflowStepSkipped has named its reason since the event was first recorded.
+      const { index, reason, skippedAt } = event.data;
+      return updateStep(state, index, { status: 'skipped', skipReason: reason, endedAt: skippedAt });
+    }
     case 'WorkflowStepRetrying': {
       const { index, error, nextAgentRunId } = event.data;
       const step = state.steps.find((s) => s.index === index);

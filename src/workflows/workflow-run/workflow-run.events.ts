@@ -1,7 +1,7 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
 import { RunError } from '../../domain/run';
 import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
-import { WorkflowRun } from './workflow-run.state';
+import { SkipReason, WorkflowRun } from './workflow-run.state';
 
 type RunEnded = { runId: string; endedAt: string };
 /** `workflowVersion` is absent from runs recorded before versions. */
@@ -24,9 +24,21 @@ export type WorkflowRunStarted = DomainEvent<
     startedAt: string;
   }
 >;
+/**
+ * `missing`: the placeholders of the step's action whose path led nowhere (left empty in `task`), as written; absent
+ * when there were none, and from steps recorded before it was.
+ */
 export type WorkflowStepStarted = DomainEvent<
   'WorkflowStepStarted',
-  { runId: string; index: number; agent: string; task: string; agentRunId: string; startedAt: string }
+  {
+    runId: string;
+    index: number;
+    agent: string;
+    task: string;
+    missing?: string[];
+    agentRunId: string;
+    startedAt: string;
+  }
 >;
 /** A replay took a step's output from the run it replays (`fromRunId`), with no model call. */
 export type WorkflowStepReused = DomainEvent<
@@ -36,7 +48,7 @@ export type WorkflowStepReused = DomainEvent<
 /** A step not run: its `when` was false, or every step it needs was skipped. */
 export type WorkflowStepSkipped = DomainEvent<
   'WorkflowStepSkipped',
-  { runId: string; index: number; reason: 'condition_false' | 'needs_skipped'; skippedAt: string }
+  { runId: string; index: number; reason: SkipReason; skippedAt: string }
 >;
 /** An attempt of a step failed and it has attempts left: `nextAgentRunId` is queued at `retryAt`. */
 export type WorkflowStepRetrying = DomainEvent<

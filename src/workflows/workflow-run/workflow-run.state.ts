@@ -3,6 +3,8 @@ import { StepCondition } from '../step-condition';
 import { ReplayOf, RunTrigger, StepContextOption, StepRetry } from '../workflow/workflow.state';
 
 export type StepStatus = 'pending' | RunStatus | 'skipped';
+export const SKIP_REASONS = ['condition_false', 'needs_skipped'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** One attempt of an agent step: an agent run of its own. */
 export interface StepAttempt {
@@ -32,7 +34,14 @@ export interface WorkflowRunStep {
   context?: StepContextOption;
   /** The task sent to the step's agent: its action with the placeholders filled in; null until it starts. */
   task: string | null;
+  /** The placeholders of the action whose path led nowhere (`input.topc`), left empty in `task`; absent: none. */
+  missing?: string[];
   status: StepStatus;
+  /**
+   * Why a skipped step did not run: its `when` was false, or every step it needs was skipped. Absent from a step
+   * skipped because the run ended before it was reached.
+   */
+  skipReason?: SkipReason;
   agentRunId: string | null;
   output: string | null;
   /** The step's structured answer, when its agent run had an `outputSchema`. */

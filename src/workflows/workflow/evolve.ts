@@ -6,7 +6,7 @@ import { later } from './instants';
 /** A workflow after one of its events. */
 export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): WorkflowState {
   if (event.type === 'WorkflowCreated') {
-    const { id, name, trigger, steps, createdAt, outputStep, overlap, maxConcurrentRuns } = event.data;
+    const { id, name, trigger, steps, createdAt, outputStep, inputSchema, overlap, maxConcurrentRuns } = event.data;
     return {
       id,
       name,
@@ -14,6 +14,7 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
       trigger,
       steps,
       ...(outputStep !== undefined && { outputStep }),
+      ...(inputSchema && { inputSchema }),
       ...(overlap && { overlap }),
       ...(typeof maxConcurrentRuns === 'number' && { maxConcurrentRuns }),
       lastRun: null,
@@ -58,8 +59,9 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
       const activeSince = changes.trigger && state.status === 'active' ? updatedAt : state.activeSince;
       // A tick kept for later belongs to the schedule it came from.
       const runs = changes.trigger && state.runs ? { runs: { ...state.runs, bufferedTick: null } } : {};
-      const { outputStep, ...rest } = { ...state, ...changes, version, activeSince, ...runs };
-      return { ...rest, ...(typeof outputStep === 'string' && { outputStep }) };
+      // An optional field changed to null is removed.
+      const { outputStep, inputSchema, ...rest } = { ...state, ...changes, version, activeSince, ...runs };
+      return { ...rest, ...(typeof outputStep === 'string' && { outputStep }), ...(inputSchema && { inputSchema }) };
     }
     case 'WorkflowArchived':
       return { ...state, status: 'archived', version: event.data.version };

@@ -3,7 +3,7 @@ import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition } from './workflow.s
 
 export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
   Workflow,
-  'id' | 'name' | 'trigger' | 'steps' | 'outputStep' | 'overlap' | 'maxConcurrentRuns'
+  'id' | 'name' | 'trigger' | 'steps' | 'outputStep' | 'inputSchema' | 'overlap' | 'maxConcurrentRuns'
 >;
 export type TriggerWorkflow = {
   type: 'TriggerWorkflow';

@@ -4,7 +4,8 @@ import { WorkflowAggregate, WorkflowState } from './workflow.state';
 /**
  * A workflow's snapshot is its state as it is: plain JSON, and bounded (triggers move `lastRun` and
  * `lastScheduledFor` but add nothing), so a snapshot stays small however often the workflow runs.
- * Bump `version` with any change to WorkflowAggregate or to what `evolve` makes of past events.
+ * Bump `version` with any change to WorkflowAggregate or to what `evolve` makes of past events. An optional field
+ * that no event recorded before it sets (`inputSchema`) needs no bump: every snapshot written before it equals a replay.
  */
 export const workflowSnapshot: SnapshotFormat<WorkflowState> = {
   version: 2,

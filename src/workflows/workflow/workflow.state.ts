@@ -70,6 +70,8 @@ export interface Workflow {
   steps: WorkflowStep[];
   /** The step whose output is the run's output; absent: the last step by position among those that ran. */
   outputStep?: string;
+  /** A JSON Schema (its root an object) a trigger's `input` must match; absent: any object. */
+  inputSchema?: Record<string, unknown>;
   /** What a schedule tick does while a run is still going; absent in workflows recorded before it: `allow`. */
   overlap?: OverlapPolicy;
   /** At most this many runs at once, the others wait in order; absent or null: no limit. */
@@ -86,6 +88,7 @@ export interface Workflow {
 /** What an update may change. */
 export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps' | 'overlap' | 'maxConcurrentRuns'> & {
   outputStep?: string | null;
+  inputSchema?: Record<string, unknown> | null;
 };
 
 /**

@@ -5,7 +5,7 @@ import { ProblemView } from '../components/problem-view';
 import { formatUsd } from '../format';
 import { href } from '../router';
 
-type Report = { byAgent: UsageReport; byDay: UsageReport; names: Map<string, string> };
+type Report = { byAgent: UsageReport; byDay: UsageReport };
 
 /** A date `days` before today (UTC), as the API takes it. */
 function daysAgo(days: number): string {
@@ -26,11 +26,8 @@ export function UsagePage() {
     const from = days > 0 ? daysAgo(days - 1) : undefined;
     const usage = (groupBy: 'agent' | 'day') =>
       api.GET('/v1/usage', { params: { query: { ...(from && { from }), groupBy } } }).then(unwrap);
-    Promise.all([usage('agent'), usage('day'), api.GET('/v1/agents', { params: { query: { limit: 100 } } })])
-      .then(([byAgent, byDay, agents]) => {
-        const names = new Map((agents.data?.agents ?? []).map((agent) => [agent.id, agent.name]));
-        if (current) setReport({ byAgent, byDay, names });
-      })
+    Promise.all([usage('agent'), usage('day')])
+      .then(([byAgent, byDay]) => current && setReport({ byAgent, byDay }))
       .catch((caught) => current && setError(asProblem(caught)));
     return () => {
       current = false;
@@ -77,14 +74,15 @@ export function UsagePage() {
             caption="By agent"
             keyLabel="Agent"
             groups={report.byAgent.groups}
-            keyCell={(key) => <a href={href('agents', key)}>{report.names.get(key) ?? key}</a>}
+            // Each group names its agent as it is named now.
+            keyCell={({ key, agentName }) => <a href={href('agents', key)}>{agentName ?? key}</a>}
             testId="usage-by-agent"
           />
           <UsageTable
             caption="By day"
             keyLabel="Day"
             groups={report.byDay.groups}
-            keyCell={(key) => key}
+            keyCell={({ key }) => key}
             testId="usage-by-day"
           />
         </>
@@ -97,7 +95,7 @@ function UsageTable(props: {
   caption: string;
   keyLabel: string;
   groups: UsageGroup[];
-  keyCell: (key: string) => preact.ComponentChild;
+  keyCell: (group: UsageGroup) => preact.ComponentChild;
   testId: string;
 }) {
   return (
@@ -120,7 +118,7 @@ function UsageTable(props: {
         )}
         {props.groups.map((group) => (
           <tr key={group.key}>
-            <th scope="row">{props.keyCell(group.key)}</th>
+            <th scope="row">{props.keyCell(group)}</th>
             <td>{group.runs}</td>
             <td>{group.inputTokens}</td>
             <td>{group.outputTokens}</td>

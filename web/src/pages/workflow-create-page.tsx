@@ -6,6 +6,7 @@ import { ProblemView } from '../components/problem-view';
 import { href, navigate } from '../router';
 import { CronField } from './cron-field';
 import { POLICY_PATHS, RunPolicyDraft, RunPolicyFields, createPolicyBody } from './run-policy-fields';
+import { INPUT_SCHEMA_PATHS, InputSchemaField, inputSchemaBody } from './input-schema-field';
 
 export function WorkflowCreatePage() {
   const [name, setName] = useState('');
@@ -14,6 +15,7 @@ export function WorkflowCreatePage() {
   const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const [steps, setSteps] = useState<StepDraft[]>([{ agent: '', action: '' }]);
   const [policy, setPolicy] = useState<RunPolicyDraft>({ overlap: 'allow', maxConcurrentRuns: '' });
+  const [inputSchema, setInputSchema] = useState('');
   const [error, setError] = useState<ProblemError | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -24,7 +26,14 @@ export function WorkflowCreatePage() {
       const trigger = scheduled
         ? { type: 'schedule' as const, cron, timezone: timezone.trim() || 'UTC' }
         : { type: 'manual' as const };
-      const body = { name, trigger, steps: stepsBody(steps), ...createPolicyBody(policy) };
+      const schema = inputSchemaBody(inputSchema);
+      const body = {
+        name,
+        trigger,
+        steps: stepsBody(steps),
+        ...(schema !== null && { inputSchema: schema }),
+        ...createPolicyBody(policy),
+      };
       const workflow = unwrap(await api.POST('/v1/workflows', { body }));
       navigate('workflows', workflow.id);
     } catch (caught) {
@@ -64,11 +73,19 @@ export function WorkflowCreatePage() {
             <CronField cron={cron} timezone={timezone} onCron={setCron} onTimezone={setTimezone} error={error} />
           )}
         </fieldset>
+        <InputSchemaField id="wf-input-schema" text={inputSchema} onChange={setInputSchema} error={error} />
         <StepsEditor steps={steps} onChange={setSteps} error={error} />
         <RunPolicyFields policy={policy} onChange={setPolicy} error={error} />
         <ProblemView
           error={error}
-          shownPaths={['name', 'trigger.cron', 'trigger.timezone', ...stepPaths(steps), ...POLICY_PATHS]}
+          shownPaths={[
+            'name',
+            'trigger.cron',
+            'trigger.timezone',
+            ...INPUT_SCHEMA_PATHS,
+            ...stepPaths(steps),
+            ...POLICY_PATHS,
+          ]}
         />
         <button type="submit" disabled={busy}>
           Create workflow

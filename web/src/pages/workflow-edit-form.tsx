@@ -6,12 +6,14 @@ import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
 import { StepBody, StepDraft, StepsEditor, stepDrafts, stepPaths, stepsBody } from './steps-editor';
 import { POLICY_PATHS, RunPolicyDraft, RunPolicyFields, policyBody, policyDraft } from './run-policy-fields';
+import { INPUT_SCHEMA_PATHS, InputSchemaField, inputSchemaBody, inputSchemaText } from './input-schema-field';
 
-/** Edits a workflow's name and steps with a merge patch sent with If-Match. */
+/** Edits a workflow's name, input schema, steps and run policy with a merge patch sent with If-Match. */
 export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; onSaved: (workflow: Workflow) => void }) {
   const [name, setName] = useState(workflow.name);
   const [steps, setSteps] = useState<StepDraft[]>(stepDrafts(workflow.steps as StepBody[]));
   const [policy, setPolicy] = useState<RunPolicyDraft>(policyDraft(workflow));
+  const [inputSchema, setInputSchema] = useState(inputSchemaText(workflow.inputSchema));
   const [error, setError] = useState<ProblemError | null>(null);
 
   async function submit(event: Event) {
@@ -20,7 +22,8 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
       const saved = unwrap(
         await api.PATCH('/v1/workflows/{workflowId}', {
           params: { path: { workflowId: workflow.id }, header: { 'If-Match': `"${workflow.version}"` } },
-          body: { name, steps: stepsBody(steps), ...policyBody(policy) },
+          // The schema is replaced whole; blank removes it (null).
+          body: { name, inputSchema: inputSchemaBody(inputSchema), steps: stepsBody(steps), ...policyBody(policy) },
           headers: { 'content-type': 'application/merge-patch+json' },
         }),
       );
@@ -45,6 +48,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
           />
         )}
       </Field>
+      <InputSchemaField id="edit-wf-input-schema" text={inputSchema} onChange={setInputSchema} error={error} />
       <StepsEditor steps={steps} onChange={setSteps} error={error} />
       <RunPolicyFields policy={policy} onChange={setPolicy} error={error} />
       {isEditConflict(error) ? (
@@ -55,7 +59,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
           </button>
         </div>
       ) : (
-        <ProblemView error={error} shownPaths={['name', ...stepPaths(steps), ...POLICY_PATHS]} />
+        <ProblemView error={error} shownPaths={['name', ...INPUT_SCHEMA_PATHS, ...stepPaths(steps), ...POLICY_PATHS]} />
       )}
       <button type="submit">Save changes</button>
     </form>

@@ -6,7 +6,7 @@ import { LoadMore } from '../components/load-more';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { usePagedList } from '../components/use-paged-list';
-import { formatDuration, formatTime, parseJsonObject } from '../format';
+import { formatDuration, formatJson, formatTime, parseJsonObject } from '../format';
 import { href, navigate } from '../router';
 import { describeTrigger } from './workflows-page';
 import { WorkflowEditForm } from './workflow-edit-form';
@@ -94,6 +94,10 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             <dd data-testid="workflow-overlap">{workflow.overlap}</dd>
             <dt>Max concurrent runs</dt>
             <dd data-testid="workflow-max-runs">{workflow.maxConcurrentRuns ?? 'no limit'}</dd>
+            <dt>Input schema</dt>
+            <dd data-testid="workflow-input-schema">
+              {workflow.inputSchema ? <pre>{formatJson(workflow.inputSchema)}</pre> : 'none (any object)'}
+            </dd>
             <dt>History</dt>
             <dd>
               <a href={href('history', `workflow-${workflow.id}`)}>events of workflow-{workflow.id}</a>

@@ -10,6 +10,12 @@ import { hasEnded, newerRun } from '../api/run-state';
 
 type RunStep = WorkflowRun['steps'][number];
 
+/** Why a skipped step did not run, in words. */
+const SKIP_REASONS: Record<NonNullable<RunStep['skipReason']>, string> = {
+  condition_false: 'its condition (when) was false',
+  needs_skipped: 'every step it needs was skipped',
+};
+
 /** The steps in columns by depth: a step stands one column right of the deepest step it needs. */
 export function columnsByDepth(steps: RunStep[]): RunStep[][] {
   const depth = new Map<string, number>();
@@ -189,6 +195,17 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                       {step.agentRunId && <a href={href('agent-runs', step.agentRunId)}>agent run</a>}
                     </div>
                     {step.needs.length > 0 && <p class="muted">needs {step.needs.join(', ')}</p>}
+                    {step.skipReason && (
+                      <p class="muted" data-testid="skip-reason">
+                        Skipped: {SKIP_REASONS[step.skipReason]}
+                      </p>
+                    )}
+                    {step.missing && (
+                      <p class="field-error" data-testid="missing-paths">
+                        Led nowhere, left empty in the task:{' '}
+                        <code>{step.missing.map((path) => `{{${path}}}`).join(', ')}</code>
+                      </p>
+                    )}
                     {(step.attempts?.length ?? 0) > 1 && (
                       <p class="muted">
                         {step.attempts!.length} attempts:{' '}
