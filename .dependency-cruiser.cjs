@@ -6,7 +6,7 @@
 // A decider is a file of its own, or a folder of its own when it is split by job (agents/agent-run/, workflows/workflow/,
 // workflows/workflow-run/: events, commands, decide, evolve, view).
 const DOMAIN =
-  '^src/(domain/|agents/((agent|agent-name)[.]ts$|agent-run/)|workflows/((step-task|step-graph|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/(thread|thread-exchange)[.]ts$|idempotency/idempotency-key[.]ts$)';
+  '^src/(domain/|agents/((agent|agent-name)[.]ts$|agent-run/)|workflows/((step-task|step-graph|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/thread[.]ts$|idempotency/idempotency-key[.]ts$)';
 const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
 
@@ -62,8 +62,17 @@ module.exports = {
       to: { path: `${HTTP}|[.](handler|queries)[.]ts$` },
     },
     {
+      name: 'models-are-the-provider-adapter',
+      comment:
+        'models/ makes `provider/model` an AI SDK model; the agent loop that calls it is in execution/agent-loop/.',
+      severity: 'error',
+      from: { path: '^src/models/' },
+      to: { path: '^src/(agents|threads|workflows|execution)/' },
+    },
+    {
       name: 'commands-and-queries-below-http',
-      comment: "Handlers serve the routes; they import none (a use case's DTO, whose rules check a merged patch, is its own).",
+      comment:
+        "Handlers serve the routes; they import none (a use case's DTO, whose rules check a merged patch, is its own).",
       severity: 'error',
       from: { path: '[.](handler|queries)[.]ts$' },
       to: { path: '^src/http/|[.]controller[.]ts$' },

@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
 import { RecordedEvent } from '../event-store/event-store';
 import { threadDecider, threadStream } from '../threads/thread';
-import { exchangeOf } from '../threads/thread-exchange';
+import { exchangeOf } from './agent-loop/run-messages';
 
 /**
  * The process manager that adds a run's exchange to its thread once the run has succeeded (a failed or cancelled
