@@ -62,6 +62,15 @@ module.exports = {
       to: { path: `${HTTP}|[.](handler|queries)[.]ts$` },
     },
     {
+      name: 'features-queue-runs-through-the-hand-off',
+      comment:
+        'The process managers in execution/ build on the features. A feature that queues an agent run hands it to the ' +
+        'local executor through execution/agent-runs/runs-queued-here.ts, and imports nothing else of execution/.',
+      severity: 'error',
+      from: { path: '^src/(agents|workflows|threads|webhooks|usage|tools)/' },
+      to: { path: '^src/execution/', pathNot: '^src/execution/agent-runs/runs-queued-here[.]ts$' },
+    },
+    {
       name: 'models-are-the-provider-adapter',
       comment:
         'models/ makes `provider/model` an AI SDK model; the agent loop that calls it is in execution/agent-loop/.',

@@ -20,7 +20,7 @@ import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handl
 import { RunAgentHandler } from './run-agent/run-agent.handler';
 import { ThreadTurns } from './thread-turns';
 import { RunAnswers } from './run-agent/run-answer';
-import { RunsQueuedHere } from './runs-queued-here';
+import { RunsQueuedHere } from '../execution/agent-runs/runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
 

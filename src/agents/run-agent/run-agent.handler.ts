@@ -11,7 +11,7 @@ import { agentRunStream } from '../agent-run/agent-run.events';
 import { toAgentRun } from '../agent-run/agent-run.view';
 import { RunAgentCommand } from './run-agent.command';
 import { threadDecider, threadStream } from '../../threads/thread';
-import { LocalSlot, RunsQueuedHere } from '../runs-queued-here';
+import { LocalSlot, RunsQueuedHere } from '../../execution/agent-runs/runs-queued-here';
 import { traceOf, traceparentOf } from '../../shared/trace-context';
 
 @CommandHandler(RunAgentCommand)

@@ -1,9 +1,9 @@
-import { AgentRunAggregate } from '../agents/agent-run/agent-run.state';
-import { AgentRunQueued } from '../agents/agent-run/agent-run.events';
-import { agentRunDecider } from '../agents/agent-run/agent-run';
-import type { Agent } from '../agents/agent';
-import type { RecordedEvent } from '../event-store/event-store';
-import type { ThreadsReadModel } from '../threads/queries/threads.read-model';
+import { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
+import { AgentRunQueued } from '../../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import type { Agent } from '../../agents/agent';
+import type { RecordedEvent } from '../../event-store/event-store';
+import type { ThreadsReadModel } from '../../threads/queries/threads.read-model';
 
 /** Queued runs held in memory at most; past it the subscription waits, so a backlog costs no memory. */
 export const MAX_WAITING = 10_000;
