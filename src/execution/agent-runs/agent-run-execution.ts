@@ -23,8 +23,7 @@ import { RunFeed } from '../../live/run-feed';
 import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
 import { memoryWindow } from '../../threads/thread';
 import type { ModelPrices } from '../../models/model-prices';
-import { trace } from '@opentelemetry/api';
-import { SpanStatusCode } from '../../shared/trace-context';
+import { runSpanEnded } from './agent-run-span';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -304,21 +303,4 @@ export function claimOf(agent: Agent | null, executorId: string, tools: ToolRegi
 function summed(before: Usage | null, now: Usage): Usage {
   if (!before) return now;
   return { inputTokens: before.inputTokens + now.inputTokens, outputTokens: before.outputTokens + now.outputTokens };
-}
-
-/** The run's span (while tracing is on): its usage and cost, and its error. */
-function runSpanEnded({ outcome, usage }: Omit<EndAgentRun, 'type' | 'executorId'>): void {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return;
-  if (usage) {
-    span.setAttributes({
-      'gen_ai.usage.input_tokens': usage.inputTokens,
-      'gen_ai.usage.output_tokens': usage.outputTokens,
-    });
-    if (usage.costUsd !== undefined) span.setAttribute('app.cost_usd', usage.costUsd);
-  }
-  if ('error' in outcome) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
-    span.setAttribute('error.type', outcome.error.code);
-  } else if ('cancelled' in outcome) span.setAttribute('app.agent_run.cancelled', true);
 }
