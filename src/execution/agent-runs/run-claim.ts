@@ -97,7 +97,7 @@ export class RunClaim implements ClaimDetails {
 }
 
 /** Runs whose claim the log answered here lately: the log may still bring their queueing (a local hand-off). */
-export const ANSWERED_KEPT = 10_000;
+const ANSWERED_KEPT = 10_000;
 
 /**
  * The claims of the runs an executor knows, one per run, with the lists their states make: the free ones in the
