@@ -6,7 +6,7 @@
 // A decider is a file of its own, or a folder of its own when it is split by job (agents/agent-run/, workflows/workflow/,
 // workflows/workflow-run/: events, commands, decide, evolve, view).
 const DOMAIN =
-  '^src/(domain/|agents/((agent|agent-name)[.]ts$|agent-run/)|workflows/((step-task|step-graph|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/(thread|thread-exchange)[.]ts$|idempotency/idempotency-key[.]ts$)';
+  '^src/(domain/|agents/((agent|agent-name)[.]ts$|agent-run/)|workflows/((step-task|step-graph|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/thread[.]ts$|idempotency/idempotency-key[.]ts$)';
 const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
 const FEATURES = '(agents|workflows|threads|webhooks|usage|tools|models)';
@@ -88,6 +88,23 @@ module.exports = {
       to: { path: `${HTTP}|[.](handler|queries)[.]ts$` },
     },
     {
+      name: 'features-queue-runs-through-the-hand-off',
+      comment:
+        'The process managers in execution/ build on the features. A feature that queues an agent run hands it to the ' +
+        'local executor through execution/agent-runs/runs-queued-here.ts, and imports nothing else of execution/.',
+      severity: 'error',
+      from: { path: '^src/(agents|workflows|threads|webhooks|usage|tools)/' },
+      to: { path: '^src/execution/', pathNot: '^src/execution/agent-runs/runs-queued-here[.]ts$' },
+    },
+    {
+      name: 'models-are-the-provider-adapter',
+      comment:
+        'models/ makes `provider/model` an AI SDK model; the agent loop that calls it is in execution/agent-loop/.',
+      severity: 'error',
+      from: { path: '^src/models/' },
+      to: { path: '^src/(agents|threads|workflows|execution)/' },
+    },
+    {
       name: 'commands-and-queries-below-http',
       comment:
         "Handlers serve the routes; they import none (a use case's DTO, whose rules check a merged patch, is its own).",
@@ -110,13 +127,9 @@ module.exports = {
         'feature asks and a higher one answers, such as agents/workflows-using-agent.port.ts, or what a feature ' +
         'offers those above it, such as agents/agent-runs.port.ts). Named exceptions: the tools and models that ' +
         'agents check definitions against (tools/tool.ts, what a tool is; tools/tool-registry.ts, the tools there ' +
-        'are; models/model-id.ts, `provider/model`), and the agent loop still in models/ (agent-loop.ts, ' +
-        'thread-history.ts, structured-answer.ts), which issue 33 moves to where runs execute.',
+        'are; models/model-id.ts, `provider/model`).',
       severity: 'error',
-      from: {
-        path: `^src/${FEATURES}/`,
-        pathNot: '^src/models/(agent-loop|thread-history|structured-answer)[.]ts$',
-      },
+      from: { path: `^src/${FEATURES}/` },
       to: {
         path: `^src/${FEATURES}/`,
         pathNot: [

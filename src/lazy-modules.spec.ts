@@ -28,7 +28,7 @@ describe('modules loaded at start', () => {
 
     require('./event-store/eventstoredb/eventstoredb-event-store');
     require('./tools/mcp/mcp-server-connection');
-    require('./models/agent-loop');
+    require('./execution/agent-loop/agent-loop');
     require('./telemetry/tracing-sdk');
     expect(mockLoaded.sort()).toEqual([
       '@eventstore/db-client',

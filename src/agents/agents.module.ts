@@ -22,7 +22,7 @@ import { ReplayAgentRunController } from './replay-agent-run/replay-agent-run.co
 import { ReplayAgentRunHandler } from './replay-agent-run/replay-agent-run.handler';
 import { RunAgentHandler } from './run-agent/run-agent.handler';
 import { RunAnswers } from './run-agent/run-answer';
-import { RunsQueuedHere } from './runs-queued-here';
+import { RunsQueuedHere } from '../execution/agent-runs/runs-queued-here';
 import { UpdateAgentController } from './update-agent/update-agent.controller';
 import { UpdateAgentHandler } from './update-agent/update-agent.handler';
 

@@ -5,7 +5,7 @@ import {
   startScriptedOpenAIServer,
   toolResults,
 } from '../support/scripted-model-server';
-import { StaleRunSweeper } from '../../src/execution/stale-run-sweeper';
+import { StaleRunSweeper } from '../../src/execution/agent-runs/stale-run-sweeper';
 import { eventually } from '../support/eventually';
 import { startServiceProcess } from '../support/service-process';
 import { expectProblem } from '../support/problem-expectations';

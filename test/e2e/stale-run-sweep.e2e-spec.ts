@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { agentRunStream } from '../../src/agents/agent-run/agent-run.events';
 import { AgentsReadModel } from '../../src/agents/queries/agents.read-model';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { StaleRunSweeper } from '../../src/execution/stale-run-sweeper';
+import { StaleRunSweeper } from '../../src/execution/agent-runs/stale-run-sweeper';
 import { SequentialIds } from '../support/sequential-ids';
 import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
 import { TestClock } from '../support/test-clock';

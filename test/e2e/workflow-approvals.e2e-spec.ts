@@ -4,7 +4,7 @@ import {
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
-import { StaleRunSweeper } from '../../src/execution/stale-run-sweeper';
+import { StaleRunSweeper } from '../../src/execution/agent-runs/stale-run-sweeper';
 import { eventually } from '../support/eventually';
 import { expectProblem } from '../support/problem-expectations';
 import { TestApp, startTestApp } from '../support/test-app';

@@ -10,7 +10,7 @@ import { agentRunDecider, runQueuedBy } from '../agent-run/agent-run';
 import { agentRunStream } from '../agent-run/agent-run.events';
 import { toAgentRun } from '../agent-run/agent-run.view';
 import { RunAgentCommand } from './run-agent.command';
-import { LocalSlot, RunsQueuedHere } from '../runs-queued-here';
+import { LocalSlot, RunsQueuedHere } from '../../execution/agent-runs/runs-queued-here';
 import { ThreadTurns } from '../thread-turns.port';
 import { traceOf, traceparentOf } from '../../shared/trace-context';
 

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { LocalSlot, LocalTaker, RunsQueuedHere } from './runs-queued-here';
-import type { Agent } from './agent';
-import type { AgentRunAggregate } from './agent-run/agent-run.state';
+import type { Agent } from '../../agents/agent';
+import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
 
 describe('runs queued here', () => {
   const queued = { run: { id: 'run_1' } as AgentRunAggregate, revision: 0n, position: 1n };

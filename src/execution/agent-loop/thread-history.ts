@@ -1,6 +1,6 @@
 import type { JSONValue, ModelMessage } from 'ai';
-import type { ThreadMessage } from '../threads/thread';
-import { sanitiseToolName } from '../tools/model-names';
+import type { ThreadMessage } from '../../threads/thread';
+import { sanitiseToolName } from '../../tools/model-names';
 
 /**
  * A thread's messages as the AI SDK's model messages. A tool is named as the model sees it now (`modelNames`,

@@ -1,5 +1,5 @@
-import { SchemaError, schemaErrors } from '../shared/json-schema';
-import { ModelRunError } from './model-run-error';
+import { SchemaError, schemaErrors } from '../../shared/json-schema';
+import { ModelRunError } from '../../models/model-run-error';
 
 /** The answer did not match the run's `outputSchema`, even after the repair turn. */
 export class OutputInvalid extends ModelRunError {

@@ -3,11 +3,11 @@ import {
   anthropicToolResults,
   hasAnthropicToolResult,
   startScriptedAnthropicServer,
-} from '../../test/support/scripted-anthropic-server';
-import type { ScriptedServer } from '../../test/support/scripted-model-server';
+} from '../../../test/support/scripted-anthropic-server';
+import type { ScriptedServer } from '../../../test/support/scripted-model-server';
 import { AgentLoopObserver, AgentLoopRequest, runAgentLoop } from './agent-loop';
-import { ModelProviders } from './model-providers';
-import { loadProviderConfig } from '../config/provider-config';
+import { ModelProviders } from '../../models/model-providers';
+import { loadProviderConfig } from '../../config/provider-config';
 
 describe('runAgentLoop against a scripted Anthropic Messages server', () => {
   let server: ScriptedServer<AnthropicMessagesBody>;

@@ -5,12 +5,12 @@ import {
   ScriptedServer,
   startScriptedOpenAIServer,
   toolResults,
-} from '../../test/support/scripted-model-server';
-import type { RunnableTool } from '../tools/tool';
+} from '../../../test/support/scripted-model-server';
+import type { RunnableTool } from '../../tools/tool';
 import { AgentLoopObserver, AgentLoopRequest, runAgentLoop } from './agent-loop';
-import { ATTEMPTS_HEADER, ModelProviders } from './model-providers';
-import { ModelRunError } from './model-run-error';
-import { loadProviderConfig } from '../config/provider-config';
+import { ATTEMPTS_HEADER, ModelProviders } from '../../models/model-providers';
+import { ModelRunError } from '../../models/model-run-error';
+import { loadProviderConfig } from '../../config/provider-config';
 
 /** Records what the loop reports, in order. */
 function recordingObserver() {

@@ -1,30 +1,29 @@
 import { Logger } from '@nestjs/common';
-import { ActorRegistry } from '../actors/actor-registry';
-import { Actor, CommandContext } from '../actors/actor';
-import { Agent, agentDecider, agentStream } from '../agents/agent';
-import { AgentRunAggregate, AgentRunState } from '../agents/agent-run/agent-run.state';
-import { AgentRunCommand, EndAgentRun, StartAgentRun } from '../agents/agent-run/agent-run.commands';
-import { AgentRunEvent, agentRunStream } from '../agents/agent-run/agent-run.events';
-import { agentRunDecider } from '../agents/agent-run/agent-run';
-import { DomainError } from '../domain/decider';
-import { RunError } from '../domain/run';
-import type { ModelProviders } from '../models/model-providers';
-import { ModelRunError } from '../models/model-run-error';
-import { OutputInvalid } from '../models/structured-answer';
-import { ToolRegistry } from '../tools/tool-registry';
-import { persistently } from '../actors/persistently';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { Actor, CommandContext } from '../../actors/actor';
+import { Agent, agentDecider, agentStream } from '../../agents/agent';
+import { AgentRunAggregate, AgentRunState } from '../../agents/agent-run/agent-run.state';
+import { AgentRunCommand, EndAgentRun, StartAgentRun } from '../../agents/agent-run/agent-run.commands';
+import { AgentRunEvent, agentRunStream } from '../../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { DomainError } from '../../domain/decider';
+import { RunError } from '../../domain/run';
+import type { ModelProviders } from '../../models/model-providers';
+import { ModelRunError } from '../../models/model-run-error';
+import { OutputInvalid } from '../agent-loop/structured-answer';
+import { ToolRegistry } from '../../tools/tool-registry';
+import { persistently } from '../../actors/persistently';
 import type { ModelMessage } from 'ai';
-import { needsApproval } from '../agents/agent';
-import { ToolCall } from '../agents/agent-run/agent-run.state';
-import { Usage } from '../domain/run';
-import { runMessages } from '../threads/thread-exchange';
-import type { RunnableTool } from '../tools/tool';
-import { RunFeed } from '../live/run-feed';
-import { ThreadsReadModel } from '../threads/queries/threads.read-model';
-import { memoryWindow } from '../threads/thread';
-import type { ModelPrices } from '../models/model-prices';
-import { trace } from '@opentelemetry/api';
-import { SpanStatusCode } from '../shared/trace-context';
+import { needsApproval } from '../../agents/agent';
+import { ToolCall } from '../../agents/agent-run/agent-run.state';
+import { Usage } from '../../domain/run';
+import { runMessages } from '../agent-loop/run-messages';
+import type { RunnableTool } from '../../tools/tool';
+import { RunFeed } from '../../live/run-feed';
+import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
+import { memoryWindow } from '../../threads/thread';
+import type { ModelPrices } from '../../models/model-prices';
+import { runSpanEnded } from './agent-run-span';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -127,8 +126,8 @@ export class AgentRunExecution {
     try {
       const { tools } = this.deps.tools.resolve(agent.tools);
       // The AI SDK is loaded with the first run rather than at the service's start.
-      const { runAgentLoop, runTool } = await import('../models/agent-loop');
-      const { toModelMessages } = await import('../models/thread-history');
+      const { runAgentLoop, runTool } = await import('../agent-loop/agent-loop');
+      const { toModelMessages } = await import('../agent-loop/thread-history');
       const modelNames = new Map(tools.map((t) => [t.id, t.modelName]));
       // A run resumed after a decision: carry the decisions out, then go on from its conversation so far.
       let resume: ModelMessage[] | undefined;
@@ -203,7 +202,7 @@ export class AgentRunExecution {
   private async carryOut(
     decided: AgentRunAggregate['decided'][number],
     tools: RunnableTool[],
-    runTool: typeof import('../models/agent-loop').runTool,
+    runTool: typeof import('../agent-loop/agent-loop').runTool,
     signal: AbortSignal,
   ): Promise<ToolCall> {
     const { executorId } = this.deps;
@@ -304,21 +303,4 @@ export function claimOf(agent: Agent | null, executorId: string, tools: ToolRegi
 function summed(before: Usage | null, now: Usage): Usage {
   if (!before) return now;
   return { inputTokens: before.inputTokens + now.inputTokens, outputTokens: before.outputTokens + now.outputTokens };
-}
-
-/** The run's span (while tracing is on): its usage and cost, and its error. */
-function runSpanEnded({ outcome, usage }: Omit<EndAgentRun, 'type' | 'executorId'>): void {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return;
-  if (usage) {
-    span.setAttributes({
-      'gen_ai.usage.input_tokens': usage.inputTokens,
-      'gen_ai.usage.output_tokens': usage.outputTokens,
-    });
-    if (usage.costUsd !== undefined) span.setAttribute('app.cost_usd', usage.costUsd);
-  }
-  if ('error' in outcome) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
-    span.setAttribute('error.type', outcome.error.code);
-  } else if ('cancelled' in outcome) span.setAttribute('app.agent_run.cancelled', true);
 }

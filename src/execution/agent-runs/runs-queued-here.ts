@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '../domain/decider';
-import type { Agent } from './agent';
-import type { AgentRunAggregate } from './agent-run/agent-run.state';
-import type { StartAgentRun } from './agent-run/agent-run.commands';
+import { DomainError } from '../../domain/decider';
+import type { Agent } from '../../agents/agent';
+import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
+import type { StartAgentRun } from '../../agents/agent-run/agent-run.commands';
 
 /** A run this process has just queued, as its queueing command left it. */
 export interface RunQueuedHere {

@@ -1,6 +1,6 @@
-import { AgentRun } from '../agents/agent-run/agent-run.state';
-import { taskMessage } from '../agents/agent-run/task-message';
-import type { ThreadMessage } from './thread';
+import { AgentRun } from '../../agents/agent-run/agent-run.state';
+import { taskMessage } from './task-message';
+import type { ThreadMessage } from '../../threads/thread';
 
 /**
  * What a run that succeeded adds to its thread: the task, each tool call with its result (a call and its result

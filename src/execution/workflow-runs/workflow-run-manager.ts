@@ -1,35 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ActorRegistry } from '../actors/actor-registry';
-import { agentDecider, agentStream } from '../agents/agent';
-import { agentNameDecider, agentNameStream } from '../agents/agent-name';
-import { agentRunStream } from '../agents/agent-run/agent-run.events';
-import { agentRunDecider } from '../agents/agent-run/agent-run';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { DomainError } from '../domain/decider';
-import { isEnded } from '../domain/run';
-import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
-import { RecordedEvent } from '../event-store/event-store';
-import { Clock } from '../shared/clock';
-import { IdGenerator } from '../shared/ids';
-import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
-import { AgentsReadModel } from '../agents/queries/agents.read-model';
-import { WorkflowStep } from '../workflows/workflow/workflow.state';
-import { workflowDecider } from '../workflows/workflow/workflow';
-import { workflowStream } from '../workflows/workflow/workflow.events';
-import { WorkflowRunCommand } from '../workflows/workflow-run/workflow-run.commands';
-import { WorkflowRunAggregate } from '../workflows/workflow-run/workflow-run.state';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { agentDecider, agentStream } from '../../agents/agent';
+import { agentNameDecider, agentNameStream } from '../../agents/agent-name';
+import { agentRunStream } from '../../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { DomainError } from '../../domain/decider';
+import { isEnded } from '../../domain/run';
+import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
+import { RecordedEvent } from '../../event-store/event-store';
+import { Clock } from '../../shared/clock';
+import { IdGenerator } from '../../shared/ids';
+import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
+import { AgentsReadModel } from '../../agents/queries/agents.read-model';
+import { WorkflowStep } from '../../workflows/workflow/workflow.state';
+import { workflowDecider } from '../../workflows/workflow/workflow';
+import { workflowStream } from '../../workflows/workflow/workflow.events';
+import { WorkflowRunCommand } from '../../workflows/workflow-run/workflow-run.commands';
+import { WorkflowRunAggregate } from '../../workflows/workflow-run/workflow-run.state';
 import {
   WorkflowRunStarted,
   WorkflowStepRetrying,
   WorkflowStepStarted,
   workflowRunStream,
-} from '../workflows/workflow-run/workflow-run.events';
-import { stepContext } from '../workflows/workflow-run/step-context';
-import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
-import { reusableSteps } from '../workflows/replay-workflow-run/reusable-steps';
-import { isHeld } from '../domain/run-slots';
-import { currentTraceparent, inAsyncScope, laterInThisScope } from '../shared/trace-context';
-import { RunsQueuedHere } from '../agents/runs-queued-here';
+} from '../../workflows/workflow-run/workflow-run.events';
+import { stepContext } from '../../workflows/workflow-run/step-context';
+import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
+import { reusableSteps } from '../../workflows/replay-workflow-run/reusable-steps';
+import { isHeld } from '../../domain/run-slots';
+import { currentTraceparent, inAsyncScope, laterInThisScope } from '../../shared/trace-context';
+import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
 import { WorkflowRunTraces } from './workflow-run-traces';
 import {
   FOLLOWED_EVENT_TYPES,

@@ -9,14 +9,14 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { taskMessage } from '../agents/agent-run/task-message';
-import type { RunnableTool } from '../tools/tool';
-import type { ModelProviders, OpenedModel } from './model-providers';
-import { errorMessage, toModelRunError } from './provider-errors';
+import { taskMessage } from './task-message';
+import type { RunnableTool } from '../../tools/tool';
+import type { ModelProviders, OpenedModel } from '../../models/model-providers';
+import { errorMessage, toModelRunError } from '../../models/provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
-import { endModelCall, failModelCall, inToolSpan, startModelCall } from './gen-ai-spans';
+import { endModelCall, failModelCall, inToolSpan, startModelCall } from '../../models/gen-ai-spans';
 import type { Span } from '@opentelemetry/api';
-import { orderSince, yieldIfTurnIsLong } from '../shared/turn-budget';
+import { orderSince, yieldIfTurnIsLong } from '../../shared/turn-budget';
 import { performance } from 'node:perf_hooks';
 
 /** The turn order of a model call about to start: before the parts of answers being read. */

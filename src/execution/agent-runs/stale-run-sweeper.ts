@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandResult } from '../actors/actor';
-import { ActorRegistry } from '../actors/actor-registry';
-import { agentRunDecider } from '../agents/agent-run/agent-run';
-import { agentRunStream } from '../agents/agent-run/agent-run.events';
-import { AgentsReadModel, StaleRun } from '../agents/queries/agents.read-model';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
-import { ReadYourWrites } from '../read-models/read-your-writes';
-import { Clock } from '../shared/clock';
-import { WorkflowsReadModel } from '../workflows/queries/workflows.read-model';
-import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
-import { workflowRunStream } from '../workflows/workflow-run/workflow-run.events';
+import { CommandResult } from '../../actors/actor';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { agentRunStream } from '../../agents/agent-run/agent-run.events';
+import { AgentsReadModel, StaleRun } from '../../agents/queries/agents.read-model';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
+import { ReadYourWrites } from '../../read-models/read-your-writes';
+import { Clock } from '../../shared/clock';
+import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
+import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
+import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
 
 /** Runs read, and ended together (their appends share commits), at a time; the sweep goes on until none is left. */
 const BATCH = 100;

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ActorRegistry } from '../actors/actor-registry';
-import { AgentRunSucceeded, agentRunStream } from '../agents/agent-run/agent-run.events';
-import { agentRunDecider } from '../agents/agent-run/agent-run';
-import { toAgentRun } from '../agents/agent-run/agent-run.view';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ProcessManager, ProcessManagerDeps } from '../consumers/process-manager';
-import { RecordedEvent } from '../event-store/event-store';
-import { threadDecider, threadStream } from '../threads/thread';
-import { exchangeOf } from '../threads/thread-exchange';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { AgentRunSucceeded, agentRunStream } from '../../agents/agent-run/agent-run.events';
+import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { toAgentRun } from '../../agents/agent-run/agent-run.view';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
+import { RecordedEvent } from '../../event-store/event-store';
+import { threadDecider, threadStream } from '../../threads/thread';
+import { exchangeOf } from '../agent-loop/run-messages';
 
 /**
  * The process manager that adds a run's exchange to its thread once the run has succeeded (a failed or cancelled

@@ -1,6 +1,6 @@
-import { AGENT_RUN_ENDINGS, AgentRunFailed, AgentRunSucceeded } from '../agents/agent-run/agent-run.events';
-import { RecordedEvent } from '../event-store/event-store';
-import { StepOutcome } from '../workflows/workflow-run/workflow-run.commands';
+import { AGENT_RUN_ENDINGS, AgentRunFailed, AgentRunSucceeded } from '../../agents/agent-run/agent-run.events';
+import { RecordedEvent } from '../../event-store/event-store';
+import { StepOutcome } from '../../workflows/workflow-run/workflow-run.commands';
 
 /** The events the workflow run manager follows: its runs' own, and the endings of the agent runs their steps made. */
 export const FOLLOWED_EVENT_TYPES = [

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Context, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
-import { ActorRegistry } from '../actors/actor-registry';
-import { isEnded } from '../domain/run';
-import { EventStore, RecordedEvent } from '../event-store/event-store';
-import { contextOf, tracer, withSpanId } from '../shared/trace-context';
-import { WorkflowRunAggregate } from '../workflows/workflow-run/workflow-run.state';
-import { workflowRunDecider } from '../workflows/workflow-run/workflow-run';
-import { workflowRunStream } from '../workflows/workflow-run/workflow-run.events';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { isEnded } from '../../domain/run';
+import { EventStore, RecordedEvent } from '../../event-store/event-store';
+import { contextOf, tracer, withSpanId } from '../../shared/trace-context';
+import { WorkflowRunAggregate } from '../../workflows/workflow-run/workflow-run.state';
+import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
+import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
 
 /** Runs and steps whose spans this instance remembers having recorded. */
 const RECORDED_KEPT = 10_000;
