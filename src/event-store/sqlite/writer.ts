@@ -1,36 +1,16 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
-import {
-  AppendResult,
-  BatchAppendOutcome,
-  ConcurrencyError,
-  ExpectedRevision,
-  StoreUnavailableError,
-  StreamAppend,
-  StreamSnapshot,
-} from '../event-store';
+import { AppendResult, BatchAppendOutcome, StoreUnavailableError, StreamAppend, StreamSnapshot } from '../event-store';
+import { Answer, PendingAppend, answerAppends, asStoreFailure, writerError } from './append-answers';
 import { CommitReport } from './live-commits';
 import { ConnectionSettings } from './schema';
 import { SqliteSnapshotWrites } from './snapshot-writes';
-import { BatchEncoder, WriterFailure, WriterReply, decodeOutcomes } from './writer-protocol';
+import { BatchEncoder, WriterFailure, WriterReply } from './writer-protocol';
 
 const WRITER_SCRIPT = join(__dirname, 'writer.worker.js');
 /** The most room a batch reserves ahead in its encoder. */
 const RESERVE_AT_MOST = 64 * 1024 * 1024;
-
-/** One append waiting for the writer: one stream, or several all or nothing (its events are in the encoder). */
-interface PendingAppend {
-  /** Each part's stream and expectation, one after the other, for the ConcurrencyError of a conflict. */
-  parts: Array<string | ExpectedRevision>;
-  /** Where its outcome goes: the promise of one append, or its place (`index`) among a batch's. */
-  answer: Answer;
-  index: number;
-}
-
-interface Answer {
-  settle(index: number, outcome: BatchAppendOutcome): void;
-}
 
 type SnapshotReply = { snapshotsWritten: number; failure?: WriterFailure };
 
@@ -213,31 +193,7 @@ export class SqliteWriter {
       for (const request of batch) request.answer.settle(request.index, { error: failure });
     } else {
       sent?.batch.handedBack(reply.bytes);
-      const outcomes = decodeOutcomes(
-        reply,
-        batch.map((request) => request.parts.length / 2),
-      );
-      batch.forEach((request, i) => {
-        const outcome = outcomes[i];
-        let answer: BatchAppendOutcome;
-        if ('ok' in outcome)
-          answer = {
-            ok: outcome.ok.map((result) => ({
-              nextRevision: BigInt(result.nextRevision),
-              position: BigInt(result.position),
-            })),
-          };
-        else if ('conflict' in outcome) {
-          const { part, actual } = outcome.conflict;
-          const error = new ConcurrencyError(
-            request.parts[2 * part] as string,
-            request.parts[2 * part + 1] as ExpectedRevision,
-            actual === null ? 'no_stream' : BigInt(actual),
-          );
-          answer = { error };
-        } else answer = { error: asStoreFailure(writerError(outcome.failure)) };
-        request.answer.settle(request.index, answer);
-      });
+      const outcomes = answerAppends(batch, reply);
       const { headBefore, headAfter } = reply;
       if (sent) this.committed({ outcomes, headBefore, headAfter, sent });
     }
@@ -274,16 +230,4 @@ function whileTaking(): Error {
 
 function closed(): StoreUnavailableError {
   return new StoreUnavailableError('The event store is closed');
-}
-
-/** The writer's report of an error, as an error again, with SQLite's code. */
-function writerError({ code, message }: WriterFailure): Error {
-  return Object.assign(new Error(message), { code });
-}
-
-/** SQLite's own failures (a lock held elsewhere, a full disk) are the store's, not the caller's: 503, not 500. */
-function asStoreFailure(error: unknown): unknown {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
-  return new StoreUnavailableError(`The event store could not append: ${(error as Error).message}`, { cause: error });
 }
