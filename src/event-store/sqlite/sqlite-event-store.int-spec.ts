@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describeEventStoreContract } from '../event-store.contract';
-import { PAGE_SCAN_LIMIT, SqliteEventStore } from './sqlite-event-store';
+import { LogReads, PAGE_SCAN_LIMIT } from './log-reads';
+import { SqliteEventStore } from './sqlite-event-store';
 import { windowQuery } from './event-rows';
 import { BatchEncoder } from './writer-protocol';
 import Database from 'better-sqlite3';
 import { EventStore, RecordedEvent, StoreUnavailableError } from '../event-store';
 import { eventually } from '../../../test/support/eventually';
+
+/** The store's reads of the log on its own thread, which the tests watch. */
+const logReadsOf = (store: SqliteEventStore) => (store as unknown as { logReads: LogReads }).logReads;
 
 const folders = new Map<EventStore, string>();
 
@@ -265,7 +269,7 @@ describe('sqlite event store', () => {
       },
     );
     await caughtUpOnce;
-    const reads = jest.spyOn(store as unknown as { readRows(): unknown }, 'readRows');
+    const reads = jest.spyOn(logReadsOf(store), 'rows');
     await Promise.all([
       store.append('s-1', [event('A'), event('B')], { expected: 'no_stream' }),
       store.append('other-1', [event('Skipped')], { expected: 'no_stream' }),
@@ -298,7 +302,7 @@ describe('sqlite event store', () => {
     const other = new SqliteEventStore({ file });
     try {
       await eventually(() => expect(caughtUps).toBe(1));
-      const reads = jest.spyOn(store as unknown as { readRows(): unknown }, 'readRows');
+      const reads = jest.spyOn(logReadsOf(store), 'rows');
       for (let i = 0; i < 5; i++) await store.append(`other-${i}`, [event('Unwanted')], { expected: 'no_stream' });
       await new Promise((resolve) => setImmediate(resolve));
       expect(caughtUps).toBe(1);
@@ -382,7 +386,7 @@ describe('sqlite event store', () => {
       const store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
       await log(store);
       const aheadReads = jest.spyOn(readAhead(store), 'read');
-      const onThisThread = jest.spyOn(store as unknown as { readRows(): unknown }, 'readRows');
+      const onThisThread = jest.spyOn(logReadsOf(store), 'rows');
       const { seen, batches } = await catchUp(store, { eventTypes: ['Kept'] });
       // The first batch here; the next four, and the empty one that ends the catch-up, there.
       expect(onThisThread).toHaveBeenCalledTimes(1);
@@ -482,7 +486,7 @@ describe('sqlite event store', () => {
         const types = Array.from({ length: (i % 100) + 1 }, (_, k) => `Type${k}`);
         await store.readAll({ filter: { eventTypes: types, streams: i >= 100 ? [`s-${i}`] : [] } });
       }
-      const cached = (store as unknown as { readAllStatements: { size: number } }).readAllStatements.size;
+      const cached = (logReadsOf(store) as unknown as { statements: { size: number } }).statements.size;
       expect(cached).toBeLessThanOrEqual(200);
       await store.close();
     });

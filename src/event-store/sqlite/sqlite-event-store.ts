@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 import {
   AppendResult,
   BatchAppendOutcome,
@@ -21,17 +20,14 @@ import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
 import {
   EVENT_BYTES_COLUMNS,
   EVENT_COLUMNS,
-  EventsQuery,
   RawEventBytesRow,
   RawEventRow,
-  SIZE_COLUMNS,
-  SizeRow,
   eventsQuery,
   toRecorded,
   toJsonBytes,
-  windowQuery,
 } from './event-rows';
 import { LiveCommits } from './live-commits';
+import { LogReads } from './log-reads';
 import { SqliteReadAhead } from './read-ahead';
 import { SqliteSynchronous, openLog } from './schema';
 import { LogSource, SqliteSubscription } from './subscription';
@@ -48,13 +44,6 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   now?: () => Date;
 }
-
-/** Prepared reads of the log kept, by their SQL (one per filter shape): the least used go first. */
-const STATEMENT_CACHE_SIZE = 200;
-/** Positions a page read looks at in one synchronous query: a few milliseconds at most, whatever the filter. */
-export const PAGE_WINDOW = 20_000;
-/** Positions one page read looks at in all, between which it lets the event loop go on. */
-export const PAGE_SCAN_LIMIT = 200_000;
 
 interface StoredSnapshot {
   revision: number;
@@ -77,9 +66,7 @@ export class SqliteEventStore implements EventStore {
   private readonly now: () => Date;
   private readonly writer: SqliteWriter;
   private readonly subscriptions = new Set<Subscription>();
-  private readonly readAllStatements = new LRUCache<string, Database.Statement<unknown[], RawEventRow>>({
-    max: STATEMENT_CACHE_SIZE,
-  });
+  private readonly logReads: LogReads;
   private readonly lastRevisionStmt: Database.Statement<[string], { revision: number | null }>;
   private readonly headStmt: Database.Statement<[], { position: number | null }>;
   private readonly readStreamStmt: Database.Statement<[string, number, number], RawEventRow>;
@@ -97,13 +84,14 @@ export class SqliteEventStore implements EventStore {
       )
       .raw(true);
     this.readSnapshotStmt = this.db.prepare('SELECT revision, schema_version, state FROM snapshots WHERE stream = ?');
+    this.logReads = new LogReads(this.db, () => this.head());
     if (!this.db.memory) this.readAheadThread = new SqliteReadAhead(options.file, SQLITE_PAGE_CACHE_SIZE);
     this.live = new LiveCommits(options.pollIntervalMs ?? 1000);
     this.writer = new SqliteWriter(options.file, settings, this.now, (report) => this.live.committed(report));
     this.source = {
       live: this.live,
       readAhead: this.readAheadThread,
-      readRows: (query) => this.readRows(query),
+      readRows: (query) => this.logReads.rows(query),
       head: () => BigInt(this.headStmt.get()?.position ?? 0),
       isOpen: () => this.db.open,
     };
@@ -155,7 +143,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
-    return this.readRows(eventsQuery(options.after, options.maxCount ?? 1000, options.filter)).map(toRecorded);
+    return this.logReads.rows(eventsQuery(options.after, options.maxCount ?? 1000, options.filter)).map(toRecorded);
   }
 
   async head(): Promise<bigint> {
@@ -163,88 +151,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readLogPage(request: LogPageRequest): Promise<LogPage> {
-    const { rows, cursor, end } = await this.readLogRows(request, EVENT_COLUMNS);
+    const { rows, cursor, end } = await this.logReads.page(request, EVENT_COLUMNS);
     return { events: (rows as RawEventRow[]).map(toRecorded), cursor, end };
   }
 
   async readLogJson(request: LogPageRequest): Promise<LogJsonPage> {
-    const { rows, cursor, end } = await this.readLogRows(request, EVENT_BYTES_COLUMNS);
+    const { rows, cursor, end } = await this.logReads.page(request, EVENT_BYTES_COLUMNS);
     return { events: (rows as unknown as RawEventBytesRow[]).map(toJsonBytes), cursor, end };
-  }
-
-  /**
-   * Reads the log in windows of PAGE_WINDOW positions (each one query, through the type or stream index when
-   * the filter names them), yielding to the event loop between windows, until the page is full (by count or by
-   * bytes), the log ends, or PAGE_SCAN_LIMIT positions were looked at. With `maxBytes`, each window first reads the
-   * sizes of the events it would take (SQLite knows them without loading the text), then only the rows that fit.
-   */
-  private async readLogRows({ direction, after, before, maxCount, maxBytes, filter }: LogPageRequest, columns: string) {
-    const head = await this.head();
-    const rows: RawEventRow[] = [];
-    const forward = direction === 'forward';
-    // Forward: the events in (cursor, head]; backward: those in [1, cursor).
-    let cursor = forward ? (after ?? 0n) : (before ?? head + 1n);
-    if (!forward && cursor > head + 1n) cursor = head + 1n;
-    let scanned = 0n;
-    let bytesLeft = maxBytes ?? Infinity;
-    const atEnd = () => (forward ? cursor >= head : cursor <= 1n);
-    // One stream or one type alone: its index holds the events in position order, so a read walks it and stops
-    // at maxCount, whatever the stretch of the log; other filters read a window at a time.
-    const walk =
-      (filter?.streams?.length ?? 0) + (filter?.eventTypes?.length ?? 0) === 1 &&
-      !filter?.streamPrefixes?.length &&
-      !filter?.excludeStreamPrefixes?.length;
-    const window = walk ? head + 1n : BigInt(PAGE_WINDOW);
-    while (!atEnd() && rows.length < maxCount && bytesLeft > 0 && scanned < PAGE_SCAN_LIMIT) {
-      if (scanned > 0n) await new Promise((resolve) => setImmediate(resolve));
-      let wanted = maxCount - rows.length;
-      const [lower, upper] = forward
-        ? [cursor, cursor + window < head ? cursor + window : head]
-        : [cursor - 1n - window > 0n ? cursor - 1n - window : 0n, cursor - 1n];
-      let cutBySize = false;
-      if (maxBytes !== undefined) {
-        const fitting = this.rowsThatFit(windowQuery(lower, upper, !forward, wanted, filter, SIZE_COLUMNS), {
-          bytesLeft,
-          first: rows.length === 0,
-        });
-        cutBySize = fitting.count < fitting.found;
-        wanted = fitting.count;
-        bytesLeft -= fitting.bytes;
-      }
-      const read = wanted > 0 ? this.readRows(windowQuery(lower, upper, !forward, wanted, filter, columns)) : [];
-      for (const row of read) rows.push(row);
-      // A window that gave all it was asked for (or was cut by size) ends at its last row, or where it began if it
-      // gave none; otherwise it held no more and the read goes on from the window's far end.
-      const full = cutBySize || (read.length > 0 && read.length === wanted);
-      const last = read.length > 0 ? BigInt(read[read.length - 1][0]) : cursor;
-      const next = full ? last : forward ? upper : lower + 1n;
-      scanned += forward ? next - cursor : cursor - next;
-      cursor = next;
-      if (cutBySize) break;
-    }
-    return { rows, cursor, end: atEnd() };
-  }
-
-  /** How many of a window's events fit in `bytesLeft` (the first event of a page always does), and their bytes. */
-  private rowsThatFit(query: EventsQuery, { bytesLeft, first }: { bytesLeft: number; first: boolean }) {
-    const sizes = this.readRows(query) as unknown as SizeRow[];
-    let count = 0;
-    let bytes = 0;
-    for (const [, size] of sizes) {
-      if (bytes + size > bytesLeft && !(first && count === 0)) break;
-      bytes += size;
-      count++;
-    }
-    return { count, bytes, found: sizes.length };
-  }
-
-  private readRows({ sql, params }: EventsQuery): RawEventRow[] {
-    let statement = this.readAllStatements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare<unknown[], RawEventRow>(sql).raw(true);
-      this.readAllStatements.set(sql, statement);
-    }
-    return statement.all(...params);
   }
 
   subscribe(
