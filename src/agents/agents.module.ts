@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PreferWait } from '../http/prefer-wait';
+import { SseStreams } from '../http/sse-streams';
 import { AgentDirectory } from './agent-directory.port';
 import { AgentRuns } from './agent-runs.port';
 import { AgentNameClaims } from './agent-name-claims';
@@ -59,6 +60,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     RunAnswers,
     { provide: AgentRuns, useExisting: RunAnswers },
     PreferWait,
+    SseStreams,
   ],
   exports: [AgentsReadModel, AgentDirectory, AgentRuns, RunsQueuedHere],
 })

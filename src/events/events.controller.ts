@@ -10,10 +10,9 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeys, bearerToken } from '../access/api-keys';
-import { StreamLimits } from '../access/stream-limits';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { SseWriter } from '../http/sse';
+import { SseStreams } from '../http/sse-streams';
 import { Slots } from '../shared/slots';
 import { EventFeed } from '../live/event-feed';
 import { EventLogStream } from './event-log-stream';
@@ -26,16 +25,16 @@ import { LOG_READ_SLOTS, SLOW_READER_MS } from './log-read-slots';
 @ApiTags('events')
 @Controller('v1/events')
 export class EventsController implements BeforeApplicationShutdown {
-  /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
+  /** The streams open now: stopped before the feed when the service stops. */
   private readonly open = new Set<EventLogStream>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly feed: EventFeed,
-    private readonly limits: StreamLimits,
+    private readonly streams: SseStreams,
     private readonly keys: ApiKeys,
     @Inject(LOG_READ_SLOTS) private readonly slots: Slots,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs' | 'eventLog'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'eventLog'>,
   ) {}
 
   @ApiOperation({
@@ -88,30 +87,17 @@ export class EventsController implements BeforeApplicationShutdown {
       return;
     }
     const query = this.forCaller(parseEventLogQuery(raw, { lastEventId, stream: true }), request);
-    const release = this.limits.acquire(request);
     let stream: EventLogStream | undefined;
-    let sse: SseWriter;
-    try {
-      sse = new SseWriter(
-        reply,
-        () => {
-          release();
-          if (!stream) return;
-          this.open.delete(stream);
-          stream.stop();
-        },
-        { heartbeatMs: this.config.sseHeartbeatMs },
-      );
-    } catch (error) {
-      release();
-      throw error;
-    }
+    const sse = this.streams.start(request, reply, () => {
+      if (!stream) return;
+      this.open.delete(stream);
+      stream.stop();
+    });
     try {
       stream = await EventLogStream.open(this.feed, sse, query);
     } catch {
       // The feed could not start (the store is down): the client reconnects and resumes with Last-Event-ID.
       sse.end();
-      release();
       return;
     }
     if (sse.isClosed) stream.stop();

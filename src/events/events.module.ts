@@ -2,6 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { sseJsonMessage, sseMessage } from '../http/sse';
+import { SseStreams } from '../http/sse-streams';
 import { EventFeed } from '../live/event-feed';
 import { Slots } from '../shared/slots';
 import { envelopeJson, toEnvelope } from './event-envelope';
@@ -17,6 +18,7 @@ import { ResourceHistoryController } from './resource-history.controller';
   imports: [AgentsModule, WorkflowsModule, ThreadsModule],
   controllers: [EventsController, ResourceHistoryController],
   providers: [
+    SseStreams,
     {
       provide: LOG_READ_SLOTS,
       inject: [APP_CONFIG],

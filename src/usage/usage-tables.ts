@@ -6,18 +6,16 @@ import type Database from 'better-sqlite3';
  * ends from the hourly ones, so its cost grows with days × agents × models, not with the number of runs.
  */
 export function createUsageTables(db: Database.Database): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS usage_by_hour (
-      hour TEXT NOT NULL, agent_id TEXT NOT NULL, model TEXT NOT NULL,
+  db.exec(usageSumsTable('hour') + usageSumsTable('day'));
+}
+
+/** One table of the sums, by `period`: the two hold the same columns and differ only in how long a period is. */
+function usageSumsTable(period: 'hour' | 'day'): string {
+  return `
+    CREATE TABLE IF NOT EXISTS usage_by_${period} (
+      ${period} TEXT NOT NULL, agent_id TEXT NOT NULL, model TEXT NOT NULL,
       runs INTEGER NOT NULL, input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
       cost_usd REAL NOT NULL, unpriced_runs INTEGER NOT NULL,
-      PRIMARY KEY (hour, agent_id, model)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS usage_by_day (
-      day TEXT NOT NULL, agent_id TEXT NOT NULL, model TEXT NOT NULL,
-      runs INTEGER NOT NULL, input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
-      cost_usd REAL NOT NULL, unpriced_runs INTEGER NOT NULL,
-      PRIMARY KEY (day, agent_id, model)
-    ) WITHOUT ROWID;
-  `);
+      PRIMARY KEY (${period}, agent_id, model)
+    ) WITHOUT ROWID;`;
 }

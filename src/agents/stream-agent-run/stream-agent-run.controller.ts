@@ -1,13 +1,11 @@
-import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { StreamLimits } from '../../access/stream-limits';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../event-store/event-store';
 import { ParseIdPipe } from '../../http/id.pipe';
-import { SseWriter } from '../../http/sse';
+import { SseStreams } from '../../http/sse-streams';
 import { RunFeed } from '../../live/run-feed';
 import { StreamWatch } from '../../live/stream-watch';
 import { agentRunStream } from '../agent-run/agent-run.events';
@@ -16,17 +14,13 @@ import { AgentRunStream } from './agent-run-stream';
 
 @ApiTags('agents')
 @Controller('v1/agents')
-export class StreamAgentRunController implements BeforeApplicationShutdown {
-  /** Open streams, ended when the service stops so that they do not hold the shutdown open. */
-  private readonly open = new Set<SseWriter>();
-
+export class StreamAgentRunController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly watch: StreamWatch,
     private readonly feed: RunFeed,
     private readonly runs: AgentsReadModel,
-    private readonly limits: StreamLimits,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sseHeartbeatMs'>,
+    private readonly streams: SseStreams,
   ) {}
 
   /**
@@ -52,7 +46,11 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     if (!this.runs.getRun(agentId, runId)) {
       throw new DomainError('not_found', `Agent run ${runId} of agent ${agentId} does not exist`);
     }
-    const release = this.limits.acquire(request);
+    // The stream is counted first, so that a client over its limit is refused before anything is followed.
+    const sse = this.streams.start(request, reply, () => {
+      stopWatching();
+      stopFeed();
+    });
     const stream = agentRunStream(runId);
     let replaying = true;
     const live: Array<RecordedEvent | string> = [];
@@ -61,17 +59,6 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     // Opened mid-run: the text so far comes first, in one `delta`, after what the run recorded until now.
     if (feed.soFar) live.unshift(feed.soFar);
     const stopFeed = feed.stop;
-    const sse: SseWriter = new SseWriter(
-      reply,
-      () => {
-        release();
-        this.open.delete(sse);
-        stopWatching();
-        stopFeed();
-      },
-      { heartbeatMs: this.config.sseHeartbeatMs },
-    );
-    this.open.add(sse);
     const stop = () => sse.end();
     const view = new AgentRunStream(sse);
     const forward = (item: RecordedEvent | string) => {
@@ -89,9 +76,5 @@ export class StreamAgentRunController implements BeforeApplicationShutdown {
     }
     replaying = false;
     for (const item of live.splice(0)) forward(item);
-  }
-
-  beforeApplicationShutdown(): void {
-    for (const sse of this.open) sse.end();
   }
 }

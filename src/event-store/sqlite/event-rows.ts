@@ -2,7 +2,18 @@ import { EventFilter, EventJson, RecordedEvent } from '../event-store';
 
 /** The columns of an event read as an array (better-sqlite3's raw mode, which skips building an object per row). */
 export const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
-export type RawEventRow = [number, string, string, number, string, string, string, number];
+/** An event's row in raw mode, in the order of EVENT_COLUMNS, with its data and metadata as `Body`. */
+type EventRow<Body> = [
+  position: number,
+  id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: Body,
+  metadata: Body,
+  recordedAt: number,
+];
+export type RawEventRow = EventRow<string>;
 /** An event's position and the bytes of its data and metadata, read without loading either. */
 export const SIZE_COLUMNS = 'position, octet_length(data) + octet_length(metadata)';
 export type SizeRow = [number, number];
@@ -67,52 +78,32 @@ function filterClauses(filter?: EventFilter): { clauses: string[]; params: Array
   return { clauses, params: [...streams, ...prefixParams(prefixes), ...types, ...prefixParams(excluded)] };
 }
 
-export function toRecorded([
-  position,
-  id,
-  stream,
-  revision,
-  type,
-  data,
-  metadata,
-  recordedAt,
-]: RawEventRow): RecordedEvent {
+/** What an event read from its row is, whatever becomes of its data and metadata: the same for every read. */
+function fromRow<Body, Bodies>(
+  [position, id, stream, revision, type, data, metadata, recordedAt]: EventRow<Body>,
+  bodies: (data: Body, metadata: Body) => Bodies,
+) {
   return {
     id,
     type,
     stream,
     revision: BigInt(revision),
     position: BigInt(position),
-    data: JSON.parse(data),
-    metadata: JSON.parse(metadata),
+    ...bodies(data, metadata),
     recordedAt: new Date(recordedAt),
   };
+}
+
+export function toRecorded(row: RawEventRow): RecordedEvent {
+  return fromRow(row, (data, metadata) => ({ data: JSON.parse(data), metadata: JSON.parse(metadata) }));
 }
 
 /** The columns of an event with its data and metadata as bytes (SQLite hands a BLOB over without decoding it). */
 export const EVENT_BYTES_COLUMNS =
   'position, id, stream, revision, type, CAST(data AS BLOB), CAST(metadata AS BLOB), recorded_at';
-export type RawEventBytesRow = [number, string, string, number, string, Buffer, Buffer, number];
+export type RawEventBytesRow = EventRow<Buffer>;
 
 /** The row with its data and metadata left as the JSON stored. */
-export function toJsonBytes([
-  position,
-  id,
-  stream,
-  revision,
-  type,
-  data,
-  metadata,
-  recordedAt,
-]: RawEventBytesRow): EventJson {
-  return {
-    id,
-    type,
-    stream,
-    revision: BigInt(revision),
-    position: BigInt(position),
-    dataJson: data,
-    metadataJson: metadata,
-    recordedAt: new Date(recordedAt),
-  };
+export function toJsonBytes(row: RawEventBytesRow): EventJson {
+  return fromRow(row, (dataJson, metadataJson) => ({ dataJson, metadataJson }));
 }
