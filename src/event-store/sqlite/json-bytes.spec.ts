@@ -89,4 +89,14 @@ describe('writeText', () => {
     expect(writeText('abc', Buffer.alloc(2), 0)).toBe(NO_ROOM);
     expect(writeText('ü', Buffer.alloc(2), 0)).toBe(NO_ROOM); // 2 bytes, but room is checked for 3 per unit
   });
+
+  it('writes a long text whole, or tells when it has no room, whatever its characters', () => {
+    for (const text of ['a'.repeat(5000), 'Grüße '.repeat(1000)]) {
+      const size = Buffer.byteLength(text);
+      const bytes = Buffer.alloc(size + 3);
+      expect(writeText(text, bytes, 3)).toBe(size + 3);
+      expect(bytes.toString('utf8', 3)).toBe(text);
+      expect(writeText(text, Buffer.alloc(size + 2), 3)).toBe(NO_ROOM);
+    }
+  });
 });

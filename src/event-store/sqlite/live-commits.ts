@@ -21,6 +21,13 @@ export interface CommitReport {
 type Wake = (commit?: Commit) => void;
 
 /**
+ * Commits from this size on (the bytes of their events' JSON) are handed over in turns of their own: the waiting
+ * subscriptions woken one per turn of the event loop, each event's data parsed when first read. Smaller ones,
+ * nearly all, are handed over at once, parsed, as a read would return them.
+ */
+export const LARGE_COMMIT_BYTES = 64 * 1024;
+
+/**
  * A subscription waiting at the log's head: what it has seen (`after`), and the events it wants. A commit of this
  * store that follows on from `after` with none of those events does not wake it: `after` moves past the commit.
  */
@@ -48,21 +55,24 @@ export class LiveCommits {
 
   /**
    * The writer made a commit: counted, and handed to the subscriptions waiting for it (built only if one waits).
-   * A filtered subscription none of whose events it holds sleeps on, past it (see HeadWaiter). Each of the others
-   * is woken in a turn of the event loop of its own, so that what they do with a large commit (a projection
-   * writing rows, a process manager acting on it) does not add up in one turn; an event's data is parsed once,
-   * by the first of them to read it.
+   * A filtered subscription none of whose events it holds sleeps on, past it (see HeadWaiter). The others are
+   * woken; for a large commit, each in a turn of the event loop of its own, so that what they do with it (the
+   * read models writing rows, a process manager acting on it, each parsing its data) does not add up in one turn.
    */
   committed(report: CommitReport): void {
     this.sequence++;
     if (this.waiters.size === 0) return;
-    const commit = this.toCommit(report);
+    const large = report.sent.batch.size >= LARGE_COMMIT_BYTES;
+    const commit = this.toCommit(report, large);
+    const woken: Waiting[] = [];
     for (const waiting of this.waiters) {
       const { waiter } = waiting;
       if (waiter.filter && commit.headBefore <= waiter.after && !holdsAny(commit, waiter.filter)) {
         if (commit.headAfter > waiter.after) waiter.after = commit.headAfter;
-      } else setImmediate(() => waiting.wake(commit));
+      } else if (large) woken.push(waiting);
+      else waiting.wake(commit);
     }
+    if (woken.length > 0) wakeOnePerTurn(woken, commit);
   }
 
   /**
@@ -91,7 +101,7 @@ export class LiveCommits {
   }
 
   /** The events a commit added, as a read of the log would return them. */
-  private toCommit({ outcomes, headBefore, headAfter, sent }: CommitReport): Commit {
+  private toCommit({ outcomes, headBefore, headAfter, sent }: CommitReport, parseLater: boolean): Commit {
     const events: RecordedEvent[] = [];
     const recordedAt = new Date(sent.recordedAt);
     const requests = sent.batch.decode();
@@ -104,15 +114,14 @@ export class LiveCommits {
         const count = partEvents.length;
         partEvents.forEach((event, k) => {
           if (event.type.startsWith('$')) return;
-          const recorded = {
-            id: event.id,
-            type: event.type,
-            stream,
-            revision: BigInt(result.nextRevision - count + 1 + k),
-            position: BigInt(result.position - count + 1 + k),
-            recordedAt,
-          } as RecordedEvent;
-          events.push(parseOnFirstRead(recorded, event.data, event.metadata));
+          const revision = BigInt(result.nextRevision - count + 1 + k);
+          const position = BigInt(result.position - count + 1 + k);
+          const { id, type } = event;
+          if (parseLater) events.push(parseOnFirstRead({ id, type, stream, revision, position, recordedAt }, event));
+          else {
+            const [data, metadata] = [JSON.parse(event.data), JSON.parse(event.metadata)];
+            events.push({ id, type, stream, revision, position, data, metadata, recordedAt });
+          }
         });
       });
     });
@@ -122,13 +131,31 @@ export class LiveCommits {
 }
 
 /**
+ * Wakes the subscriptions one per turn of the event loop, the first in the next: each is scheduled from the one
+ * before, so timers and I/O (a health probe, other requests) go between them, which they would not if all were
+ * scheduled at once (Node runs every callback already queued for its check phase in one go).
+ */
+function wakeOnePerTurn(woken: Waiting[], commit: Commit): void {
+  let next = 0;
+  const wakeNext = () => {
+    woken[next++].wake(commit);
+    if (next < woken.length) setImmediate(wakeNext);
+  };
+  setImmediate(wakeNext);
+}
+
+/**
  * Gives the event its `data` and `metadata`, each parsed from its JSON when first read and then kept (a value set
  * replaces it). They are own, enumerable properties, so spreading or serialising the event sees plain values.
  */
-function parseOnFirstRead(event: RecordedEvent, dataJson: string, metadataJson: string): RecordedEvent {
+function parseOnFirstRead(
+  recorded: Omit<RecordedEvent, 'data' | 'metadata'>,
+  { data, metadata }: { data: string; metadata: string },
+): RecordedEvent {
+  const event = recorded as RecordedEvent;
   for (const [key, json] of [
-    ['data', dataJson],
-    ['metadata', metadataJson],
+    ['data', data],
+    ['metadata', metadata],
   ] as const) {
     let parsed = false;
     let value: unknown;

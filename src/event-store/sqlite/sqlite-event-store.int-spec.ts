@@ -282,6 +282,40 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('hands a large commit over in a later turn, its data parsed when first read, as a read would return it', async () => {
+    const file = join(folder, 'events.sqlite');
+    const store = new SqliteEventStore({ file, pollIntervalMs: 60_000 });
+    const seen: RecordedEvent[] = [];
+    let caughtUp!: () => void;
+    const caughtUpOnce = new Promise<void>((resolve) => (caughtUp = resolve));
+    let delivered!: () => void;
+    const got = new Promise<void>((resolve) => (delivered = resolve));
+    const subscription = store.subscribe(
+      {},
+      {
+        onEvents: (events) => {
+          seen.push(...events);
+          delivered();
+        },
+        onCaughtUp: () => caughtUp(),
+      },
+    );
+    await caughtUpOnce;
+    const reads = jest.spyOn(logReadsOf(store), 'rows');
+    const large = { ...event('Large'), data: { items: Array.from({ length: 20_000 }, (_, i) => `item ${i}`) } };
+    await store.append('big-1', [large], { expected: 'no_stream' });
+    await got;
+    expect(reads).not.toHaveBeenCalled();
+    const [handed] = seen;
+    expect(Object.getOwnPropertyDescriptor(handed, 'data')?.get).toBeDefined(); // not parsed until read
+    expect(JSON.parse(JSON.stringify(handed.data))).toEqual(large.data);
+    expect({ ...handed }).toEqual((await store.readAll())[0]);
+    handed.data = { replaced: true };
+    expect(handed.data).toEqual({ replaced: true });
+    await subscription.stop();
+    await store.close();
+  });
+
   it('lets a filtered subscription at the head sleep through commits without its events: no wake-up, no read', async () => {
     const file = join(folder, 'events.sqlite');
     const store = new SqliteEventStore({ file, pollIntervalMs: 60_000 });
