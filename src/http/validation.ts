@@ -41,7 +41,11 @@ const LONG_TURN_MS = 10;
  * each, and a timer lets the timers that fell due meanwhile (health probes, leases) go first.
  */
 class FreeFormAwareValidationPipe extends ValidationPipe {
-  /** When the DTO being made began: ValidationPipe calls validate() in the same turn as it makes the DTO. */
+  /**
+   * When the DTO being made (then checked) began. ValidationPipe calls validate() in the same turn as it makes the
+   * DTO, so that time is this request's; after a wait, another request may have set it, which only makes the
+   * next wait more or less likely.
+   */
   private making = 0;
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
