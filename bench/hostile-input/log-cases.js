@@ -2,9 +2,12 @@
 // The event log's cases (findings 1 and 2 of issue 32): streams and pages over a log of large events.
 const { call, drainStream } = require('./http');
 
-/** About 1 MiB of JSON: a context array of numbers, under the 1 MiB body limit. */
+/**
+ * About 1 MiB of JSON under both body limits: 24,000 strings of 40 characters (a body holds at most 25,000 values,
+ * JSON_MAX_VALUES), so each event is as large and holds nearly as many values as a request may.
+ */
 function bigContext() {
-  return { items: Array.from({ length: 118_000 }, (_, i) => 100_000 + i) };
+  return { items: Array.from({ length: 24_000 }, (_, i) => `${i}`.padStart(40, 'x')) };
 }
 
 /** A log of `runs` runs whose requests each hold about 1 MiB (the issue's 182 events of about 1 MiB). */

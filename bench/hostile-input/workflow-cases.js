@@ -46,8 +46,13 @@ const CASES = {
     ],
     {},
   ),
-  /** A 500,000-item input, a step without context (the one with `context: "all"` is in body-cases.js). */
-  'workflow-big-input': workflowCase([{ agent: 'bench', action: 'x' }], { items: range(500_000).map(() => 0) }),
+  /**
+   * An input of about 1 MiB holding nearly the most values a body may (24,000 strings of 40 characters), a step
+   * without context (the one with `context: "all"` is in body-cases.js).
+   */
+  'workflow-big-input': workflowCase([{ agent: 'bench', action: 'x' }], {
+    items: range(24_000).map((i) => `${i}`.padStart(40, 'x')),
+  }),
   /** `x {{input}}` with a 1 MiB input, then a step reading it five times. */
   'workflow-task-1mib': workflowCase(
     [

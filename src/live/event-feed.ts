@@ -7,6 +7,7 @@ import {
   matchesFilter,
 } from '../event-store/event-store';
 import { CHUNK_BYTES, CatchUpLimits, SharedChunk, joined, sharedChunks } from './feed-writes';
+import { yieldIfTurnIsLong } from '../shared/turn-budget';
 
 /** Where a subscriber's messages go (an SSE response): `write` says false once it holds enough for now. */
 export interface FeedSink {
@@ -252,6 +253,8 @@ export class EventFeed {
     try {
       while (!gone()) {
         await sink.drained();
+        // Many sinks drain in the same turn: each slice takes its turn (see turn-budget.ts), so timers go between.
+        await yieldIfTurnIsLong();
         if (gone()) return;
         if (subscriber.after >= this.position) return this.goLive(subscriber);
         const release = await this.catchUps.slots.acquire();

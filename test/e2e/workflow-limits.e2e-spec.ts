@@ -54,7 +54,7 @@ describe.each(storeFixtures())('workflow limits on %s', (_name, createFixture) =
       {},
     );
     expect(body.status).toBe('failed');
-    expect(body.error).toEqual({ code: 'condition_budget_exceeded', message: expect.stringContaining('100,000') });
+    expect(body.error).toEqual({ code: 'condition_budget_exceeded', message: expect.stringContaining('50,000') });
     expect(body.steps.map((s: any) => [s.id, s.status, s.error?.code ?? null])).toEqual([
       ['costly', 'failed', 'condition_budget_exceeded'],
       ['after', 'skipped', null],

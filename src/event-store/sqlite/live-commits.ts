@@ -8,6 +8,8 @@ export interface Commit {
   headBefore: bigint;
   headAfter: bigint;
   events: RecordedEvent[];
+  /** At least LARGE_COMMIT_BYTES: its subscriptions hand its events on one per turn of the event loop. */
+  large: boolean;
 }
 
 /** What the writer reports of a commit, with the appends it was sent. */
@@ -22,8 +24,9 @@ type Wake = (commit?: Commit) => void;
 
 /**
  * Commits from this size on (the bytes of their events' JSON) are handed over in turns of their own: the waiting
- * subscriptions woken one per turn of the event loop, each event's data parsed when first read. Smaller ones,
- * nearly all, are handed over at once, parsed, as a read would return them.
+ * subscriptions woken one per turn of the event loop, each event's data parsed when first read, and each
+ * subscription's handler given the events one per turn. Smaller ones, nearly all, are handed over at once, parsed,
+ * as a read would return them.
  */
 export const LARGE_COMMIT_BYTES = 64 * 1024;
 
@@ -126,7 +129,8 @@ export class LiveCommits {
       });
     });
     events.sort((a, b) => (a.position < b.position ? -1 : 1));
-    return { sequence: this.sequence, headBefore: BigInt(headBefore), headAfter: BigInt(headAfter), events };
+    const heads = { headBefore: BigInt(headBefore), headAfter: BigInt(headAfter) };
+    return { sequence: this.sequence, ...heads, events, large: parseLater };
   }
 }
 

@@ -316,6 +316,37 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it("hands a large commit's events on one at a time, each in a turn of its own", async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite'), pollIntervalMs: 60_000 });
+    const handed: string[] = [];
+    let caughtUp!: () => void;
+    const caughtUpOnce = new Promise<void>((resolve) => (caughtUp = resolve));
+    const subscription = store.subscribe(
+      {},
+      {
+        onEvents: (events) => {
+          handed.push(events.map((e) => e.type).join('+'));
+          // Queued while this event is handled: it runs before the next one is handed on.
+          setImmediate(() => handed.push('turn'));
+        },
+        onCaughtUp: () => caughtUp(),
+      },
+    );
+    try {
+      await caughtUpOnce;
+      const items = Array.from({ length: 10_000 }, (_, i) => `item ${i}`);
+      const large = ['A', 'B', 'C'].map((type) => ({ ...event(type), data: { items } }));
+      await store.append('big-1', large, { expected: 'no_stream' });
+      await eventually(() => expect(handed.join('+')).toContain('C'));
+      expect(handed.slice(0, 5)).toEqual(['A', 'turn', 'B', 'turn', 'C']);
+      await store.append('small-1', [event('D'), event('E')], { expected: 'no_stream' });
+      await eventually(() => expect(handed).toContain('D+E'));
+    } finally {
+      await subscription.stop();
+      await store.close();
+    }
+  });
+
   it('lets a filtered subscription at the head sleep through commits without its events: no wake-up, no read', async () => {
     const file = join(folder, 'events.sqlite');
     const store = new SqliteEventStore({ file, pollIntervalMs: 60_000 });

@@ -70,9 +70,12 @@ export class SqliteSubscription implements Subscription {
         const commit = handedOver;
         handedOver = undefined;
         const events = commit.events.filter((event) => event.position > after && matchesFilter(event, filter));
-        // A handler that answers at once (the read models) is not awaited: the commit's writers hear sooner.
-        for (let i = 0; i < events.length && !this.stopped; i += batchSize) {
-          const handling = handler.onEvents(events.length <= batchSize ? events : events.slice(i, i + batchSize));
+        // A handler that answers at once (the read models) is not awaited: the commit's writers hear sooner. The
+        // events of a large commit go one at a time, each in a turn of its own, so their handling does not add up.
+        const size = commit.large ? 1 : batchSize;
+        for (let i = 0; i < events.length && !this.stopped; i += size) {
+          if (commit.large && i > 0) await new Promise((resolve) => setImmediate(resolve));
+          const handling = handler.onEvents(events.length <= size ? events : events.slice(i, i + size));
           if (handling) await handling;
         }
         if (this.stopped) break;

@@ -25,11 +25,11 @@ import {
   workflowRunStream,
 } from '../../workflows/workflow-run/workflow-run.events';
 import { stepContext } from '../../workflows/workflow-run/step-context';
-import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
 import { reusableSteps } from '../../workflows/replay-workflow-run/reusable-steps';
 import { isHeld } from '../../domain/run-slots';
 import { currentTraceparent, inAsyncScope, laterInThisScope } from '../../shared/trace-context';
 import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
+import { WorkflowRunActors } from './workflow-run-actors';
 import { WorkflowRunTraces } from './workflow-run-traces';
 import {
   FOLLOWED_EVENT_TYPES,
@@ -52,6 +52,7 @@ export class WorkflowRunManager extends ProcessManager {
   /** Retries waiting for their time, and steps' time limits, by `<run>:<step>`; each holds its event. */
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
   private readonly traces: WorkflowRunTraces;
+  private readonly runs: WorkflowRunActors;
 
   constructor(
     deps: ProcessManagerDeps,
@@ -64,7 +65,8 @@ export class WorkflowRunManager extends ProcessManager {
     private readonly queuedHere: RunsQueuedHere,
   ) {
     super(deps, config.runs.executorEnabled);
-    this.traces = new WorkflowRunTraces(actors, deps.store);
+    this.runs = new WorkflowRunActors(actors);
+    this.traces = new WorkflowRunTraces(this.runs, deps.store);
   }
 
   protected override stopTakingWork(): void {
@@ -133,7 +135,7 @@ export class WorkflowRunManager extends ProcessManager {
     const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
     if (!workflow) throw new DomainError('not_found', `Workflow ${workflowId} does not exist`);
     if (isHeld(workflow.runs, runId)) return;
-    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    const run = await this.runs.read(runId);
     if (run?.status !== 'queued') return;
     const replayed = run.replayOf ? await this.replayed(run.replayOf.runId) : undefined;
     // A replay runs the version it replays (unless it asked for the current one), from what that run recorded.
@@ -158,7 +160,7 @@ export class WorkflowRunManager extends ProcessManager {
   ): Promise<
     { run: WorkflowRunAggregate; steps: WorkflowStep[]; workflowVersion?: number; outputStep?: string } | undefined
   > {
-    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    const run = await this.runs.read(runId);
     if (!run) return undefined;
     const { events } = await this.store.readStream(workflowRunStream(runId));
     const started = events.find((event) => event.type === 'WorkflowRunStarted');
@@ -215,7 +217,7 @@ export class WorkflowRunManager extends ProcessManager {
     index: number,
     agentRunId: string,
   ): Promise<WorkflowRunAggregate | undefined> {
-    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    const run = await this.runs.read(runId);
     const step = run?.steps[index];
     if (!run || isEnded(run.status) || step?.agentRunId !== agentRunId || !step.agent || step.task === null) return;
     const name = step.agent;
@@ -285,7 +287,7 @@ export class WorkflowRunManager extends ProcessManager {
   }
 
   private async cancelSteps(runId: string): Promise<void> {
-    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    const run = await this.runs.read(runId);
     for (const step of run?.steps ?? []) {
       const stopped = step.status === 'cancelled' || step.error?.code === 'step_timeout';
       if (step.agentRunId === null || !stopped) continue;
@@ -303,8 +305,7 @@ export class WorkflowRunManager extends ProcessManager {
   }
 
   private sendToRun(runId: string, command: WorkflowRunCommand) {
-    const context = { correlationId: runId, causationId: runId };
-    return this.actors.send(workflowRunStream(runId), workflowRunDecider, command, context);
+    return this.runs.send(runId, command, { correlationId: runId, causationId: runId });
   }
 
   /** Catching up over old runs: those the read models show as ended need no look at their streams. */

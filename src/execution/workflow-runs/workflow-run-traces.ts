@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Context, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
-import { ActorRegistry } from '../../actors/actor-registry';
 import { isEnded } from '../../domain/run';
 import { EventStore, RecordedEvent } from '../../event-store/event-store';
 import { contextOf, tracer, withSpanId } from '../../shared/trace-context';
 import { WorkflowRunAggregate } from '../../workflows/workflow-run/workflow-run.state';
-import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
 import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
+import { WorkflowRunActors } from './workflow-run-actors';
 
 /** Runs and steps whose spans this instance remembers having recorded. */
 const RECORDED_KEPT = 10_000;
@@ -26,7 +25,7 @@ export class WorkflowRunTraces {
   private readonly recorded = new LRUCache<string, true>({ max: RECORDED_KEPT });
 
   constructor(
-    private readonly actors: ActorRegistry,
+    private readonly runs: WorkflowRunActors,
     private readonly store: EventStore,
   ) {}
 
@@ -42,7 +41,7 @@ export class WorkflowRunTraces {
   async recordEnded(runId: string, handledIn: Context | undefined): Promise<void> {
     const parent = handledIn && trace.getSpanContext(handledIn);
     if (!parent || !(parent.traceFlags & TraceFlags.SAMPLED) || this.recorded.has(runId)) return;
-    const run = await this.actors.of(workflowRunStream(runId), workflowRunDecider).read();
+    const run = await this.runs.read(runId);
     if (!run) return;
     const runContext = contextOf(`00-${parent.traceId}-${spanIdOf(runId)}-01`)!;
     for (const step of run.steps) {

@@ -1,5 +1,5 @@
 import { RunError } from '../../domain/run';
-import { CONDITION_BUDGET_STEPS } from '../condition-budget';
+import { CONDITION_BUDGET_TEXT } from '../condition-budget';
 import { ConditionScope, conditionVerdict } from '../step-condition';
 import { stepIndexOf } from '../step-graph';
 import { MAX_TASK_LENGTH, StepTaskScope, missingPaths, renderStepTask } from '../step-task';
@@ -52,8 +52,7 @@ export function advance(
       if (needsSkipped) {
         apply({ type: 'WorkflowStepSkipped', data: { runId: run.id, index, reason: 'needs_skipped', skippedAt: at } });
       } else if (verdict === 'over_budget') {
-        const budget = CONDITION_BUDGET_STEPS.toLocaleString('en-US');
-        const message = `The condition of step "${step.id}" took more than its budget of ${budget} evaluation steps`;
+        const message = `The condition of step "${step.id}" took more than its budget of ${CONDITION_BUDGET_TEXT}`;
         return [...out, ...stepFailed(run.id, index, { code: 'condition_budget_exceeded', message }, at)];
       } else if (!verdict) {
         apply({

@@ -35,7 +35,7 @@ describe('workflow run decider, limits on what a step may cost', () => {
     const steps: WorkflowStep[] = [{ agent: 'a', action: 'x', when }];
     given(workflowRunDecider, [queuedWith({ items: range(20_000).map((i) => -i - 1) })])
       .when(start(steps), now)
-      .then([startedWith(steps), ...failed(0, 'condition_budget_exceeded', /budget of 100,000 evaluation steps/)]);
+      .then([startedWith(steps), ...failed(0, 'condition_budget_exceeded', /budget of 50,000 evaluation steps/)]);
   });
 
   it('fails a step whose task would be longer than 100,000 characters once filled in', () => {

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestClock } from '../../../test/support/test-clock';
+import { SequentialIds } from '../../../test/support/sequential-ids';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
+import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
+import { WorkflowRunActors } from './workflow-run-actors';
+
+const context = { correlationId: 'c', causationId: 'c' };
+const runId = 'wfrun_1';
+const queue = {
+  type: 'QueueWorkflowRun',
+  id: runId,
+  workflowId: 'wf_1',
+  input: { text: 'y'.repeat(10_000) },
+  trigger: { type: 'manual' },
+  createdAt: '2026-01-01T00:00:00.000Z',
+} as const;
+const start = {
+  type: 'StartWorkflowRun',
+  workflowName: 'w',
+  workflowVersion: 1,
+  steps: [{ agent: 'a', action: 'x' }],
+  newAgentRunId: () => 'agentrun_1',
+} as const;
+
+describe('the actors of the workflow runs being worked on', () => {
+  let folder: string;
+  let store: SqliteEventStore;
+  let runs: WorkflowRunActors;
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'run-actors-'));
+    store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    runs = new WorkflowRunActors(new ActorRegistry(store, new TestClock(), new SequentialIds(), { cacheSize: 100 }));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("keeps a run's actor between its events: after the first, a read or a command reads only what is new", async () => {
+    await runs.send(runId, queue, context);
+    const reads = jest.spyOn(store, 'readStream');
+    expect((await runs.read(runId))?.status).toBe('queued');
+    await runs.send(runId, start, context);
+    expect((await runs.read(runId))?.status).toBe('running');
+    // Each read asks only for the events after the revision the actor has: the first one is never read again.
+    expect(reads.mock.calls.map(([stream, options]) => [stream, options?.fromRevision])).toEqual([
+      [workflowRunStream(runId), 1n],
+      [workflowRunStream(runId), 3n],
+    ]);
+  });
+
+  it('drops the actor of a run found ended, and reads its whole stream when asked again', async () => {
+    await runs.send(runId, queue, context);
+    await runs.send(runId, { type: 'CancelWorkflowRun' }, context);
+    expect((await runs.read(runId))?.status).toBe('cancelled');
+    const reads = jest.spyOn(store, 'readStream');
+    expect((await runs.read(runId))?.status).toBe('cancelled');
+    expect(reads.mock.calls[0][1]?.fromRevision).toBe(0n);
+  });
+});
