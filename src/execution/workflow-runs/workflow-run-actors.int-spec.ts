@@ -3,28 +3,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestClock } from '../../../test/support/test-clock';
 import { SequentialIds } from '../../../test/support/sequential-ids';
-import { ActorRegistry } from '../../actors/actor-registry';
+import { ActorRegistry, DEFAULT_MAX_ATTEMPTS } from '../../actors/actor-registry';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
+import { WorkflowRunCommand } from '../../workflows/workflow-run/workflow-run.commands';
 import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
 import { WorkflowRunActors } from './workflow-run-actors';
 
 const context = { correlationId: 'c', causationId: 'c' };
 const runId = 'wfrun_1';
-const queue = {
+const queue: WorkflowRunCommand = {
   type: 'QueueWorkflowRun',
   id: runId,
   workflowId: 'wf_1',
   input: { text: 'y'.repeat(10_000) },
   trigger: { type: 'manual' },
   createdAt: '2026-01-01T00:00:00.000Z',
-} as const;
-const start = {
+};
+const start: WorkflowRunCommand = {
   type: 'StartWorkflowRun',
   workflowName: 'w',
   workflowVersion: 1,
   steps: [{ agent: 'a', action: 'x' }],
   newAgentRunId: () => 'agentrun_1',
-} as const;
+};
 
 describe('the actors of the workflow runs being worked on', () => {
   let folder: string;
@@ -34,7 +35,12 @@ describe('the actors of the workflow runs being worked on', () => {
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'run-actors-'));
     store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
-    runs = new WorkflowRunActors(new ActorRegistry(store, new TestClock(), new SequentialIds(), { cacheSize: 100 }));
+    runs = new WorkflowRunActors(
+      new ActorRegistry(store, new TestClock(), new SequentialIds(), {
+        cacheSize: 100,
+        maxAttempts: DEFAULT_MAX_ATTEMPTS,
+      }),
+    );
   });
   afterEach(async () => {
     await store.close();
