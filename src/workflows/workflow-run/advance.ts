@@ -8,6 +8,9 @@ import { WorkflowApprovalRequested, WorkflowRunEvent, WorkflowStepStarted } from
 import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
 import { evolveWorkflowRun } from './evolve';
 
+/** Formatted when the module loads, as CONDITION_BUDGET_TEXT is, rather than while a run advances. */
+const TASK_LIMIT_TEXT = MAX_TASK_LENGTH.toLocaleString('en-US');
+
 const isDone = (step: WorkflowRunStep) => step.status === 'succeeded' || step.status === 'skipped';
 
 /** What a step's action and condition read: the input, and the ended steps by id and by position. */
@@ -95,8 +98,8 @@ function startStep(
   };
   const task = renderStepTask(step.action!, scope);
   if (task === undefined) {
-    const limit = MAX_TASK_LENGTH.toLocaleString('en-US');
-    return { code: 'task_too_long', message: `Step "${step.id}": its task would be longer than ${limit} characters` };
+    const message = `Step "${step.id}": its task would be longer than ${TASK_LIMIT_TEXT} characters`;
+    return { code: 'task_too_long', message };
   }
   // The paths that led nowhere are recorded with the task, so that a typo shows on the step, not only as a gap.
   const missing = missingPaths(step.action!, scope);
