@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, applyDecorators } from '@nestjs/common';
+import { Controller, Get, Inject, Query, applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../http/openapi/problem.schema';
 import { ApiEventPaging, EventPageSchema } from './event.schema';
@@ -7,7 +7,7 @@ import { agentRunStream } from '../agents/agent-run/agent-run.events';
 import { AgentsReadModel } from '../agents/queries/agents.read-model';
 import { DomainError } from '../domain/decider';
 import { EVENT_STORE, EventStore } from '../event-store/event-store';
-import { ParseIdPipe } from '../http/id.pipe';
+import { IdParam } from '../http/id.pipe';
 import { threadStream } from '../threads/thread';
 import { ThreadsReadModel } from '../threads/queries/threads.read-model';
 import { workflowStream } from '../workflows/workflow/workflow.events';
@@ -39,15 +39,15 @@ export class ResourceHistoryController {
 
   @HistoryRoute('The events of an agent, oldest first')
   @Get('agents/:agentId/events')
-  agentEvents(@Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string, @Query() raw: RawQuery) {
+  agentEvents(@IdParam('agentId', 'agent') agentId: string, @Query() raw: RawQuery) {
     return this.history(raw, agentStream(agentId), () => this.agents.get(agentId), `Agent ${agentId}`);
   }
 
   @HistoryRoute('The events of an agent run, oldest first')
   @Get('agents/:agentId/runs/:runId/events')
   agentRunEvents(
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @IdParam('agentId', 'agent') agentId: string,
+    @IdParam('runId', 'agentrun') runId: string,
     @Query() raw: RawQuery,
   ) {
     const exists = () => this.agents.getRun(agentId, runId);
@@ -56,7 +56,7 @@ export class ResourceHistoryController {
 
   @HistoryRoute('The events of a workflow, oldest first')
   @Get('workflows/:workflowId/events')
-  workflowEvents(@Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string, @Query() raw: RawQuery) {
+  workflowEvents(@IdParam('workflowId', 'wf') workflowId: string, @Query() raw: RawQuery) {
     return this.history(
       raw,
       workflowStream(workflowId),
@@ -68,8 +68,8 @@ export class ResourceHistoryController {
   @HistoryRoute('The events of a workflow run, oldest first')
   @Get('workflows/:workflowId/runs/:runId/events')
   workflowRunEvents(
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
+    @IdParam('runId', 'wfrun') runId: string,
     @Query() raw: RawQuery,
   ) {
     const exists = () => this.workflows.getRun(workflowId, runId);
@@ -78,7 +78,7 @@ export class ResourceHistoryController {
 
   @HistoryRoute('The events of a thread, oldest first')
   @Get('threads/:threadId/events')
-  threadEvents(@Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string, @Query() raw: RawQuery) {
+  threadEvents(@IdParam('threadId', 'thread') threadId: string, @Query() raw: RawQuery) {
     return this.history(raw, threadStream(threadId), () => this.threads.get(threadId), `Thread ${threadId}`);
   }
 

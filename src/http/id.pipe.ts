@@ -1,4 +1,4 @@
-import { PipeTransform } from '@nestjs/common';
+import { Param, PipeTransform } from '@nestjs/common';
 import { IdPrefix, isId } from '../shared/ids';
 import { ValidationFailed } from '../shared/validation-failed';
 
@@ -18,4 +18,9 @@ export class ParseIdPipe implements PipeTransform<string, string> {
     }
     return value;
   }
+}
+
+/** A path parameter that must be an id with the resource's prefix (see ParseIdPipe): `@IdParam('workflowId', 'wf')`. */
+export function IdParam(name: string, prefix: IdPrefix): ParameterDecorator {
+  return Param(name, new ParseIdPipe(prefix, name));
 }

@@ -1,47 +1,30 @@
-import { ChatCompletionsBody, ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-model-server';
 import { expectProblem } from '../support/problem-expectations';
-import { StoreFixture, storeFixtures } from '../support/store-fixtures';
-import { TestApp, startTestApp } from '../support/test-app';
+import { storeFixtures } from '../support/store-fixtures';
+import { WorkerService, runWorkflow, startWorkerService } from '../support/worker-service';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /** What a workflow step may cost: a condition's budget and size, and the length of its rendered task. */
 describe.each(storeFixtures())('workflow limits on %s', (_name, createFixture) => {
-  let model: ScriptedServer<ChatCompletionsBody>;
-  let fixture: StoreFixture;
-  let app: TestApp;
+  let service: WorkerService;
 
   beforeEach(async () => {
-    model = await startScriptedOpenAIServer(() => ({ kind: 'text', text: 'done' }));
-    fixture = await createFixture();
-    app = await startTestApp({ fixture, env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
-    expect((await app.request('POST', '/v1/agents', { name: 'worker', model: 'openai-compatible/m' })).status).toBe(
-      201,
-    );
+    service = await startWorkerService(createFixture, () => ({ kind: 'text', text: 'done' }));
   });
-  afterEach(async () => {
-    await app.close();
-    await fixture.stop();
-    await model.close();
-  });
+  afterEach(() => service.close());
 
-  async function run(steps: unknown[], input: Record<string, unknown>) {
-    const created = await app.request('POST', '/v1/workflows', { name: `wf ${Math.random()}`, steps });
-    expect(created.status).toBe(201);
-    const ran = await app.request('POST', `/v1/workflows/${created.body.id}/trigger`, { input }, { prefer: 'wait=10' });
-    expect(ran.status).toBe(200);
-    return ran.body;
-  }
+  const run = async (steps: unknown[], input: Record<string, unknown>) =>
+    (await runWorkflow(service.app, steps, input)).run;
 
   it('refuses a condition of more than 1,000 values at create, naming the field, and creates nothing', async () => {
     const when = { some: [{ var: 'input.items' }, { in: [{ var: '' }, range(20_000)] }] };
-    const refused = await app.request('POST', '/v1/workflows', {
+    const refused = await service.app.request('POST', '/v1/workflows', {
       name: 'long list',
       steps: [{ agent: 'worker', action: 'x', when }],
     });
     expectProblem(refused, 400);
     expect(refused.body.errors).toEqual([{ path: 'steps[0].when', message: expect.stringContaining('1,000 values') }]);
-    expect((await app.request('GET', '/v1/workflows')).body.workflows).toEqual([]);
+    expect((await service.app.request('GET', '/v1/workflows')).body.workflows).toEqual([]);
   });
 
   it('fails the step and the run with condition_budget_exceeded when a condition uses up its budget', async () => {
@@ -59,7 +42,7 @@ describe.each(storeFixtures())('workflow limits on %s', (_name, createFixture) =
       ['costly', 'failed', 'condition_budget_exceeded'],
       ['after', 'skipped', null],
     ]);
-    expect(model.requests).toHaveLength(0);
+    expect(service.model.requests).toHaveLength(0);
   });
 
   it('fails the step and the run with task_too_long when the filled-in task is over 100,000 characters', async () => {
@@ -76,6 +59,6 @@ describe.each(storeFixtures())('workflow limits on %s', (_name, createFixture) =
       ['short', 'succeeded', 5, null],
       ['long', 'failed', null, 'task_too_long'],
     ]);
-    expect(model.requests).toHaveLength(1);
+    expect(service.model.requests).toHaveLength(1);
   });
 });

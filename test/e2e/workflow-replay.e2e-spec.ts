@@ -1,39 +1,22 @@
-import {
-  ChatCompletionsBody,
-  ScriptedServer,
-  lastUserMessage,
-  startScriptedOpenAIServer,
-} from '../support/scripted-model-server';
+import { lastUserMessage } from '../support/scripted-model-server';
 import { eventually } from '../support/eventually';
 import { SequentialIds } from '../support/sequential-ids';
-import { StoreFixture, storeFixtures } from '../support/store-fixtures';
-import { TestApp, startTestApp, temporaryDataDir } from '../support/test-app';
+import { storeFixtures } from '../support/store-fixtures';
+import { temporaryDataDir } from '../support/test-app';
+import { WorkerService, startWorkerService } from '../support/worker-service';
 
 /** Replay from a step: the steps it does not lead to keep their outputs (no model call), the rest run again. */
 describe.each(storeFixtures())('workflow run replay on %s', (_name, createFixture) => {
-  let model: ScriptedServer<ChatCompletionsBody>;
-  let fixture: StoreFixture;
-  let app: TestApp;
-  const dataDir = temporaryDataDir();
-  const ids = new SequentialIds();
-
-  const start = async () => {
-    app = await startTestApp({ dataDir, ids, fixture, env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
-  };
+  let service: WorkerService;
 
   beforeAll(async () => {
-    model = await startScriptedOpenAIServer((body) => ({ kind: 'text', text: lastUserMessage(body).toUpperCase() }));
-    fixture = await createFixture();
-    await start();
-    expect((await app.request('POST', '/v1/agents', { name: 'worker', model: 'openai-compatible/m' })).status).toBe(
-      201,
+    service = await startWorkerService(
+      createFixture,
+      (body) => ({ kind: 'text', text: lastUserMessage(body).toUpperCase() }),
+      { dataDir: temporaryDataDir(), ids: new SequentialIds() },
     );
   });
-  afterAll(async () => {
-    await app.close();
-    await fixture.stop();
-    await model.close();
-  });
+  afterAll(() => service.close());
 
   // research → draft → edit, and a side branch that needs nothing.
   const steps = [
@@ -53,22 +36,22 @@ describe.each(storeFixtures())('workflow run replay on %s', (_name, createFixtur
   const ended = async (runId: string) => {
     let run: any;
     await eventually(async () => {
-      run = (await app.request('GET', `/v1/workflows/${workflowId}/runs/${runId}`)).body;
+      run = (await service.app.request('GET', `/v1/workflows/${workflowId}/runs/${runId}`)).body;
       expect(['succeeded', 'failed', 'cancelled']).toContain(run.status);
     });
     return run;
   };
 
   it('replays from a middle step: the steps it does not lead to are reused without a model call', async () => {
-    workflowId = (await app.request('POST', '/v1/workflows', { name: 'replayed', steps })).body.id;
-    const triggered = await app.request('POST', `/v1/workflows/${workflowId}/trigger`, {
+    workflowId = (await service.app.request('POST', '/v1/workflows', { name: 'replayed', steps })).body.id;
+    const triggered = await service.app.request('POST', `/v1/workflows/${workflowId}/trigger`, {
       input: { topic: 'cron', reader: 'ops' },
     });
     original = await ended(triggered.body.id);
     expect(original.output).toBe('EDIT DRAFT RESEARCH CRON FOR OPS');
-    const calls = model.requests.length;
+    const calls = service.model.requests.length;
 
-    const replay = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+    const replay = await service.app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
       fromStep: 'draft',
       input: { topic: 'ignored', reader: 'devs' },
     });
@@ -86,43 +69,42 @@ describe.each(storeFixtures())('workflow run replay on %s', (_name, createFixtur
     ]);
     expect(done.steps[0].agentRunId).toBeNull();
     // Two model calls: draft and edit.
-    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual([
+    expect(service.model.requests.slice(calls).map(lastUserMessage)).toEqual([
       'draft RESEARCH CRON for devs',
       'edit DRAFT RESEARCH CRON FOR DEVS',
     ]);
   });
 
   it('replays after a restart, with the original version by default or the current one', async () => {
-    await app.request('PATCH', `/v1/workflows/${workflowId}`, {
+    await service.app.request('PATCH', `/v1/workflows/${workflowId}`, {
       steps: [...steps.slice(0, 3), { id: 'edit', agent: 'worker', action: 'polish {{steps.draft.output}}' }],
     });
-    await app.close();
-    await start();
-    const calls = model.requests.length;
-    const replay = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+    await service.restart();
+    const calls = service.model.requests.length;
+    const replay = await service.app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
       fromStep: 'edit',
     });
     expect(replay.status).toBe(202);
     const done = await ended(replay.body.id);
     expect([done.workflowVersion, done.output]).toEqual([1, 'EDIT DRAFT RESEARCH CRON FOR OPS']);
-    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual(['edit DRAFT RESEARCH CRON FOR OPS']);
+    expect(service.model.requests.slice(calls).map(lastUserMessage)).toEqual(['edit DRAFT RESEARCH CRON FOR OPS']);
 
-    const current = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+    const current = await service.app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
       fromStep: 'edit',
       version: 'current',
     });
     const polished = await ended(current.body.id);
     expect([polished.workflowVersion, polished.output]).toEqual([2, 'POLISH DRAFT RESEARCH CRON FOR OPS']);
-    expect(model.requests.length - calls).toBe(2);
+    expect(service.model.requests.length - calls).toBe(2);
   });
 
   it('refuses a step that is not in the run (400 naming fromStep) and a run that does not exist (404)', async () => {
-    const unknown = await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
+    const unknown = await service.app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {
       fromStep: 'nope',
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([expect.objectContaining({ path: 'fromStep' })]);
-    const missing = await app.request(
+    const missing = await service.app.request(
       'POST',
       `/v1/workflows/${workflowId}/runs/wfrun_01ARZ3NDEKTSV4RRFFQ69G5FAV/replay`,
       {
@@ -130,19 +112,21 @@ describe.each(storeFixtures())('workflow run replay on %s', (_name, createFixtur
       },
     );
     expect(missing.status).toBe(404);
-    expect((await app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {})).status).toBe(400);
+    expect(
+      (await service.app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, {})).status,
+    ).toBe(400);
   });
 
   it('takes fromStep as a position, counted from 0, and records the id of the step there', async () => {
     const replay = (fromStep: unknown) =>
-      app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, { fromStep });
-    const calls = model.requests.length;
+      service.app.request('POST', `/v1/workflows/${workflowId}/runs/${original.id}/replay`, { fromStep });
+    const calls = service.model.requests.length;
     const byPosition = await replay(3);
     expect(byPosition.status).toBe(202);
     expect(byPosition.body.replayOf).toEqual({ runId: original.id, fromStep: 'edit' });
     const done = await ended(byPosition.body.id);
     expect(done.steps.map((s: any) => s.reused ?? false)).toEqual([true, true, true, false]);
-    expect(model.requests.slice(calls).map(lastUserMessage)).toEqual(['edit DRAFT RESEARCH CRON FOR OPS']);
+    expect(service.model.requests.slice(calls).map(lastUserMessage)).toEqual(['edit DRAFT RESEARCH CRON FOR OPS']);
 
     const beyond = await replay(4);
     expect([beyond.status, beyond.body.errors]).toEqual([

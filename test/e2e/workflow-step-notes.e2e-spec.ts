@@ -1,43 +1,27 @@
-import {
-  ChatCompletionsBody,
-  ScriptedServer,
-  lastUserMessage,
-  startScriptedOpenAIServer,
-} from '../support/scripted-model-server';
-import { StoreFixture, storeFixtures } from '../support/store-fixtures';
-import { TestApp, startTestApp } from '../support/test-app';
+import { lastUserMessage } from '../support/scripted-model-server';
+import { storeFixtures } from '../support/store-fixtures';
+import { WorkerService, runWorkflow, startWorkerService } from '../support/worker-service';
 
 /** What a run says of its steps beyond their status: why a step was skipped, and what its task could not fill. */
 describe.each(storeFixtures())('workflow run steps, why skipped and what is missing, on %s', (_name, createFixture) => {
-  let model: ScriptedServer<ChatCompletionsBody>;
-  let fixture: StoreFixture;
-  let app: TestApp;
+  let service: WorkerService;
 
   beforeAll(async () => {
-    model = await startScriptedOpenAIServer((body) => ({ kind: 'text', text: lastUserMessage(body).toUpperCase() }));
-    fixture = await createFixture();
-    app = await startTestApp({ fixture, env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl } });
-    expect((await app.request('POST', '/v1/agents', { name: 'worker', model: 'openai-compatible/m' })).status).toBe(
-      201,
-    );
+    service = await startWorkerService(createFixture, (body) => ({
+      kind: 'text',
+      text: lastUserMessage(body).toUpperCase(),
+    }));
   });
-  afterAll(async () => {
-    await app.close();
-    await fixture.stop();
-    await model.close();
-  });
+  afterAll(() => service.close());
 
   async function run(steps: unknown[], input: Record<string, unknown>) {
-    const created = await app.request('POST', '/v1/workflows', { name: `wf ${Math.random()}`, steps });
-    expect(created.status).toBe(201);
-    const ran = await app.request('POST', `/v1/workflows/${created.body.id}/trigger`, { input }, { prefer: 'wait=10' });
-    expect(ran.status).toBe(200);
-    const read = await app.request('GET', `/v1/workflows/${created.body.id}/runs/${ran.body.id}`);
-    const listed = await app.request('GET', `/v1/workflows/${created.body.id}/runs`);
+    const { workflowId, run: ran } = await runWorkflow(service.app, steps, input);
+    const read = await service.app.request('GET', `/v1/workflows/${workflowId}/runs/${ran.id}`);
+    const listed = await service.app.request('GET', `/v1/workflows/${workflowId}/runs`);
     // The answer, the run read again and the run as listed say the same.
-    expect(read.body).toEqual(ran.body);
-    expect(listed.body.runs).toEqual([ran.body]);
-    return ran.body;
+    expect(read.body).toEqual(ran);
+    expect(listed.body.runs).toEqual([ran]);
+    return ran;
   }
 
   it('says on each skipped step why it was skipped', async () => {

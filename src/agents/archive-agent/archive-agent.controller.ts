@@ -1,11 +1,11 @@
-import { Controller, Delete, Headers, HttpCode, Param, Query, Res } from '@nestjs/common';
+import { Controller, Delete, Headers, HttpCode, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiIfMatchChange, versionsFromIfMatch, withEtag } from '../../http/etag';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { Agent } from '../agent';
 import { ArchiveAgentCommand } from './archive-agent.command';
 import { ArchiveAgentQuery } from './archive-agent.query-params';
@@ -28,7 +28,7 @@ export class ArchiveAgentController {
   @HttpCode(200)
   async archive(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @IdParam('agentId', 'agent') agentId: string,
     @Headers('if-match') ifMatch: string | undefined,
     @Query() { force }: ArchiveAgentQuery,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,10 +1,10 @@
-import { Controller, Param, Post, Res } from '@nestjs/common';
+import { Controller, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AgentRunSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { StreamWatch } from '../../live/stream-watch';
 import { AgentRun } from '../agent-run/agent-run.state';
 import { agentRunStream } from '../agent-run/agent-run.events';
@@ -37,8 +37,8 @@ export class CancelAgentRunController {
   @Post(':agentId/runs/:runId/cancel')
   async cancel(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @IdParam('agentId', 'agent') agentId: string,
+    @IdParam('runId', 'agentrun') runId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
     const requested = await this.commands.execute(withTrace(new CancelAgentRunCommand(agentId, runId), trace));

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentRun } from '../agent-run/agent-run.state';
 import { AgentRunSchema } from '../agent.schema';
@@ -27,8 +27,8 @@ export class DecideApprovalsController {
   @HttpCode(202)
   decide(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @IdParam('agentId', 'agent') agentId: string,
+    @IdParam('runId', 'agentrun') runId: string,
     @Body() body: DecideApprovalsDto,
   ): Promise<AgentRun> {
     const decisions = body.decisions.map(({ toolCallId, decision, reason, args }) => ({

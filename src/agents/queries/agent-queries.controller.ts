@@ -1,13 +1,13 @@
 import { GetAgentVersionQuery } from './agent-version.queries';
 import { VersionQuery } from '../../http/version.query-params';
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentListSchema, AgentRunListSchema, AgentRunSchema, AgentSchema } from '../agent.schema';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { withEtag } from '../../http/etag';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
 import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
@@ -36,7 +36,7 @@ export class AgentQueriesController {
   @ApiProblems(404)
   @Get(':agentId')
   async get(
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @IdParam('agentId', 'agent') agentId: string,
     @Query() { version }: VersionQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
@@ -49,7 +49,7 @@ export class AgentQueriesController {
   @ApiProblems(404)
   @Get(':agentId/runs')
   async listRuns(
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @IdParam('agentId', 'agent') agentId: string,
     @Query() { status, limit, cursor, order }: RunListQuery,
   ) {
     const page = await this.queries.execute(new ListAgentRunsQuery(agentId, status, limit, cursor, order));
@@ -60,10 +60,7 @@ export class AgentQueriesController {
   @ApiResponse({ status: 200, type: AgentRunSchema })
   @ApiProblems(404)
   @Get(':agentId/runs/:runId')
-  getRun(
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
-  ) {
+  getRun(@IdParam('agentId', 'agent') agentId: string, @IdParam('runId', 'agentrun') runId: string) {
     return this.queries.execute(new GetAgentRunQuery(agentId, runId));
   }
 }

@@ -1,8 +1,8 @@
-import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentRun } from '../agent-run/agent-run.state';
 import { ApiAgentRunAnswers } from '../agent-runs.port';
@@ -34,8 +34,8 @@ export class ReplayAgentRunController {
   @Post(':agentId/runs/:runId/replay')
   async replay(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
-    @Param('runId', new ParseIdPipe('agentrun', 'runId')) runId: string,
+    @IdParam('agentId', 'agent') agentId: string,
+    @IdParam('runId', 'agentrun') runId: string,
     @Body() body: ReplayAgentRunDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,8 +1,8 @@
-import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import type { FastifyReply } from 'fastify';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { AgentRun } from '../agent-run/agent-run.state';
 import { ApiAgentRunAnswers } from '../agent-runs.port';
 import { RunAgentDto } from './run-agent.dto';
@@ -31,7 +31,7 @@ export class RunAgentController {
   @Post(':agentId/run')
   async run(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @IdParam('agentId', 'agent') agentId: string,
     @Body() body: RunAgentDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,11 +1,11 @@
-import { Body, Controller, Headers, HttpCode, Param, Patch, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Patch, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentPatchSchema, AgentSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiIfMatchChange, versionsFromIfMatch, withEtag } from '../../http/etag';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { Agent } from '../agent';
 import { UpdateAgentCommand } from './update-agent.command';
 import { checkAgentPatch } from './update-agent.dto';
@@ -30,7 +30,7 @@ export class UpdateAgentController {
   @HttpCode(200)
   async update(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('agentId', new ParseIdPipe('agent', 'agentId')) agentId: string,
+    @IdParam('agentId', 'agent') agentId: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

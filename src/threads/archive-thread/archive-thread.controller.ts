@@ -1,7 +1,7 @@
-import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { Controller, Delete, HttpCode } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ThreadView } from '../queries/threads.read-model';
 import { ThreadSchema } from '../thread.schema';
@@ -22,7 +22,7 @@ export class ArchiveThreadController {
   @HttpCode(200)
   archive(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string,
+    @IdParam('threadId', 'thread') threadId: string,
   ): Promise<ThreadView> {
     return this.commands.execute(withTrace(new ArchiveThreadCommand(threadId), trace));
   }

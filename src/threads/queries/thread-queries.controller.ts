@@ -1,7 +1,7 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ListQuery } from '../../http/paging';
 import { ThreadListSchema, ThreadMessagePageSchema, ThreadSchema } from '../thread.schema';
@@ -25,7 +25,7 @@ export class ThreadQueriesController {
   @ApiResponse({ status: 200, type: ThreadSchema })
   @ApiProblems(404)
   @Get(':threadId')
-  get(@Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string) {
+  get(@IdParam('threadId', 'thread') threadId: string) {
     return this.queries.execute(new GetThreadQuery(threadId));
   }
 
@@ -33,10 +33,7 @@ export class ThreadQueriesController {
   @ApiResponse({ status: 200, type: ThreadMessagePageSchema })
   @ApiProblems(404)
   @Get(':threadId/messages')
-  messages(
-    @Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string,
-    @Query() { limit, cursor }: ListQuery,
-  ) {
+  messages(@IdParam('threadId', 'thread') threadId: string, @Query() { limit, cursor }: ListQuery) {
     return this.queries.execute(new ListThreadMessagesQuery(threadId, limit, cursor));
   }
 }

@@ -1,10 +1,10 @@
-import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentRun } from '../../agents/agent-run/agent-run.state';
 import { AgentRuns, ApiAgentRunAnswers, RunTaskDto } from '../../agents/agent-runs.port';
 import { DomainError } from '../../domain/decider';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ThreadsReadModel } from '../queries/threads.read-model';
 import { RequestTrace } from '../../http/request-trace';
@@ -28,7 +28,7 @@ export class RunThreadController {
   @Post(':threadId/runs')
   async run(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('threadId', new ParseIdPipe('thread', 'threadId')) threadId: string,
+    @IdParam('threadId', 'thread') threadId: string,
     @Body() body: RunTaskDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

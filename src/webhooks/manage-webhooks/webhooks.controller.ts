@@ -2,7 +2,7 @@ import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Res } from '@ne
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { UnrecordedFields } from '../../idempotency/unrecorded-fields';
 import { ValidationFailed } from '../../shared/validation-failed';
@@ -17,8 +17,6 @@ import {
 } from './webhook.command';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext, withTrace } from '../../shared/trace-context';
-
-const webhookIdPipe = new ParseIdPipe('whk', 'webhookId');
 
 @ApiTags('webhooks')
 @Controller('v1/webhooks')
@@ -54,7 +52,7 @@ export class WebhooksController {
   @HttpCode(200)
   update(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('webhookId', webhookIdPipe) webhookId: string,
+    @IdParam('webhookId', 'whk') webhookId: string,
     @Body() body: UpdateWebhookDto,
   ) {
     const { url, events, description, enabled } = body;
@@ -76,7 +74,7 @@ export class WebhooksController {
   @HttpCode(204)
   async remove(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('webhookId', webhookIdPipe) webhookId: string,
+    @IdParam('webhookId', 'whk') webhookId: string,
   ): Promise<void> {
     await this.commands.execute(withTrace(new DeleteWebhookCommand(webhookId), trace));
   }
@@ -88,7 +86,7 @@ export class WebhooksController {
   @Post(':webhookId/rotate-secret')
   @HttpCode(200)
   @UnrecordedFields('secret')
-  rotate(@RequestTrace() trace: TraceContext | undefined, @Param('webhookId', webhookIdPipe) webhookId: string) {
+  rotate(@RequestTrace() trace: TraceContext | undefined, @IdParam('webhookId', 'whk') webhookId: string) {
     return this.commands.execute(withTrace(new RotateWebhookSecretCommand(webhookId), trace));
   }
 
@@ -100,7 +98,7 @@ export class WebhooksController {
   @HttpCode(200)
   redeliver(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('webhookId', webhookIdPipe) webhookId: string,
+    @IdParam('webhookId', 'whk') webhookId: string,
     @Param('deliveryId') deliveryId: string,
   ) {
     if (!/^msg_[0-9a-f]{32}$/.test(deliveryId)) {

@@ -1,7 +1,7 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ListQuery } from '../../http/paging';
 import { DeliveryAttemptListSchema, WebhookListSchema, WebhookSchema } from '../webhook.schema';
@@ -25,7 +25,7 @@ export class WebhookQueriesController {
   @ApiResponse({ status: 200, type: WebhookSchema })
   @ApiProblems(403, 404)
   @Get(':webhookId')
-  get(@Param('webhookId', new ParseIdPipe('whk', 'webhookId')) webhookId: string) {
+  get(@IdParam('webhookId', 'whk') webhookId: string) {
     return this.queries.execute(new GetWebhookQuery(webhookId));
   }
 
@@ -33,10 +33,7 @@ export class WebhookQueriesController {
   @ApiResponse({ status: 200, type: DeliveryAttemptListSchema })
   @ApiProblems(403, 404)
   @Get(':webhookId/deliveries')
-  async deliveries(
-    @Param('webhookId', new ParseIdPipe('whk', 'webhookId')) webhookId: string,
-    @Query() { limit, cursor }: ListQuery,
-  ) {
+  async deliveries(@IdParam('webhookId', 'whk') webhookId: string, @Query() { limit, cursor }: ListQuery) {
     const page = await this.queries.execute(new ListDeliveryAttemptsQuery(webhookId, limit, cursor));
     return { attempts: page.items, nextCursor: page.nextCursor };
   }

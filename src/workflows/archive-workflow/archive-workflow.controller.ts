@@ -1,11 +1,11 @@
-import { Controller, Delete, Headers, HttpCode, Param, Res } from '@nestjs/common';
+import { Controller, Delete, Headers, HttpCode, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkflowSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiIfMatchChange, versionsFromIfMatch, withEtag } from '../../http/etag';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { ArchiveWorkflowCommand } from './archive-workflow.command';
 import { RequestTrace } from '../../http/request-trace';
@@ -24,7 +24,7 @@ export class ArchiveWorkflowController {
   @HttpCode(200)
   async archive(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {

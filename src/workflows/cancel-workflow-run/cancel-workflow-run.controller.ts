@@ -1,9 +1,9 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { WorkflowRunSchema } from '../workflow-run.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { CancelWorkflowRunCommand } from './cancel-workflow-run.command';
 import { RequestTrace } from '../../http/request-trace';
@@ -22,8 +22,8 @@ export class CancelWorkflowRunController {
   @HttpCode(200)
   cancel(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
+    @IdParam('runId', 'wfrun') runId: string,
   ): Promise<WorkflowRun> {
     return this.commands.execute(withTrace(new CancelWorkflowRunCommand(workflowId, runId), trace));
   }

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { WorkflowRunSchema } from '../workflow-run.schema';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
@@ -26,8 +26,8 @@ export class DecideWorkflowApprovalController {
   @HttpCode(202)
   decide(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
+    @IdParam('runId', 'wfrun') runId: string,
     @Body() body: DecideWorkflowApprovalDto,
   ): Promise<WorkflowRun> {
     const { decision, reason, data } = body;

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { WorkflowListSchema, WorkflowSchema } from '../workflow.schema';
@@ -6,7 +6,7 @@ import { WorkflowRunListSchema, WorkflowRunSchema } from '../workflow-run.schema
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { withEtag } from '../../http/etag';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
 import { ETAG } from '../../http/openapi/fields';
 import { WorkflowView } from '../workflow-view';
@@ -37,7 +37,7 @@ export class WorkflowQueriesController {
   @ApiProblems(404)
   @Get(':workflowId')
   async get(
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
     @Query() { version }: VersionQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
@@ -51,7 +51,7 @@ export class WorkflowQueriesController {
   @ApiProblems(404)
   @Get(':workflowId/runs')
   async listRuns(
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
     @Query() { status, limit, cursor, order }: RunListQuery,
   ) {
     const page = await this.queries.execute(new ListWorkflowRunsQuery(workflowId, status, limit, cursor, order));
@@ -62,10 +62,7 @@ export class WorkflowQueriesController {
   @ApiResponse({ status: 200, type: WorkflowRunSchema })
   @ApiProblems(404)
   @Get(':workflowId/runs/:runId')
-  getRun(
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
-  ) {
+  getRun(@IdParam('workflowId', 'wf') workflowId: string, @IdParam('runId', 'wfrun') runId: string) {
     return this.queries.execute(new GetWorkflowRunQuery(workflowId, runId));
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { WorkflowRunSchema } from '../workflow-run.schema';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
 import { ReplayWorkflowRunCommand } from './replay-workflow-run.command';
@@ -26,8 +26,8 @@ export class ReplayWorkflowRunController {
   @Post(':workflowId/runs/:runId/replay')
   async replay(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
-    @Param('runId', new ParseIdPipe('wfrun', 'runId')) runId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
+    @IdParam('runId', 'wfrun') runId: string,
     @Body() body: ReplayWorkflowRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowRun> {

@@ -1,9 +1,9 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { WorkflowSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { ResumeWorkflowCommand } from './resume-workflow.command';
 import { RequestTrace } from '../../http/request-trace';
@@ -22,7 +22,7 @@ export class ResumeWorkflowController {
   @HttpCode(200)
   resume(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
   ): Promise<WorkflowView> {
     return this.commands.execute(withTrace(new ResumeWorkflowCommand(workflowId), trace));
   }

@@ -1,10 +1,10 @@
-import { Body, Controller, Headers, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkflowRunSchema } from '../workflow-run.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { ApiPreferWait, PreferWait } from '../../http/prefer-wait';
 import { WorkflowsReadModel } from '../queries/workflows.read-model';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
@@ -36,7 +36,7 @@ export class TriggerWorkflowController {
   @Post(':workflowId/trigger')
   async trigger(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
     @Body() body: TriggerWorkflowDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,11 +1,11 @@
-import { Body, Controller, Headers, HttpCode, Param, Patch, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Patch, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkflowPatchSchema, WorkflowSchema } from '../workflow.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiIfMatchChange, versionsFromIfMatch, withEtag } from '../../http/etag';
-import { ParseIdPipe } from '../../http/id.pipe';
+import { IdParam } from '../../http/id.pipe';
 import { WorkflowView } from '../workflow-view';
 import { UpdateWorkflowCommand } from './update-workflow.command';
 import { checkWorkflowPatch } from './update-workflow.dto';
@@ -30,7 +30,7 @@ export class UpdateWorkflowController {
   @HttpCode(200)
   async update(
     @RequestTrace() trace: TraceContext | undefined,
-    @Param('workflowId', new ParseIdPipe('wf', 'workflowId')) workflowId: string,
+    @IdParam('workflowId', 'wf') workflowId: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
