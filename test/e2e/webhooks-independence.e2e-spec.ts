@@ -62,6 +62,11 @@ describe('webhooks, each with its own consumer of the log', () => {
     await createAgent('after-the-backlog');
     await eventually(() => expect(namesAt(healthy)).toEqual(['after-the-backlog']), 15_000);
     expect(healthy.verified(created[1].body.secret)).toHaveLength(1);
+    // Recorded before the restart: a send cut off by the stop is unrecorded, and rightly sent again after it.
+    await eventually(async () => {
+      const { attempts } = (await app.request('GET', `/v1/webhooks/${created[1].body.id}/deliveries`)).body;
+      expect(attempts.map((attempt: { status: string }) => attempt.status)).toEqual(['succeeded']);
+    });
     // The failing one is still at its first event, retrying it.
     expect(new Set(failing.received.map((d) => d.event.data.n))).toEqual(new Set([0]));
   }, 60_000);
