@@ -37,7 +37,10 @@ export async function startWorkerService(
     },
   };
   const created = await service.app.request('POST', '/v1/agents', { name: 'worker', model: 'openai-compatible/m' });
-  if (created.status !== 201) throw new Error(`the agent worker was not created: ${JSON.stringify(created.body)}`);
+  if (created.status !== 201) {
+    await service.close();
+    throw new Error(`the agent worker was not created: ${JSON.stringify(created.body)}`);
+  }
   return service;
 }
 
