@@ -73,18 +73,25 @@ function writeValue(value: unknown, bytes: Buffer, at: number, depth: number): n
     case 'object': {
       if (value === null) return writeText('null', bytes, at);
       if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
-      const prototype: unknown = Object.getPrototypeOf(value);
-      if (Array.isArray(value)) return prototype === Array.prototype ? writeArray(value, bytes, at, depth) : NOT_PLAIN;
-      if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
-      return writeObject(value as Record<string, unknown>, bytes, at, depth);
+      if (Array.isArray(value))
+        return Object.getPrototypeOf(value) === Array.prototype ? writeArray(value, bytes, at, depth) : NOT_PLAIN;
+      return isPlainObject(value) ? writeObject(value, bytes, at, depth) : NOT_PLAIN;
     }
     default:
       return NOT_PLAIN; // a bigint (JSON.stringify throws), or undefined, a function, a symbol at the top
   }
 }
 
+/** An object of plain members, as JSON.stringify writes it: not an array, no `toJSON`, no class of its own. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
 /** A value JSON leaves out of an object, and writes as null in an array. */
-function isOmitted(value: unknown): boolean {
+export function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 

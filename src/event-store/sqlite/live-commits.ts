@@ -1,5 +1,6 @@
 import { EventFilter, RecordedEvent, matchesFilter } from '../event-store';
-import { BatchEncoder, WriterOutcome } from './writer-protocol';
+import { BatchEncoder } from './batch-encoder';
+import { WriterOutcome } from './writer-protocol';
 
 /** A commit as the writer reported it, for live subscriptions: the events it added between the two heads. */
 export interface Commit {
@@ -72,8 +73,12 @@ export class LiveCommits {
       const { waiter } = waiting;
       if (waiter.filter && commit.headBefore <= waiter.after && !holdsAny(commit, waiter.filter)) {
         if (commit.headAfter > waiter.after) waiter.after = commit.headAfter;
-      } else if (large) woken.push(waiting);
-      else waiting.wake(commit);
+      } else if (large) {
+        // Its turn is taken now: a later commit reported before that turn must not wake it first, or it would
+        // find this one missing and read it back.
+        this.waiters.delete(waiting);
+        woken.push(waiting);
+      } else waiting.wake(commit);
     }
     if (woken.length > 0) wakeOnePerTurn(woken, commit);
   }

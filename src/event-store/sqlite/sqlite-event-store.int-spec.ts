@@ -6,7 +6,7 @@ import { describeEventStoreContract } from '../event-store.contract';
 import { LogReads, PAGE_SCAN_LIMIT } from './log-reads';
 import { SqliteEventStore } from './sqlite-event-store';
 import { windowQuery } from './event-rows';
-import { BatchEncoder } from './writer-protocol';
+import { BatchEncoder } from './batch-encoder';
 import Database from 'better-sqlite3';
 import { EventStore, RecordedEvent, StoreUnavailableError } from '../event-store';
 import { eventually } from '../../../test/support/eventually';
@@ -343,6 +343,41 @@ describe('sqlite event store', () => {
       await eventually(() => expect(handed).toContain('D+E'));
     } finally {
       await subscription.stop();
+      await store.close();
+    }
+  });
+
+  it('hands a large commit to each waiting subscription even when a later commit lands before its turn: none reads it back', async () => {
+    const store = new SqliteEventStore({ file: join(folder, 'events.sqlite'), pollIntervalMs: 60_000 });
+    const seen: string[][] = [[], [], [], []];
+    const caughtUp = seen.map(() => {
+      let resolve!: () => void;
+      return { promise: new Promise<void>((done) => (resolve = done)), resolve: () => resolve() };
+    });
+    const subscriptions = seen.map((types, i) =>
+      store.subscribe(
+        {},
+        {
+          onEvents: (events) => {
+            types.push(...events.map((e) => e.type));
+            // A slow handler of the large event: the later commit is reported while the others still wait.
+            if (events.some((e) => e.type === 'Large')) for (const end = Date.now() + 20; Date.now() < end;);
+          },
+          onCaughtUp: () => caughtUp[i].resolve(),
+        },
+      ),
+    );
+    try {
+      await Promise.all(caughtUp.map(({ promise }) => promise));
+      const reads = jest.spyOn(logReadsOf(store), 'rows');
+      const large = { ...event('Large'), data: { items: Array.from({ length: 20_000 }, (_, i) => `item ${i}`) } };
+      await store.append('big-1', [large], { expected: 'no_stream' });
+      await store.append('small-1', [event('Small')], { expected: 'no_stream' });
+      await eventually(() => expect(seen).toEqual(seen.map(() => ['Large', 'Small'])));
+      const typesReadBack = reads.mock.results.flatMap(({ value }) => (value as unknown[][]).map((row) => row[4]));
+      expect(typesReadBack).not.toContain('Large');
+    } finally {
+      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
       await store.close();
     }
   });

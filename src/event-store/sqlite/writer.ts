@@ -6,7 +6,8 @@ import { Answer, PendingAppend, answerAppends, asStoreFailure, writerError } fro
 import { CommitReport } from './live-commits';
 import { ConnectionSettings } from './schema';
 import { SqliteSnapshotWrites } from './snapshot-writes';
-import { BatchEncoder, WriterFailure, WriterReply } from './writer-protocol';
+import { BatchEncoder } from './batch-encoder';
+import { WriterFailure, WriterReply } from './writer-protocol';
 
 const WRITER_SCRIPT = join(__dirname, 'writer.worker.js');
 /** The most room a batch reserves ahead in its encoder. */

@@ -3,7 +3,7 @@
 // commit never stops the main thread. Plain JavaScript, so that the same file runs from src (tests) and dist.
 //
 // In (workerData): { driver: path of better-sqlite3, file, synchronous, busyTimeoutMs, cacheSize }.
-// In (messages): a batch of appends, as writer-protocol.ts encodes it: UTF-8 bytes and two arrays of numbers.
+// In (messages): a batch of appends, as batch-encoder.ts encodes it (see writer-protocol.ts): UTF-8 bytes and two arrays of numbers.
 //                 Each append is all or nothing over its parts (one part: an ordinary append; several: a
 //                 multi-stream append); every event of the batch is recorded at its recordedAt.
 // Out: per append, in one array of numbers, ok, conflict or failure (see WriterReply there), and the log's head

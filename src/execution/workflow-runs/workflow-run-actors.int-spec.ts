@@ -31,16 +31,18 @@ describe('the actors of the workflow runs being worked on', () => {
   let folder: string;
   let store: SqliteEventStore;
   let runs: WorkflowRunActors;
-
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'run-actors-'));
-    store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
-    runs = new WorkflowRunActors(
+  const actorsOf = (store: SqliteEventStore) =>
+    new WorkflowRunActors(
       new ActorRegistry(store, new TestClock(), new SequentialIds(), {
         cacheSize: 100,
         maxAttempts: DEFAULT_MAX_ATTEMPTS,
       }),
     );
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'run-actors-'));
+    store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+    runs = actorsOf(store);
   });
   afterEach(async () => {
     await store.close();
@@ -58,6 +60,19 @@ describe('the actors of the workflow runs being worked on', () => {
       [workflowRunStream(runId), 1n],
       [workflowRunStream(runId), 3n],
     ]);
+  });
+
+  it("takes a run's state from its stream's first event as handed over, without reading that event back", async () => {
+    // The run's stream, opened by another actor (as the trigger opens it, in its commit).
+    await actorsOf(store).send(runId, queue, context);
+    const [opening] = (await store.readStream(workflowRunStream(runId))).events;
+    const reads = jest.spyOn(store, 'readStream');
+    runs.adoptOpening(runId, { ...opening, revision: 1n }); // not the first event: ignored
+    runs.adoptOpening(runId, opening);
+    const run = await runs.read(runId);
+    expect(run?.status).toBe('queued');
+    expect(run?.input).toEqual(queue.type === 'QueueWorkflowRun' && queue.input);
+    expect(reads.mock.calls.map(([, options]) => options?.fromRevision)).toEqual([1n]);
   });
 
   it('drops the actor of a run found ended, and reads its whole stream when asked again', async () => {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { Actor, CommandContext } from '../../actors/actor';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { isEnded } from '../../domain/run';
+import { RecordedEvent } from '../../event-store/event-store';
 import { WorkflowRunCommand } from '../../workflows/workflow-run/workflow-run.commands';
 import { WorkflowRunEvent, workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
 import { WorkflowRunState } from '../../workflows/workflow-run/workflow-run.state';
@@ -29,6 +30,17 @@ export class WorkflowRunActors {
     const run = await this.actorOf(runId).read();
     if (!run || isEnded(run.status)) this.kept.delete(runId);
     return run;
+  }
+
+  /**
+   * Takes a run's state from the first event of its stream, as handed over by a subscription, so that the next
+   * read does not read back and parse that event (and the input it holds) once more. Ignored for a later event,
+   * and by an actor already in memory; should the stream hold more, the next read or append catches up.
+   */
+  adoptOpening(runId: string, event: RecordedEvent): void {
+    if (event.revision !== 0n) return;
+    const opened = { type: event.type, data: event.data } as WorkflowRunEvent;
+    this.actorOf(runId).adopt(workflowRunDecider.evolve(workflowRunDecider.initialState, opened), 0n);
   }
 
   /** A command to the run (a refusal of the domain throws). */

@@ -114,6 +114,7 @@ export class WorkflowRunManager extends ProcessManager {
   private async handleNow(event: RecordedEvent): Promise<void> {
     switch (event.type) {
       case 'WorkflowRunQueued':
+        this.runs.adoptOpening(event.data.id as string, event);
         return this.start(event.data.id as string, event.data.workflowId as string);
       case 'WorkflowStepStarted':
         return this.stepStarted(event);
