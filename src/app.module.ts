@@ -11,7 +11,7 @@ import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyHooks } from './idempotency/idempotency-hooks';
-import { loggingOptions } from './operations/logging';
+import { ServiceLogger, loggingOptions } from './operations/logging';
 import { OperationsModule } from './operations/operations.module';
 import { ModelsModule } from './models/models.module';
 import { ThreadPortsModule } from './threads/thread-ports.module';
@@ -46,7 +46,7 @@ export class AppModule {
         OperationsModule,
         EventsModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }, IdempotencyHooks],
+      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }, IdempotencyHooks, ServiceLogger],
     };
   }
 }

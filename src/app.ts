@@ -1,5 +1,4 @@
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AccessControl } from './access/access-control';
 import { AppModule } from './app.module';
@@ -15,7 +14,7 @@ import { serveOpenApi } from './http/openapi/openapi';
 import { createValidationPipe } from './http/validation';
 import { Metrics } from './operations/metrics';
 import { returnRequestIds } from './http/request-id';
-import { logRequests, loggingOptions } from './operations/logging';
+import { ServiceLogger, logRequests, loggingOptions } from './operations/logging';
 import { CommandBus } from '@nestjs/cqrs';
 import { IdempotencyHooks } from './idempotency/idempotency-hooks';
 import { setCaptureContent } from './shared/trace-context';
@@ -41,7 +40,7 @@ export async function createApp(config: AppConfig, overrides: CoreOverrides = {}
     // A failed start is thrown to the caller (main.ts says why and exits), not a process.exit in here.
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(ServiceLogger));
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.http);
   registerShutdownGuard(fastify, config.http);

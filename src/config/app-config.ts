@@ -24,7 +24,8 @@ export interface AppConfig {
   actorCacheSize: number;
   snapshotEvery: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
-  logFormat: 'json' | 'pretty';
+  /** Unset: `pretty` when standard output is a terminal, else `json` (see logFormatFor). */
+  logFormat?: 'json' | 'pretty';
   schedulerEnabled: boolean;
   scheduleCatchUpWindowMs: number;
   sseHeartbeatMs: number;

@@ -26,7 +26,7 @@ describe('loadConfig', () => {
       actorCacheSize: 10_000,
       snapshotEvery: 1000,
       logLevel: 'log',
-      logFormat: 'json',
+      logFormat: undefined, // decided by where the logs go (logFormatFor)
       schedulerEnabled: true,
       scheduleCatchUpWindowMs: 300_000,
       sseHeartbeatMs: 15_000,

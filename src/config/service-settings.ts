@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { oneOf } from '../shared/env';
 import { Settings, choice, custom, flag, int } from '../shared/settings';
 import { HOUR } from './units';
 
@@ -10,6 +11,9 @@ export type SqliteSynchronous = 'FULL' | 'NORMAL';
  * to it too, when it is made without the configuration (in tests).
  */
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Where the service listens and keeps its data, its event store, its actors' cache, its logs and its scheduler. */
 export const SERVICE_SETTINGS = {
@@ -80,11 +84,16 @@ export const SERVICE_SETTINGS = {
     'log',
     'Which log lines are written: those of this level and the more severe ones.',
   ),
-  logFormat: choice(
-    'LOG_FORMAT',
-    ['json', 'pretty'] as const,
-    'json',
-    '`json`: one JSON object a line, for log collectors. `pretty`: one readable, coloured line each (pino-pretty), for a terminal.',
+  // Unset: decided by where the logs go (see logFormatFor in operations/logging.ts).
+  logFormat: custom(
+    {
+      name: 'LOG_FORMAT',
+      note: '`pretty` when standard output is a terminal, else `json`',
+      meaning:
+        '`json`: one JSON object a line, for log collectors. `pretty`: one readable, coloured line each (pino-pretty), for a terminal.',
+      values: LOG_FORMATS,
+    },
+    (env) => (env.LOG_FORMAT ? oneOf(env, 'LOG_FORMAT', LOG_FORMATS, 'json') : undefined),
   ),
   schedulerEnabled: flag(
     'SCHEDULER_ENABLED',

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
 import { requestIdOf } from '../http/request-id';
-import { logRequests, loggingOptions } from './logging';
+import { ServiceLogger, logFormatFor, logRequests, loggingOptions } from './logging';
 import { logLines } from '../../test/support/log-lines';
 
 describe('request logging', () => {
@@ -36,5 +36,30 @@ describe('request logging', () => {
     expect((lines[1].req as { id: string }).id).toMatch(/^[0-9a-f-]{36}$/);
     expect(run).not.toHaveBeenCalled();
     expect(enterWith).not.toHaveBeenCalled();
+  });
+});
+
+describe('the log format and the start', () => {
+  const { lines, sink } = logLines();
+
+  it('writes readable lines at a terminal and JSON lines elsewhere, unless LOG_FORMAT says', () => {
+    expect(logFormatFor(undefined, true)).toBe('pretty');
+    expect(logFormatFor(undefined, false)).toBe('json');
+    expect(logFormatFor('json', true)).toBe('json');
+    expect(logFormatFor('pretty', false)).toBe('pretty');
+  });
+
+  it("logs Nest's wiring of modules and routes at debug, and everything else as it was", () => {
+    // The first PinoLogger made in a process sets where every one writes: this file makes no other.
+    const logger = new ServiceLogger(new PinoLogger({ pinoHttp: [{ level: 'info' }, sink] }), {});
+    logger.log('AgentsModule dependencies initialized', 'InstanceLoader');
+    logger.log('Mapped {/v1/agents, POST} route', 'RouterExplorer');
+    logger.log('Nest application successfully started', 'NestApplication');
+    logger.log('Listening on http://127.0.0.1:3000', 'Main');
+    logger.warn('No API_KEYS are set', 'Access');
+    expect(lines.map(({ level, msg, context }) => [level, context, msg])).toEqual([
+      [30, 'Main', 'Listening on http://127.0.0.1:3000'],
+      [40, 'Access', 'No API_KEYS are set'],
+    ]);
   });
 });
