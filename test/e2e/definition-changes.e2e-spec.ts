@@ -60,6 +60,26 @@ describe.each(storeFixtures())('changing and archiving definitions over HTTP on 
       expect((await patch(`/v1/agents/${agent.id}`, {})).body.version).toBe(2);
     });
 
+    it('takes every field a create takes, approvalRequired among them, as the OpenAPI document says', async () => {
+      const { components } = (await api.request('GET', '/v1/openapi.json')).body;
+      const fields = (name: string) => Object.keys(components.schemas[name].properties).sort();
+      expect(fields('AgentPatchSchema')).toEqual(fields('CreateAgentDto'));
+
+      const agent = await createAgent('gatekeeper', { tools: ['current_time'] });
+      const gated = await patch(`/v1/agents/${agent.id}`, { approvalRequired: ['current_time'] });
+      expect(gated.status).toBe(200);
+      expect(gated.body).toMatchObject({ approvalRequired: ['current_time'], version: 2 });
+      const events = await api.request('GET', `/v1/events?stream=agent-${agent.id}`);
+      expect(events.body.events.at(-1)).toMatchObject({
+        type: 'AgentUpdated',
+        data: { changes: { approvalRequired: ['current_time'] } },
+      });
+      const bad = await patch(`/v1/agents/${agent.id}`, { approvalRequired: ['not a tool'] });
+      expect(bad.status).toBe(400);
+      const cleared = await patch(`/v1/agents/${agent.id}`, { approvalRequired: null });
+      expect(cleared.body).toMatchObject({ approvalRequired: [], version: 3 });
+    });
+
     it('validates a patch as a create: 400 for unknown providers, tools, fields, removed required fields and fields that cannot change', async () => {
       const agent = await createAgent('researcher');
       const cases: Array<[unknown, Array<{ path: string; message: unknown }>]> = [
@@ -194,6 +214,12 @@ describe.each(storeFixtures())('changing and archiving definitions over HTTP on 
 
       const manual = await patch(`/v1/workflows/${workflow.id}`, { trigger: null });
       expect(manual.body).toMatchObject({ trigger: { type: 'manual' }, nextRunAt: null, version: 3 });
+    });
+
+    it('takes every field a create takes, as the OpenAPI document says', async () => {
+      const { components } = (await api.request('GET', '/v1/openapi.json')).body;
+      const fields = (name: string) => Object.keys(components.schemas[name].properties).sort();
+      expect(fields('WorkflowPatchSchema')).toEqual(fields('CreateWorkflowDto'));
     });
 
     it('validates a patch as a create: 400 for a bad cron, a removed name, read-only and unknown fields; 422 for an unknown agent', async () => {

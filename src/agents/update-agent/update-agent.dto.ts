@@ -12,6 +12,7 @@ export const EDITABLE_AGENT_FIELDS = [
   'maxSteps',
   'outputSchema',
   'memory',
+  'approvalRequired',
 ] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
