@@ -226,6 +226,21 @@ describeInBrowser('the web console, in Chromium', () => {
     expect(failures).toEqual([]);
   }, 90_000);
 
+  it("offers Pause only where a schedule runs, and names each page's event history plainly", async () => {
+    const agent = (await app.request('GET', '/v1/agents?name=researcher')).body.agents[0];
+    const steps = [{ agent: 'researcher', action: 'x' }];
+    const manual = (await app.request('POST', '/v1/workflows', { name: 'by hand', steps })).body;
+    await open(`workflows/${manual.id}`);
+    await page.getByRole('heading', { name: 'by hand' }).waitFor();
+    await page.getByRole('button', { name: 'Archive workflow' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Event history' }).click();
+    await page.getByRole('heading', { name: `History of workflow-${manual.id}` }).waitFor();
+    await open(`agents/${agent.id}`);
+    await page.getByRole('link', { name: 'Event history' }).click();
+    await page.getByRole('heading', { name: `History of agent-${agent.id}` }).waitFor();
+  });
+
   it('works by keyboard alone: tab to a link and follow it', async () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/#/agents`);

@@ -52,7 +52,9 @@ describeInBrowser('cost and usage in the console, in Chromium', () => {
     const totals = page.getByTestId('usage-totals');
     await totals.getByText('$0.012', { exact: false }).waitFor();
     expect(await totals.textContent()).toContain('3000 in, 600 out');
-    expect(await totals.textContent()).toContain('1 runs of models without a price');
+    expect(await totals.textContent()).toContain(
+      '$0.012 for the priced runs; unknown for 1 run of models without a price',
+    );
     const byAgent = page.getByTestId('usage-by-agent');
     expect(await byAgent.locator('tbody tr').allInnerTexts()).toEqual([
       expect.stringMatching(/^accountant\s+2\s+2000\s+400\s+\$0\.012$/),

@@ -75,7 +75,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dd class="pre">{agent.instructions || '—'}</dd>
             <dt>History</dt>
             <dd>
-              <a href={href('history', `agent-${agent.id}`)}>events of agent-{agent.id}</a>
+              <a href={href('history', `agent-${agent.id}`)}>Event history</a>
             </dd>
           </dl>
           {agent.status === 'active' && (

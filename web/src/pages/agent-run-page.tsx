@@ -154,7 +154,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           )}
           <dt>History</dt>
           <dd>
-            <a href={href('history', `agentrun-${runId}`)}>events of agentrun-{runId}</a>
+            <a href={href('history', `agentrun-${runId}`)}>Event history</a>
           </dd>
         </dl>
       )}

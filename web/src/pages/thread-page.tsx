@@ -80,7 +80,7 @@ export function ThreadPage({ threadId }: { threadId: string }) {
           <dd>{formatTime(thread.createdAt)}</dd>
           <dt>History</dt>
           <dd>
-            <a href={href('history', `thread-${thread.id}`)}>events of thread-{thread.id}</a>
+            <a href={href('history', `thread-${thread.id}`)}>Event history</a>
           </dd>
         </dl>
       )}

@@ -64,7 +64,9 @@ export function UsagePage() {
           <dt>Cost</dt>
           <dd>
             {formatUsd(totals.costUsd)}
-            {totals.unpricedRuns > 0 && ` (and ${totals.unpricedRuns} runs of models without a price)`}
+            {totals.unpricedRuns > 0 &&
+              ` for the priced runs; unknown for ${totals.unpricedRuns} ${totals.unpricedRuns === 1 ? 'run' : 'runs'} ` +
+                'of models without a price (see MODEL_PRICES_FILE)'}
           </dd>
         </dl>
       )}

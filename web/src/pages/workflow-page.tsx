@@ -59,7 +59,7 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             <span role="status" data-testid="workflow-status">
               <StatusBadge status={workflow.status} />
             </span>
-            {workflow.status === 'active' && (
+            {workflow.status === 'active' && workflow.trigger.type === 'schedule' && (
               <button type="button" class="secondary" onClick={() => change('pause')}>
                 Pause
               </button>
@@ -100,7 +100,7 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             </dd>
             <dt>History</dt>
             <dd>
-              <a href={href('history', `workflow-${workflow.id}`)}>events of workflow-{workflow.id}</a>
+              <a href={href('history', `workflow-${workflow.id}`)}>Event history</a>
             </dd>
           </dl>
           <h2>Steps</h2>

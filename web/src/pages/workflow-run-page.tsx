@@ -156,7 +156,7 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
             <dd>{formatDuration(run.startedAt, run.endedAt)}</dd>
             <dt>History</dt>
             <dd>
-              <a href={href('history', `workflowrun-${run.id}`)}>events of workflowrun-{run.id}</a>
+              <a href={href('history', `workflowrun-${run.id}`)}>Event history</a>
             </dd>
           </dl>
           {run.error && (
