@@ -57,6 +57,8 @@ describeInBrowser('the web console, in Chromium', () => {
     await expectText(page.getByTestId('run-usage'), /tokens in/);
     await expectText(page.getByTestId('run-duration'), /\d/);
     await expectText(page.locator('.tool-calls'), 'Asia/Tokyo');
+    const call = page.locator('.tool-calls > li').first();
+    expect(await call.getByRole('heading').allTextContents()).toEqual(['Arguments', 'Result']);
     await screenshot(page, 'agent-run');
 
     await open('agents');
@@ -128,6 +130,9 @@ describeInBrowser('the web console, in Chromium', () => {
     await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
     expect(await page.getByTestId('timeline').locator('li').count()).toBe(2);
     await expectText(page.getByTestId('timeline'), /researcher[\s\S]*succeeded[\s\S]*ticker[\s\S]*succeeded/);
+    // Each step's output under a heading of its own, apart from the task it was sent.
+    const outputs = page.getByTestId('timeline').getByRole('heading', { name: /^Output of step / });
+    expect(await outputs.allTextContents()).toEqual(['Output of step 0', 'Output of step 1']);
     await screenshot(page, 'workflow-run');
 
     await page.getByRole('link', { name: 'agent run' }).first().click();

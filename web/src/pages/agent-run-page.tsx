@@ -202,8 +202,14 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
             ) : (
               <StatusBadge status="running" />
             )}
+            <h3 class="block-label">Arguments</h3>
             <pre>{formatJson(call.input)}</pre>
-            {call.done && <pre>{formatJson(call.error ?? call.output)}</pre>}
+            {call.done && (
+              <>
+                <h3 class="block-label">{call.error ? 'Error' : 'Result'}</h3>
+                <pre>{formatJson(call.error ?? call.output)}</pre>
+              </>
+            )}
           </li>
         ))}
       </ol>

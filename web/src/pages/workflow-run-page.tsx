@@ -225,10 +225,11 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                     ) : (
                       <p class="muted">{step.action ?? step.approval}</p>
                     )}
-                    {step.outputObject ? (
-                      <pre class="output">{formatJson(step.outputObject)}</pre>
-                    ) : (
-                      step.output && <pre class="output">{step.output}</pre>
+                    {(step.outputObject || step.output) && (
+                      <>
+                        <h3 class="block-label">Output of step {step.id}</h3>
+                        <pre class="output">{step.outputObject ? formatJson(step.outputObject) : step.output}</pre>
+                      </>
                     )}
                     {step.error && (
                       <p class="field-error">
