@@ -12,8 +12,8 @@ export type SqliteSynchronous = 'FULL' | 'NORMAL';
  */
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
 
+/** The log formats `LOG_FORMAT` names (unset: decided by where the logs go, see operations/logging.ts). */
 export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Where the service listens and keeps its data, its event store, its actors' cache, its logs and its scheduler. */
 export const SERVICE_SETTINGS = {
@@ -84,7 +84,6 @@ export const SERVICE_SETTINGS = {
     'log',
     'Which log lines are written: those of this level and the more severe ones.',
   ),
-  // Unset: decided by where the logs go (see logFormatFor in operations/logging.ts).
   logFormat: custom(
     {
       name: 'LOG_FORMAT',
