@@ -21,6 +21,7 @@ import {
 import { FreeFormObject } from '../../http/free-form-json';
 import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { cronProblem, isTimeZone } from '../../shared/cron-rules';
+import { STEP_ID, STEP_ID_RULE } from '../../shared/step-graph';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow/workflow.state';
 import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
@@ -137,8 +138,6 @@ export class StepRetryDto {
   maxBackoffMs?: number;
 }
 
-export const STEP_ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
-
 export class StepDto {
   @ApiPropertyOptional({
     maxLength: 64,
@@ -146,7 +145,7 @@ export class StepDto {
     example: 'research',
     description: 'Unique in the workflow. Default: the step\'s position ("0", "1", …).',
   })
-  @Matches(STEP_ID, { message: 'id must start with a letter or _ and hold only letters, digits, _ and - (at most 64)' })
+  @Matches(STEP_ID, { message: STEP_ID_RULE })
   @IsString()
   @Optional()
   id?: string;

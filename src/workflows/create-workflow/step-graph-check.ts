@@ -1,6 +1,6 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { conditionProblem, conditionStepRefs } from '../step-condition';
-import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../step-graph';
+import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../../shared/step-graph';
 import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
 

@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
 import { isEnded } from '../../domain/run';
 import { ValidationFailed } from '../../shared/validation-failed';
-import { stepIdOf, stepIndexOf } from '../step-graph';
+import { stepIdOf, stepIndexOf } from '../../shared/step-graph';
 import { WorkflowStep } from '../workflow/workflow.state';
 import { WorkflowTriggers } from '../trigger-workflow/workflow-triggers';
 import { workflowDecider } from '../workflow/workflow';

@@ -1,4 +1,4 @@
-import { ancestorsOfEach, stepIdOf, stepIndexOf } from '../step-graph';
+import { ancestorsOfEach, stepIdOf, stepIndexOf } from '../../shared/step-graph';
 import { WorkflowStep } from '../workflow/workflow.state';
 import { ReusedStep } from '../workflow-run/workflow-run.commands';
 import { WorkflowRunAggregate } from '../workflow-run/workflow-run.state';

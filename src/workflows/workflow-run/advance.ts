@@ -1,7 +1,7 @@
 import { RunError } from '../../domain/run';
 import { CONDITION_BUDGET_TEXT } from '../condition-budget';
 import { ConditionScope, conditionVerdict } from '../step-condition';
-import { stepIndexOf } from '../step-graph';
+import { stepIndexOf } from '../../shared/step-graph';
 import { MAX_TASK_LENGTH, StepTaskScope, missingPaths, renderStepTask } from '../step-task';
 import { NewAgentRunId } from './workflow-run.commands';
 import { WorkflowApprovalRequested, WorkflowRunEvent, WorkflowStepStarted } from './workflow-run.events';

@@ -1,5 +1,5 @@
 import { RunError, RunStatus, isEnded } from '../../domain/run';
-import { needsOf, stepIdOf } from '../step-graph';
+import { needsOf, stepIdOf } from '../../shared/step-graph';
 import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
 import { WorkflowRunEvent } from './workflow-run.events';
 import { StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } from './workflow-run.state';

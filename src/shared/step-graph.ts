@@ -1,10 +1,19 @@
-import { WorkflowStep } from './workflow/workflow.state';
-
 /**
  * Steps as a graph. A step's id is its `id`, or its position ("0", "1", …); a step needs the steps its `needs`
  * names (by id, or by position), or, without `needs`, the step before it, so a list of steps is a chain.
+ * The service checks and runs workflows by these rules, and the console draws and checks its editor's steps by
+ * them, so this file imports nothing.
  */
-export function stepIdOf(step: Pick<WorkflowStep, 'id'>, index: number): string {
+/** What a step's own `id` may be: not a position (so it cannot be mistaken for one), and safe in a template path. */
+export const STEP_ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+export const STEP_ID_RULE = 'id must start with a letter or _ and hold only letters, digits, _ and - (at most 64)';
+
+export interface GraphStep {
+  readonly id?: string;
+  readonly needs?: ReadonlyArray<string>;
+}
+
+export function stepIdOf(step: Pick<GraphStep, 'id'>, index: number): string {
   return step.id ?? String(index);
 }
 
@@ -14,9 +23,9 @@ export function stepIdOf(step: Pick<WorkflowStep, 'id'>, index: number): string 
  * made 100 steps that each need all earlier ones cost tens of milliseconds. Step lists are never changed in place
  * (a run's steps change by a new array), so an array's index never goes stale.
  */
-const indexes = new WeakMap<ReadonlyArray<Pick<WorkflowStep, 'id'>>, Map<string, number>>();
+const indexes = new WeakMap<ReadonlyArray<Pick<GraphStep, 'id'>>, Map<string, number>>();
 
-function idIndex(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>): Map<string, number> {
+function idIndex(steps: ReadonlyArray<Pick<GraphStep, 'id'>>): Map<string, number> {
   let index = indexes.get(steps);
   if (!index) {
     index = new Map();
@@ -27,7 +36,7 @@ function idIndex(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>): Map<string, nu
 }
 
 /** The position of the step a reference names: an id first, then a position; undefined when none. */
-export function stepIndexOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>, ref: string): number | undefined {
+export function stepIndexOf(steps: ReadonlyArray<Pick<GraphStep, 'id'>>, ref: string): number | undefined {
   const byId = idIndex(steps).get(ref);
   if (byId !== undefined) return byId;
   if (!/^\d+$/.test(ref)) return undefined;
@@ -36,7 +45,7 @@ export function stepIndexOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id'>>, ref:
 }
 
 /** The positions of the steps a step needs (references that name no step are left out; the checks report them). */
-export function needsOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>, index: number): number[] {
+export function needsOf(steps: ReadonlyArray<GraphStep>, index: number): number[] {
   const needs = steps[index].needs;
   if (needs === undefined) return index === 0 ? [] : [index - 1];
   const positions: number[] = [];
@@ -52,7 +61,7 @@ export function needsOf(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>
  * its needs, so a graph of 100 steps that each need all earlier ones costs a few thousand set additions, not the
  * million lookups that walking each step's ancestors again from scratch took.
  */
-export function ancestorsOfEach(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>): Set<number>[] {
+export function ancestorsOfEach(steps: ReadonlyArray<GraphStep>): Set<number>[] {
   const sets: Array<Set<number> | undefined> = [];
   const of = (at: number): Set<number> => {
     const known = sets[at];
@@ -70,7 +79,7 @@ export function ancestorsOfEach(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | '
 }
 
 /** A step of a cycle, if the needs make one (a cycle would never start). */
-export function cycleIn(steps: ReadonlyArray<Pick<WorkflowStep, 'id' | 'needs'>>): number[] | undefined {
+export function cycleIn(steps: ReadonlyArray<GraphStep>): number[] | undefined {
   const state = new Map<number, 'visiting' | 'done'>();
   const path: number[] = [];
   const visit = (at: number): number[] | undefined => {
