@@ -78,7 +78,7 @@ describeInBrowser('replays, earlier versions and run limits in the console, in C
     await page.getByLabel('Overlap').selectOption('skip');
     await page.getByLabel('Max concurrent runs').fill('0');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.locator('#wf-max-runs-error').getByText('maxConcurrentRuns must be at least 1').waitFor();
+    await page.locator('#wf-max-runs-error').getByText('must be a whole number from 1 to 1000').waitFor();
     expect((await app.request('GET', `/v1/workflows/${workflow.id}`)).body.version).toBe(1);
     await noViolations();
 

@@ -7,7 +7,7 @@ import { startConsole, stopConsole } from '../support/console-fixture';
 
 jest.setTimeout(30_000);
 
-/** Steps as a graph in the console: ids, needs, a condition and retries in the form; columns by depth; replay. */
+/** Steps as a graph in the console: ids, needs, a condition and retries in the form; the run drawn; replay. */
 describeInBrowser('workflow graphs in the console, in Chromium', () => {
   let app: TestApp;
   let model: ScriptedServer<ChatCompletionsBody>;
@@ -23,7 +23,7 @@ describeInBrowser('workflow graphs in the console, in Chromium', () => {
   });
   afterAll(() => stopConsole({ browser, app, model }));
 
-  it('builds two branches and a join, shows the run in columns by depth, and replays from a step', async () => {
+  it('builds two branches and a join, draws the run as a graph, and replays from a step', async () => {
     await page.goto(`${app.url}/#/workflows/new`);
     await page.getByLabel('Name', { exact: true }).fill('branches');
     await page.getByLabel('Step 0 agent').fill('worker');
@@ -39,8 +39,8 @@ describeInBrowser('workflow graphs in the console, in Chromium', () => {
     await page.getByLabel('Step 2 needs').fill('left, nowhere');
     await page.getByLabel('Step 2 action').fill('join {{steps.left.output}} {{steps.right.output}}');
     await page.getByRole('button', { name: 'Create workflow' }).click();
-    // The API names the field (steps[2].needs[1]); the form shows its message.
-    await page.getByText('no step has the id "nowhere"', { exact: false }).first().waitFor();
+    // The form knows the step ids: the need that names none is refused beside its field, before anything is sent.
+    await page.locator('#step-2-needs-error').getByText('no step has the id "nowhere"', { exact: false }).waitFor();
     await page.getByLabel('Step 2 needs').fill('left, right');
     await page.getByLabel('Step 2 runs when (JSON Logic)').fill('{"!=": [{"var": "steps.left.output"}, ""]}');
     await page.getByLabel('Step 2 attempts').fill('2');
@@ -49,10 +49,16 @@ describeInBrowser('workflow graphs in the console, in Chromium', () => {
 
     await page.getByRole('button', { name: 'Trigger', exact: true }).click();
     await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor();
-    const columns = page.getByTestId('timeline').locator('ol');
-    expect(await columns.count()).toBe(2);
-    expect(await columns.nth(0).locator('li').count()).toBe(2);
-    await expectText(columns.nth(1), /Step 2[\s\S]*needs left, right[\s\S]*JOIN LEFT RIGHT/);
+    // The graph: left and right side by side in the first column, the join right of both, an edge from each.
+    const graph = page.getByTestId('workflow-graph');
+    const x = async (id: string) => (await graph.locator(`[data-node-id="${id}"]`).boundingBox())!;
+    const [left, right, join] = [await x('left'), await x('right'), await x('2')];
+    expect(left.x).toBe(right.x);
+    expect(join.x).toBeGreaterThan(left.x + left.width);
+    expect(
+      await graph.locator('[data-edge]').evaluateAll((edges) => edges.map((e) => e.getAttribute('data-edge'))),
+    ).toEqual(expect.arrayContaining(['left->2', 'right->2']));
+    await expectText(page.locator('[data-step-id="2"]'), /Step 2[\s\S]*needs left, right[\s\S]*JOIN LEFT RIGHT/);
     expect(await accessibilityViolations(page)).toEqual([]);
 
     const calls = model.requests.length;

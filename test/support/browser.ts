@@ -116,3 +116,38 @@ export async function holdAnswers(page: Page, url: string | RegExp) {
     },
   };
 }
+
+/**
+ * What makes a page, or a box in it, scroll sideways at this width: elements that reach past the viewport's right
+ * edge with nothing clipping them, and boxes whose content scrolls sideways within them. Left out are those allowed
+ * to pan (code blocks and the workflow graph) and what is out of sight (visually hidden text, a skip link off
+ * screen, text cut short inside a box that hides its overflow). Each as `tag.class "text…"`.
+ */
+export async function elementsWiderThanViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const clips = (style: CSSStyleDeclaration) => style.overflowX !== 'visible';
+    const describe = (element: Element, what: string) =>
+      `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').trim().slice(0, 40)}" (${what})`;
+    const wide: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      if (element.closest('pre, code, [data-pans], .visually-hidden, svg, datalist, option')) continue;
+      const style = getComputedStyle(element);
+      if (style.position === 'absolute' && style.clip !== 'auto') continue;
+      if (/auto|scroll/.test(style.overflowX) && element.scrollWidth > element.clientWidth + 1) {
+        wide.push(describe(element, `scrolls ${element.scrollWidth - element.clientWidth}px sideways`));
+        continue;
+      }
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || box.right <= width + 0.5) continue;
+      let clipped = false;
+      for (let parent = element.parentElement; parent && parent !== document.body && !clipped;) {
+        const parentStyle = getComputedStyle(parent);
+        clipped = clips(parentStyle) || (parentStyle.position === 'absolute' && parentStyle.clip !== 'auto');
+        parent = parent.parentElement;
+      }
+      if (!clipped) wide.push(describe(element, `${Math.round(box.right)}px`));
+    }
+    return wide;
+  });
+}

@@ -55,6 +55,9 @@ function App() {
   const [needKey, setNeedKey] = useState(false);
   const [keyRefused, setKeyRefused] = useState(false);
   const [session, setSession] = useState(0);
+  // On a narrow screen the sections fold behind a menu button; following a link, or any change of page, folds them.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path.join('/')]);
   useEffect(
     () =>
       onApiKeyRequired((refused) => {
@@ -79,7 +82,7 @@ function App() {
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
   const nav = (name: string, label: string, current: boolean) => (
-    <a href={href(name)} aria-current={current ? 'page' : undefined}>
+    <a href={href(name)} aria-current={current ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
       {label}
     </a>
   );
@@ -90,7 +93,16 @@ function App() {
       </a>
       <header>
         <span class="brand">Workflows &amp; agents</span>
-        <nav aria-label="Sections">
+        <button
+          type="button"
+          class="secondary menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav id="sections" aria-label="Sections" class={menuOpen ? 'open' : undefined}>
           {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}

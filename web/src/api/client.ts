@@ -23,7 +23,11 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
 }
 
 export class ProblemError extends Error {
-  constructor(readonly problem: Problem) {
+  /** `local`: found by the console's own checks before anything was sent. */
+  constructor(
+    readonly problem: Problem,
+    readonly local = false,
+  ) {
     super(problem.detail ?? problem.title);
   }
 }

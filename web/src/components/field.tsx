@@ -31,7 +31,6 @@ export function Field({ id, label, path, error = null, localError, hint, childre
       )}
       {errorId && (
         <div class="field-error" id={errorId}>
-          {error && path && fieldMessages(error, path).length > 0 && <strong>{error.problem.title}: </strong>}
           {messages.join('; ')}
         </div>
       )}

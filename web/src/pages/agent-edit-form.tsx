@@ -2,23 +2,32 @@ import { useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { Agent } from '../api/schema';
 import { CONFLICT_MESSAGE, isEditConflict } from '../components/conflict';
-import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
+import { AGENT_PATHS, AgentDraft, agentBody, agentDraft } from '../forms/agent-draft';
+import { AgentFields, useAgentChoices } from '../forms/agent-fields';
+import { formProblem } from '../forms/form-problem';
 
-/** Edits an agent with a merge patch sent with If-Match, so that nobody's change is overwritten unseen. */
+/**
+ * Edits every field of an agent, with the create form's fields, as a merge patch sent with If-Match, so that
+ * nobody's change is overwritten unseen.
+ */
 export function AgentEditForm({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => void }) {
-  const [model, setModel] = useState(agent.model);
-  const [instructions, setInstructions] = useState(agent.instructions);
-  const [maxSteps, setMaxSteps] = useState(String(agent.maxSteps));
+  const [draft, setDraft] = useState<AgentDraft>(agentDraft(agent));
   const [error, setError] = useState<ProblemError | null>(null);
+  const { providers, tools } = useAgentChoices(setError);
 
   async function submit(event: Event) {
     event.preventDefault();
+    const { body, problems } = agentBody(draft);
+    const found = formProblem(problems);
+    setError(found);
+    if (found) return;
     try {
       const saved = unwrap(
         await api.PATCH('/v1/agents/{agentId}', {
           params: { path: { agentId: agent.id }, header: { 'If-Match': `"${agent.version}"` } },
-          body: { model, instructions, maxSteps: Number(maxSteps) },
+          // Every field is sent; a blank output schema is null, which removes it.
+          body,
           headers: { 'content-type': 'application/merge-patch+json' },
         }),
       );
@@ -32,43 +41,14 @@ export function AgentEditForm({ agent, onSaved }: { agent: Agent; onSaved: (agen
   return (
     <form onSubmit={submit} class="card" noValidate aria-label="Edit agent">
       <h2>Edit</h2>
-      <Field id="edit-model" label="Model" path="model" error={error} hint="provider/model, e.g. ollama/llama3.2">
-        {(describedBy, invalid) => (
-          <input
-            id="edit-model"
-            value={model}
-            onInput={(e) => setModel(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-          />
-        )}
-      </Field>
-      <Field id="edit-instructions" label="Instructions" path="instructions" error={error}>
-        {(describedBy, invalid) => (
-          <textarea
-            id="edit-instructions"
-            rows={3}
-            value={instructions}
-            onInput={(e) => setInstructions(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-          />
-        )}
-      </Field>
-      <Field id="edit-max-steps" label="Max steps" path="maxSteps" error={error}>
-        {(describedBy, invalid) => (
-          <input
-            id="edit-max-steps"
-            type="number"
-            min={1}
-            max={100}
-            value={maxSteps}
-            onInput={(e) => setMaxSteps(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-          />
-        )}
-      </Field>
+      <AgentFields
+        draft={draft}
+        onChange={setDraft}
+        error={error}
+        providers={providers}
+        tools={tools}
+        idPrefix="edit-agent"
+      />
       {isEditConflict(error) ? (
         <div class="problem" role="alert">
           <strong>Changed by someone else.</strong> {CONFLICT_MESSAGE}{' '}
@@ -77,7 +57,7 @@ export function AgentEditForm({ agent, onSaved }: { agent: Agent; onSaved: (agen
           </button>
         </div>
       ) : (
-        <ProblemView error={error} shownPaths={['model', 'instructions', 'maxSteps']} />
+        <ProblemView error={error} shownPaths={AGENT_PATHS} />
       )}
       <button type="submit">Save changes</button>
     </form>

@@ -6,7 +6,7 @@ import { LoadMore } from '../components/load-more';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { usePagedList } from '../components/use-paged-list';
-import { formatDuration, formatTime, parseJsonObject } from '../format';
+import { formatDuration, formatJson, formatTime, parseJsonObject } from '../format';
 import { href, navigate } from '../router';
 import { AgentEditForm } from './agent-edit-form';
 
@@ -67,12 +67,26 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dd>{agent.model}</dd>
             <dt>Tools</dt>
             <dd>{agent.tools.length ? agent.tools.join(', ') : 'none'}</dd>
+            <dt>Needs approval</dt>
+            <dd data-testid="agent-approvals">
+              {agent.approvalRequired.length ? agent.approvalRequired.join(', ') : 'no tool'}
+            </dd>
             <dt>Max steps</dt>
             <dd>{agent.maxSteps}</dd>
+            <dt>Thread window</dt>
+            <dd>{agent.memory.maxMessages} messages</dd>
             <dt>Version</dt>
             <dd data-testid="agent-version">{agent.version}</dd>
             <dt>Instructions</dt>
             <dd class="pre">{agent.instructions || '—'}</dd>
+            <dt>Output schema</dt>
+            <dd>
+              {agent.outputSchema ? (
+                <pre data-testid="agent-output-schema">{formatJson(agent.outputSchema)}</pre>
+              ) : (
+                'none: free-text answers'
+              )}
+            </dd>
             <dt>History</dt>
             <dd>
               <a href={href('history', `agent-${agent.id}`)}>Event history</a>
@@ -179,7 +193,7 @@ function AgentRuns({ agentId }: { agentId: string }) {
       <h2>Runs</h2>
       <ProblemView error={list.error} />
       <div class="table-wrap">
-        <table>
+        <table class="cards">
           <thead>
             <tr>
               <th scope="col">Run</th>
@@ -191,14 +205,16 @@ function AgentRuns({ agentId }: { agentId: string }) {
           <tbody>
             {list.items.map((run) => (
               <tr key={run.id}>
-                <td>
+                <td data-label="Run">
                   <a href={href('agents', agentId, 'runs', run.id)}>{formatTime(run.createdAt)}</a>
                 </td>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={run.status} />
                 </td>
-                <td class="truncate">{run.task}</td>
-                <td>{formatDuration(run.startedAt, run.endedAt)}</td>
+                <td data-label="Task" class="truncate">
+                  {run.task}
+                </td>
+                <td data-label="Duration">{formatDuration(run.startedAt, run.endedAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -44,7 +44,7 @@ export function AgentsPage() {
       </div>
       <ProblemView error={list.error} />
       <div class="table-wrap">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Agents</caption>
           <thead>
             <tr>
@@ -57,14 +57,14 @@ export function AgentsPage() {
           <tbody>
             {list.items.map((agent) => (
               <tr key={agent.id}>
-                <td>
+                <td data-label="Name">
                   <a href={href('agents', agent.id)}>{agent.name}</a>
                 </td>
-                <td>{agent.model}</td>
-                <td>
+                <td data-label="Model">{agent.model}</td>
+                <td data-label="Status">
                   <StatusBadge status={agent.status} />
                 </td>
-                <td>
+                <td data-label="Last run">
                   {agent.latestRun ? (
                     <a href={href('agents', agent.id, 'runs', agent.latestRun.id)}>
                       {formatTime(agent.latestRun.at)} ({agent.latestRun.status})

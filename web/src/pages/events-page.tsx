@@ -161,7 +161,7 @@ export function EventsPage() {
               {events.map((event) => (
                 <tr key={event.position} class={selected?.position === event.position ? 'selected' : ''}>
                   <td class="col-position">{event.position}</td>
-                  <td>
+                  <td class="col-type">
                     <button
                       type="button"
                       class="link"

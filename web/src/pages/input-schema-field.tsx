@@ -1,5 +1,6 @@
 import type { ProblemError } from '../api/client';
-import { Field } from '../components/field';
+import { JsonSchemaField } from '../forms/json-schema-field';
+import { EXAMPLE_INPUT_SCHEMA } from '../forms/json-schema-check';
 
 export const INPUT_SCHEMA_PATHS = ['inputSchema'];
 
@@ -34,30 +35,20 @@ export function InputSchemaField({
   id: string;
 }) {
   return (
-    <Field
+    <JsonSchemaField
       id={id}
       label="Input schema (JSON Schema, optional)"
       path="inputSchema"
+      text={text}
+      onChange={onChange}
       error={error}
+      example={EXAMPLE_INPUT_SCHEMA}
       hint={
         <>
           A trigger's input must match it, or the trigger is refused naming the field; a step's{' '}
           <code>{'{{input.<field>}}'}</code> must name one of its <code>properties</code>. Blank: any object.
         </>
       }
-    >
-      {(describedBy, invalid) => (
-        <textarea
-          id={id}
-          class="mono"
-          rows={4}
-          value={text}
-          placeholder={'{"type": "object", "properties": {"topic": {"type": "string"}}, "required": ["topic"]}'}
-          onInput={(e) => onChange(e.currentTarget.value)}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-        />
-      )}
-    </Field>
+    />
   );
 }

@@ -1,33 +1,10 @@
 import type { ProblemError } from '../api/client';
-import type { Workflow } from '../api/schema';
 import { Field } from '../components/field';
-
-export interface RunPolicyDraft {
-  overlap: string;
-  /** Blank: no limit. */
-  maxConcurrentRuns: string;
-}
+import type { WorkflowDraft } from '../forms/workflow-draft';
 
 export const POLICY_PATHS = ['overlap', 'maxConcurrentRuns'];
 
-export function policyDraft({ overlap, maxConcurrentRuns }: Workflow): RunPolicyDraft {
-  return { overlap, maxConcurrentRuns: maxConcurrentRuns === null ? '' : String(maxConcurrentRuns) };
-}
-
-/** As a merge patch: a blank limit removes it (`null`); anything else is sent as typed, for the service to check. */
-export function policyBody({ overlap, maxConcurrentRuns }: RunPolicyDraft) {
-  const limit = maxConcurrentRuns.trim();
-  return {
-    overlap: overlap as Workflow['overlap'],
-    maxConcurrentRuns: (limit === '' ? null : /^-?\d+$/.test(limit) ? Number(limit) : limit) as number | null,
-  };
-}
-
-/** As a create's fields: a blank limit is left out. */
-export function createPolicyBody(draft: RunPolicyDraft) {
-  const { overlap, maxConcurrentRuns } = policyBody(draft);
-  return { overlap, ...(maxConcurrentRuns !== null && { maxConcurrentRuns }) };
-}
+type RunPolicyDraft = Pick<WorkflowDraft, 'overlap' | 'maxConcurrentRuns'>;
 
 /** What a tick does while a run is going, and how many runs may go at once. */
 export function RunPolicyFields({
@@ -40,7 +17,7 @@ export function RunPolicyFields({
   error: ProblemError | null;
 }) {
   return (
-    <>
+    <div class="row">
       <Field
         id="wf-overlap"
         label="Overlap"
@@ -52,7 +29,7 @@ export function RunPolicyFields({
           <select
             id="wf-overlap"
             value={policy.overlap}
-            onChange={(e) => onChange({ ...policy, overlap: e.currentTarget.value })}
+            onChange={(e) => onChange({ ...policy, overlap: e.currentTarget.value as RunPolicyDraft['overlap'] })}
             aria-describedby={describedBy}
             aria-invalid={invalid}
           >
@@ -80,6 +57,6 @@ export function RunPolicyFields({
           />
         )}
       </Field>
-    </>
+    </div>
   );
 }

@@ -101,7 +101,7 @@ function UsageTable(props: {
   testId: string;
 }) {
   return (
-    <table data-testid={props.testId}>
+    <table data-testid={props.testId} class="cards">
       <caption>{props.caption}</caption>
       <thead>
         <tr>
@@ -121,10 +121,10 @@ function UsageTable(props: {
         {props.groups.map((group) => (
           <tr key={group.key}>
             <th scope="row">{props.keyCell(group)}</th>
-            <td>{group.runs}</td>
-            <td>{group.inputTokens}</td>
-            <td>{group.outputTokens}</td>
-            <td>{formatUsd(group.costUsd)}</td>
+            <td data-label="Runs">{group.runs}</td>
+            <td data-label="Input tokens">{group.inputTokens}</td>
+            <td data-label="Output tokens">{group.outputTokens}</td>
+            <td data-label="Cost">{formatUsd(group.costUsd)}</td>
           </tr>
         ))}
       </tbody>

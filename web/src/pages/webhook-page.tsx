@@ -109,7 +109,7 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
         {notice}
       </p>
       <div class="table-wrap">
-        <table data-testid="deliveries">
+        <table data-testid="deliveries" class="cards">
           <caption class="visually-hidden">Delivery attempts, newest first</caption>
           <thead>
             <tr>
@@ -127,18 +127,20 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
           <tbody>
             {attempts.items.map((attempt) => (
               <tr key={`${attempt.deliveryId}/${attempt.attempt}/${attempt.attemptedAt}`}>
-                <td>{formatTime(attempt.attemptedAt)}</td>
-                <td class="mono">{attempt.eventType}</td>
-                <td>
+                <td data-label="Time">{formatTime(attempt.attemptedAt)}</td>
+                <td data-label="Event" class="mono">
+                  {attempt.eventType}
+                </td>
+                <td data-label="Attempt">
                   {attempt.attempt}
                   {attempt.redelivery ? ' (sent again)' : ''}
                 </td>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={attempt.status} />
                 </td>
-                <td>{attempt.statusCode ?? attempt.error ?? '—'}</td>
-                <td>{attempt.durationMs} ms</td>
-                <td>
+                <td data-label="Response">{attempt.statusCode ?? attempt.error ?? '—'}</td>
+                <td data-label="Duration">{attempt.durationMs} ms</td>
+                <td data-label="">
                   <button
                     type="button"
                     class="secondary"

@@ -27,7 +27,7 @@ export function WebhooksPage() {
       </p>
       <ProblemView error={list.error} />
       <div class="table-wrap">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Webhooks</caption>
           <thead>
             <tr>
@@ -40,12 +40,16 @@ export function WebhooksPage() {
           <tbody>
             {list.items.map((webhook) => (
               <tr key={webhook.id}>
-                <td class="truncate">
+                <td data-label="URL" class="truncate">
                   <a href={href('webhooks', webhook.id)}>{webhook.url}</a>
                 </td>
-                <td class="mono">{webhook.events.join(', ')}</td>
-                <td>{webhook.enabled ? 'yes' : `no${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}`}</td>
-                <td>{formatTime(webhook.createdAt)}</td>
+                <td data-label="Events" class="mono">
+                  {webhook.events.join(', ')}
+                </td>
+                <td data-label="Enabled">
+                  {webhook.enabled ? 'yes' : `no${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}`}
+                </td>
+                <td data-label="Created">{formatTime(webhook.createdAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,40 +1,37 @@
 import { useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
-import { Field } from '../components/field';
-import { StepDraft, StepsEditor, stepPaths, stepsBody } from './steps-editor';
 import { ProblemView } from '../components/problem-view';
+import { formProblem } from '../forms/form-problem';
+import { workflowBody } from '../forms/workflow-body';
+import { WorkflowDraft, workflowDraft } from '../forms/workflow-draft';
+import { WorkflowFields, workflowPaths } from '../forms/workflow-fields';
 import { href, navigate } from '../router';
-import { CronField } from './cron-field';
-import { POLICY_PATHS, RunPolicyDraft, RunPolicyFields, createPolicyBody } from './run-policy-fields';
-import { INPUT_SCHEMA_PATHS, InputSchemaField, inputSchemaBody } from './input-schema-field';
+import { useAgentNames } from './steps-editor';
 
+/** A new workflow, every field of it; the form checks what it can before sending. */
 export function WorkflowCreatePage() {
-  const [name, setName] = useState('');
-  const [scheduled, setScheduled] = useState(false);
-  const [cron, setCron] = useState('0 9 * * 1-5');
-  const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  const [steps, setSteps] = useState<StepDraft[]>([{ agent: '', action: '' }]);
-  const [policy, setPolicy] = useState<RunPolicyDraft>({ overlap: 'allow', maxConcurrentRuns: '' });
-  const [inputSchema, setInputSchema] = useState('');
+  const [draft, setDraft] = useState<WorkflowDraft>(workflowDraft());
   const [error, setError] = useState<ProblemError | null>(null);
   const [busy, setBusy] = useState(false);
+  const agentNames = useAgentNames();
 
   async function submit(event: Event) {
     event.preventDefault();
+    const { body, problems } = workflowBody(draft, agentNames);
+    const found = formProblem(problems);
+    setError(found);
+    if (found) return;
     setBusy(true);
     try {
-      const trigger = scheduled
-        ? { type: 'schedule' as const, cron, timezone: timezone.trim() || 'UTC' }
-        : { type: 'manual' as const };
-      const schema = inputSchemaBody(inputSchema);
-      const body = {
-        name,
-        trigger,
-        steps: stepsBody(steps),
-        ...(schema !== null && { inputSchema: schema }),
-        ...createPolicyBody(policy),
+      // A create leaves out what is not chosen (a patch sends null for it).
+      const { inputSchema, outputStep, maxConcurrentRuns, ...rest } = body;
+      const created = {
+        ...rest,
+        ...(inputSchema && { inputSchema }),
+        ...(outputStep && { outputStep }),
+        ...(maxConcurrentRuns !== null && { maxConcurrentRuns }),
       };
-      const workflow = unwrap(await api.POST('/v1/workflows', { body }));
+      const workflow = unwrap(await api.POST('/v1/workflows', { body: created }));
       navigate('workflows', workflow.id);
     } catch (caught) {
       setError(asProblem(caught));
@@ -50,43 +47,8 @@ export function WorkflowCreatePage() {
       </p>
       <h1>New workflow</h1>
       <form onSubmit={submit} noValidate>
-        <Field id="wf-name" label="Name" path="name" error={error}>
-          {(describedBy, invalid) => (
-            <input
-              id="wf-name"
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-            />
-          )}
-        </Field>
-        <fieldset>
-          <legend>Trigger</legend>
-          <label class="checkbox">
-            <input type="radio" name="trigger" checked={!scheduled} onChange={() => setScheduled(false)} /> By hand
-          </label>
-          <label class="checkbox">
-            <input type="radio" name="trigger" checked={scheduled} onChange={() => setScheduled(true)} /> On a schedule
-          </label>
-          {scheduled && (
-            <CronField cron={cron} timezone={timezone} onCron={setCron} onTimezone={setTimezone} error={error} />
-          )}
-        </fieldset>
-        <InputSchemaField id="wf-input-schema" text={inputSchema} onChange={setInputSchema} error={error} />
-        <StepsEditor steps={steps} onChange={setSteps} error={error} />
-        <RunPolicyFields policy={policy} onChange={setPolicy} error={error} />
-        <ProblemView
-          error={error}
-          shownPaths={[
-            'name',
-            'trigger.cron',
-            'trigger.timezone',
-            ...INPUT_SCHEMA_PATHS,
-            ...stepPaths(steps),
-            ...POLICY_PATHS,
-          ]}
-        />
+        <WorkflowFields draft={draft} onChange={setDraft} error={error} agentNames={agentNames} idPrefix="wf" />
+        <ProblemView error={error} shownPaths={workflowPaths(draft)} />
         <button type="submit" disabled={busy}>
           Create workflow
         </button>

@@ -2,28 +2,33 @@ import { useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { Workflow } from '../api/schema';
 import { CONFLICT_MESSAGE, isEditConflict } from '../components/conflict';
-import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
-import { StepBody, StepDraft, StepsEditor, stepDrafts, stepPaths, stepsBody } from './steps-editor';
-import { POLICY_PATHS, RunPolicyDraft, RunPolicyFields, policyBody, policyDraft } from './run-policy-fields';
-import { INPUT_SCHEMA_PATHS, InputSchemaField, inputSchemaBody, inputSchemaText } from './input-schema-field';
+import { formProblem } from '../forms/form-problem';
+import { workflowBody } from '../forms/workflow-body';
+import { WorkflowDraft, workflowDraft } from '../forms/workflow-draft';
+import { WorkflowFields, workflowPaths } from '../forms/workflow-fields';
+import { useAgentNames } from './steps-editor';
 
-/** Edits a workflow's name, input schema, steps and run policy with a merge patch sent with If-Match. */
+/**
+ * Edits every field of a workflow, with the create form's fields, as a merge patch sent with If-Match: what is
+ * blank is sent as null, which puts the default back.
+ */
 export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; onSaved: (workflow: Workflow) => void }) {
-  const [name, setName] = useState(workflow.name);
-  const [steps, setSteps] = useState<StepDraft[]>(stepDrafts(workflow.steps as StepBody[]));
-  const [policy, setPolicy] = useState<RunPolicyDraft>(policyDraft(workflow));
-  const [inputSchema, setInputSchema] = useState(inputSchemaText(workflow.inputSchema));
+  const [draft, setDraft] = useState<WorkflowDraft>(workflowDraft(workflow));
   const [error, setError] = useState<ProblemError | null>(null);
+  const agentNames = useAgentNames();
 
   async function submit(event: Event) {
     event.preventDefault();
+    const { body, problems } = workflowBody(draft, agentNames);
+    const found = formProblem(problems);
+    setError(found);
+    if (found) return;
     try {
       const saved = unwrap(
         await api.PATCH('/v1/workflows/{workflowId}', {
           params: { path: { workflowId: workflow.id }, header: { 'If-Match': `"${workflow.version}"` } },
-          // The schema is replaced whole; blank removes it (null).
-          body: { name, inputSchema: inputSchemaBody(inputSchema), steps: stepsBody(steps), ...policyBody(policy) },
+          body,
           headers: { 'content-type': 'application/merge-patch+json' },
         }),
       );
@@ -37,20 +42,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
   return (
     <form onSubmit={submit} class="card" noValidate aria-label="Edit workflow">
       <h2>Edit</h2>
-      <Field id="edit-wf-name" label="Name" path="name" error={error}>
-        {(describedBy, invalid) => (
-          <input
-            id="edit-wf-name"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-          />
-        )}
-      </Field>
-      <InputSchemaField id="edit-wf-input-schema" text={inputSchema} onChange={setInputSchema} error={error} />
-      <StepsEditor steps={steps} onChange={setSteps} error={error} />
-      <RunPolicyFields policy={policy} onChange={setPolicy} error={error} />
+      <WorkflowFields draft={draft} onChange={setDraft} error={error} agentNames={agentNames} idPrefix="edit-wf" />
       {isEditConflict(error) ? (
         <div class="problem" role="alert">
           <strong>Changed by someone else.</strong> {CONFLICT_MESSAGE}{' '}
@@ -59,7 +51,7 @@ export function WorkflowEditForm({ workflow, onSaved }: { workflow: Workflow; on
           </button>
         </div>
       ) : (
-        <ProblemView error={error} shownPaths={['name', ...INPUT_SCHEMA_PATHS, ...stepPaths(steps), ...POLICY_PATHS]} />
+        <ProblemView error={error} shownPaths={workflowPaths(draft)} />
       )}
       <button type="submit">Save changes</button>
     </form>

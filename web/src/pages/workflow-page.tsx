@@ -10,6 +10,7 @@ import { formatDuration, formatJson, formatTime, parseJsonObject } from '../form
 import { href, navigate } from '../router';
 import { describeTrigger } from './workflows-page';
 import { WorkflowEditForm } from './workflow-edit-form';
+import { WorkflowStepsView } from './workflow-steps-view';
 
 /** One workflow: its steps and schedule, pause/resume, a trigger with JSON input, and its runs. */
 export function WorkflowPage({ workflowId }: { workflowId: string }) {
@@ -90,6 +91,10 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             </dd>
             <dt>Next run{workflow.trigger.timezone ? ` (${workflow.trigger.timezone})` : ''}</dt>
             <dd>{formatTime(workflow.nextRunAt, workflow.trigger.timezone)}</dd>
+            <dt>Output step</dt>
+            <dd data-testid="workflow-output-step">
+              {workflow.outputStep ?? 'the last step by position among those that ran'}
+            </dd>
             <dt>Overlap</dt>
             <dd data-testid="workflow-overlap">{workflow.overlap}</dd>
             <dt>Max concurrent runs</dt>
@@ -104,14 +109,7 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             </dd>
           </dl>
           <h2>Steps</h2>
-          <ol class="steps" start={0}>
-            {workflow.steps.map((step, i) => (
-              <li key={i}>
-                <strong>{step.agent}</strong>: {step.action}
-                {step.context && <span class="muted"> (context: {step.context})</span>}
-              </li>
-            ))}
-          </ol>
+          <WorkflowStepsView steps={workflow.steps} />
           {workflow.status !== 'archived' && (
             <>
               <TriggerForm workflowId={workflowId} />
@@ -191,7 +189,7 @@ function WorkflowRuns({ workflowId }: { workflowId: string }) {
       <h2>Runs</h2>
       <ProblemView error={list.error} />
       <div class="table-wrap">
-        <table>
+        <table class="cards">
           <thead>
             <tr>
               <th scope="col">Run</th>
@@ -203,16 +201,16 @@ function WorkflowRuns({ workflowId }: { workflowId: string }) {
           <tbody>
             {list.items.map((run) => (
               <tr key={run.id}>
-                <td>
+                <td data-label="Run">
                   <a href={href('workflows', workflowId, 'runs', run.id)}>{formatTime(run.createdAt)}</a>
                 </td>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={run.status} />
                 </td>
-                <td>
+                <td data-label="Trigger">
                   {run.trigger.type === 'schedule' ? `schedule, ${formatTime(run.trigger.scheduledFor)}` : 'manual'}
                 </td>
-                <td>{formatDuration(run.startedAt, run.endedAt)}</td>
+                <td data-label="Duration">{formatDuration(run.startedAt, run.endedAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,43 +1,24 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { WorkflowRun } from '../api/schema';
 import { ProblemView } from '../components/problem-view';
 import { WorkflowApproval } from '../components/workflow-approval';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
+import { WorkflowGraph } from '../graph/workflow-graph';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun } from '../api/run-state';
+import { graphStepOf, RunStepCard } from './workflow-run-step';
 
-type RunStep = WorkflowRun['steps'][number];
-
-/** Why a skipped step did not run, in words. */
-const SKIP_REASONS: Record<NonNullable<RunStep['skipReason']>, string> = {
-  condition_false: 'its condition (when) was false',
-  needs_skipped: 'every step it needs was skipped',
-};
-
-/** The steps in columns by depth: a step stands one column right of the deepest step it needs. */
-export function columnsByDepth(steps: RunStep[]): RunStep[][] {
-  const depth = new Map<string, number>();
-  const depthOf = (step: RunStep, seen: Set<string>): number => {
-    const known = depth.get(step.id);
-    if (known !== undefined) return known;
-    if (seen.has(step.id)) return 0;
-    seen.add(step.id);
-    const needs = step.needs.map((id) => steps.find((s) => s.id === id)).filter((s): s is RunStep => !!s);
-    const d = needs.length ? 1 + Math.max(...needs.map((need) => depthOf(need, seen))) : 0;
-    depth.set(step.id, d);
-    return d;
-  };
-  const columns: RunStep[][] = [];
-  for (const step of steps) (columns[depthOf(step, new Set())] ??= []).push(step);
-  return columns.filter(Boolean);
-}
-
-/** A workflow run's steps as a timeline, each linking to the agent run that did it; refreshed until it ends. */
+/**
+ * A workflow run: its steps drawn as a graph whose nodes show each step's status, attempts and duration, and under it
+ * each step's card (its task, output, agent run, replay from here); refreshed until the run ends.
+ */
 export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; runId: string }) {
   const [run, setRun] = useState<WorkflowRun | null>(null);
   const [error, setError] = useState<ProblemError | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const graphSteps = useMemo(() => run?.steps.map(graphStepOf) ?? [], [run]);
   const params = { params: { path: { workflowId, runId } } };
 
   useEffect(() => {
@@ -67,6 +48,14 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
     } catch (caught) {
       setError(asProblem(caught));
     }
+  }
+
+  /** Shows a step chosen on the graph: its card is scrolled to, focused and opened. */
+  function select(stepId: string) {
+    setSelected(stepId);
+    const card = document.getElementById(`step-${stepId}`);
+    card?.scrollIntoView({ block: 'nearest' });
+    card?.focus({ preventScroll: true });
   }
 
   /** A new run that reuses the outputs of the steps `fromStep` does not lead to, and runs the rest again. */
@@ -179,68 +168,18 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                 ),
             )}
           <h2>Steps</h2>
-          <div class="step-columns" data-testid="timeline">
-            {columnsByDepth(run.steps).map((column, depth) => (
-              <ol class="timeline" aria-label={`Depth ${depth}`} key={depth}>
-                {column.map((step) => (
-                  <li key={step.index} class={`timeline-step step-${step.status}`} data-step-id={step.id}>
-                    <div class="page-head">
-                      <strong>
-                        Step {step.id === String(step.index) ? step.index : `${step.index} “${step.id}”`}:{' '}
-                        {step.agent ?? 'Approval'}
-                      </strong>
-                      <StatusBadge status={step.status} />
-                      {step.reused && <span class="muted">reused</span>}
-                      <span class="muted">{formatDuration(step.startedAt, step.endedAt)}</span>
-                      {step.agentRunId && <a href={href('agent-runs', step.agentRunId)}>agent run</a>}
-                    </div>
-                    {step.needs.length > 0 && <p class="muted">needs {step.needs.join(', ')}</p>}
-                    {step.skipReason && (
-                      <p class="muted" data-testid="skip-reason">
-                        Skipped: {SKIP_REASONS[step.skipReason]}
-                      </p>
-                    )}
-                    {step.missing && (
-                      <p class="field-error" data-testid="missing-paths">
-                        Led nowhere, left empty in the task:{' '}
-                        <code>{step.missing.map((path) => `{{${path}}}`).join(', ')}</code>
-                      </p>
-                    )}
-                    {(step.attempts?.length ?? 0) > 1 && (
-                      <p class="muted">
-                        {step.attempts!.length} attempts:{' '}
-                        {step.attempts!.map((attempt) => attempt.error?.code ?? attempt.status).join(', ')}
-                      </p>
-                    )}
-                    {hasEnded(run.status) && (
-                      <button type="button" class="secondary" onClick={() => replay(step.id)}>
-                        Replay from here<span class="visually-hidden"> (step {step.id})</span>
-                      </button>
-                    )}
-                    {step.task !== null ? (
-                      <details class="sent-task">
-                        <summary>Task sent</summary>
-                        <pre>{step.task}</pre>
-                      </details>
-                    ) : (
-                      <p class="muted">{step.action ?? step.approval}</p>
-                    )}
-                    {(step.outputObject || step.output) && (
-                      <>
-                        <h3 class="block-label">Output of step {step.id}</h3>
-                        <pre class="output">{step.outputObject ? formatJson(step.outputObject) : step.output}</pre>
-                      </>
-                    )}
-                    {step.error && (
-                      <p class="field-error">
-                        {step.error.code}: {step.error.message}
-                      </p>
-                    )}
-                  </li>
-                ))}
-              </ol>
+          <WorkflowGraph steps={graphSteps} label="The run's steps as a graph" onSelect={select} />
+          <ol class="timeline" data-testid="timeline">
+            {run.steps.map((step) => (
+              <RunStepCard
+                key={step.index}
+                step={step}
+                ended={hasEnded(run.status)}
+                selected={selected === step.id}
+                onReplay={replay}
+              />
             ))}
-          </div>
+          </ol>
           {run.output && (
             <>
               <h2>Output</h2>

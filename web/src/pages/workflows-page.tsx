@@ -51,7 +51,7 @@ export function WorkflowsPage() {
       </div>
       <ProblemView error={list.error} />
       <div class="table-wrap">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Workflows</caption>
           <thead>
             <tr>
@@ -65,14 +65,14 @@ export function WorkflowsPage() {
           <tbody>
             {list.items.map((workflow) => (
               <tr key={workflow.id}>
-                <td>
+                <td data-label="Name">
                   <a href={href('workflows', workflow.id)}>{workflow.name}</a>
                 </td>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={workflow.status} />
                 </td>
-                <td>{describeTrigger(workflow.trigger)}</td>
-                <td>
+                <td data-label="Trigger">{describeTrigger(workflow.trigger)}</td>
+                <td data-label="Last run">
                   {workflow.latestRun ? (
                     <a href={href('workflows', workflow.id, 'runs', workflow.latestRun.id)}>
                       {formatTime(workflow.latestRun.at)} ({workflow.latestRun.status})
@@ -81,7 +81,7 @@ export function WorkflowsPage() {
                     '—'
                   )}
                 </td>
-                <td>{formatTime(workflow.nextRunAt)}</td>
+                <td data-label="Next run">{formatTime(workflow.nextRunAt)}</td>
               </tr>
             ))}
           </tbody>

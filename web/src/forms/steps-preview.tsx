@@ -1,0 +1,44 @@
+import { useMemo } from 'preact/hooks';
+import { needsOf, stepIdOf } from '../../../src/shared/step-graph';
+import { WorkflowGraph } from '../graph/workflow-graph';
+import { graphProblems } from './workflow-body';
+import { StepDraft, graphSteps } from './workflow-draft';
+
+/**
+ * The graph the steps make, drawn as they are typed, with what would stop the service from taking it (a cycle, an
+ * id used twice, needs that name no step) said at once, before the form is sent.
+ */
+export function StepsPreview({ steps }: { steps: StepDraft[] }) {
+  const { nodes, problems } = useMemo(() => {
+    const shape = graphSteps(steps);
+    const problems = graphProblems(steps);
+    const cyclic = problems.length > 0;
+    const nodes = steps.map((step, i) => ({
+      id: stepIdOf(shape[i], i),
+      // A graph with a cycle cannot be laid out in columns: it is drawn without its edges until the cycle is gone.
+      needs: cyclic ? [] : needsOf(shape, i).map((at) => stepIdOf(shape[at], at)),
+      title: step.kind === 'approval' ? 'approval' : step.agent.trim() || '(no agent yet)',
+    }));
+    return { nodes, problems };
+  }, [steps]);
+  return (
+    <section class="steps-preview" aria-label="The steps as a graph">
+      <div class="graph-check" data-testid="graph-check" role="status">
+        {problems.length === 0 ? (
+          <span class="ok">✓ The needs make a graph the service can run.</span>
+        ) : (
+          <ul class="bad">
+            {[
+              ...new Set(
+                problems.map((problem) => `${problem.path.replace(/\.needs$|\.id$/, '')}: ${problem.message}`),
+              ),
+            ].map((line) => (
+              <li key={line}>✗ {line}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <WorkflowGraph steps={nodes} label="The steps as a graph, as typed" />
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { cycleIn, STEP_ID, STEP_ID_RULE, stepIdOf, stepIndexOf } from '../../../src/shared/step-graph';
+import { previewCron } from '../pages/cron-preview';
+import { FieldProblem, parseCount } from './form-problem';
+import { checkObjectSchema } from './json-schema-check';
+import { StepDraft, WorkflowDraft, graphSteps, needsOfDraft } from './workflow-draft';
+
+/**
+ * The draft as the API takes it, and every problem the form can find before sending, each by the path the service
+ * would name: a blank name, a cron or zone the service would refuse, JSON that is not, an agent no active agent is
+ * named (when `agentNames` is known), needs that name no step or make a cycle, numbers out of range.
+ */
+export function workflowBody(draft: WorkflowDraft, agentNames: string[] | null) {
+  const problems: FieldProblem[] = [];
+  if (!draft.name.trim()) problems.push({ path: 'name', message: 'name must not be empty' });
+  const timezone = draft.timezone.trim() || 'UTC';
+  if (draft.scheduled) {
+    const preview = previewCron(draft.cron, timezone);
+    if (!preview.valid) {
+      const zone = preview.problem.endsWith('is not an IANA time zone');
+      problems.push({ path: zone ? 'trigger.timezone' : 'trigger.cron', message: preview.problem });
+    }
+  }
+  let inputSchema: Record<string, unknown> | null = null;
+  if (draft.inputSchema.trim()) {
+    const check = checkObjectSchema(draft.inputSchema);
+    if (check.ok) inputSchema = check.schema;
+    else problems.push({ path: 'inputSchema', message: check.message });
+  }
+  const steps = draft.steps.map((step, i) => stepBody(step, i, agentNames, problems));
+  problems.push(...graphProblems(draft.steps));
+  const outputStep = draft.outputStep.trim();
+  if (outputStep && stepIndexOf(graphSteps(draft.steps), outputStep) === undefined) {
+    problems.push({ path: 'outputStep', message: `no step has the id "${outputStep}"` });
+  }
+  const limit = draft.maxConcurrentRuns.trim();
+  const maxConcurrentRuns = limit === '' ? null : parseCount(limit, 'maxConcurrentRuns', 1, 1000, problems);
+  const body = {
+    name: draft.name,
+    trigger: draft.scheduled
+      ? { type: 'schedule' as const, cron: draft.cron.trim(), timezone }
+      : { type: 'manual' as const },
+    steps,
+    inputSchema,
+    outputStep: outputStep || null,
+    overlap: draft.overlap,
+    maxConcurrentRuns,
+  };
+  return { body, problems };
+}
+
+function stepBody(step: StepDraft, i: number, agentNames: string[] | null, problems: FieldProblem[]) {
+  const at = `steps[${i}]`;
+  const id = step.id.trim();
+  if (id && !STEP_ID.test(id)) {
+    problems.push({ path: `${at}.id`, message: STEP_ID_RULE });
+  }
+  let when: unknown;
+  if (step.when.trim()) {
+    try {
+      when = JSON.parse(step.when);
+    } catch (error) {
+      problems.push({ path: `${at}.when`, message: `when is not valid JSON: ${(error as Error).message}` });
+    }
+  }
+  const timeoutMs = step.timeoutMs.trim()
+    ? parseCount(step.timeoutMs, `${at}.timeoutMs`, 1000, 31_536_000_000, problems)
+    : undefined;
+  const common = {
+    ...(id && { id }),
+    ...(needsOfDraft(step) !== undefined && { needs: needsOfDraft(step) }),
+    ...(when !== undefined && { when: when as Record<string, unknown> | boolean }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+  };
+  if (step.kind === 'approval') {
+    if (!step.approval.trim()) problems.push({ path: `${at}.approval`, message: 'approval must not be empty' });
+    return { ...common, approval: step.approval };
+  }
+  const agent = step.agent.trim();
+  if (!agent) problems.push({ path: `${at}.agent`, message: 'agent must not be empty' });
+  else if (agentNames && !agentNames.includes(agent)) {
+    problems.push({ path: `${at}.agent`, message: `no active agent is named "${agent}"` });
+  }
+  if (!step.action.trim()) problems.push({ path: `${at}.action`, message: 'action must not be empty' });
+  const attempts = parseCount(step.attempts, `${at}.retry.attempts`, 1, 10, problems);
+  const retry =
+    attempts > 1
+      ? {
+          attempts,
+          backoffMs: parseCount(step.backoffMs, `${at}.retry.backoffMs`, 0, 3_600_000, problems),
+          ...(step.maxBackoffMs.trim() && {
+            maxBackoffMs: parseCount(step.maxBackoffMs, `${at}.retry.maxBackoffMs`, 0, 3_600_000, problems),
+          }),
+        }
+      : undefined;
+  return {
+    ...common,
+    agent: step.agent,
+    action: step.action,
+    ...(step.context && { context: step.context }),
+    ...(retry && { retry }),
+  };
+}
+
+/** Ids used twice, needs that name no step or the step itself, and a cycle, as the service would name them. */
+export function graphProblems(drafts: StepDraft[]): FieldProblem[] {
+  const steps = graphSteps(drafts);
+  const problems: FieldProblem[] = [];
+  const seen = new Map<string, number>();
+  steps.forEach((step, i) => {
+    const id = stepIdOf(step, i);
+    const first = seen.get(id);
+    if (first !== undefined)
+      problems.push({ path: `steps[${i}].id`, message: `id "${id}" is already the id of steps[${first}]` });
+    else seen.set(id, i);
+    for (const ref of step.needs ?? []) {
+      const at = stepIndexOf(steps, ref);
+      if (at === undefined) problems.push({ path: `steps[${i}].needs`, message: `no step has the id "${ref}"` });
+      else if (at === i) problems.push({ path: `steps[${i}].needs`, message: 'a step cannot need itself' });
+    }
+  });
+  if (problems.length) return problems;
+  const cycle = cycleIn(steps);
+  if (!cycle) return [];
+  const ids = [...cycle, cycle[0]].map((at) => `"${stepIdOf(steps[at], at)}"`).join(' → ');
+  return cycle.map((at) => ({ path: `steps[${at}].needs`, message: `these needs would make a cycle: ${ids}` }));
+}

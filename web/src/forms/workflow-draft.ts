@@ -1,0 +1,123 @@
+import type { Workflow } from '../api/schema';
+
+export type StepContext = 'input' | 'steps' | 'all';
+
+/** One step as the form holds it: an agent step or an approval step, every optional field as typed. */
+export interface StepDraft {
+  kind: 'agent' | 'approval';
+  agent: string;
+  action: string;
+  /** An approval step: the text the approver reads. */
+  approval: string;
+  context: '' | StepContext;
+  /** Blank: the step's position. */
+  id: string;
+  /** As typed: ids separated by commas, `-` for nothing, blank for the step before. */
+  needs: string;
+  /** A JSON Logic rule as JSON text; blank: always. */
+  when: string;
+  attempts: string;
+  backoffMs: string;
+  maxBackoffMs: string;
+  timeoutMs: string;
+}
+
+/** A workflow as its form holds it: every field the API takes. */
+export interface WorkflowDraft {
+  name: string;
+  scheduled: boolean;
+  cron: string;
+  timezone: string;
+  inputSchema: string;
+  steps: StepDraft[];
+  /** Blank: the last step. */
+  outputStep: string;
+  overlap: Workflow['overlap'];
+  /** Blank: no limit. */
+  maxConcurrentRuns: string;
+}
+
+export function emptyStep(): StepDraft {
+  return {
+    kind: 'agent',
+    agent: '',
+    action: '',
+    approval: '',
+    context: '',
+    id: '',
+    needs: '',
+    when: '',
+    attempts: '1',
+    backoffMs: '1000',
+    maxBackoffMs: '',
+    timeoutMs: '',
+  };
+}
+
+type ApiStep = Workflow['steps'][number];
+
+/** A draft of a new workflow, or of an existing one to edit. */
+export function workflowDraft(workflow?: Workflow): WorkflowDraft {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  if (!workflow) {
+    return {
+      name: '',
+      scheduled: false,
+      cron: '0 9 * * 1-5',
+      timezone: zone,
+      inputSchema: '',
+      steps: [emptyStep()],
+      outputStep: '',
+      overlap: 'allow',
+      maxConcurrentRuns: '',
+    };
+  }
+  const { trigger } = workflow;
+  return {
+    name: workflow.name,
+    scheduled: trigger.type === 'schedule',
+    cron: trigger.cron ?? '0 9 * * 1-5',
+    timezone: trigger.timezone ?? zone,
+    inputSchema: workflow.inputSchema ? JSON.stringify(workflow.inputSchema, null, 2) : '',
+    steps: workflow.steps.map(stepDraft),
+    outputStep: workflow.outputStep ?? '',
+    overlap: workflow.overlap,
+    maxConcurrentRuns: workflow.maxConcurrentRuns === null ? '' : String(workflow.maxConcurrentRuns),
+  };
+}
+
+function stepDraft(step: ApiStep): StepDraft {
+  return {
+    ...emptyStep(),
+    kind: step.approval !== undefined ? 'approval' : 'agent',
+    agent: step.agent ?? '',
+    action: step.action ?? '',
+    approval: step.approval ?? '',
+    context: step.context ?? '',
+    id: step.id ?? '',
+    needs: step.needs === undefined ? '' : step.needs.length ? step.needs.join(', ') : '-',
+    when: step.when === undefined ? '' : JSON.stringify(step.when),
+    ...(step.retry && {
+      attempts: String(step.retry.attempts),
+      backoffMs: String(step.retry.backoffMs),
+      maxBackoffMs: step.retry.maxBackoffMs === undefined ? '' : String(step.retry.maxBackoffMs),
+    }),
+    timeoutMs: step.timeoutMs === undefined ? '' : String(step.timeoutMs),
+  };
+}
+
+/** A step's needs as typed, as the API takes them: undefined for the step before, [] for nothing. */
+export function needsOfDraft(step: StepDraft): string[] | undefined {
+  const text = step.needs.trim();
+  if (text === '') return undefined;
+  if (text === '-') return [];
+  return text
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+}
+
+/** The steps as the graph draws them and checks them: ids and needs only. */
+export function graphSteps(steps: StepDraft[]) {
+  return steps.map((step) => ({ id: step.id.trim() || undefined, needs: needsOfDraft(step) }));
+}
