@@ -57,10 +57,13 @@ function jsonAnswer(body, id, text = TEXT) {
  * Starts the server. `delayMs`: wait before answering at all (a slow model); `chunkDelayMs`: wait between the
  * streamed chunks. Both count in the answer time the bench subtracts. `toolFirst`: a request without a tool
  * result yet is answered with a call of that tool (streamed), the next one with the text. `text`: the answer's
- * chunks, in place of a short fixed text.
+ * chunks, in place of a short fixed text. `failing`: model names (as a request's `model` names them) answered with a
+ * 500 error body, for the fallback benchmark; `events` then lists, per tagged request, when its failure was written
+ * (`failed`) and when a request of another model arrived (`arrived`), in `performance.now()` ms.
  */
-async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, text = TEXT } = {}) {
+async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, text = TEXT, failing = [] } = {}) {
   const times = new Map();
+  const events = [];
   let counter = 0;
   let open = 0;
   const stats = { requests: 0, maxOpen: 0 };
@@ -77,6 +80,12 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, te
     // The last tag: the new task's (a thread's earlier messages hold older ones).
     const tag = [...raw.matchAll(/bench-run-\d+/g)].at(-1)?.[0];
     const id = `chatcmpl-${++counter}`;
+    if (failing.includes(body.model)) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      const error = { error: { message: 'scripted model: failing on purpose', type: 'server_error' } };
+      return res.end(JSON.stringify(error), () => events.push({ tag, kind: 'failed', at: performance.now() }));
+    }
+    if (failing.length) events.push({ tag, kind: 'arrived', at: received });
     if (delayMs) await sleep(delayMs);
     if (body.stream === true && toolFirst && !body.messages.some((m) => m.role === 'tool')) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -114,6 +123,8 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, te
     baseUrl: `http://127.0.0.1:${port}/v1`,
     /** Milliseconds from request received to the answer's last byte written, for the request tagged `tag`. */
     timeOf: (tag) => times.get(tag),
+    /** With `failing`: each tagged request's failure written, and the next model's request arrived. */
+    events,
     get requests() {
       return stats.requests;
     },

@@ -795,6 +795,13 @@ export interface components {
              *     ]
              */
             approvalRequired?: string[];
+            /**
+             * @description `provider/model`s to make a model call again on, in order, when it fails by the provider's fault (unreachable, 5xx, 408 or 429 after retries, not configured); a 4xx about the request does not fall back. Default: none.
+             * @example [
+             *       "anthropic/claude-3-5-haiku-latest"
+             *     ]
+             */
+            fallbackModels?: string[];
             /** @description What a run on a thread sees of it. Default: {"maxMessages": 50}. */
             memory?: components["schemas"]["AgentMemoryDto"];
             /**
@@ -856,6 +863,13 @@ export interface components {
              */
             approvalRequired: string[];
             /**
+             * @description `provider/model`s a model call is made again on, in order, when it fails by the provider's fault.
+             * @example [
+             *       "anthropic/claude-3-5-haiku-latest"
+             *     ]
+             */
+            fallbackModels: string[];
+            /**
              * @description Counts the changes, from 1.
              * @example 1
              */
@@ -872,6 +886,7 @@ export interface components {
             } | null;
             memory?: components["schemas"]["AgentMemorySchema"] | null;
             approvalRequired?: string[] | null;
+            fallbackModels?: string[] | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -952,6 +967,14 @@ export interface components {
                 message: string;
             }[];
         };
+        ModelAttemptSchema: {
+            /** @example openai/gpt-4o-mini */
+            model: string;
+            /** @description The tokens its calls reported, priced at this model. */
+            usage: components["schemas"]["UsageSchema"];
+            /** @description Why the run left this model (or failed on it). */
+            error?: components["schemas"]["RunErrorSchema"];
+        };
         AgentRunSchema: {
             /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
             id: string;
@@ -980,6 +1003,10 @@ export interface components {
             usage: components["schemas"]["UsageSchema"] | null;
             /** @description HTTP requests made to the model provider, retries included. */
             attempts: number;
+            /** @description When the run went on to a fallback model: each model it called, in order, with its tokens and why it was left. Empty when the run used its model alone. */
+            modelAttempts: components["schemas"]["ModelAttemptSchema"][];
+            /** @description The model whose answer is the output: `model`, or the fallback that answered; null until it succeeds. */
+            answeredModel: string | null;
             error: components["schemas"]["RunErrorSchema"] | null;
             warnings: string[];
             workflowRunId: string | null;

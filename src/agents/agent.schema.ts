@@ -69,6 +69,15 @@ export class AgentSchema extends AgentSummarySchema {
   })
   approvalRequired: string[];
 
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: NAME_LENGTH },
+    maxItems: 5,
+    example: ['anthropic/claude-3-5-haiku-latest'],
+    description: "`provider/model`s a model call is made again on, in order, when it fails by the provider's fault.",
+  })
+  fallbackModels: string[];
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -98,6 +107,14 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ ...TOOL_IDS, nullable: true })
   approvalRequired?: string[] | null;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: NAME_LENGTH },
+    maxItems: 5,
+    nullable: true,
+  })
+  fallbackModels?: string[] | null;
 }
 
 export class AgentListSchema {
@@ -121,6 +138,17 @@ export class UsageSchema {
     example: 0.00042,
   })
   costUsd?: number;
+}
+
+export class ModelAttemptSchema {
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'openai/gpt-4o-mini' })
+  model: string;
+
+  @ApiProperty({ type: UsageSchema, description: 'The tokens its calls reported, priced at this model.' })
+  usage: UsageSchema;
+
+  @ApiPropertyOptional({ type: RunErrorSchema, description: 'Why the run left this model (or failed on it).' })
+  error?: RunErrorSchema;
 }
 
 export class ToolCallSchema {
@@ -216,6 +244,23 @@ export class AgentRunSchema {
 
   @ApiProperty({ description: 'HTTP requests made to the model provider, retries included.' })
   attempts: number;
+
+  @ApiProperty({
+    type: [ModelAttemptSchema],
+    maxItems: 6,
+    description:
+      'When the run went on to a fallback model: each model it called, in order, with its tokens and why it was left. Empty when the run used its model alone.',
+  })
+  modelAttempts: ModelAttemptSchema[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: NAME_LENGTH,
+    description:
+      'The model whose answer is the output: `model`, or the fallback that answered; null until it succeeds.',
+  })
+  answeredModel: string | null;
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;

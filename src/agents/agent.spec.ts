@@ -59,6 +59,7 @@ describe('agent decider', () => {
       outputSchema: null,
       memory: { maxMessages: 50 },
       approvalRequired: [],
+      fallbackModels: [],
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -70,6 +71,7 @@ describe('agent decider', () => {
       ...older,
       status: 'active',
       maxSteps: 10,
+      fallbackModels: [],
       outputSchema: null,
       memory: { maxMessages: 50 },
       approvalRequired: [],

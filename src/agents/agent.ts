@@ -19,16 +19,18 @@ export interface Agent {
   memory: AgentMemory;
   /** Tool ids, or `mcp:<server>/*`, whose calls wait for a person's approval. */
   approvalRequired: string[];
+  /** `provider/model`s a model call is made again on, in order, when it fails by the provider's fault. */
+  fallbackModels: string[];
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
 }
 
 /** What an update may change. */
-export type AgentDefinition = Pick<
-  Agent,
-  'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | 'outputSchema' | 'memory' | 'approvalRequired'
->;
+export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | OptionalField>;
+
+/** The fields added after the first agents were made: a create may leave them out, and older events lack them. */
+type OptionalField = 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels';
 
 /** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
 export function needsApproval(rules: string[], toolId: string): boolean {
@@ -45,11 +47,8 @@ export const DEFAULT_MAX_STEPS = 10;
 
 export type AgentState = Agent | null;
 
-export type CreateAgent = { type: 'CreateAgent' } & Omit<
-  Agent,
-  'status' | 'createdAt' | 'version' | 'outputSchema' | 'memory' | 'approvalRequired'
-> &
-  Partial<Pick<Agent, 'outputSchema' | 'memory' | 'approvalRequired'>>;
+export type CreateAgent = { type: 'CreateAgent' } & Omit<Agent, 'status' | 'createdAt' | 'version' | OptionalField> &
+  Partial<Pick<Agent, OptionalField>>;
 /** `changes` were merged onto version `baseVersion`; the fields that do not change are left out. */
 export type UpdateAgent = {
   type: 'UpdateAgent';
@@ -63,11 +62,12 @@ export type AgentCommand = CreateAgent | UpdateAgent | ArchiveAgent;
 /** Agents created before runs were executed have no `maxSteps`, and older ones no `outputSchema`: defaults. */
 export type AgentCreated = DomainEvent<
   'AgentCreated',
-  Omit<Agent, 'status' | 'maxSteps' | 'version' | 'outputSchema' | 'memory' | 'approvalRequired'> & {
+  Omit<Agent, 'status' | 'maxSteps' | 'version' | OptionalField> & {
     maxSteps?: number;
     outputSchema?: Record<string, unknown> | null;
     memory?: AgentMemory;
     approvalRequired?: string[];
+    fallbackModels?: string[];
   }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
@@ -97,12 +97,13 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, outputSchema, memory, approvalRequired, ...agent } = command;
+      const { type: _type, outputSchema, memory, approvalRequired, fallbackModels, ...agent } = command;
       const data = {
         ...agent,
         ...(outputSchema && { outputSchema }),
         ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
         ...(approvalRequired?.length && { approvalRequired }),
+        ...(fallbackModels?.length && { fallbackModels }),
         createdAt: now.toISOString(),
       };
       return [{ type: 'AgentCreated', data }];
@@ -134,9 +135,9 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, createdAt } =
-          event.data;
-        return {
+        const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
+        const { outputSchema, memory, approvalRequired, fallbackModels } = event.data;
+        return withDefaults({
           id,
           name,
           status: 'active',
@@ -144,12 +145,13 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           instructions,
           tools,
           maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
-          outputSchema: outputSchema ?? null,
-          memory: memory ?? DEFAULT_MEMORY,
-          approvalRequired: approvalRequired ?? [],
+          outputSchema,
+          memory,
+          approvalRequired,
+          fallbackModels,
           version: 1,
           createdAt,
-        };
+        } as Agent);
       }
       case 'AgentUpdated':
         return state && { ...withDefaults(state), ...event.data.changes, version: event.data.version };
@@ -168,5 +170,6 @@ export function withDefaults(agent: Agent): Agent {
     outputSchema: agent.outputSchema ?? null,
     memory: agent.memory ?? DEFAULT_MEMORY,
     approvalRequired: agent.approvalRequired ?? [],
+    fallbackModels: agent.fallbackModels ?? [],
   };
 }

@@ -37,3 +37,13 @@ export interface Usage {
   /** What the tokens cost in US dollars, when the run's model has a price (`MODEL_PRICES_FILE`). */
   costUsd?: number;
 }
+
+/**
+ * A model an agent run called: the tokens its calls reported (priced at that model, when it has a price), and, when
+ * it was left for the next of the agent's `fallbackModels` or the run failed on it, why.
+ */
+export interface ModelAttempt {
+  model: string;
+  usage: Usage;
+  error?: RunError;
+}

@@ -1,5 +1,5 @@
 import type { ModelPrice, ModelPriceTable } from '../config/model-prices-config';
-import type { Usage } from '../domain/run';
+import type { ModelAttempt, Usage } from '../domain/run';
 
 /**
  * List prices of common models (USD per million tokens, standard tier, no cache or batch discounts), as their
@@ -45,6 +45,27 @@ export class ModelPrices {
     if (exact) return exact;
     const family = modelId.replace(SNAPSHOT_SUFFIX, '');
     return this.table.get(family);
+  }
+
+  /**
+   * The models a run called, each with its tokens priced at its own model, and the run's usage over them added to
+   * `before` (what the run used before it waited for a person, already priced). The sum has `costUsd` when every
+   * part that used tokens had a price.
+   */
+  pricedAttempts(before: Usage | null, attempts: ModelAttempt[]): { usage: Usage; modelAttempts: ModelAttempt[] } {
+    const modelAttempts = attempts.map((attempt) => ({ ...attempt, usage: this.priced(attempt.model, attempt.usage) }));
+    const parts = [...(before ? [before] : []), ...modelAttempts.map((attempt) => attempt.usage)];
+    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let cost = 0;
+    let unpriced = false;
+    for (const part of parts) {
+      usage.inputTokens += part.inputTokens;
+      usage.outputTokens += part.outputTokens;
+      if (part.costUsd !== undefined) cost += part.costUsd;
+      else if (part.inputTokens + part.outputTokens > 0) unpriced = true;
+    }
+    if (!unpriced && parts.some((part) => part.costUsd !== undefined)) usage.costUsd = Math.round(cost * 1e8) / 1e8;
+    return { usage, modelAttempts };
   }
 
   /** The usage with `costUsd` when the model has a price (rounded to a millionth of a cent). */

@@ -1,3 +1,5 @@
+import type { ModelAttempt } from '../domain/run';
+
 export type ModelRunErrorCode =
   'provider_not_configured' | 'provider_error' | 'provider_unreachable' | 'aborted' | 'output_invalid';
 
@@ -6,6 +8,8 @@ export class ModelRunError extends Error {
   override readonly name = 'ModelRunError';
   /** HTTP requests sent to the provider before the run failed, retries included. */
   attempts = 0;
+  /** The models the run called before it failed (its model, then any of its fallbacks), with why each was left. */
+  modelAttempts: ModelAttempt[] = [];
 
   constructor(
     readonly code: ModelRunErrorCode,

@@ -9,6 +9,7 @@ import { READ_DATABASE } from '../read-models/read-database';
 import { WorkflowTriggered } from '../workflows/workflow/workflow.events';
 import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run/agent-run.events';
 import { RunStatusCounts } from './run-status-counts';
+import type { ModelAttempt, Usage } from '../domain/run';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -103,20 +104,25 @@ export class Metrics implements OnModuleInit {
     });
   }
 
-  /** Tokens and cost of an ended run, under its provider, model and agent. */
+  /**
+   * Tokens and cost of an ended run, under its provider, model and agent. A run that went on to a fallback model
+   * counts each model's own tokens and cost under that model.
+   */
   private runEnded(event: RecordedEvent): void {
-    const { agentId, model, usage } = event.data as AgentRunSucceeded['data'];
+    const { agentId, model, usage, modelAttempts } = event.data as AgentRunSucceeded['data'];
     if (!usage) return;
-    const modelId = model ?? 'unknown';
-    const slash = modelId.indexOf('/');
-    const labels = {
-      provider: slash < 0 ? 'unknown' : modelId.slice(0, slash),
-      model: modelId,
-      agent: agentId ?? 'unknown',
-    };
-    this.tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
-    this.tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
-    if (usage.costUsd !== undefined) this.cost.inc(labels, usage.costUsd);
+    const parts = modelAttempts?.length ? withEarlier(modelAttempts, usage) : [{ model: model ?? 'unknown', usage }];
+    for (const part of parts) {
+      const slash = part.model.indexOf('/');
+      const labels = {
+        provider: slash < 0 ? 'unknown' : part.model.slice(0, slash),
+        model: part.model,
+        agent: agentId ?? 'unknown',
+      };
+      this.tokens.inc({ ...labels, direction: 'input' }, part.usage.inputTokens);
+      this.tokens.inc({ ...labels, direction: 'output' }, part.usage.outputTokens);
+      if (part.usage.costUsd !== undefined) this.cost.inc(labels, part.usage.costUsd);
+    }
   }
 
   private applied(events: RecordedEvent[]): void {
@@ -136,4 +142,21 @@ export class Metrics implements OnModuleInit {
       }
     }
   }
+}
+
+/**
+ * A fallback run's models, and what it used before it last waited for a person (in `usage` but in no attempt of
+ * the last stretch), counted under the model it then went on with.
+ */
+function withEarlier(attempts: ModelAttempt[], usage: Usage): ModelAttempt[] {
+  const inAttempts = (key: 'inputTokens' | 'outputTokens') => attempts.reduce((n, a) => n + a.usage[key], 0);
+  const earlier: Usage = {
+    inputTokens: usage.inputTokens - inAttempts('inputTokens'),
+    outputTokens: usage.outputTokens - inAttempts('outputTokens'),
+  };
+  if (usage.costUsd !== undefined) {
+    earlier.costUsd = usage.costUsd - attempts.reduce((n, a) => n + (a.usage.costUsd ?? 0), 0);
+  }
+  if (earlier.inputTokens <= 0 && earlier.outputTokens <= 0) return attempts;
+  return [{ model: attempts[0].model, usage: earlier }, ...attempts];
 }

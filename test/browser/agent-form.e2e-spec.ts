@@ -18,8 +18,12 @@ import { startMcpTestServers, McpTestServers } from '../support/mcp-test-servers
 import { TestApp } from '../support/test-app';
 import { startConsole, stopConsole } from '../support/console-fixture';
 
-/** The model's script: a clock tool call, then a structured answer that quotes the tool's result. */
+/**
+ * The model's script: a clock tool call, then a structured answer that quotes the tool's result; the model "broken"
+ * is always overloaded.
+ */
 function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
+  if (body.model === 'broken') return { kind: 'error', status: 503, message: 'overloaded' };
   const results = toolResults(body);
   if (lastUserMessage(body).includes('time') && !results.length) {
     return { kind: 'toolCalls', calls: [{ id: 'call_t', name: 'current_time', arguments: { timezone: 'UTC' } }] };
@@ -39,7 +43,10 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
 
   beforeAll(async () => {
     mcp = await startMcpTestServers();
-    ({ model, app, browser, page } = await startConsole(scriptedModel, undefined, { MCP_SERVERS_FILE: mcp.file }));
+    ({ model, app, browser, page } = await startConsole(scriptedModel, undefined, {
+      MCP_SERVERS_FILE: mcp.file,
+      MODEL_MAX_RETRIES: '0',
+    }));
   });
   afterAll(async () => {
     await stopConsole({ browser, app, model });
@@ -58,6 +65,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await page.getByLabel('Name', { exact: true }).fill('careful');
     await page.getByLabel('Provider').selectOption('openai-compatible');
     await page.getByLabel('Model name').fill('scripted');
+    await page.getByLabel('Fallback models (optional)').fill('openai-compatible/backup');
     await page.getByLabel('Instructions').fill('Answer briefly.');
     // The MCP servers' tools are grouped under their server.
     const remote = page.getByRole('group', { name: 'MCP server remote' });
@@ -89,6 +97,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     const created = await agentNamed('careful');
     expect(created).toMatchObject({
       model: 'openai-compatible/scripted',
+      fallbackModels: ['openai-compatible/backup'],
       instructions: 'Answer briefly.',
       tools: ['mcp:remote/echo', 'mcp:remote/add', 'current_time'],
       approvalRequired: ['current_time', 'mcp:remote/echo'],
@@ -105,6 +114,8 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(await form.getByRole('checkbox', { name: 'mcp:remote/echo needs approval' }).isChecked()).toBe(true);
     await form.getByLabel('Name', { exact: true }).fill('careful-clock');
     await form.getByLabel('Model name').fill('scripted-2');
+    expect(await form.getByLabel('Fallback models (optional)').inputValue()).toBe('openai-compatible/backup');
+    await form.getByLabel('Fallback models (optional)').fill('ollama/llama3.2\nopenai-compatible/backup');
     await form.getByLabel('Instructions').fill('Answer in one word.');
     await form.getByRole('checkbox', { name: /^mcp:remote\/add Adds/ }).uncheck();
     await form.getByRole('checkbox', { name: 'mcp:remote/echo needs approval' }).uncheck();
@@ -120,6 +131,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await page.getByTestId('agent-version').getByText('2').waitFor();
     expect(await agentNamed('careful-clock')).toMatchObject({
       model: 'openai-compatible/scripted-2',
+      fallbackModels: ['ollama/llama3.2', 'openai-compatible/backup'],
       instructions: 'Answer in one word.',
       tools: ['mcp:remote/echo', 'current_time'],
       approvalRequired: ['current_time', 'mcp:remote/*'],
@@ -142,20 +154,44 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(runs[0]).toMatchObject({ status: 'succeeded', outputObject: { answer: 'told the time' } });
   });
 
+  it('shows a run that went on to a fallback model: each model called, and why the first was left', async () => {
+    const agent = (
+      await app.request('POST', '/v1/agents', {
+        name: 'sturdy',
+        model: 'openai-compatible/broken',
+        fallbackModels: ['openai-compatible/scripted'],
+      })
+    ).body;
+    await open(`agents/${agent.id}`);
+    await page.getByTestId('agent-fallback-models').getByText('openai-compatible/scripted').waitFor();
+    await page.getByLabel('Task').fill('Say something');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByTestId('run-status').getByText('succeeded').waitFor();
+    const models = page.getByTestId('run-model-attempts');
+    await models.getByText(/openai-compatible\/broken\s*left: provider_error 503/).waitFor();
+    await models.getByText(/openai-compatible\/scripted\s*answered/).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
   it('shows every problem a form finds beside its field after one submit, and sends nothing', async () => {
     const before = (await app.request('GET', '/v1/agents')).body.agents.length;
     await open('agents/new');
     await page.getByLabel('Model name').fill('scripted');
     await page.getByLabel('Max steps').fill('0');
+    await page.getByLabel('Fallback models (optional)').fill('acme/big');
     await page.getByLabel('Output schema (JSON Schema, optional)').fill('{"type": ');
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.locator('#agent-name-error').getByText('name must not be empty').waitFor();
     await page.locator('#agent-max-steps-error').getByText('must be a whole number from 1 to 100').waitFor();
     await page.locator('#agent-output-schema-error').getByText('Not valid JSON', { exact: false }).waitFor();
-    for (const label of ['Name', 'Max steps', 'Output schema (JSON Schema, optional)']) {
+    await page
+      .locator('#agent-fallback-models-error')
+      .getByText('names no provider the service knows', { exact: false })
+      .waitFor();
+    for (const label of ['Name', 'Max steps', 'Output schema (JSON Schema, optional)', 'Fallback models (optional)']) {
       expect(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid')).toBe('true');
     }
-    await page.getByRole('alert').getByText('3 fields need a change, marked beside each', { exact: false }).waitFor();
+    await page.getByRole('alert').getByText('4 fields need a change, marked beside each', { exact: false }).waitFor();
     expect((await app.request('GET', '/v1/agents')).body.agents.length).toBe(before);
     expect(await accessibilityViolations(page)).toEqual([]);
   });

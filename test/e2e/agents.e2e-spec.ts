@@ -35,6 +35,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       outputSchema: null,
       memory: { maxMessages: 50 },
       approvalRequired: [],
+      fallbackModels: [],
       version: 1,
       createdAt: api.clock.now().toISOString(),
     });
@@ -104,6 +105,8 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       toolCalls: [],
       usage: null,
       attempts: 0,
+      modelAttempts: [],
+      answeredModel: null,
       error: null,
       warnings: [],
       workflowRunId: null,

@@ -68,6 +68,7 @@ export async function startSchedulerInstance(
           outputSchema: null,
           memory: { maxMessages: 50 },
           approvalRequired: [],
+          fallbackModels: [],
         }),
       );
       const workflow = await commands.execute(

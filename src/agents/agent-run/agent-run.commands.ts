@@ -1,4 +1,4 @@
-import { RunError, Usage } from '../../domain/run';
+import { ModelAttempt, RunError, Usage } from '../../domain/run';
 import { ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
 
 export type QueueAgentRun = {
@@ -56,6 +56,8 @@ export type EndAgentRun = {
   outcome: { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
   usage: Usage | null;
   attempts: number;
+  /** When the run went on to a fallback model: each model it called, in order (the last is the one that answered). */
+  modelAttempts?: ModelAttempt[];
 };
 export type CancelAgentRun = { type: 'CancelAgentRun' };
 /** Ends a run whose executor stopped renewing its lease before `staleBefore`. */

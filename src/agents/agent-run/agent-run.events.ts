@@ -1,5 +1,5 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
-import { RunError, Usage } from '../../domain/run';
+import { ModelAttempt, RunError, Usage } from '../../domain/run';
 import { AgentRun, ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
 
 /**
@@ -10,7 +10,10 @@ export type AgentRunEndedData = {
   runId: string;
   /** Absent in endings recorded before cost was counted. */
   agentId?: string;
+  /** The model the run called last: after a fallback, the one that answered (or failed last). */
   model?: string;
+  /** Present when the run went on to a fallback model: each model it called, its tokens, and why it was left. */
+  modelAttempts?: ModelAttempt[];
   usage: Usage | null;
   attempts: number;
   endedAt: string;

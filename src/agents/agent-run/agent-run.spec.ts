@@ -234,6 +234,8 @@ describe('agent run decider', () => {
       ],
       usage,
       attempts: 2,
+      modelAttempts: [],
+      answeredModel: 'openai-compatible/m',
       error: null,
       warnings: [],
       workflowRunId: null,

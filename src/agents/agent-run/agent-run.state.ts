@@ -1,4 +1,4 @@
-import { RunError, RunStatus, Usage } from '../../domain/run';
+import { ModelAttempt, RunError, RunStatus, Usage } from '../../domain/run';
 
 export interface ToolCall {
   id: string;
@@ -56,6 +56,10 @@ export interface AgentRun {
   usage: Usage | null;
   /** Model requests made, retries included. */
   attempts: number;
+  /** When the run went on to a fallback model: each model it called, in order; empty otherwise. */
+  modelAttempts: ModelAttempt[];
+  /** The model whose answer is the output; null until the run succeeds. */
+  answeredModel: string | null;
   error: RunError | null;
   /** E.g. tools the agent names that are unknown now, left out of the run. */
   warnings: string[];

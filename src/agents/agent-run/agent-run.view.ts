@@ -16,5 +16,8 @@ export function toAgentRun({
     threadId: run.threadId ?? null,
     replayOf: run.replayOf ?? null,
     pendingApprovals: run.pendingApprovals ?? [],
+    // Runs recorded before fallback models have neither field.
+    modelAttempts: run.modelAttempts ?? [],
+    answeredModel: run.answeredModel ?? (run.status === 'succeeded' ? run.model : null),
   };
 }

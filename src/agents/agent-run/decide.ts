@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/decider';
-import { RunError, Usage, isEnded } from '../../domain/run';
+import { ModelAttempt, RunError, Usage, isEnded } from '../../domain/run';
 import { AgentRunCommand, QueueAgentRun, StartAgentRun } from './agent-run.commands';
 import { AgentRunEndedData, AgentRunEvent, AgentRunQueued, AgentRunStarted } from './agent-run.events';
 import { AgentRunAggregate, AgentRunState, ApprovalDecision } from './agent-run.state';
@@ -51,7 +51,7 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
     }
     case 'EndAgentRun': {
       checkExecutor(state, command.executorId);
-      const ended = endedData(state, command.usage, command.attempts, at);
+      const ended = endedData(state, command.usage, command.attempts, at, command.modelAttempts);
       const { outcome } = command;
       // A cancel asked for while the run was finishing wins: the client was told it would end cancelled.
       if ('cancelled' in outcome || state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
@@ -144,12 +144,16 @@ function endedData(
   usage: Usage | null,
   attempts: number,
   endedAt: string,
+  modelAttempts?: ModelAttempt[],
 ): AgentRunEndedData {
-  const { id: runId, agentId, model, workflowRunId, stepIndex, threadId } = state;
+  const { id: runId, agentId, workflowRunId, stepIndex, threadId } = state;
+  // After a fallback, the model named is the one the run called last: the one that answered, if it succeeded.
+  const model = modelAttempts?.length ? modelAttempts[modelAttempts.length - 1].model : state.model;
   return {
     runId,
     agentId,
     ...(model ? { model } : {}),
+    ...(modelAttempts?.length && { modelAttempts }),
     usage,
     attempts,
     endedAt,

@@ -24,6 +24,8 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
       pendingApprovals: [],
       usage: null,
       attempts: 0,
+      modelAttempts: [],
+      answeredModel: null,
       error: null,
       warnings: [],
       workflowRunId: workflowRunId ?? null,
@@ -99,6 +101,7 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
         ...ended(state, 'succeeded', event.data),
         output: event.data.output,
         outputObject: event.data.outputObject ?? null,
+        answeredModel: event.data.model ?? state.model,
       };
     case 'AgentRunFailed':
       return { ...ended(state, 'failed', event.data), error: event.data.error };
@@ -115,6 +118,7 @@ function ended(state: AgentRunAggregate, status: RunStatus, data: AgentRunEndedD
     status,
     usage: data.usage,
     attempts: data.attempts,
+    modelAttempts: data.modelAttempts ?? [],
     endedAt: data.endedAt,
     cancelRequested: false,
     pendingApprovals: [],

@@ -5,19 +5,23 @@ import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
 
 /**
- * What the DTO cannot check alone: the model names a known provider (one not configured is still accepted: its
+ * What the DTO cannot check alone: the model and each fallback model name a known provider (one not configured is still accepted: its
  * runs fail with `provider_not_configured`), every tool is one the service offers now, and `outputSchema` is a
  * JSON Schema of at most 64 KB, within the bounds of a safe check. An update checks only what it changes (a field
  * undefined: not checked), so an agent whose tool has gone can still change.
  */
 export async function checkAgentDefinition(
-  { model, tools, outputSchema }: Partial<AgentDefinition>,
+  { model, tools, outputSchema, fallbackModels }: Partial<AgentDefinition>,
   registry: ToolRegistry,
 ): Promise<void> {
   const errors: FieldError[] = [];
   errors.push(...(await outputSchemaErrors(outputSchema)));
   const parsed = model === undefined ? undefined : parseModelId(model);
   if (typeof parsed === 'string') errors.push({ path: 'model', message: parsed });
+  (fallbackModels ?? []).forEach((id, i) => {
+    const fallback = parseModelId(id);
+    if (typeof fallback === 'string') errors.push({ path: `fallbackModels[${i}]`, message: fallback });
+  });
   (tools ?? []).forEach((id, i) => {
     if (!registry.isKnown(id)) {
       errors.push({ path: `tools[${i}]`, message: `"${id}" is not a known tool (GET /v1/tools lists them)` });

@@ -31,14 +31,20 @@ export class CreateAgentController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
     await checkAgentDefinition(body, this.tools);
-    const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired } = body;
+    const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired, fallbackModels } = body;
     const memory = { maxMessages: body.memory.maxMessages };
-    const agent = await this.commands.execute(
-      withTrace(
-        new CreateAgentCommand({ name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired }),
-        trace,
-      ),
-    );
+    const definition = {
+      name,
+      model,
+      instructions,
+      tools,
+      maxSteps,
+      outputSchema,
+      memory,
+      approvalRequired,
+      fallbackModels,
+    };
+    const agent = await this.commands.execute(withTrace(new CreateAgentCommand(definition), trace));
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;
   }

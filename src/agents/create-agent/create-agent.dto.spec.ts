@@ -19,6 +19,7 @@ describe('POST /v1/agents body: the fast path (a JSON Schema) beside class-valid
       tools: ['current_time'],
       maxSteps: 10,
       approvalRequired: [],
+      fallbackModels: [],
       memory: { maxMessages: DEFAULT_MEMORY.maxMessages },
       outputSchema: null,
     });

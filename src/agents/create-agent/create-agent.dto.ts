@@ -21,6 +21,7 @@ import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 
 const MAX_STEPS_LIMIT = 100;
 const MAX_MEMORY = 1000;
+const MAX_FALLBACK_MODELS = 5;
 
 // Request schemas state defaults in words: a `default` keyword makes generated clients require the field.
 
@@ -47,6 +48,8 @@ export class AgentMemoryDto {
   maxMessages: number;
 }
 
+const MODEL_ID = { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/\\S+$' } as const;
+
 const TOOL_IDS = {
   type: 'array',
   maxItems: 100,
@@ -64,11 +67,12 @@ const CREATE_AGENT_BODY = {
   required: ['name', 'model'],
   properties: {
     name: { type: 'string', maxLength: 200, pattern: NOT_BLANK.source },
-    model: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/\\S+$' },
+    model: MODEL_ID,
     instructions: { type: 'string', maxLength: 100_000 },
     tools: TOOL_IDS,
     maxSteps: { type: 'integer', minimum: 1, maximum: MAX_STEPS_LIMIT },
     approvalRequired: TOOL_IDS,
+    fallbackModels: { type: 'array', maxItems: MAX_FALLBACK_MODELS, uniqueItems: true, items: MODEL_ID },
     memory: {
       type: 'object',
       additionalProperties: false,
@@ -160,6 +164,26 @@ export class CreateAgentDto {
   @IsArray()
   @Optional()
   approvalRequired: string[] = [];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 200 },
+    maxItems: MAX_FALLBACK_MODELS,
+    example: ['anthropic/claude-3-5-haiku-latest'],
+    description:
+      "`provider/model`s to make a model call again on, in order, when it fails by the provider's fault (unreachable, 5xx, 408 or 429 after retries, not configured); a 4xx about the request does not fall back. Default: none.",
+  })
+  @MaxLength(200, { each: true })
+  @Matches(MODEL_PATTERN, {
+    each: true,
+    message: 'each fallbackModels entry must be "provider/model", e.g. "anthropic/claude-3-5-haiku-latest"',
+  })
+  @IsString({ each: true })
+  @ArrayUnique({ message: 'fallbackModels must not repeat a model' })
+  @ArrayMaxSize(MAX_FALLBACK_MODELS)
+  @IsArray()
+  @Optional()
+  fallbackModels: string[] = [];
 
   @ApiPropertyOptional({
     type: () => AgentMemoryDto,

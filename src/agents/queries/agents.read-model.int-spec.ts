@@ -34,6 +34,7 @@ describe('agents read model', () => {
       outputSchema: { type: 'object' },
       memory: { maxMessages: 7 },
       approvalRequired: ['mcp:files/*'],
+      fallbackModels: ['anthropic/claude-3-5-haiku-latest'],
       version: 3,
       createdAt: '2026-01-01T00:00:00.000Z',
     };

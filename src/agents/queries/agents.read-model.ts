@@ -233,8 +233,8 @@ function withContext(run: StoredAgentRun, context: string): AgentRunAggregate {
 }
 
 /** The definition's fields kept in the `options` column. */
-function optionsOf({ outputSchema, memory, approvalRequired }: Agent) {
-  return { outputSchema, memory, approvalRequired };
+function optionsOf({ outputSchema, memory, approvalRequired, fallbackModels }: Agent) {
+  return { outputSchema, memory, approvalRequired, fallbackModels };
 }
 
 /** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
@@ -255,6 +255,7 @@ function toAgent(row: AgentRow): Agent {
     outputSchema: options.outputSchema ?? null,
     memory: options.memory ?? DEFAULT_MEMORY,
     approvalRequired: options.approvalRequired ?? [],
+    fallbackModels: options.fallbackModels ?? [],
     version: row.version,
     createdAt: row.created_at,
   };

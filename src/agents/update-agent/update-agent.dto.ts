@@ -13,6 +13,7 @@ export const EDITABLE_AGENT_FIELDS = [
   'outputSchema',
   'memory',
   'approvalRequired',
+  'fallbackModels',
 ] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
@@ -28,8 +29,9 @@ export function checkAgentPatch(patch: unknown): Record<string, unknown> {
 }
 
 export function agentDefinition(agent: Agent): AgentDefinition {
-  const { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired } = withDefaults(agent);
-  return { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired };
+  const { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, fallbackModels } =
+    withDefaults(agent);
+  return { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, fallbackModels };
 }
 
 /**
@@ -39,7 +41,10 @@ export function agentDefinition(agent: Agent): AgentDefinition {
 export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
   const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
   const { outputSchema = null, ...rest } = merged;
-  const { name, model, instructions, tools, maxSteps, memory, approvalRequired } = validateAs(CreateAgentDto, rest);
+  const { name, model, instructions, tools, maxSteps, memory, approvalRequired, fallbackModels } = validateAs(
+    CreateAgentDto,
+    rest,
+  );
   // A free-form field is checked by checkAgentDefinition, as in a create.
   const schema = outputSchema as Record<string, unknown> | null;
   return {
@@ -50,6 +55,7 @@ export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): A
     maxSteps,
     outputSchema: schema,
     approvalRequired,
+    fallbackModels,
     memory: { maxMessages: memory.maxMessages },
   };
 }

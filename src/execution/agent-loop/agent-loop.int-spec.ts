@@ -91,6 +91,8 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
       output: 'It is 12:00 in Paris.',
       usage: { inputTokens: 50, outputTokens: 11 },
       attempts: 2,
+      modelAttempts: [{ model: 'openai-compatible/test-model', usage: { inputTokens: 50, outputTokens: 11 } }],
+      answeredModel: 'openai-compatible/test-model',
     });
     expect(deltas).toEqual(['It is ', '12:00 ', 'in Paris.']);
     expect(events).toEqual([
@@ -326,8 +328,12 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
     );
     const ollama = await runAgentLoop(request({ model: 'ollama/llama3.2' }), recordingObserver().observer, viaOpenAI);
 
-    expect(openai).toEqual({ output: 'hi from gpt-4o-mini', usage: { inputTokens: 3, outputTokens: 2 }, attempts: 1 });
-    expect(ollama).toEqual({ output: 'hi from llama3.2', usage: { inputTokens: 3, outputTokens: 2 }, attempts: 1 });
+    expect(openai).toMatchObject({ output: 'hi from gpt-4o-mini', answeredModel: 'openai/gpt-4o-mini', attempts: 1 });
+    expect(ollama).toMatchObject({ output: 'hi from llama3.2', answeredModel: 'ollama/llama3.2', attempts: 1 });
+    expect([openai.usage, ollama.usage]).toEqual([
+      { inputTokens: 3, outputTokens: 2 },
+      { inputTokens: 3, outputTokens: 2 },
+    ]);
     expect(server.requests.map((r) => r.stream_options)).toEqual([{ include_usage: true }, { include_usage: true }]);
   });
 });

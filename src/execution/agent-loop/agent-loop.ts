@@ -11,7 +11,10 @@ import {
 } from 'ai';
 import { taskMessage } from './task-message';
 import type { RunnableTool } from '../../tools/tool';
-import type { ModelProviders, OpenedModel } from '../../models/model-providers';
+import type { ModelProviders } from '../../models/model-providers';
+import { ModelRunError } from '../../models/model-run-error';
+import type { ModelAttempt } from '../../domain/run';
+import { ModelChain } from './model-chain';
 import { errorMessage, toModelRunError } from '../../models/provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
 import { endModelCall, failModelCall, inToolSpan, startModelCall } from '../../models/gen-ai-spans';
@@ -25,6 +28,8 @@ const STARTS_FIRST = -1;
 export interface AgentLoopRequest {
   /** `provider/model`. */
   model: string;
+  /** Models to make a call again on, in order, when a call fails in a way that is the provider's fault. */
+  fallbackModels?: string[];
   instructions: string;
   task: string;
   context: Record<string, unknown>;
@@ -60,13 +65,19 @@ export interface AgentLoopResult {
   waitingFor?: Array<{ toolCallId: string; tool: string; args: unknown }>;
   /** Summed over all steps. */
   usage: { inputTokens: number; outputTokens: number };
-  /** HTTP requests sent to the provider over all steps, retries included. */
+  /** HTTP requests sent to the providers over all steps, retries included. */
   attempts: number;
+  /** Each model called, in order: the agent's model, then the fallbacks it went on to. */
+  modelAttempts: ModelAttempt[];
+  /** The model whose answer this is. */
+  answeredModel: string;
 }
 
 /**
  * Runs the model with the agent's tools until it answers without calling a tool or `maxSteps` is reached. With
- * `outputSchema`, the answer must be JSON matching it: one repair turn, then `OutputInvalid`.
+ * `outputSchema`, the answer must be JSON matching it: one repair turn, then `OutputInvalid`. A call that fails by the
+ * provider's fault is made again on the next of `fallbackModels`, with the same messages: the steps already done
+ * (tool calls included) are kept, not made again.
  * A tool that fails is an error result for the model. Throws `ModelRunError` when the model call fails or the
  * signal fires; an error thrown by the observer is rethrown as it is (the run could not be recorded).
  * Error texts of the provider and the tools pass through the providers' redaction before anyone sees them.
@@ -76,19 +87,32 @@ export async function runAgentLoop(
   observer: AgentLoopObserver,
   providers: ModelProviders,
 ): Promise<AgentLoopResult> {
-  const opened = providers.open(request.model);
+  const chain = new ModelChain([request.model, ...(request.fallbackModels ?? [])], providers);
   try {
-    return await loop(request, observer, providers, opened);
+    return await loop(request, observer, providers, chain);
+  } catch (error) {
+    if (error instanceof ModelRunError) {
+      error.attempts = chain.attempts();
+      error.modelAttempts = chain.attemptsMade();
+    }
+    throw error;
   } finally {
-    opened.close();
+    chain.close();
   }
+}
+
+/** What a model call had done when it failed: the steps it finished, which the next model goes on from. */
+interface CallProgress {
+  messages: ModelMessage[];
+  steps: number;
+  usage: AgentLoopResult['usage'];
 }
 
 async function loop(
   request: AgentLoopRequest,
   observer: AgentLoopObserver,
   providers: ModelProviders,
-  opened: OpenedModel,
+  chain: ModelChain,
 ): Promise<AgentLoopResult> {
   const observerFailed = new AbortController();
   let observerError: { error: unknown } | undefined;
@@ -112,7 +136,13 @@ async function loop(
    * One call of the model, with its tool loop when `tools` is set; `keepResponse`: with its response messages (for a
    * repair turn after it), which the SDK gives by reading its stream once more.
    */
-  const turn = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number, keepResponse = false) => {
+  const turn = async (
+    messages: ModelMessage[],
+    tools: ToolSet | undefined,
+    maxSteps: number,
+    keepResponse: boolean,
+    progress: CallProgress,
+  ) => {
     let output = '';
     let stepText = '';
     let usage = { inputTokens: 0, outputTokens: 0 };
@@ -124,9 +154,11 @@ async function loop(
     // idle until then); then the parts of the calls that started first, so that runs end, and free their slots,
     // one after the other rather than all at the end.
     await yieldIfTurnIsLong(STARTS_FIRST);
+    const opened = chain.current();
+    const modelId = chain.id;
     const callStarted = performance.now();
     // A model call's span opens with its request (one that fails before it streams has its span too).
-    let modelCall: Span | undefined = startModelCall(request.model, () => ({
+    let modelCall: Span | undefined = startModelCall(modelId, () => ({
       instructions: request.instructions,
       messages,
     }));
@@ -142,18 +174,24 @@ async function loop(
         abortSignal: signal,
         maxRetries: 0,
         onError: () => undefined, // errors are read from the stream below (the default logs them)
+        // The messages of the steps done so far (the SDK gives them all, each time), for a fallback to go on from.
+        onStepFinish: (step) => {
+          progress.messages = [...step.response.messages];
+          progress.steps++;
+        },
       });
       for await (const part of result.fullStream) {
         const later = yieldIfTurnIsLong(orderSince(callStarted));
         if (later) await later;
         if (part.type === 'start-step') {
           stepText = '';
-          modelCall ??= startModelCall(request.model, () => ({ instructions: request.instructions, messages }));
+          modelCall ??= startModelCall(modelId, () => ({ instructions: request.instructions, messages }));
         } else if (part.type === 'text-delta') {
           stepText += part.text;
           await observe(async () => observer.delta(part.text));
         } else if (part.type === 'finish-step') {
           output = stepText;
+          progress.usage = sum(progress.usage, totals(part.usage));
           if (modelCall) endModelCall(modelCall, { ...part, text: stepText });
           modelCall = undefined;
         } else if (part.type === 'finish') {
@@ -179,10 +217,38 @@ async function loop(
       // Without an error part, a stream that did not finish was aborted (it ends with an `abort` part).
       const error = toModelRunError(streamError?.error, opened.provider, request.signal);
       error.message = redact(error.message);
-      error.attempts = opened.attempts();
       throw error;
     }
     return { output, usage, responseMessages };
+  };
+
+  /**
+   * A model call, made again on the next fallback model when it fails by the provider's fault: with the messages of
+   * the steps the failed call finished, and the steps left of `maxSteps`. Each model's tokens are counted to it.
+   */
+  const call = async (messages: ModelMessage[], tools: ToolSet | undefined, maxSteps: number, keepResponse = false) => {
+    const carried: ModelMessage[] = [];
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    let stepsLeft = maxSteps;
+    for (;;) {
+      const progress: CallProgress = { messages: [], steps: 0, usage: { inputTokens: 0, outputTokens: 0 } };
+      try {
+        const done = await turn([...messages, ...carried], tools, stepsLeft, keepResponse, progress);
+        chain.spent(done.usage);
+        return {
+          output: done.output,
+          usage: sum(usage, done.usage),
+          responseMessages: [...carried, ...done.responseMessages],
+        };
+      } catch (error) {
+        chain.spent(progress.usage);
+        const wrapped = error instanceof ModelRunError ? error : undefined;
+        if (!wrapped || observerError || stepsLeft - progress.steps < 1 || !chain.failed(wrapped)) throw error;
+        carried.push(...progress.messages);
+        usage = sum(usage, progress.usage);
+        stepsLeft -= progress.steps;
+      }
+    }
   };
 
   const messages: ModelMessage[] = [
@@ -191,15 +257,16 @@ async function loop(
   ];
   const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
   const tools = toolSet(request.tools, observer, observe, executed, redact, request.needsApproval, waitFor);
-  const first = await turn(messages, tools, request.maxSteps, !!schema);
-  if (waitingFor.length) return { output: first.output, usage: first.usage, attempts: opened.attempts(), waitingFor };
-  if (!schema) return { output: first.output, usage: first.usage, attempts: opened.attempts() };
+  const first = await call(messages, tools, request.maxSteps, !!schema);
+  const record = () => ({ attempts: chain.attempts(), modelAttempts: chain.attemptsMade(), answeredModel: chain.id });
+  if (waitingFor.length) return { output: first.output, usage: first.usage, ...record(), waitingFor };
+  if (!schema) return { output: first.output, usage: first.usage, ...record() };
 
   let checked = await checkAnswer(schema, first.output);
   let { output, usage } = first;
   if ('errors' in checked) {
     // One repair turn: the model sees its answer and what is wrong with it, and answers again (without tools).
-    const repair = await turn(
+    const repair = await call(
       [...messages, ...first.responseMessages, { role: 'user', content: repairMessage(checked.errors) }],
       undefined,
       1,
@@ -208,12 +275,8 @@ async function loop(
     usage = sum(usage, repair.usage);
     checked = await checkAnswer(schema, output);
   }
-  if ('errors' in checked) {
-    const error = new OutputInvalid(checked.errors);
-    error.attempts = opened.attempts();
-    throw error;
-  }
-  return { output, outputObject: checked.value, usage, attempts: opened.attempts() };
+  if ('errors' in checked) throw new OutputInvalid(checked.errors);
+  return { output, outputObject: checked.value, usage, ...record() };
 }
 
 function sum(a: AgentLoopResult['usage'], b: AgentLoopResult['usage']): AgentLoopResult['usage'] {

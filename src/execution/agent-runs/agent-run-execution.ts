@@ -16,7 +16,7 @@ import { persistently } from '../../actors/persistently';
 import type { ModelMessage } from 'ai';
 import { needsApproval } from '../../agents/agent';
 import { ToolCall } from '../../agents/agent-run/agent-run.state';
-import { Usage } from '../../domain/run';
+import { ModelAttempt } from '../../domain/run';
 import { runMessages } from '../agent-loop/run-messages';
 import type { RunnableTool } from '../../tools/tool';
 import { RunFeed } from '../../live/run-feed';
@@ -148,6 +148,7 @@ export class AgentRunExecution {
       const result = await runAgentLoop(
         {
           model,
+          fallbackModels: agent.fallbackModels,
           instructions: agent.instructions,
           task: run.task,
           context: run.context,
@@ -175,7 +176,7 @@ export class AgentRunExecution {
         },
         this.deps.providers,
       );
-      const usage = this.deps.prices.priced(model, summed(run.usage, result.usage));
+      const { usage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, result.modelAttempts);
       const attempts = run.attempts + result.attempts;
       if (result.waitingFor) {
         const approvals = result.waitingFor;
@@ -183,12 +184,18 @@ export class AgentRunExecution {
         return;
       }
       const { output, outputObject } = result;
-      end = { outcome: { output, outputObject }, usage, attempts };
+      end = { outcome: { output, outputObject }, usage, attempts, ...fellBack(modelAttempts) };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;
-      const attempts = error instanceof ModelRunError ? error.attempts : 0;
-      end = { outcome: this.outcomeOf(error, reason), usage: null, attempts };
+      const failed = error instanceof ModelRunError ? error : undefined;
+      const modelAttempts = failed ? this.deps.prices.pricedAttempts(null, failed.modelAttempts).modelAttempts : [];
+      end = {
+        outcome: this.outcomeOf(error, reason),
+        usage: null,
+        attempts: failed?.attempts ?? 0,
+        ...fellBack(modelAttempts),
+      };
     } finally {
       clearTimeout(timer);
       clearInterval(lease);
@@ -300,7 +307,7 @@ export function claimOf(agent: Agent | null, executorId: string, tools: ToolRegi
   };
 }
 
-function summed(before: Usage | null, now: Usage): Usage {
-  if (!before) return now;
-  return { inputTokens: before.inputTokens + now.inputTokens, outputTokens: before.outputTokens + now.outputTokens };
+/** The models a run called, recorded with its end when it went on to a fallback (one model needs no record). */
+function fellBack(modelAttempts: ModelAttempt[]): { modelAttempts?: ModelAttempt[] } {
+  return modelAttempts.length > 1 ? { modelAttempts } : {};
 }

@@ -7,6 +7,8 @@ export interface AgentDraft {
   name: string;
   provider: string;
   modelName: string;
+  /** One `provider/model` a line. */
+  fallbackModels: string;
   instructions: string;
   tools: string[];
   approvalRequired: string[];
@@ -20,7 +22,15 @@ export interface AgentDraft {
  * The paths whose messages the agent form shows beside a field, for the problem view to leave to them (the tools'
  * messages stay at the foot of the form, by their paths).
  */
-export const AGENT_PATHS = ['name', 'model', 'instructions', 'outputSchema', 'memory.maxMessages', 'maxSteps'];
+export const AGENT_PATHS = [
+  'name',
+  'model',
+  'fallbackModels',
+  'instructions',
+  'outputSchema',
+  'memory.maxMessages',
+  'maxSteps',
+];
 
 /** A draft of a new agent, or of an existing one to edit. */
 export function agentDraft(agent?: Agent): AgentDraft {
@@ -29,6 +39,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
       name: '',
       provider: '',
       modelName: '',
+      fallbackModels: '',
       instructions: '',
       tools: [],
       approvalRequired: [],
@@ -42,6 +53,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
     name: agent.name,
     provider: agent.model.slice(0, slash),
     modelName: agent.model.slice(slash + 1),
+    fallbackModels: agent.fallbackModels.join('\n'),
     instructions: agent.instructions,
     tools: agent.tools,
     approvalRequired: agent.approvalRequired,
@@ -56,17 +68,41 @@ export function defaultProvider(providers: Provider[]): Provider | undefined {
   return providers.find((p) => p.configured && p.models?.length) ?? providers.find((p) => p.configured) ?? providers[0];
 }
 
+const MODEL_ID = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
+
 /**
  * The draft as the API takes it, with what the form can tell is wrong before sending (each problem by the path the
- * service would name). A blank output schema is `null`: free text.
+ * service would name; fallback models against `knownProviders`, when the list has come). A blank output schema is
+ * `null`: free text.
  */
-export function agentBody(draft: AgentDraft) {
+export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
   const problems: FieldProblem[] = [];
   if (!draft.name.trim()) problems.push({ path: 'name', message: 'name must not be empty' });
   else if (draft.name.length > 200) problems.push({ path: 'name', message: 'name must be at most 200 characters' });
   if (!draft.provider) problems.push({ path: 'model', message: 'choose a provider' });
   else if (!draft.modelName.trim() || /\s/.test(draft.modelName.trim()))
     problems.push({ path: 'model', message: 'model must name a model, e.g. "gpt-4o-mini", without spaces' });
+  const fallbackModels = draft.fallbackModels
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  fallbackModels.forEach((model, i) => {
+    if (!MODEL_ID.test(model)) {
+      problems.push({
+        path: `fallbackModels[${i}]`,
+        message: `"${model}" is not "provider/model", e.g. "anthropic/claude-3-5-haiku-latest"`,
+      });
+    } else if (knownProviders && !knownProviders.includes(model.slice(0, model.indexOf('/')))) {
+      problems.push({
+        path: `fallbackModels[${i}]`,
+        message: `"${model}" names no provider the service knows (${knownProviders.join(', ')})`,
+      });
+    }
+  });
+  if (fallbackModels.length > 5) problems.push({ path: 'fallbackModels', message: 'at most 5 fallback models' });
+  if (new Set(fallbackModels).size < fallbackModels.length) {
+    problems.push({ path: 'fallbackModels', message: 'fallbackModels must not repeat a model' });
+  }
   const maxSteps = parseCount(draft.maxSteps, 'maxSteps', 1, 100, problems);
   const maxMessages = parseCount(draft.maxMessages, 'memory.maxMessages', 0, 1000, problems);
   let outputSchema: Record<string, unknown> | null = null;
@@ -78,6 +114,7 @@ export function agentBody(draft: AgentDraft) {
   const body = {
     name: draft.name,
     model: `${draft.provider}/${draft.modelName.trim()}`,
+    fallbackModels,
     instructions: draft.instructions,
     tools: draft.tools,
     approvalRequired: draft.approvalRequired,

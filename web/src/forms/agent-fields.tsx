@@ -25,7 +25,8 @@ export function useAgentChoices(onError: (error: ProblemError) => void) {
 }
 
 /**
- * Every field of an agent, the same when creating and when editing: name, provider and model, instructions, tools
+ * Every field of an agent, the same when creating and when editing: name, provider and model, fallback models,
+ * instructions, tools
  * and their approvals, output schema, thread window and max steps. `idPrefix` keeps two forms on a page apart.
  */
 export function AgentFields({
@@ -121,6 +122,26 @@ export function AgentFields({
           )}
         </Field>
       </div>
+      <Field
+        id={id('fallback-models')}
+        label="Fallback models (optional)"
+        path="fallbackModels"
+        error={error}
+        hint="One provider/model a line, up to 5: a model call is made again on the next one when the provider fails (unreachable, 5xx, 429 after retries). Blank: none."
+      >
+        {(describedBy, invalid) => (
+          <textarea
+            id={id('fallback-models')}
+            class="mono"
+            rows={2}
+            value={draft.fallbackModels}
+            onInput={text('fallbackModels')}
+            placeholder="anthropic/claude-3-5-haiku-latest"
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
       <Field id={id('instructions')} label="Instructions" path="instructions" error={error} hint="The system prompt.">
         {(describedBy, invalid) => (
           <textarea

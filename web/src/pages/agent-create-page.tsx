@@ -24,7 +24,7 @@ export function AgentCreatePage() {
 
   async function submit(event: Event) {
     event.preventDefault();
-    const { body, problems } = agentBody(shown);
+    const { body, problems } = agentBody(shown, providers.length ? providers.map((p) => p.id) : undefined);
     const found = formProblem(problems);
     setError(found);
     if (found) return;

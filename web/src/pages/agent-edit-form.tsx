@@ -18,7 +18,7 @@ export function AgentEditForm({ agent, onSaved }: { agent: Agent; onSaved: (agen
 
   async function submit(event: Event) {
     event.preventDefault();
-    const { body, problems } = agentBody(draft);
+    const { body, problems } = agentBody(draft, providers.length ? providers.map((p) => p.id) : undefined);
     const found = formProblem(problems);
     setError(found);
     if (found) return;

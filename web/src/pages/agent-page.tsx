@@ -65,6 +65,10 @@ export function AgentPage({ agentId }: { agentId: string }) {
           <dl class="facts">
             <dt>Model</dt>
             <dd>{agent.model}</dd>
+            <dt>Fallback models</dt>
+            <dd data-testid="agent-fallback-models">
+              {agent.fallbackModels.length ? agent.fallbackModels.join(', ') : 'none'}
+            </dd>
             <dt>Tools</dt>
             <dd>{agent.tools.length ? agent.tools.join(', ') : 'none'}</dd>
             <dt>Needs approval</dt>

@@ -118,6 +118,25 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           <dd class="pre">{run.task}</dd>
           <dt>Model</dt>
           <dd>{run.model}</dd>
+          {run.modelAttempts.length > 0 && (
+            <>
+              <dt>Models called</dt>
+              <dd data-testid="run-model-attempts">
+                <ol class="model-attempts">
+                  {run.modelAttempts.map((attempt, i) => (
+                    <li key={i}>
+                      <code>{attempt.model}</code>
+                      {attempt.error
+                        ? ` left: ${attempt.error.code}${attempt.error.status ? ` ${attempt.error.status}` : ''}, ${attempt.error.message}`
+                        : run.answeredModel === attempt.model
+                          ? ' answered'
+                          : ''}
+                    </li>
+                  ))}
+                </ol>
+              </dd>
+            </>
+          )}
           <dt>Queued</dt>
           <dd>{formatTime(run.createdAt)}</dd>
           <dt>Duration</dt>
