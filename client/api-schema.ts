@@ -765,6 +765,37 @@ export interface components {
             /** @description The thread's last messages a run sees. */
             maxMessages: number;
         };
+        GuardrailCheckSchema: {
+            /** @enum {string} */
+            type: "pattern" | "pii" | "max_length";
+            /**
+             * @description `block`: the run fails (`guardrail_blocked`) or the tool result is withheld; `redact`: what was found is replaced by `[redacted:<kind>]`; `warn`: recorded only.
+             * @enum {string}
+             */
+            action: "block" | "redact" | "warn";
+            /**
+             * @description `pattern`: a regular expression run by a linear-time engine (RE2: no backreferences or lookarounds).
+             * @example internal-\d+
+             */
+            pattern?: string;
+            /**
+             * @description `pattern`: any of i (case), m (lines), s (dot all).
+             * @example i
+             */
+            flags?: string;
+            /** @description `pii`: the kinds to find (cards by Luhn, IBANs by their check digits). */
+            kinds?: ("email" | "phone" | "card" | "iban" | "ip")[];
+            /** @description `max_length`: the most characters allowed. */
+            chars?: number;
+        };
+        GuardrailsSchema: {
+            /** @description On the task, before any model call. */
+            input?: components["schemas"]["GuardrailCheckSchema"][];
+            /** @description On the answer, before it is recorded. */
+            output?: components["schemas"]["GuardrailCheckSchema"][];
+            /** @description On each tool's result, before the model sees it. */
+            toolResults?: components["schemas"]["GuardrailCheckSchema"][];
+        };
         CreateAgentDto: {
             /**
              * @description Unique among agents.
@@ -822,6 +853,8 @@ export interface components {
             outputSchema?: {
                 [key: string]: unknown;
             };
+            /** @description Checks on the task (before any model call), the answer and each tool result (before the model sees it). Default: none. */
+            guardrails?: components["schemas"]["GuardrailsSchema"];
         };
         AgentMemorySchema: {
             /**
@@ -869,6 +902,8 @@ export interface components {
              *     ]
              */
             fallbackModels: string[];
+            /** @description Checks on the task, the answer and each tool result. */
+            guardrails: components["schemas"]["GuardrailsSchema"];
             /**
              * @description Counts the changes, from 1.
              * @example 1
@@ -887,6 +922,7 @@ export interface components {
             memory?: components["schemas"]["AgentMemorySchema"] | null;
             approvalRequired?: string[] | null;
             fallbackModels?: string[] | null;
+            guardrails?: components["schemas"]["GuardrailsSchema"] | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -975,6 +1011,29 @@ export interface components {
             /** @description Why the run left this model (or failed on it). */
             error?: components["schemas"]["RunErrorSchema"];
         };
+        GuardrailVerdictSchema: {
+            /** @enum {string} */
+            stage: "input" | "output" | "toolResults";
+            /** @description For `toolResults`: the tool call checked. */
+            callId?: string;
+            /** @description The check's position in its stage's list. */
+            check: number;
+            /** @enum {string} */
+            type: "pattern" | "pii" | "max_length";
+            /** @enum {string} */
+            action: "block" | "redact" | "warn";
+            /** @enum {string} */
+            verdict: "passed" | "blocked" | "redacted" | "warned";
+            /** @description Where it found something, in the text as it saw it. */
+            spans: {
+                start: number;
+                end: number;
+                kind: string;
+            }[];
+            reason?: string;
+            /** Format: date-time */
+            at: string;
+        };
         AgentRunSchema: {
             /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
             id: string;
@@ -1007,6 +1066,8 @@ export interface components {
             modelAttempts: components["schemas"]["ModelAttemptSchema"][];
             /** @description The model whose answer is the output: `model`, or the fallback that answered; null until it succeeds. */
             answeredModel: string | null;
+            /** @description Every verdict of the agent's guardrails on this run: the task, the answer, each tool result. */
+            guardrails: components["schemas"]["GuardrailVerdictSchema"][];
             error: components["schemas"]["RunErrorSchema"] | null;
             warnings: string[];
             workflowRunId: string | null;

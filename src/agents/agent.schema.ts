@@ -1,3 +1,4 @@
+import { GuardrailVerdictSchema, GuardrailsSchema } from './guardrails.schema';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
@@ -78,6 +79,9 @@ export class AgentSchema extends AgentSummarySchema {
   })
   fallbackModels: string[];
 
+  @ApiProperty({ type: () => GuardrailsSchema, description: 'Checks on the task, the answer and each tool result.' })
+  guardrails: GuardrailsSchema;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -115,6 +119,9 @@ export class AgentPatchSchema {
     nullable: true,
   })
   fallbackModels?: string[] | null;
+
+  @ApiPropertyOptional({ type: () => GuardrailsSchema, nullable: true })
+  guardrails?: GuardrailsSchema | null;
 }
 
 export class AgentListSchema {
@@ -261,6 +268,13 @@ export class AgentRunSchema {
       'The model whose answer is the output: `model`, or the fallback that answered; null until it succeeds.',
   })
   answeredModel: string | null;
+
+  @ApiProperty({
+    type: [GuardrailVerdictSchema],
+    maxItems: 1000,
+    description: "Every verdict of the agent's guardrails on this run: the task, the answer, each tool result.",
+  })
+  guardrails: GuardrailVerdictSchema[];
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;

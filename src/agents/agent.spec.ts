@@ -60,6 +60,7 @@ describe('agent decider', () => {
       memory: { maxMessages: 50 },
       approvalRequired: [],
       fallbackModels: [],
+      guardrails: {},
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -72,6 +73,7 @@ describe('agent decider', () => {
       status: 'active',
       maxSteps: 10,
       fallbackModels: [],
+      guardrails: {},
       outputSchema: null,
       memory: { maxMessages: 50 },
       approvalRequired: [],

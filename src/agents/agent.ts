@@ -1,5 +1,6 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
+import type { Guardrails } from './guardrails';
 
 export type AgentStatus = 'active' | 'archived';
 export const AGENT_STATUSES: AgentStatus[] = ['active', 'archived'];
@@ -21,6 +22,8 @@ export interface Agent {
   approvalRequired: string[];
   /** `provider/model`s a model call is made again on, in order, when it fails by the provider's fault. */
   fallbackModels: string[];
+  /** Checks on the task, the answer and each tool's result; `{}`: none. */
+  guardrails: Guardrails;
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
@@ -29,8 +32,27 @@ export interface Agent {
 /** What an update may change. */
 export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 'tools' | 'maxSteps' | OptionalField>;
 
+/** The definition's fields of `from` (an agent, a create's body), as plain values. */
+export function pickDefinition(from: AgentDefinition): AgentDefinition {
+  const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired, fallbackModels, guardrails } =
+    from;
+  const memory = { maxMessages: from.memory.maxMessages };
+  return {
+    name,
+    model,
+    instructions,
+    tools,
+    maxSteps,
+    outputSchema,
+    memory,
+    approvalRequired,
+    fallbackModels,
+    guardrails,
+  };
+}
+
 /** The fields added after the first agents were made: a create may leave them out, and older events lack them. */
-type OptionalField = 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels';
+type OptionalField = 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels' | 'guardrails';
 
 /** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
 export function needsApproval(rules: string[], toolId: string): boolean {
@@ -68,6 +90,7 @@ export type AgentCreated = DomainEvent<
     memory?: AgentMemory;
     approvalRequired?: string[];
     fallbackModels?: string[];
+    guardrails?: Guardrails;
   }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
@@ -97,13 +120,14 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, outputSchema, memory, approvalRequired, fallbackModels, ...agent } = command;
+      const { type: _type, outputSchema, memory, approvalRequired, fallbackModels, guardrails, ...agent } = command;
       const data = {
         ...agent,
         ...(outputSchema && { outputSchema }),
         ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
         ...(approvalRequired?.length && { approvalRequired }),
         ...(fallbackModels?.length && { fallbackModels }),
+        ...(guardrails && Object.keys(guardrails).length && { guardrails }),
         createdAt: now.toISOString(),
       };
       return [{ type: 'AgentCreated', data }];
@@ -136,7 +160,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
     switch (event.type) {
       case 'AgentCreated': {
         const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
-        const { outputSchema, memory, approvalRequired, fallbackModels } = event.data;
+        const { outputSchema, memory, approvalRequired, fallbackModels, guardrails } = event.data;
         return withDefaults({
           id,
           name,
@@ -149,6 +173,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           memory,
           approvalRequired,
           fallbackModels,
+          guardrails,
           version: 1,
           createdAt,
         } as Agent);
@@ -171,5 +196,6 @@ export function withDefaults(agent: Agent): Agent {
     memory: agent.memory ?? DEFAULT_MEMORY,
     approvalRequired: agent.approvalRequired ?? [],
     fallbackModels: agent.fallbackModels ?? [],
+    guardrails: agent.guardrails ?? {},
   };
 }

@@ -87,6 +87,9 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(await schema.getAttribute('aria-invalid')).toBe('true');
     await schema.fill('{"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}');
     await page.getByText('✓ A valid JSON Schema.').waitFor();
+    await page
+      .getByLabel('Guardrails (JSON, optional)')
+      .fill('{"input": [{"type": "pii", "kinds": ["email"], "action": "redact"}]}');
     await page.getByLabel('Thread window (messages)').fill('20');
     await page.getByLabel('Max steps').fill('5');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -104,6 +107,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
       outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
       memory: { maxMessages: 20 },
       maxSteps: 5,
+      guardrails: { input: [{ type: 'pii', kinds: ['email'], action: 'redact' }] },
     });
     await page.getByTestId('agent-approvals').getByText('current_time, mcp:remote/echo').waitFor();
 
@@ -152,6 +156,8 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await page.getByTestId('run-output').getByText('told the time', { exact: false }).waitFor();
     const runs = (await app.request('GET', `/v1/agents/${agent.id}/runs`)).body.runs;
     expect(runs[0]).toMatchObject({ status: 'succeeded', outputObject: { answer: 'told the time' } });
+    // Its guardrail looked at the task, found nothing, and says so.
+    await page.getByTestId('run-guardrails').getByText('passed: pii check 0 on the task').waitFor();
   });
 
   it('shows a run that went on to a fallback model: each model called, and why the first was left', async () => {

@@ -36,6 +36,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       memory: { maxMessages: 50 },
       approvalRequired: [],
       fallbackModels: [],
+      guardrails: {},
       version: 1,
       createdAt: api.clock.now().toISOString(),
     });
@@ -107,6 +108,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       attempts: 0,
       modelAttempts: [],
       answeredModel: null,
+      guardrails: [],
       error: null,
       warnings: [],
       workflowRunId: null,

@@ -69,6 +69,7 @@ export async function startSchedulerInstance(
           memory: { maxMessages: 50 },
           approvalRequired: [],
           fallbackModels: [],
+          guardrails: {},
         }),
       );
       const workflow = await commands.execute(

@@ -1,3 +1,4 @@
+import type { GuardrailVerdict } from '../guardrails';
 import { ModelAttempt, RunError, Usage } from '../../domain/run';
 import { ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
 
@@ -38,6 +39,13 @@ export type RecordToolResult = {
   output?: unknown;
   error?: string;
 };
+/** What a guardrail check made of the task, the answer or a tool's result (`callId`). */
+export type RecordGuardrailVerdict = {
+  type: 'RecordGuardrailVerdict';
+  executorId: string;
+  verdict: GuardrailVerdict;
+  callId?: string;
+};
 export type RenewRunLease = { type: 'RenewRunLease'; executorId: string };
 /** The executor stops at calls that need a person: the run waits, holding nothing. */
 export type RequestApprovals = {
@@ -67,6 +75,7 @@ export type AgentRunCommand =
   | StartAgentRun
   | RecordToolCall
   | RecordToolResult
+  | RecordGuardrailVerdict
   | RenewRunLease
   | RequestApprovals
   | DecideApprovals

@@ -1,3 +1,4 @@
+import type { GuardrailVerdict } from '../guardrails';
 import { DomainEvent, eventTypes } from '../../domain/decider';
 import { ModelAttempt, RunError, Usage } from '../../domain/run';
 import { AgentRun, ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
@@ -48,6 +49,11 @@ export type AgentRunToolReturned = DomainEvent<
   'AgentRunToolReturned',
   { runId: string; callId: string; tool: string; output?: unknown; error?: string; at: string }
 >;
+/** A guardrail's verdict: positions and kinds of what it found, never the text (a redacted original is kept nowhere). */
+export type AgentRunGuardrailChecked = DomainEvent<
+  'AgentRunGuardrailChecked',
+  { runId: string; callId?: string; at: string } & GuardrailVerdict
+>;
 export type AgentRunLeaseRenewed = DomainEvent<
   'AgentRunLeaseRenewed',
   { runId: string; executorId: string; at: string }
@@ -73,6 +79,7 @@ export type AgentRunEvent =
   | AgentRunStarted
   | AgentRunToolCalled
   | AgentRunToolReturned
+  | AgentRunGuardrailChecked
   | AgentRunLeaseRenewed
   | AgentRunApprovalRequested
   | AgentRunApprovalsDecided
@@ -86,6 +93,7 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunStarted: true,
   AgentRunToolCalled: true,
   AgentRunToolReturned: true,
+  AgentRunGuardrailChecked: true,
   AgentRunLeaseRenewed: true,
   AgentRunApprovalRequested: true,
   AgentRunApprovalsDecided: true,

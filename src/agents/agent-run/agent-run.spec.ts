@@ -236,6 +236,7 @@ describe('agent run decider', () => {
       attempts: 2,
       modelAttempts: [],
       answeredModel: 'openai-compatible/m',
+      guardrails: [],
       error: null,
       warnings: [],
       workflowRunId: null,

@@ -1,3 +1,4 @@
+import type { GuardrailVerdict } from '../guardrails';
 import { ModelAttempt, RunError, RunStatus, Usage } from '../../domain/run';
 
 export interface ToolCall {
@@ -33,6 +34,8 @@ export interface WorkflowStepRef {
   stepIndex: number;
 }
 
+export type RunGuardrailVerdict = GuardrailVerdict & { callId?: string; at: string };
+
 export interface AgentRun {
   id: string;
   agentId: string;
@@ -60,6 +63,8 @@ export interface AgentRun {
   modelAttempts: ModelAttempt[];
   /** The model whose answer is the output; null until the run succeeds. */
   answeredModel: string | null;
+  /** Every guardrail verdict on the task, the answer and the tool results, in order. */
+  guardrails: RunGuardrailVerdict[];
   error: RunError | null;
   /** E.g. tools the agent names that are unknown now, left out of the run. */
   warnings: string[];

@@ -19,5 +19,6 @@ export function toAgentRun({
     // Runs recorded before fallback models have neither field.
     modelAttempts: run.modelAttempts ?? [],
     answeredModel: run.answeredModel ?? (run.status === 'succeeded' ? run.model : null),
+    guardrails: run.guardrails ?? [],
   };
 }

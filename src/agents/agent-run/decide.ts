@@ -25,6 +25,11 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
       const result = error === undefined ? { output: output ?? null } : { error };
       return [{ type: 'AgentRunToolReturned', data: { runId, callId, tool, ...result, at } }];
     }
+    case 'RecordGuardrailVerdict': {
+      checkExecutor(state, command.executorId);
+      const { verdict, callId } = command;
+      return [{ type: 'AgentRunGuardrailChecked', data: { runId, ...verdict, ...(callId && { callId }), at } }];
+    }
     case 'RenewRunLease':
       checkExecutor(state, command.executorId);
       return [{ type: 'AgentRunLeaseRenewed', data: { runId, executorId: command.executorId, at } }];

@@ -26,6 +26,7 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
       attempts: 0,
       modelAttempts: [],
       answeredModel: null,
+      guardrails: [],
       error: null,
       warnings: [],
       workflowRunId: workflowRunId ?? null,
@@ -71,6 +72,10 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
         call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), endedAt: at } : call,
       );
       return { ...state, toolCalls };
+    }
+    case 'AgentRunGuardrailChecked': {
+      const { runId: _runId, ...verdict } = event.data;
+      return { ...state, guardrails: [...(state.guardrails ?? []), verdict] };
     }
     case 'AgentRunLeaseRenewed':
       return { ...state, heartbeatAt: event.data.at };

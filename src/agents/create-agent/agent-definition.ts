@@ -3,15 +3,16 @@ import { objectSchemaErrors } from '../../shared/json-schema';
 import { AgentDefinition } from '../agent';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
+import { guardrailsErrors } from './guardrails-check';
 
 /**
- * What the DTO cannot check alone: the model and each fallback model name a known provider (one not configured is still accepted: its
+ * What the DTO cannot check alone: the guardrails' shape and patterns, the model and each fallback model name a known provider (one not configured is still accepted: its
  * runs fail with `provider_not_configured`), every tool is one the service offers now, and `outputSchema` is a
  * JSON Schema of at most 64 KB, within the bounds of a safe check. An update checks only what it changes (a field
  * undefined: not checked), so an agent whose tool has gone can still change.
  */
 export async function checkAgentDefinition(
-  { model, tools, outputSchema, fallbackModels }: Partial<AgentDefinition>,
+  { model, tools, outputSchema, fallbackModels, guardrails }: Partial<AgentDefinition>,
   registry: ToolRegistry,
 ): Promise<void> {
   const errors: FieldError[] = [];
@@ -27,6 +28,7 @@ export async function checkAgentDefinition(
       errors.push({ path: `tools[${i}]`, message: `"${id}" is not a known tool (GET /v1/tools lists them)` });
     }
   });
+  errors.push(...guardrailsErrors(guardrails));
   if (errors.length) throw new ValidationFailed(errors);
 }
 

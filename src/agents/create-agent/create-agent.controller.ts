@@ -4,7 +4,7 @@ import { AgentSchema } from '../agent.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { Agent } from '../agent';
+import { Agent, pickDefinition } from '../agent';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { checkAgentDefinition } from './agent-definition';
 import { CreateAgentCommand } from './create-agent.command';
@@ -31,19 +31,7 @@ export class CreateAgentController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
     await checkAgentDefinition(body, this.tools);
-    const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired, fallbackModels } = body;
-    const memory = { maxMessages: body.memory.maxMessages };
-    const definition = {
-      name,
-      model,
-      instructions,
-      tools,
-      maxSteps,
-      outputSchema,
-      memory,
-      approvalRequired,
-      fallbackModels,
-    };
+    const definition = pickDefinition(body);
     const agent = await this.commands.execute(withTrace(new CreateAgentCommand(definition), trace));
     void reply.header('Location', `/v1/agents/${agent.id}`);
     return agent;

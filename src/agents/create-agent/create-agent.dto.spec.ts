@@ -20,6 +20,7 @@ describe('POST /v1/agents body: the fast path (a JSON Schema) beside class-valid
       maxSteps: 10,
       approvalRequired: [],
       fallbackModels: [],
+      guardrails: {},
       memory: { maxMessages: DEFAULT_MEMORY.maxMessages },
       outputSchema: null,
     });

@@ -16,6 +16,8 @@ import {
 } from 'class-validator';
 import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { FreeFormObject } from '../../http/free-form-json';
+import type { Guardrails } from '../guardrails';
+import { GuardrailsSchema } from '../guardrails.schema';
 import { FastBodySchema } from '../../http/body-schema';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 
@@ -80,6 +82,7 @@ const CREATE_AGENT_BODY = {
       properties: { maxMessages: { type: 'integer', minimum: 0, maximum: MAX_MEMORY } },
     },
     outputSchema: { type: 'object' },
+    guardrails: { type: 'object' },
   },
 } as const;
 
@@ -199,4 +202,12 @@ export class CreateAgentDto {
   @ApiPropertyOptional(OUTPUT_SCHEMA_FIELD)
   @FreeFormObject({ message: 'outputSchema must be a JSON Schema object' })
   outputSchema: Record<string, unknown> | null = null;
+
+  @ApiPropertyOptional({
+    type: () => GuardrailsSchema,
+    description:
+      'Checks on the task (before any model call), the answer and each tool result (before the model sees it). Default: none.',
+  })
+  @FreeFormObject({ message: 'guardrails must be an object of input, output and toolResults' })
+  guardrails: Guardrails = {};
 }

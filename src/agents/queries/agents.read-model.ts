@@ -233,8 +233,8 @@ function withContext(run: StoredAgentRun, context: string): AgentRunAggregate {
 }
 
 /** The definition's fields kept in the `options` column. */
-function optionsOf({ outputSchema, memory, approvalRequired, fallbackModels }: Agent) {
-  return { outputSchema, memory, approvalRequired, fallbackModels };
+function optionsOf({ outputSchema, memory, approvalRequired, fallbackModels, guardrails }: Agent) {
+  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails };
 }
 
 /** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
@@ -256,6 +256,7 @@ function toAgent(row: AgentRow): Agent {
     memory: options.memory ?? DEFAULT_MEMORY,
     approvalRequired: options.approvalRequired ?? [],
     fallbackModels: options.fallbackModels ?? [],
+    guardrails: options.guardrails ?? {},
     version: row.version,
     createdAt: row.created_at,
   };

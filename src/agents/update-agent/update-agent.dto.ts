@@ -1,7 +1,7 @@
 import { checkPatchFields } from '../../http/patch-body';
 import { validateAs } from '../../http/validate-as';
 import { applyMergePatch } from '../../shared/json-merge-patch';
-import { Agent, AgentDefinition, withDefaults } from '../agent';
+import { Agent, AgentDefinition, pickDefinition, withDefaults } from '../agent';
 import { CreateAgentDto } from '../create-agent/create-agent.dto';
 
 export const EDITABLE_AGENT_FIELDS = [
@@ -14,6 +14,7 @@ export const EDITABLE_AGENT_FIELDS = [
   'memory',
   'approvalRequired',
   'fallbackModels',
+  'guardrails',
 ] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {
@@ -29,9 +30,7 @@ export function checkAgentPatch(patch: unknown): Record<string, unknown> {
 }
 
 export function agentDefinition(agent: Agent): AgentDefinition {
-  const { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, fallbackModels } =
-    withDefaults(agent);
-  return { name, model, instructions, tools, maxSteps, outputSchema, memory, approvalRequired, fallbackModels };
+  return pickDefinition(withDefaults(agent));
 }
 
 /**
@@ -41,21 +40,7 @@ export function agentDefinition(agent: Agent): AgentDefinition {
 export function mergeAgentPatch(agent: Agent, patch: Record<string, unknown>): AgentDefinition {
   const merged = applyMergePatch(agentDefinition(agent), patch) as Record<string, unknown>;
   const { outputSchema = null, ...rest } = merged;
-  const { name, model, instructions, tools, maxSteps, memory, approvalRequired, fallbackModels } = validateAs(
-    CreateAgentDto,
-    rest,
-  );
   // A free-form field is checked by checkAgentDefinition, as in a create.
   const schema = outputSchema as Record<string, unknown> | null;
-  return {
-    name,
-    model,
-    instructions,
-    tools,
-    maxSteps,
-    outputSchema: schema,
-    approvalRequired,
-    fallbackModels,
-    memory: { maxMessages: memory.maxMessages },
-  };
+  return pickDefinition({ ...validateAs(CreateAgentDto, rest), outputSchema: schema });
 }

@@ -45,6 +45,8 @@ export interface AgentLoopRequest {
   resume?: ModelMessage[];
   /** Tools whose calls wait for a person: the loop stops after the step that calls them. */
   needsApproval?: (toolId: string) => boolean;
+  /** A tool's result as the model is to get it (the agent's guardrails), before it is recorded. */
+  checkToolResult?: (callId: string, result: ToolResult) => Promise<ToolResult>;
 }
 
 export interface AgentLoopObserver {
@@ -256,7 +258,7 @@ async function loop(
     ...(request.resume ?? [{ role: 'user', content: taskMessage(request.task, request.context) }]),
   ];
   const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
-  const tools = toolSet(request.tools, observer, observe, executed, redact, request.needsApproval, waitFor);
+  const tools = toolSet(request, observer, observe, executed, redact, waitFor);
   const first = await call(messages, tools, request.maxSteps, !!schema);
   const record = () => ({ attempts: chain.attempts(), modelAttempts: chain.attemptsMade(), answeredModel: chain.id });
   if (waitingFor.length) return { output: first.output, usage: first.usage, ...record(), waitingFor };
@@ -291,12 +293,11 @@ type Observe = (report: () => Promise<void>) => Promise<void>;
 
 /** The tools keyed by the name the model sees; each call is reported before it runs and before its result goes back. */
 function toolSet(
-  tools: RunnableTool[],
+  { tools, needsApproval, checkToolResult }: AgentLoopRequest,
   observer: AgentLoopObserver,
   observe: Observe,
   executed: Set<string>,
   redact: (text: string) => string,
-  needsApproval: ((toolId: string) => boolean) | undefined,
   waitFor: (call: { toolCallId: string; tool: string; args: unknown }) => void,
 ): ToolSet {
   const set: ToolSet = {};
@@ -313,7 +314,9 @@ function toolSet(
         }
         const call = { id: toolCallId, tool: runnable.id };
         await observe(() => observer.toolCalled({ ...call, input }));
-        const result = await runTool(runnable, input, abortSignal, redact, toolCallId);
+        const ran = await runTool(runnable, input, abortSignal, redact, toolCallId);
+        let result = ran;
+        await observe(async () => void (result = checkToolResult ? await checkToolResult(toolCallId, ran) : ran));
         await observe(() => observer.toolReturned({ ...call, ...result }));
         return 'error' in result ? { error: result.error } : result.output;
       },
@@ -321,6 +324,8 @@ function toolSet(
   }
   return set;
 }
+
+export type ToolResult = { output: unknown } | { error: string };
 
 /** Runs a tool as the loop does: a failure is an error result, its text redacted. */
 export async function runTool(

@@ -24,6 +24,7 @@ import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
 import { memoryWindow } from '../../threads/thread';
 import type { ModelPrices } from '../../models/model-prices';
 import { runSpanEnded } from './agent-run-span';
+import { GuardrailBlocked, RunGuardrails } from '../guardrails/run-guardrails';
 
 /** Why a run's signal fired. */
 export class RunCancelled extends Error {}
@@ -129,13 +130,16 @@ export class AgentRunExecution {
       const { runAgentLoop, runTool } = await import('../agent-loop/agent-loop');
       const { toModelMessages } = await import('../agent-loop/thread-history');
       const modelNames = new Map(tools.map((t) => [t.id, t.modelName]));
+      const guard = new RunGuardrails(agent.guardrails ?? {}, (verdict, callId) =>
+        this.record({ type: 'RecordGuardrailVerdict', executorId: this.deps.executorId, verdict, callId }),
+      );
       // A run resumed after a decision: carry the decisions out, then go on from its conversation so far.
       let resume: ModelMessage[] | undefined;
       if (run.decided?.length) {
         const toolCalls = [...run.toolCalls];
         for (const decided of run.decided) {
           if (toolCalls.some((call) => call.id === decided.toolCallId)) continue;
-          toolCalls.push(await this.carryOut(decided, tools, runTool, signal));
+          toolCalls.push(await this.carryOut(decided, tools, runTool, signal, guard));
         }
         resume = toModelMessages(runMessages({ ...run, toolCalls }), modelNames);
       }
@@ -145,23 +149,26 @@ export class AgentRunExecution {
         : [];
       const history = toModelMessages(remembered, modelNames);
       const model = run.model || agent.model;
+      // A resumed run's task was checked when it first started.
+      const sent = resume ? { task: run.task, context: run.context } : await guard.input(run.task, run.context);
       const result = await runAgentLoop(
         {
           model,
           fallbackModels: agent.fallbackModels,
           instructions: agent.instructions,
-          task: run.task,
-          context: run.context,
+          ...sent,
           tools,
           maxSteps: agent.maxSteps,
           outputSchema: run.outputSchema ?? agent.outputSchema,
           history,
           resume,
           needsApproval: (toolId) => needsApproval(agent.approvalRequired, toolId),
+          checkToolResult: (callId, ran) => guard.toolResult(callId, ran),
           signal,
         },
         {
-          delta: (text) => this.deps.feed.publish(this.runId, text),
+          // An answer the guardrails may block or redact is shown once checked, not as it is written.
+          delta: (text) => (guard.holdsOutput ? undefined : this.deps.feed.publish(this.runId, text)),
           toolCalled: ({ id, tool, input }) =>
             this.record({ type: 'RecordToolCall', executorId: this.deps.executorId, callId: id, tool, input }),
           toolReturned: ({ id, tool, output, error }) =>
@@ -183,7 +190,8 @@ export class AgentRunExecution {
         await this.send({ type: 'RequestApprovals', executorId: this.deps.executorId, approvals, usage, attempts });
         return;
       }
-      const { output, outputObject } = result;
+      const { output, outputObject } = await guard.output(result.output, result.outputObject);
+      if (guard.holdsOutput && output) this.deps.feed.publish(this.runId, output);
       end = { outcome: { output, outputObject }, usage, attempts, ...fellBack(modelAttempts) };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
@@ -211,6 +219,7 @@ export class AgentRunExecution {
     tools: RunnableTool[],
     runTool: typeof import('../agent-loop/agent-loop').runTool,
     signal: AbortSignal,
+    guard: RunGuardrails,
   ): Promise<ToolCall> {
     const { executorId } = this.deps;
     const { toolCallId: callId, tool } = decided;
@@ -224,7 +233,7 @@ export class AgentRunExecution {
       const runnable = tools.find((t) => t.id === tool);
       const redact = (text: string) => this.deps.providers.redaction.apply(text);
       result = runnable
-        ? await runTool(runnable, input, signal, redact, callId)
+        ? await guard.toolResult(callId, await runTool(runnable, input, signal, redact, callId))
         : { error: `The tool "${tool}" is not available now` };
     }
     await this.record({ type: 'RecordToolResult', executorId, callId, tool, ...result });
@@ -239,6 +248,7 @@ export class AgentRunExecution {
     if (reason instanceof RunTimedOut) {
       return { error: { code: 'timeout', message: `The run did not end within ${this.deps.timeoutMs} ms` } };
     }
+    if (error instanceof GuardrailBlocked) return { error: { code: 'guardrail_blocked', message: error.message } };
     if (error instanceof ModelRunError) {
       const runError: RunError = { code: error.code, message: error.message };
       if (error.status !== undefined) runError.status = error.status;

@@ -1,5 +1,5 @@
 import type { Agent, Provider } from '../api/schema';
-import { FieldProblem, parseCount } from './form-problem';
+import { FieldProblem, parseCount, parseJsonField } from './form-problem';
 import { checkObjectSchema } from './json-schema-check';
 
 /** An agent as its form holds it: every field the API takes, as typed. */
@@ -14,6 +14,8 @@ export interface AgentDraft {
   approvalRequired: string[];
   /** JSON text; blank: free-text answers. */
   outputSchema: string;
+  /** JSON text of `{input?, output?, toolResults?}`; blank: none. */
+  guardrails: string;
   maxMessages: string;
   maxSteps: string;
 }
@@ -28,6 +30,7 @@ export const AGENT_PATHS = [
   'fallbackModels',
   'instructions',
   'outputSchema',
+  'guardrails',
   'memory.maxMessages',
   'maxSteps',
 ];
@@ -44,6 +47,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
       tools: [],
       approvalRequired: [],
       outputSchema: '',
+      guardrails: '',
       maxMessages: '50',
       maxSteps: '10',
     };
@@ -58,6 +62,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
     tools: agent.tools,
     approvalRequired: agent.approvalRequired,
     outputSchema: agent.outputSchema ? JSON.stringify(agent.outputSchema, null, 2) : '',
+    guardrails: Object.keys(agent.guardrails).length ? JSON.stringify(agent.guardrails, null, 2) : '',
     maxMessages: String(agent.memory.maxMessages),
     maxSteps: String(agent.maxSteps),
   };
@@ -111,6 +116,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     if (check.ok) outputSchema = check.schema;
     else problems.push({ path: 'outputSchema', message: check.message });
   }
+  const guardrails = (parseJsonField(draft.guardrails, 'guardrails', problems) ?? {}) as Agent['guardrails'];
   const body = {
     name: draft.name,
     model: `${draft.provider}/${draft.modelName.trim()}`,
@@ -119,6 +125,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     tools: draft.tools,
     approvalRequired: draft.approvalRequired,
     outputSchema,
+    guardrails,
     memory: { maxMessages },
     maxSteps,
   };

@@ -7,6 +7,8 @@ import { JsonSchemaField } from './json-schema-field';
 import { EXAMPLE_OUTPUT_SCHEMA } from './json-schema-check';
 import { ToolsPicker } from './tools-picker';
 
+const GUARDRAILS_EXAMPLE = '{"input": [{"type": "pii", "kinds": ["email"], "action": "redact"}]}';
+
 /** The providers and tools the service offers, loaded once per form; a failure to load is shown as a problem. */
 export function useAgentChoices(onError: (error: ProblemError) => void) {
   const [providers, setProviders] = useState<Provider[]>([]);
@@ -174,6 +176,32 @@ export function AgentFields({
           </>
         }
       />
+      <Field
+        id={id('guardrails')}
+        label="Guardrails (JSON, optional)"
+        path="guardrails"
+        error={error}
+        hint={
+          <>
+            Checks on the task, the answer and each tool result: lists under <code>input</code>, <code>output</code>,{' '}
+            <code>toolResults</code> of <code>pattern</code>, <code>pii</code> or <code>max_length</code> checks, each
+            with an <code>action</code> of block, redact or warn. Blank: none.
+          </>
+        }
+      >
+        {(describedBy, invalid) => (
+          <textarea
+            id={id('guardrails')}
+            class="mono"
+            rows={3}
+            value={draft.guardrails}
+            onInput={text('guardrails')}
+            placeholder={GUARDRAILS_EXAMPLE}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
       <div class="row">
         <Field
           id={id('max-messages')}

@@ -91,6 +91,14 @@ export function AgentPage({ agentId }: { agentId: string }) {
                 'none: free-text answers'
               )}
             </dd>
+            <dt>Guardrails</dt>
+            <dd>
+              {Object.keys(agent.guardrails).length ? (
+                <pre data-testid="agent-guardrails">{formatJson(agent.guardrails)}</pre>
+              ) : (
+                'none'
+              )}
+            </dd>
             <dt>History</dt>
             <dd>
               <a href={href('history', `agent-${agent.id}`)}>Event history</a>

@@ -1,3 +1,4 @@
+import { GuardrailVerdicts } from './guardrail-verdicts';
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { AgentRun } from '../api/schema';
@@ -206,6 +207,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           </pre>
         </>
       )}
+      {run && run.guardrails.length > 0 && <GuardrailVerdicts verdicts={run.guardrails} />}
       <h2>Tool calls</h2>
       {toolCalls.length === 0 && <p class="muted">None.</p>}
       <ol class="tool-calls">

@@ -1,0 +1,74 @@
+import type { GuardrailVerdict, Guardrails } from '../../agents/guardrails';
+import { taskMessage } from '../agent-loop/task-message';
+import { runChecks, runChecksOnValue } from './run-checks';
+
+/** A guardrail blocked the task or the answer: the run fails with `guardrail_blocked`. */
+export class GuardrailBlocked extends Error {
+  constructor(
+    readonly stage: 'input' | 'output',
+    verdict: GuardrailVerdict,
+  ) {
+    super(
+      `The ${stage} guardrail ${verdict.check} (${verdict.type}) blocked the ${stage === 'input' ? 'task' : 'answer'}: ${verdict.reason}`,
+    );
+  }
+}
+
+type ToolResult = { output: unknown } | { error: string };
+type RecordVerdict = (verdict: GuardrailVerdict, callId?: string) => Promise<void>;
+
+/**
+ * An agent's guardrails over one run: the task before any model call, each tool's result before the model sees
+ * it, and the answer before it is recorded. Every verdict is recorded; what a check redacts is replaced before the
+ * text goes on, so the original reaches neither the model nor the log.
+ */
+export class RunGuardrails {
+  constructor(
+    private readonly guardrails: Guardrails,
+    private readonly record: RecordVerdict,
+  ) {}
+
+  /** Whether the answer must be checked before anyone sees it: its text is then not streamed as it is written. */
+  get holdsOutput(): boolean {
+    return (this.guardrails.output ?? []).some((check) => check.action !== 'warn');
+  }
+
+  /** The task and context to send: as given, or as one redacted message; throws `GuardrailBlocked`. */
+  async input(
+    task: string,
+    context: Record<string, unknown>,
+  ): Promise<{ task: string; context: Record<string, unknown> }> {
+    const checks = this.guardrails.input ?? [];
+    if (!checks.length) return { task, context };
+    const message = taskMessage(task, context);
+    const checked = runChecks(message, checks, 'input');
+    await this.recordAll(checked.verdicts);
+    if (checked.blocked) throw new GuardrailBlocked('input', checked.blocked);
+    return checked.text === message ? { task, context } : { task: checked.text, context: {} };
+  }
+
+  /** A tool's result as the model gets it: withheld when blocked (the model is told why), else redacted. */
+  async toolResult(callId: string, result: ToolResult): Promise<ToolResult> {
+    const checks = this.guardrails.toolResults ?? [];
+    if (!checks.length) return result;
+    const checked = runChecksOnValue('error' in result ? result.error : result.output, checks, 'toolResults');
+    await this.recordAll(checked.verdicts, callId);
+    if (checked.blocked) return { output: { blocked: true, reason: checked.blocked.reason } };
+    return 'error' in result ? { error: checked.value as string } : { output: checked.value };
+  }
+
+  /** The answer as recorded: redacted, its object too; throws `GuardrailBlocked`. */
+  async output(output: string, outputObject: unknown): Promise<{ output: string; outputObject: unknown }> {
+    const checks = this.guardrails.output ?? [];
+    if (!checks.length) return { output, outputObject };
+    const checked = runChecks(output, checks, 'output');
+    await this.recordAll(checked.verdicts);
+    if (checked.blocked) throw new GuardrailBlocked('output', checked.blocked);
+    if (checked.text === output || outputObject === undefined) return { output: checked.text, outputObject };
+    return { output: checked.text, outputObject: runChecksOnValue(outputObject, checks, 'output').value };
+  }
+
+  private async recordAll(verdicts: GuardrailVerdict[], callId?: string): Promise<void> {
+    for (const verdict of verdicts) await this.record(verdict, callId);
+  }
+}

@@ -1,0 +1,149 @@
+import {
+  ChatCompletionsBody,
+  ScriptedReply,
+  ScriptedServer,
+  lastUserMessage,
+  startScriptedOpenAIServer,
+  toolResults,
+} from '../support/scripted-model-server';
+import { TestApp, startTestApp } from '../support/test-app';
+
+/**
+ * An agent's guardrails, run for real: the service's AI SDK providers call a scripted OpenAI-compatible server (a
+ * test double for a paid provider) over HTTP, which records every request it gets, so a test can say what reached
+ * the model and what did not.
+ */
+describe('guardrails', () => {
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let app: TestApp;
+  let reply: (body: ChatCompletionsBody) => ScriptedReply;
+
+  beforeAll(async () => {
+    model = await startScriptedOpenAIServer((body) => reply(body));
+    app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, RATE_LIMIT: '0' } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await model.close();
+  });
+  beforeEach(() => {
+    model.requests.splice(0);
+    reply = (body) => ({ kind: 'text', text: `echo: ${lastUserMessage(body)}` });
+  });
+
+  async function run(guardrails: Record<string, unknown>, task: string, extra: Record<string, unknown> = {}) {
+    const created = await app.request('POST', '/v1/agents', {
+      name: `guarded-${Math.random()}`,
+      model: 'openai-compatible/m',
+      guardrails,
+      ...extra,
+    });
+    expect(created.status).toBe(201);
+    const ran = await app.request('POST', `/v1/agents/${created.body.id}/run`, { task }, { prefer: 'wait=10' });
+    expect(ran.status).toBe(200);
+    return ran.body;
+  }
+
+  const sentToModel = () => JSON.stringify(model.requests);
+
+  it('redacts an email in the task: it never reaches the model, and the verdict says where, not what', async () => {
+    const ran = await run({ input: [{ type: 'pii', kinds: ['email'], action: 'redact' }] }, 'Write to bob@example.com');
+    expect(ran.status).toBe('succeeded');
+    expect(sentToModel()).not.toContain('bob@example.com');
+    expect(lastUserMessage(model.requests[0])).toBe('Write to [redacted:email]');
+    expect(ran.guardrails).toEqual([
+      expect.objectContaining({
+        stage: 'input',
+        check: 0,
+        type: 'pii',
+        action: 'redact',
+        verdict: 'redacted',
+        spans: [{ start: 9, end: 24, kind: 'email' }],
+      }),
+    ]);
+    const events = (await app.request('GET', `/v1/agents/${ran.agentId}/runs/${ran.id}/events`)).body.events;
+    const checked = events.filter((event: { type: string }) => event.type === 'AgentRunGuardrailChecked');
+    expect(checked).toHaveLength(1);
+    expect(JSON.stringify(checked)).not.toContain('bob@');
+  });
+
+  it('blocks a task before any model call: the run fails with guardrail_blocked', async () => {
+    const ran = await run(
+      { input: [{ type: 'pattern', pattern: 'drop\\s+table', flags: 'i', action: 'block' }] },
+      'DROP  TABLE x',
+    );
+    expect(ran).toMatchObject({ status: 'failed', error: { code: 'guardrail_blocked' }, output: null });
+    expect(ran.error.message).toContain('input guardrail 0 (pattern)');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('runs a hostile pattern on 50,000 characters in bounded time', async () => {
+    const started = Date.now();
+    const ran = await run(
+      { input: [{ type: 'pattern', pattern: '(a+)+$', action: 'block' }] },
+      `${'a'.repeat(50_000)}b`,
+    );
+    expect(ran.status).toBe('succeeded');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("redacts or withholds a tool's result before the model sees it", async () => {
+    reply = (body) =>
+      toolResults(body).length
+        ? { kind: 'text', text: 'done' }
+        : { kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }] };
+    const redacted = await run(
+      { toolResults: [{ type: 'pattern', pattern: '\\d{4}-\\d{2}-\\d{2}', action: 'redact' }] },
+      'What day is it?',
+      { tools: ['current_time'] },
+    );
+    expect(redacted.status).toBe('succeeded');
+    expect(JSON.stringify(toolResults(model.requests[1]))).toContain('[redacted:pattern]');
+    expect(JSON.stringify(toolResults(model.requests[1]))).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(JSON.stringify(redacted.toolCalls[0].output)).toContain('[redacted:pattern]');
+    expect(redacted.guardrails[0]).toMatchObject({
+      stage: 'toolResults',
+      verdict: 'redacted',
+      callId: redacted.toolCalls[0].id,
+    });
+
+    model.requests.splice(0);
+    const blocked = await run({ toolResults: [{ type: 'max_length', chars: 5, action: 'block' }] }, 'What day is it?', {
+      tools: ['current_time'],
+    });
+    expect(blocked.status).toBe('succeeded');
+    expect(JSON.parse(String(toolResults(model.requests[1])[0].content))).toMatchObject({ blocked: true });
+  });
+
+  it('redacts, warns about or blocks the answer', async () => {
+    reply = () => ({ kind: 'text', text: 'Card 4111 1111 1111 1111 on file' });
+    const redacted = await run({ output: [{ type: 'pii', kinds: ['card'], action: 'redact' }] }, 'Card?');
+    expect(redacted).toMatchObject({ status: 'succeeded', output: 'Card [redacted:card] on file' });
+
+    const warned = await run({ output: [{ type: 'pii', kinds: ['card'], action: 'warn' }] }, 'Card?');
+    expect(warned.output).toBe('Card 4111 1111 1111 1111 on file');
+    expect(warned.guardrails[0]).toMatchObject({ verdict: 'warned', reason: 'found card (1)' });
+
+    const blocked = await run({ output: [{ type: 'max_length', chars: 10, action: 'block' }] }, 'Card?');
+    expect(blocked).toMatchObject({ status: 'failed', output: null, error: { code: 'guardrail_blocked' } });
+  });
+
+  it('refuses guardrails it cannot run, naming the field', async () => {
+    const refused = async (guardrails: unknown) => {
+      const answer = await app.request('POST', '/v1/agents', { name: 'bad', model: 'openai-compatible/m', guardrails });
+      expect(answer.status).toBe(400);
+      return answer.body.errors.map((error: { path: string }) => error.path);
+    };
+    expect(await refused({ input: [{ type: 'pattern', pattern: '(a)\\1', action: 'block' }] })).toEqual([
+      'guardrails.input[0].pattern',
+    ]);
+    expect(await refused({ output: [{ type: 'pii', kinds: ['dna'], action: 'redact' }] })).toEqual([
+      'guardrails.output[0].kinds',
+    ]);
+    expect(await refused({ output: [{ type: 'judge', action: 'shout' }] })).toEqual([
+      'guardrails.output[0].action',
+      'guardrails.output[0].type',
+    ]);
+    expect(await refused({ before: [] })).toEqual(['guardrails.before']);
+  });
+});
