@@ -807,6 +807,11 @@ export interface components {
              * @example openai/gpt-4o-mini
              */
             model: string;
+            /**
+             * @description What the agent is for, for people and for other agents choosing it. Default: "".
+             * @example Finds primary sources for a claim and quotes them.
+             */
+            description?: string;
             /** @description The system prompt. Default: none. */
             instructions?: string;
             /**
@@ -902,6 +907,8 @@ export interface components {
              *     ]
              */
             fallbackModels: string[];
+            /** @description What the agent is for; "" when not given. */
+            description: string;
             /** @description Checks on the task, the answer and each tool result. */
             guardrails: components["schemas"]["GuardrailsSchema"];
             /**
@@ -922,6 +929,7 @@ export interface components {
             memory?: components["schemas"]["AgentMemorySchema"] | null;
             approvalRequired?: string[] | null;
             fallbackModels?: string[] | null;
+            description?: string | null;
             guardrails?: components["schemas"]["GuardrailsSchema"] | null;
         };
         RunAgentDto: {

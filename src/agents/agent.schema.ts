@@ -79,6 +79,9 @@ export class AgentSchema extends AgentSummarySchema {
   })
   fallbackModels: string[];
 
+  @ApiProperty({ maxLength: 1000, description: 'What the agent is for; "" when not given.' })
+  description: string;
+
   @ApiProperty({ type: () => GuardrailsSchema, description: 'Checks on the task, the answer and each tool result.' })
   guardrails: GuardrailsSchema;
 
@@ -119,6 +122,9 @@ export class AgentPatchSchema {
     nullable: true,
   })
   fallbackModels?: string[] | null;
+
+  @ApiPropertyOptional({ type: String, maxLength: 1000, nullable: true })
+  description?: string | null;
 
   @ApiPropertyOptional({ type: () => GuardrailsSchema, nullable: true })
   guardrails?: GuardrailsSchema | null;

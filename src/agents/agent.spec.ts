@@ -61,6 +61,7 @@ describe('agent decider', () => {
       approvalRequired: [],
       fallbackModels: [],
       guardrails: {},
+      description: '',
       version: 1,
       createdAt: now.toISOString(),
     });
@@ -74,6 +75,7 @@ describe('agent decider', () => {
       maxSteps: 10,
       fallbackModels: [],
       guardrails: {},
+      description: '',
       outputSchema: null,
       memory: { maxMessages: 50 },
       approvalRequired: [],

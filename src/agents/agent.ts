@@ -10,6 +10,8 @@ export interface Agent {
   name: string;
   status: AgentStatus;
   model: string;
+  /** What the agent is for, in a sentence or two, for people and for other agents choosing it; "" when not given. */
+  description: string;
   instructions: string;
   tools: string[];
   /** Upper bound on the model's steps (calls) in one run. */
@@ -34,12 +36,13 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 
 /** The definition's fields of `from` (an agent, a create's body), as plain values. */
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
-  const { name, model, instructions, tools, maxSteps, outputSchema, approvalRequired, fallbackModels, guardrails } =
-    from;
+  const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
+  const { approvalRequired, fallbackModels, guardrails } = from;
   const memory = { maxMessages: from.memory.maxMessages };
   return {
     name,
     model,
+    description,
     instructions,
     tools,
     maxSteps,
@@ -52,7 +55,7 @@ export function pickDefinition(from: AgentDefinition): AgentDefinition {
 }
 
 /** The fields added after the first agents were made: a create may leave them out, and older events lack them. */
-type OptionalField = 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels' | 'guardrails';
+type OptionalField = 'description' | 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels' | 'guardrails';
 
 /** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
 export function needsApproval(rules: string[], toolId: string): boolean {
@@ -91,6 +94,7 @@ export type AgentCreated = DomainEvent<
     approvalRequired?: string[];
     fallbackModels?: string[];
     guardrails?: Guardrails;
+    description?: string;
   }
 >;
 /** Only the changed fields, with their new values; `version` is the agent's version after the change. */
@@ -120,12 +124,22 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   decide(state, command, now) {
     if (command.type === 'CreateAgent') {
       if (state) throw new DomainError('conflict', `Agent ${command.id} already exists`);
-      const { type: _type, outputSchema, memory, approvalRequired, fallbackModels, guardrails, ...agent } = command;
+      const {
+        type: _type,
+        outputSchema,
+        memory,
+        approvalRequired,
+        fallbackModels,
+        guardrails,
+        description,
+        ...agent
+      } = command;
       const data = {
         ...agent,
         ...(outputSchema && { outputSchema }),
         ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
         ...(approvalRequired?.length && { approvalRequired }),
+        ...(description && { description }),
         ...(fallbackModels?.length && { fallbackModels }),
         ...(guardrails && Object.keys(guardrails).length && { guardrails }),
         createdAt: now.toISOString(),
@@ -160,7 +174,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
     switch (event.type) {
       case 'AgentCreated': {
         const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
-        const { outputSchema, memory, approvalRequired, fallbackModels, guardrails } = event.data;
+        const { outputSchema, memory, approvalRequired, fallbackModels, guardrails, description } = event.data;
         return withDefaults({
           id,
           name,
@@ -174,6 +188,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
           approvalRequired,
           fallbackModels,
           guardrails,
+          description,
           version: 1,
           createdAt,
         } as Agent);
@@ -197,5 +212,6 @@ export function withDefaults(agent: Agent): Agent {
     approvalRequired: agent.approvalRequired ?? [],
     fallbackModels: agent.fallbackModels ?? [],
     guardrails: agent.guardrails ?? {},
+    description: agent.description ?? '',
   };
 }

@@ -65,6 +65,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await page.getByLabel('Name', { exact: true }).fill('careful');
     await page.getByLabel('Provider').selectOption('openai-compatible');
     await page.getByLabel('Model name').fill('scripted');
+    await page.getByLabel('Description (optional)').fill('Tells the time, carefully.');
     await page.getByLabel('Fallback models (optional)').fill('openai-compatible/backup');
     await page.getByLabel('Instructions').fill('Answer briefly.');
     // The MCP servers' tools are grouped under their server.
@@ -101,6 +102,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(created).toMatchObject({
       model: 'openai-compatible/scripted',
       fallbackModels: ['openai-compatible/backup'],
+      description: 'Tells the time, carefully.',
       instructions: 'Answer briefly.',
       tools: ['mcp:remote/echo', 'mcp:remote/add', 'current_time'],
       approvalRequired: ['current_time', 'mcp:remote/echo'],
@@ -120,6 +122,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await form.getByLabel('Model name').fill('scripted-2');
     expect(await form.getByLabel('Fallback models (optional)').inputValue()).toBe('openai-compatible/backup');
     await form.getByLabel('Fallback models (optional)').fill('ollama/llama3.2\nopenai-compatible/backup');
+    await form.getByLabel('Description (optional)').fill('Tells the time in one word.');
     await form.getByLabel('Instructions').fill('Answer in one word.');
     await form.getByRole('checkbox', { name: /^mcp:remote\/add Adds/ }).uncheck();
     await form.getByRole('checkbox', { name: 'mcp:remote/echo needs approval' }).uncheck();
@@ -136,6 +139,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(await agentNamed('careful-clock')).toMatchObject({
       model: 'openai-compatible/scripted-2',
       fallbackModels: ['ollama/llama3.2', 'openai-compatible/backup'],
+      description: 'Tells the time in one word.',
       instructions: 'Answer in one word.',
       tools: ['mcp:remote/echo', 'current_time'],
       approvalRequired: ['current_time', 'mcp:remote/*'],

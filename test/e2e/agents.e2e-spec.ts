@@ -37,6 +37,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       approvalRequired: [],
       fallbackModels: [],
       guardrails: {},
+      description: '',
       version: 1,
       createdAt: api.clock.now().toISOString(),
     });
@@ -67,6 +68,24 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
     const created = await api.request('POST', '/v1/agents', { name: 'bare', model: 'ollama/llama3.2' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ instructions: '', tools: [] });
+  });
+
+  it('takes a description of up to 1,000 characters, on create and PATCH', async () => {
+    const made = await api.request('POST', '/v1/agents', {
+      ...researcher,
+      name: 'described',
+      description: 'Finds sources.',
+    });
+    expect(made.body.description).toBe('Finds sources.');
+    const tooLong = await api.request('POST', '/v1/agents', {
+      ...researcher,
+      name: 'long',
+      description: 'x'.repeat(1001),
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors[0].path).toBe('description');
+    const patched = await api.request('PATCH', `/v1/agents/${made.body.id}`, { description: null });
+    expect(patched.body).toMatchObject({ description: '', version: 2 });
   });
 
   it('keeps names unique: a second agent with the same name is a 409 and is not created', async () => {

@@ -70,6 +70,7 @@ export async function startSchedulerInstance(
           approvalRequired: [],
           fallbackModels: [],
           guardrails: {},
+          description: '',
         }),
       );
       const workflow = await commands.execute(

@@ -70,6 +70,7 @@ const CREATE_AGENT_BODY = {
   properties: {
     name: { type: 'string', maxLength: 200, pattern: NOT_BLANK.source },
     model: MODEL_ID,
+    description: { type: 'string', maxLength: 1000 },
     instructions: { type: 'string', maxLength: 100_000 },
     tools: TOOL_IDS,
     maxSteps: { type: 'integer', minimum: 1, maximum: MAX_STEPS_LIMIT },
@@ -112,6 +113,16 @@ export class CreateAgentDto {
   @IsString()
   @IsDefined({ message: 'model is required' })
   model: string;
+
+  @ApiPropertyOptional({
+    maxLength: 1000,
+    example: 'Finds primary sources for a claim and quotes them.',
+    description: 'What the agent is for, for people and for other agents choosing it. Default: "".',
+  })
+  @MaxLength(1000)
+  @IsString()
+  @Optional()
+  description: string = '';
 
   @ApiPropertyOptional({ maxLength: 100_000, description: 'The system prompt. Default: none.' })
   @MaxLength(100_000)

@@ -35,6 +35,7 @@ describe('agents read model', () => {
       memory: { maxMessages: 7 },
       approvalRequired: ['mcp:files/*'],
       fallbackModels: ['anthropic/claude-3-5-haiku-latest'],
+      description: 'Reads files.',
       guardrails: { input: [{ type: 'pii' as const, kinds: ['email' as const], action: 'redact' as const }] },
       version: 3,
       createdAt: '2026-01-01T00:00:00.000Z',

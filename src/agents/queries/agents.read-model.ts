@@ -233,8 +233,8 @@ function withContext(run: StoredAgentRun, context: string): AgentRunAggregate {
 }
 
 /** The definition's fields kept in the `options` column. */
-function optionsOf({ outputSchema, memory, approvalRequired, fallbackModels, guardrails }: Agent) {
-  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails };
+function optionsOf({ outputSchema, memory, approvalRequired, fallbackModels, guardrails, description }: Agent) {
+  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails, description };
 }
 
 /** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
@@ -257,6 +257,7 @@ function toAgent(row: AgentRow): Agent {
     approvalRequired: options.approvalRequired ?? [],
     fallbackModels: options.fallbackModels ?? [],
     guardrails: options.guardrails ?? {},
+    description: options.description ?? '',
     version: row.version,
     createdAt: row.created_at,
   };

@@ -7,6 +7,7 @@ import { CreateAgentDto } from '../create-agent/create-agent.dto';
 export const EDITABLE_AGENT_FIELDS = [
   'name',
   'model',
+  'description',
   'instructions',
   'tools',
   'maxSteps',

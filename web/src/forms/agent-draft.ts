@@ -5,6 +5,7 @@ import { checkObjectSchema } from './json-schema-check';
 /** An agent as its form holds it: every field the API takes, as typed. */
 export interface AgentDraft {
   name: string;
+  description: string;
   provider: string;
   modelName: string;
   /** One `provider/model` a line. */
@@ -26,6 +27,7 @@ export interface AgentDraft {
  */
 export const AGENT_PATHS = [
   'name',
+  'description',
   'model',
   'fallbackModels',
   'instructions',
@@ -40,6 +42,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
   if (!agent) {
     return {
       name: '',
+      description: '',
       provider: '',
       modelName: '',
       fallbackModels: '',
@@ -55,6 +58,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
   const slash = agent.model.indexOf('/');
   return {
     name: agent.name,
+    description: agent.description,
     provider: agent.model.slice(0, slash),
     modelName: agent.model.slice(slash + 1),
     fallbackModels: agent.fallbackModels.join('\n'),
@@ -119,6 +123,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
   const guardrails = (parseJsonField(draft.guardrails, 'guardrails', problems) ?? {}) as Agent['guardrails'];
   const body = {
     name: draft.name,
+    description: draft.description,
     model: `${draft.provider}/${draft.modelName.trim()}`,
     fallbackModels,
     instructions: draft.instructions,

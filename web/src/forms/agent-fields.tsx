@@ -27,9 +27,8 @@ export function useAgentChoices(onError: (error: ProblemError) => void) {
 }
 
 /**
- * Every field of an agent, the same when creating and when editing: name, provider and model, fallback models,
- * instructions, tools
- * and their approvals, output schema, thread window and max steps. `idPrefix` keeps two forms on a page apart.
+ * Every field of an agent, the same when creating and when editing: name, description, provider and model,
+ * fallback models, instructions, tools and their approvals, output schema, guardrails, thread window and max steps. `idPrefix` keeps two forms on a page apart.
  */
 export function AgentFields({
   draft,
@@ -65,6 +64,24 @@ export function AgentFields({
             id={id('name')}
             value={draft.name}
             onInput={text('name')}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+        )}
+      </Field>
+      <Field
+        id={id('description')}
+        label="Description (optional)"
+        path="description"
+        error={error}
+        hint="What the agent is for, in a sentence or two (up to 1000 characters)."
+      >
+        {(describedBy, invalid) => (
+          <input
+            id={id('description')}
+            value={draft.description}
+            maxLength={1000}
+            onInput={text('description')}
             aria-describedby={describedBy}
             aria-invalid={invalid}
           />

@@ -62,6 +62,11 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <h1>{agent.name}</h1>
             <StatusBadge status={agent.status} />
           </div>
+          {agent.description && (
+            <p class="lead" data-testid="agent-description">
+              {agent.description}
+            </p>
+          )}
           <dl class="facts">
             <dt>Model</dt>
             <dd>{agent.model}</dd>
