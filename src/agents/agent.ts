@@ -173,25 +173,10 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'AgentCreated': {
-        const { id, name, model, instructions, tools, maxSteps, createdAt } = event.data;
-        const { outputSchema, memory, approvalRequired, fallbackModels, guardrails, description } = event.data;
-        return withDefaults({
-          id,
-          name,
-          status: 'active',
-          model,
-          instructions,
-          tools,
-          maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
-          outputSchema,
-          memory,
-          approvalRequired,
-          fallbackModels,
-          guardrails,
-          description,
-          version: 1,
-          createdAt,
-        } as Agent);
+        // Fields an older event lacks take their defaults.
+        const { maxSteps, ...created } = event.data;
+        const agent = { ...created, status: 'active', maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, version: 1 };
+        return withDefaults(agent as Agent);
       }
       case 'AgentUpdated':
         return state && { ...withDefaults(state), ...event.data.changes, version: event.data.version };
