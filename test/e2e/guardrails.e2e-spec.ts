@@ -126,6 +126,9 @@ describe('guardrails', () => {
 
     const blocked = await run({ output: [{ type: 'max_length', chars: 10, action: 'block' }] }, 'Card?');
     expect(blocked).toMatchObject({ status: 'failed', output: null, error: { code: 'guardrail_blocked' } });
+    // The tokens the blocked answer took are counted all the same.
+    expect(blocked.usage).toEqual(expect.objectContaining({ inputTokens: expect.any(Number) }));
+    expect(blocked.usage.inputTokens + blocked.usage.outputTokens).toBeGreaterThan(0);
   });
 
   it('refuses guardrails it cannot run, naming the field', async () => {

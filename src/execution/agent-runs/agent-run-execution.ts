@@ -190,9 +190,11 @@ export class AgentRunExecution {
         await this.send({ type: 'RequestApprovals', executorId: this.deps.executorId, approvals, usage, attempts });
         return;
       }
-      const { output, outputObject } = await guard.output(result.output, result.outputObject);
-      if (guard.holdsOutput && output) this.deps.feed.publish(this.runId, output);
-      end = { outcome: { output, outputObject }, usage, attempts, ...fellBack(modelAttempts) };
+      const answer = await guard.output(result.output, result.outputObject);
+      const outcome = 'blocked' in answer ? this.outcomeOf(answer.blocked, undefined) : answer;
+      if (guard.holdsOutput && 'output' in outcome && outcome.output)
+        this.deps.feed.publish(this.runId, outcome.output);
+      end = { outcome, usage, attempts, ...fellBack(modelAttempts) };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;

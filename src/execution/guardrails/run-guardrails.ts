@@ -57,13 +57,16 @@ export class RunGuardrails {
     return 'error' in result ? { error: checked.value as string } : { output: checked.value };
   }
 
-  /** The answer as recorded: redacted, its object too; throws `GuardrailBlocked`. */
-  async output(output: string, outputObject: unknown): Promise<{ output: string; outputObject: unknown }> {
+  /** The answer as recorded: redacted, its object too; or why it is blocked (the run fails, its usage counted). */
+  async output(
+    output: string,
+    outputObject: unknown,
+  ): Promise<{ output: string; outputObject: unknown } | { blocked: GuardrailBlocked }> {
     const checks = this.guardrails.output ?? [];
     if (!checks.length) return { output, outputObject };
     const checked = runChecks(output, checks, 'output');
     await this.recordAll(checked.verdicts);
-    if (checked.blocked) throw new GuardrailBlocked('output', checked.blocked);
+    if (checked.blocked) return { blocked: new GuardrailBlocked('output', checked.blocked) };
     if (checked.text === output || outputObject === undefined) return { output: checked.text, outputObject };
     return { output: checked.text, outputObject: runChecksOnValue(outputObject, checks, 'output').value };
   }
