@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TIME } from '../http/openapi/fields';
 import { GUARDRAIL_ACTIONS, GUARDRAIL_STAGES, PII_KINDS } from './guardrails';
 
 const CHECKS = 20;
@@ -100,6 +101,6 @@ export class GuardrailVerdictSchema {
   @ApiPropertyOptional({ maxLength: 200 })
   reason?: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty(TIME)
   at: string;
 }
