@@ -1,6 +1,6 @@
 import { cycleIn, STEP_ID, STEP_ID_RULE, stepIdOf, stepIndexOf } from '../../../src/shared/step-graph';
 import { previewCron } from '../pages/cron-preview';
-import { FieldProblem, parseCount } from './form-problem';
+import { FieldProblem, parseCount, parseJsonField } from './form-problem';
 import { checkObjectSchema } from './json-schema-check';
 import { StepDraft, WorkflowDraft, graphSteps, needsOfDraft } from './workflow-draft';
 
@@ -54,14 +54,7 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
   if (id && !STEP_ID.test(id)) {
     problems.push({ path: `${at}.id`, message: STEP_ID_RULE });
   }
-  let when: unknown;
-  if (step.when.trim()) {
-    try {
-      when = JSON.parse(step.when);
-    } catch (error) {
-      problems.push({ path: `${at}.when`, message: `when is not valid JSON: ${(error as Error).message}` });
-    }
-  }
+  const when = parseJsonField(step.when, `${at}.when`, problems, 'any');
   const timeoutMs = step.timeoutMs.trim()
     ? parseCount(step.timeoutMs, `${at}.timeoutMs`, 1000, 31_536_000_000, problems)
     : undefined;
