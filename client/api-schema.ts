@@ -815,7 +815,7 @@ export interface components {
             /** @description The system prompt. Default: none. */
             instructions?: string;
             /**
-             * @description Tool ids from GET /v1/tools. Default: none.
+             * @description Tool ids from GET /v1/tools, and other agents as `agent:<name>` (an agent may name itself): a call of one starts a child run of it. Default: none.
              * @example [
              *       "current_time"
              *     ]
@@ -970,9 +970,13 @@ export interface components {
             /** @example current_time */
             tool: string;
             /** @description What the model passed to the tool. */
-            input: Record<string, never>;
-            /** @description What the tool answered. */
-            output?: Record<string, never>;
+            input: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
+            /** @description What the tool answered (a child run's: its answer, or its `outputObject`). */
+            output?: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
             /** @description Why the tool failed. */
             error?: string;
             /** Format: date-time */
@@ -988,6 +992,10 @@ export interface components {
             args: Record<string, never>;
             /** Format: date-time */
             requestedAt: string;
+            /** @description The run whose call this is: this run, or one of its descendants (decide it through that run's approvals route). */
+            runId: string;
+            /** @description The agent of the run whose call this is. */
+            agentId: string;
         };
         UsageSchema: {
             inputTokens: number;
@@ -1042,6 +1050,30 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
+        ChildRunSchema: {
+            runId: string;
+            agentId: string;
+            /** @description The agent's name when it was called (`agent:<name>`). */
+            agent: string;
+            /** @description The call of the parent that started it. */
+            toolCallId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
+        };
+        WaitingOnSchema: {
+            runId: string;
+            agent: string;
+        };
+        RunTreeSchema: {
+            runId: string;
+            agentId: string;
+            /** @description Null for the root. */
+            agent: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
+            usage: components["schemas"]["UsageSchema"] | null;
+            children: components["schemas"]["RunTreeSchema"][];
+        };
         AgentRunSchema: {
             /** @example agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K */
             id: string;
@@ -1065,7 +1097,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             toolCalls: components["schemas"]["ToolCallSchema"][];
-            /** @description While `waiting`: the tool calls that wait for a decision (POST …/approvals). */
+            /** @description While `waiting`: the tool calls that wait for a decision (POST …/approvals), its descendants' included (each names its run). */
             pendingApprovals: components["schemas"]["PendingApprovalSchema"][];
             usage: components["schemas"]["UsageSchema"] | null;
             /** @description HTTP requests made to the model provider, retries included. */
@@ -1084,6 +1116,20 @@ export interface components {
             threadId: string | null;
             /** @description The run this one replays (POST …/runs/{runId}/replay); null for a run of its own. */
             replayOf: string | null;
+            /** @description The run whose call of this run's agent started it; null for a run of its own. */
+            parentRunId: string | null;
+            /** @description That call. */
+            parentToolCallId: string | null;
+            /** @description How far down its tree the run is: 0 for a run of its own. */
+            depth: number;
+            /** @description The runs its calls of other agents (`agent:<name>` tools) started, in order. */
+            children: components["schemas"]["ChildRunSchema"][];
+            /** @description While `waiting`: the children it waits for; it goes on once every one has ended. */
+            waitingOn: components["schemas"]["WaitingOnSchema"][];
+            /** @description `usage` and that of every descendant that has ended, cost included. */
+            totalUsage: components["schemas"]["UsageSchema"] | null;
+            /** @description With `?include=tree`: the run and all its descendants, each with its status and usage. */
+            tree?: components["schemas"]["RunTreeSchema"];
             cancelRequested: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -5089,7 +5135,10 @@ export interface operations {
     };
     AgentQueriesController_getRun: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `tree`: the run and all its descendants, as `tree`. */
+                include?: "tree";
+            };
             header?: never;
             path: {
                 agentId: string;

@@ -10,6 +10,9 @@ export abstract class AgentDirectory {
   /** Whether an agent that is not archived has this name. */
   abstract hasAgentNamed(name: string): boolean;
 
+  /** The agent that is not archived and has this name, if any. */
+  abstract activeAgentNamed(name: string): Agent | undefined;
+
   /** The id of the latest archived agent of this name, if any. */
   abstract archivedAgentNamed(name: string): string | undefined;
 

@@ -5,7 +5,7 @@ import { FreeFormObject } from '../http/free-form-json';
 import { ApiPreferWait } from '../http/prefer-wait';
 import { NOT_BLANK } from '../http/validation';
 import { TraceContext } from '../shared/trace-context';
-import { AgentRunSchema } from './agent.schema';
+import { AgentRunSchema } from './agent-run.schema';
 import type { AgentRun } from './agent-run/agent-run.state';
 import { OUTPUT_SCHEMA_FIELD } from './create-agent/create-agent.dto';
 

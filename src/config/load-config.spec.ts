@@ -49,6 +49,7 @@ describe('loadConfig', () => {
         waitMaxSeconds: 60,
         leaseMs: 30_000,
         approvalTimeoutMs: 86_400_000,
+        maxDepth: 4,
       },
     });
     expect(providers.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });

@@ -9,6 +9,7 @@ export interface RunsConfig {
   waitMaxSeconds: number;
   leaseMs: number;
   approvalTimeoutMs: number;
+  maxDepth: number;
 }
 
 /** The settings of `RunsConfig`, each from its variable. */
@@ -48,5 +49,12 @@ export const RUN_SETTINGS = {
     365 * 24 * HOUR,
     'A run waiting this long for a decision on its tool calls fails with `approval_timeout`.',
     '24 h',
+  ),
+  maxDepth: int(
+    'RUN_MAX_DEPTH',
+    4,
+    0,
+    32,
+    'How deep a tree of runs may grow: a call of an agent tool by a run this deep is the tool error `depth_exceeded`. 0: agents may not call agents.',
   ),
 } satisfies Settings;

@@ -39,6 +39,25 @@ export interface Usage {
 }
 
 /**
+ * The usages added up: null when there is none. The sum has `costUsd` when every part that used tokens had a price.
+ */
+export function addUsage(parts: ReadonlyArray<Usage | null>): Usage | null {
+  const given = parts.filter((part): part is Usage => part !== null);
+  if (!given.length) return null;
+  const sum: Usage = { inputTokens: 0, outputTokens: 0 };
+  let cost = 0;
+  let unpriced = false;
+  for (const part of given) {
+    sum.inputTokens += part.inputTokens;
+    sum.outputTokens += part.outputTokens;
+    if (part.costUsd !== undefined) cost += part.costUsd;
+    else if (part.inputTokens + part.outputTokens > 0) unpriced = true;
+  }
+  if (!unpriced && given.some((part) => part.costUsd !== undefined)) sum.costUsd = Math.round(cost * 1e8) / 1e8;
+  return sum;
+}
+
+/**
  * A model an agent run called: the tokens its calls reported (priced at that model, when it has a price), and, when
  * it was left for the next of the agent's `fallbackModels` or the run failed on it, why.
  */

@@ -5,12 +5,24 @@ import { WorkflowsModule } from '../workflows/workflows.module';
 import { ThreadExchanges } from './agent-runs/thread-exchanges';
 import { AgentRunExecutor } from './agent-runs/agent-run-executor';
 import { StaleRunSweeper } from './agent-runs/stale-run-sweeper';
+import { AgentTreeManager } from './agent-tree/agent-tree-manager';
+import { ChildRuns } from './agent-tree/child-runs';
+import { RunTools } from './agent-tree/run-tools';
 import { WorkflowRunManager } from './workflow-runs/workflow-run-manager';
 import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
 
 /** The process managers that execute runs. */
 @Module({
   imports: [AgentsModule, WorkflowsModule, ThreadsModule],
-  providers: [AgentRunExecutor, StaleRunSweeper, WorkflowRunManager, WorkflowRunSlots, ThreadExchanges],
+  providers: [
+    AgentRunExecutor,
+    StaleRunSweeper,
+    AgentTreeManager,
+    ChildRuns,
+    RunTools,
+    WorkflowRunManager,
+    WorkflowRunSlots,
+    ThreadExchanges,
+  ],
 })
 export class ExecutionModule {}

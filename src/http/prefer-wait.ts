@@ -31,8 +31,8 @@ export interface WaitedRun<Run> {
   stream: string;
   /** The run as the read models show it now. */
   current: () => Run;
-  /** Answer once the run waits for a person, too (an agent run's tool calls to approve). */
-  orWaiting?: boolean;
+  /** Whether a waiting run waits for a person (an agent run's tool calls to approve): it is answered at once. */
+  orWaiting?: (run: Run) => boolean;
   /** What an ended run waits for besides, before its 200 (a thread's turn in the thread's messages). */
   settled?: (run: Run) => Promise<void>;
 }

@@ -65,19 +65,19 @@ export class StreamWatch {
 
   /**
    * Waits, bounded, for a run to end as the read models show it (`Prefer: wait`, cancel): `current()` is the run
-   * as they show it now, its events on `stream`. The run as it stands then, and whether it has ended. With
-   * `orWaiting`, a run that waits for a person answers too (it may wait for hours).
+   * as they show it now, its events on `stream`. The run as it stands then, and whether it has ended. A waiting run
+   * that `orWaiting` says waits for a person answers too (it may wait for hours).
    */
   async runEnding<Run extends { status: RunStatus }>(
     stream: string,
     current: () => Run,
     timeoutMs: number,
-    orWaiting = false,
+    orWaiting: (run: Run) => boolean = () => false,
   ): Promise<{ run: Run; ended: boolean }> {
-    const done = (status: RunStatus) => isEnded(status) || (orWaiting && status === 'waiting');
+    const done = (run: Run) => isEnded(run.status) || (run.status === 'waiting' && orWaiting(run));
     // The run as the last check read it, which `until` made just before it settled: the answer, without a read more.
     let last: Run | undefined;
-    await this.until(stream, () => done((last = current()).status), timeoutMs);
+    await this.until(stream, () => done((last = current())), timeoutMs);
     const run = last ?? current();
     return { run, ended: isEnded(run.status) };
   }

@@ -1,5 +1,5 @@
 import type { ModelPrice, ModelPriceTable } from '../config/model-prices-config';
-import type { ModelAttempt, Usage } from '../domain/run';
+import { addUsage, type ModelAttempt, type Usage } from '../domain/run';
 
 /**
  * List prices of common models (USD per million tokens, standard tier, no cache or batch discounts), as their
@@ -54,17 +54,8 @@ export class ModelPrices {
    */
   pricedAttempts(before: Usage | null, attempts: ModelAttempt[]): { usage: Usage; modelAttempts: ModelAttempt[] } {
     const modelAttempts = attempts.map((attempt) => ({ ...attempt, usage: this.priced(attempt.model, attempt.usage) }));
-    const parts = [...(before ? [before] : []), ...modelAttempts.map((attempt) => attempt.usage)];
-    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-    let cost = 0;
-    let unpriced = false;
-    for (const part of parts) {
-      usage.inputTokens += part.inputTokens;
-      usage.outputTokens += part.outputTokens;
-      if (part.costUsd !== undefined) cost += part.costUsd;
-      else if (part.inputTokens + part.outputTokens > 0) unpriced = true;
-    }
-    if (!unpriced && parts.some((part) => part.costUsd !== undefined)) usage.costUsd = Math.round(cost * 1e8) / 1e8;
+    const parts = [before, ...modelAttempts.map((attempt) => attempt.usage)];
+    const usage = addUsage(parts) ?? { inputTokens: 0, outputTokens: 0 };
     return { usage, modelAttempts };
   }
 

@@ -80,13 +80,19 @@ export class ToolRegistry implements OnModuleInit, OnApplicationShutdown {
     return this.available().has(id);
   }
 
-  /** The tools for one run, each with a model name unique within it; `missing` are the ids not available now. */
-  resolve(ids: string[]): { tools: RunnableTool[]; missing: string[] } {
+  /**
+   * The tools for one run, each with a model name unique within it; `missing` are the ids not available now.
+   * `others` gives the tools the registry does not hold (other agents, as `agent:<name>`).
+   */
+  resolve(
+    ids: string[],
+    others: (id: string) => ExecutableTool | undefined = () => undefined,
+  ): { tools: RunnableTool[]; missing: string[] } {
     const available = this.available();
     const found: ExecutableTool[] = [];
     const missing: string[] = [];
     for (const id of new Set(ids)) {
-      const tool = available.get(id);
+      const tool = available.get(id) ?? others(id);
       if (tool) found.push(tool);
       else missing.push(id);
     }

@@ -13,4 +13,6 @@ export interface RunnableTool extends ToolDefinition {
   modelName: string;
   /** Resolves with a JSON-serialisable result; rejects when the tool fails or has gone away. */
   execute(input: unknown, options: { signal: AbortSignal }): Promise<unknown>;
+  /** Set on `agent:<name>` tools: a call starts a child run of this agent instead of `execute`. */
+  agent?: { id: string; name: string };
 }

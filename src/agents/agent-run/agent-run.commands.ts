@@ -1,6 +1,6 @@
 import type { GuardrailVerdict } from '../guardrails';
 import { ModelAttempt, RunError, Usage } from '../../domain/run';
-import { ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
+import { ApprovalDecision, ChildRunRequest, ParentRef, PendingApproval, WorkflowStepRef } from './agent-run.state';
 
 export type QueueAgentRun = {
   type: 'QueueAgentRun';
@@ -13,9 +13,12 @@ export type QueueAgentRun = {
   outputSchema?: Record<string, unknown>;
   threadId?: string;
   replayOf?: string;
+  /** A child run's place in its tree: 0 (absent) for a run of its own. */
+  depth?: number;
   /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
   start?: Omit<StartAgentRun, 'type'>;
-} & Partial<WorkflowStepRef>;
+} & Partial<WorkflowStepRef> &
+  Partial<ParentRef>;
 export type StartAgentRun = {
   type: 'StartAgentRun';
   executorId: string;
@@ -47,13 +50,25 @@ export type RecordGuardrailVerdict = {
   callId?: string;
 };
 export type RenewRunLease = { type: 'RenewRunLease'; executorId: string };
-/** The executor stops at calls that need a person: the run waits, holding nothing. */
-export type RequestApprovals = {
-  type: 'RequestApprovals';
+/**
+ * The executor stops at calls that need a person, or that start runs of other agents (children): the run waits,
+ * holding nothing, until every call is decided and every child has ended.
+ */
+export type Wait = {
+  type: 'Wait';
   executorId: string;
   approvals: Array<Omit<PendingApproval, 'requestedAt'>>;
+  children: ChildRunRequest[];
   usage: Usage | null;
   attempts: number;
+};
+/** A child run ended: its outcome is the result of the call that started it. */
+export type EndChildRun = {
+  type: 'EndChildRun';
+  childRunId: string;
+  outcome: { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
+  /** The child's `totalUsage`. */
+  usage: Usage | null;
 };
 export type DecideApprovals = { type: 'DecideApprovals'; decisions: ApprovalDecision[] };
 /** Fails a run that has waited since before `before`. */
@@ -77,7 +92,8 @@ export type AgentRunCommand =
   | RecordToolResult
   | RecordGuardrailVerdict
   | RenewRunLease
-  | RequestApprovals
+  | Wait
+  | EndChildRun
   | DecideApprovals
   | ExpireApprovals
   | EndAgentRun

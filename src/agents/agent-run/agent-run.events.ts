@@ -1,7 +1,14 @@
 import type { GuardrailVerdict } from '../guardrails';
 import { DomainEvent, eventTypes } from '../../domain/decider';
 import { ModelAttempt, RunError, Usage } from '../../domain/run';
-import { AgentRun, ApprovalDecision, PendingApproval, WorkflowStepRef } from './agent-run.state';
+import {
+  AgentRun,
+  ApprovalDecision,
+  ChildRunRequest,
+  ParentRef,
+  PendingApproval,
+  WorkflowStepRef,
+} from './agent-run.state';
 
 /**
  * An ending names the run's agent and model, and the workflow step that made the run and its thread, if any, so
@@ -16,10 +23,15 @@ export type AgentRunEndedData = {
   /** Present when the run went on to a fallback model: each model it called, its tokens, and why it was left. */
   modelAttempts?: ModelAttempt[];
   usage: Usage | null;
+  /** With children: `usage` and theirs (what a parent adds to its own). */
+  totalUsage?: Usage | null;
   attempts: number;
   endedAt: string;
   threadId?: string;
-} & Partial<WorkflowStepRef>;
+  /** A parent that ended (cancelled, failed) while these children had not: they are cancelled with it. */
+  openChildren?: string[];
+} & Partial<WorkflowStepRef> &
+  Partial<ParentRef>;
 export type AgentRunQueued = DomainEvent<
   'AgentRunQueued',
   Pick<AgentRun, 'id' | 'agentId' | 'task' | 'context' | 'createdAt'> & {
@@ -28,7 +40,9 @@ export type AgentRunQueued = DomainEvent<
     outputSchema?: Record<string, unknown>;
     threadId?: string;
     replayOf?: string;
-  } & Partial<WorkflowStepRef>
+    depth?: number;
+  } & Partial<WorkflowStepRef> &
+    Partial<ParentRef>
 >;
 export type AgentRunStarted = DomainEvent<
   'AgentRunStarted',
@@ -62,6 +76,31 @@ export type AgentRunApprovalRequested = DomainEvent<
   'AgentRunApprovalRequested',
   { runId: string; approvals: PendingApproval[]; usage: Usage | null; attempts: number; at: string }
 >;
+/** The run's calls of other agents started these child runs; it waits for them, holding nothing. */
+export type AgentRunChildRunsStarted = DomainEvent<
+  'AgentRunChildRunsStarted',
+  { runId: string; children: ChildRunRequest[]; usage: Usage | null; attempts: number; at: string }
+>;
+/**
+ * A child run ended: `output` or `error` is the result of the call that started it. `resumed`: nothing else is
+ * waited for, and the run is queued again to go on.
+ */
+export type AgentRunChildRunEnded = DomainEvent<
+  'AgentRunChildRunEnded',
+  {
+    runId: string;
+    childRunId: string;
+    callId: string;
+    tool: string;
+    status: 'succeeded' | 'failed' | 'cancelled';
+    /** The child's `totalUsage`. */
+    usage: Usage | null;
+    output?: unknown;
+    error?: string;
+    resumed: boolean;
+    at: string;
+  }
+>;
 /** `resumed`: every pending call has its decision, and the run is queued again to go on. */
 export type AgentRunApprovalsDecided = DomainEvent<
   'AgentRunApprovalsDecided',
@@ -83,6 +122,8 @@ export type AgentRunEvent =
   | AgentRunLeaseRenewed
   | AgentRunApprovalRequested
   | AgentRunApprovalsDecided
+  | AgentRunChildRunsStarted
+  | AgentRunChildRunEnded
   | AgentRunSucceeded
   | AgentRunFailed
   | AgentRunCancelRequested
@@ -97,6 +138,8 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunLeaseRenewed: true,
   AgentRunApprovalRequested: true,
   AgentRunApprovalsDecided: true,
+  AgentRunChildRunsStarted: true,
+  AgentRunChildRunEnded: true,
   AgentRunSucceeded: true,
   AgentRunFailed: true,
   AgentRunCancelRequested: true,

@@ -18,6 +18,9 @@ export interface PendingApproval {
   tool: string;
   args: unknown;
   requestedAt: string;
+  /** As runs show it: the run whose call it is (this run's own, or a descendant's), and its agent. */
+  runId?: string;
+  agentId?: string;
 }
 
 /** A person's decision on a pending call: `args` replaces the call's arguments when approving. */
@@ -26,6 +29,34 @@ export interface ApprovalDecision {
   decision: 'approve' | 'reject';
   reason?: string;
   args?: unknown;
+}
+
+/** A call of another agent that started a run of it, a child of this run. */
+export interface ChildRunRequest {
+  runId: string;
+  agentId: string;
+  /** The agent's name when it was called (the tool was `agent:<name>`). */
+  agent: string;
+  toolCallId: string;
+  task: string;
+  context: Record<string, unknown>;
+  /** The call's `execute_tool` span, which the child's run continues. */
+  traceparent?: string;
+}
+
+/** A child run as its parent knows it: `status` is `queued` until its end is recorded on the parent. */
+export interface ChildRun {
+  runId: string;
+  agentId: string;
+  agent: string;
+  toolCallId: string;
+  status: RunStatus;
+}
+
+/** The place of a run in a tree of runs: set on a child run, started by its parent's call of its agent. */
+export interface ParentRef {
+  parentRunId: string;
+  parentToolCallId: string;
 }
 
 /** Set when a workflow step made the run. */
@@ -74,6 +105,17 @@ export interface AgentRun {
   threadId: string | null;
   /** The run this one replays (POST …/runs/{runId}/replay); null for a run of its own. */
   replayOf: string | null;
+  /** The run whose call of this agent started this one, and that call; null for a run of its own. */
+  parentRunId: string | null;
+  parentToolCallId: string | null;
+  /** How far down a tree of runs it is: 0 for a run of its own, its parent's depth + 1 for a child. */
+  depth: number;
+  /** The runs its calls of other agents started, in the order they were called. */
+  children: ChildRun[];
+  /** While `waiting`: the children it waits for. */
+  waitingOn: Array<Pick<ChildRun, 'runId' | 'agent'>>;
+  /** `usage` and the `totalUsage` of every child that has ended, cost included. */
+  totalUsage: Usage | null;
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;
@@ -86,8 +128,10 @@ export interface AgentRunAggregate extends AgentRun {
   heartbeatAt: string | null;
   /** The calls decided since the run last waited, with their calls as requested: the resume carries them out. */
   decided: Array<ApprovalDecision & { tool: string; requestedArgs: unknown }>;
-  /** When it began to wait (the approval timeout counts from here). */
+  /** When it began to wait for a decision (the approval timeout counts from here). */
   waitingSince: string | null;
+  /** The `totalUsage` of the children that have ended, added up. */
+  childrenUsage: Usage | null;
 }
 
 export type AgentRunState = AgentRunAggregate | null;

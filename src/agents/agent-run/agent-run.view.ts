@@ -1,4 +1,4 @@
-import { AgentRun, AgentRunAggregate } from './agent-run.state';
+import { AgentRun, AgentRunAggregate, PendingApproval } from './agent-run.state';
 
 /** The public view of a run: without who executes it. */
 export function toAgentRun({
@@ -6,6 +6,7 @@ export function toAgentRun({
   heartbeatAt: _h,
   decided: _d,
   waitingSince: _w,
+  childrenUsage: _c,
   ...run
 }: AgentRunAggregate): AgentRun {
   // Runs recorded before structured output have neither field.
@@ -15,10 +16,22 @@ export function toAgentRun({
     outputObject: run.outputObject ?? null,
     threadId: run.threadId ?? null,
     replayOf: run.replayOf ?? null,
-    pendingApprovals: run.pendingApprovals ?? [],
+    pendingApprovals: (run.pendingApprovals ?? []).map(ownedBy(run)),
     // Runs recorded before fallback models have neither field.
     modelAttempts: run.modelAttempts ?? [],
     answeredModel: run.answeredModel ?? (run.status === 'succeeded' ? run.model : null),
     guardrails: run.guardrails ?? [],
+    // Runs recorded before trees of runs have none of these.
+    parentRunId: run.parentRunId ?? null,
+    parentToolCallId: run.parentToolCallId ?? null,
+    depth: run.depth ?? 0,
+    children: run.children ?? [],
+    waitingOn: run.waitingOn ?? [],
+    totalUsage: run.totalUsage === undefined ? run.usage : run.totalUsage,
   };
+}
+
+/** A run's own pending calls, each naming the run and its agent. */
+export function ownedBy(run: Pick<AgentRun, 'id' | 'agentId'>) {
+  return (approval: PendingApproval): PendingApproval => ({ ...approval, runId: run.id, agentId: run.agentId });
 }

@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/decider';
-import { ModelAttempt, RunError, Usage, isEnded } from '../../domain/run';
-import { AgentRunCommand, QueueAgentRun, StartAgentRun } from './agent-run.commands';
+import { ModelAttempt, RunError, Usage, addUsage, isEnded } from '../../domain/run';
+import { AgentRunCommand, EndChildRun, QueueAgentRun, StartAgentRun, Wait } from './agent-run.commands';
 import { AgentRunEndedData, AgentRunEvent, AgentRunQueued, AgentRunStarted } from './agent-run.events';
 import { AgentRunAggregate, AgentRunState, ApprovalDecision } from './agent-run.state';
 import { evolveAgentRun } from './evolve';
@@ -33,20 +33,16 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
     case 'RenewRunLease':
       checkExecutor(state, command.executorId);
       return [{ type: 'AgentRunLeaseRenewed', data: { runId, executorId: command.executorId, at } }];
-    case 'RequestApprovals': {
-      checkExecutor(state, command.executorId);
-      // A cancel asked for meanwhile wins: the run ends rather than wait.
-      if (state.cancelRequested) {
-        return [{ type: 'AgentRunCancelled', data: endedData(state, command.usage, command.attempts, at) }];
-      }
-      const approvals = command.approvals.map((approval) => ({ ...approval, requestedAt: at }));
-      const { usage, attempts } = command;
-      return [{ type: 'AgentRunApprovalRequested', data: { runId, approvals, usage, attempts, at } }];
-    }
+    case 'Wait':
+      return wait(state, command, at);
+    case 'EndChildRun':
+      return endChildRun(state, command, at);
     case 'DecideApprovals':
       return decideApprovals(state, command.decisions, at);
     case 'ExpireApprovals': {
       if (state.status !== 'waiting' || !state.waitingSince || state.waitingSince >= command.before) return [];
+      // A run that waits only for its children has no time limit of its own: theirs bound it.
+      if (!state.pendingApprovals.length) return [];
       const error = {
         code: 'approval_timeout',
         message: `No decision on the pending tool calls within ${command.timeoutMs} ms`,
@@ -94,6 +90,8 @@ function queue(state: AgentRunState, command: QueueAgentRun, createdAt: string):
   if (state) {
     // A workflow step queues its run again after a restart: the same step, once.
     if (command.workflowRunId && state.workflowRunId === command.workflowRunId) return [];
+    // A parent's child is queued again after a restart, or by a second instance: the same child, once.
+    if (command.parentRunId && state.parentRunId === command.parentRunId) return [];
     throw new DomainError('conflict', `Agent run ${command.id} already exists`);
   }
   const { type: _type, start: claim, ...run } = command;
@@ -134,8 +132,52 @@ function decideApprovals(state: AgentRunAggregate, decisions: ApprovalDecision[]
     return [];
   });
   if (errors.length) throw new DomainError('unprocessable', 'Some decisions are not for a pending tool call', errors);
-  const resumed = state.pendingApprovals.every((p) => seen.has(p.toolCallId));
+  const resumed = state.pendingApprovals.every((p) => seen.has(p.toolCallId)) && !openChildren(state).length;
   return [{ type: 'AgentRunApprovalsDecided', data: { runId, decisions, resumed, at } }];
+}
+
+function wait(state: AgentRunAggregate, command: Wait, at: string): AgentRunEvent[] {
+  checkExecutor(state, command.executorId);
+  const { usage, attempts, children } = command;
+  // A cancel asked for meanwhile wins: the run ends rather than wait (and starts no children).
+  if (state.cancelRequested) return [{ type: 'AgentRunCancelled', data: endedData(state, usage, attempts, at) }];
+  if (!children.length && !command.approvals.length) throw new Error('A run waits for a decision or a child run');
+  const runId = state.id;
+  const events: AgentRunEvent[] = [];
+  if (children.length)
+    events.push({ type: 'AgentRunChildRunsStarted', data: { runId, children, usage, attempts, at } });
+  if (command.approvals.length) {
+    const approvals = command.approvals.map((approval) => ({ ...approval, requestedAt: at }));
+    events.push({ type: 'AgentRunApprovalRequested', data: { runId, approvals, usage, attempts, at } });
+  }
+  return events;
+}
+
+/** A child's end, told once: it answers the call that started the child, and the last one to end resumes the run. */
+function endChildRun(
+  state: AgentRunAggregate,
+  { childRunId, outcome, usage }: EndChildRun,
+  at: string,
+): AgentRunEvent[] {
+  const child = state.children?.find((c) => c.runId === childRunId);
+  if (!child || isEnded(child.status) || isEnded(state.status)) return [];
+  const call = state.toolCalls.find((c) => c.id === child.toolCallId);
+  const result =
+    'output' in outcome
+      ? { status: 'succeeded' as const, output: outcome.outputObject ?? outcome.output }
+      : 'error' in outcome
+        ? { status: 'failed' as const, error: `${outcome.error.code}: ${outcome.error.message}` }
+        : { status: 'cancelled' as const, error: `cancelled: the run of agent "${child.agent}" was cancelled` };
+  const othersOpen = openChildren(state).some((c) => c.runId !== childRunId);
+  const resumed = state.status === 'waiting' && !othersOpen && !state.pendingApprovals.length;
+  const tool = call?.tool ?? `agent:${child.agent}`;
+  const data = { runId: state.id, childRunId, callId: child.toolCallId, tool, ...result, usage, resumed, at };
+  return [{ type: 'AgentRunChildRunEnded', data }];
+}
+
+/** The children whose end the run has not been told yet. */
+function openChildren(state: AgentRunAggregate) {
+  return (state.children ?? []).filter((child) => !isEnded(child.status));
 }
 
 function checkExecutor(state: AgentRunAggregate, executorId: string): void {
@@ -151,7 +193,9 @@ function endedData(
   endedAt: string,
   modelAttempts?: ModelAttempt[],
 ): AgentRunEndedData {
-  const { id: runId, agentId, workflowRunId, stepIndex, threadId } = state;
+  const { id: runId, agentId, workflowRunId, stepIndex, threadId, parentRunId, parentToolCallId } = state;
+  const open = openChildren(state).map((child) => child.runId);
+  const total = state.childrenUsage ? addUsage([usage, state.childrenUsage]) : undefined;
   // After a fallback, the model named is the one the run called last: the one that answered, if it succeeded.
   const model = modelAttempts?.length ? modelAttempts[modelAttempts.length - 1].model : state.model;
   return {
@@ -160,10 +204,13 @@ function endedData(
     ...(model ? { model } : {}),
     ...(modelAttempts?.length && { modelAttempts }),
     usage,
+    ...(total !== undefined && { totalUsage: total }),
     attempts,
     endedAt,
     ...(workflowRunId !== null ? { workflowRunId, stepIndex: stepIndex! } : {}),
     ...(threadId ? { threadId } : {}),
+    ...(parentRunId && parentToolCallId ? { parentRunId, parentToolCallId } : {}),
+    ...(open.length && { openChildren: open }),
   };
 }
 

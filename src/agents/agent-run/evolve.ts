@@ -1,14 +1,31 @@
-import { RunStatus } from '../../domain/run';
+import { RunStatus, addUsage, isEnded } from '../../domain/run';
 import { AgentRunEndedData, AgentRunEvent } from './agent-run.events';
 import { AgentRunAggregate, AgentRunState, ToolCall } from './agent-run.state';
 
 /** An agent run after one of its events. */
 export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): AgentRunState {
+  const next = evolveFields(state, event);
+  return next && withTotals(next);
+}
+
+/** What the run's children make of it: the ones it waits for, and its usage with theirs. */
+function withTotals(run: AgentRunAggregate): AgentRunAggregate {
+  const children = run.children ?? [];
+  const waitingOn =
+    run.status === 'waiting'
+      ? children.filter((child) => !isEnded(child.status)).map(({ runId, agent }) => ({ runId, agent }))
+      : [];
+  const totalUsage = run.childrenUsage ? addUsage([run.usage, run.childrenUsage]) : run.usage;
+  return { ...run, waitingOn, totalUsage };
+}
+
+function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState {
   if (event.type === 'AgentRunQueued') {
     const { id, agentId, task, context, createdAt, model, agentVersion, outputSchema, workflowRunId, stepIndex } =
       event.data;
     const threadId = event.data.threadId ?? null;
     const replayOf = event.data.replayOf ?? null;
+    const { parentRunId = null, parentToolCallId = null, depth = 0 } = event.data;
     return {
       id,
       agentId,
@@ -33,6 +50,13 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
       stepIndex: stepIndex ?? null,
       threadId,
       replayOf,
+      parentRunId,
+      parentToolCallId,
+      depth,
+      children: [],
+      waitingOn: [],
+      totalUsage: null,
+      childrenUsage: null,
       cancelRequested: false,
       createdAt,
       startedAt: null,
@@ -68,10 +92,7 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
     }
     case 'AgentRunToolReturned': {
       const { callId, output, error, at } = event.data;
-      const toolCalls = state.toolCalls.map((call) =>
-        call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), endedAt: at } : call,
-      );
-      return { ...state, toolCalls };
+      return { ...state, toolCalls: withResult(state.toolCalls, callId, { output, error }, at) };
     }
     case 'AgentRunGuardrailChecked': {
       const { runId: _runId, ...verdict } = event.data;
@@ -98,6 +119,22 @@ export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): Agen
       const pendingApprovals = state.pendingApprovals.filter((p) => !ids.has(p.toolCallId));
       if (!event.data.resumed) return { ...state, pendingApprovals, decided };
       return { ...state, status: 'queued', pendingApprovals, decided, waitingSince: null };
+    }
+    case 'AgentRunChildRunsStarted': {
+      const { usage, attempts } = event.data;
+      const started = event.data.children.map(({ runId, agentId, agent, toolCallId }) => ({
+        ...{ runId, agentId, agent, toolCallId },
+        status: 'queued' as const,
+      }));
+      const children = [...(state.children ?? []), ...started];
+      return { ...state, status: 'waiting', children, usage, attempts, executorId: null, heartbeatAt: null };
+    }
+    case 'AgentRunChildRunEnded': {
+      const { childRunId, callId, output, error, status, usage, resumed, at } = event.data;
+      const childrenUsage = usage ? addUsage([state.childrenUsage, usage]) : state.childrenUsage;
+      const toolCalls = withResult(state.toolCalls, callId, { output, error }, at);
+      const children = state.children.map((child) => (child.runId === childRunId ? { ...child, status } : child));
+      return { ...state, toolCalls, children, childrenUsage, ...(resumed && { status: 'queued' as const }) };
     }
     case 'AgentRunCancelRequested':
       return { ...state, cancelRequested: true };
@@ -129,4 +166,12 @@ function ended(state: AgentRunAggregate, status: RunStatus, data: AgentRunEndedD
     pendingApprovals: [],
     waitingSince: null,
   };
+}
+
+/** The calls with `callId`'s result: its output, or its error. */
+function withResult(calls: ToolCall[], callId: string, result: { output?: unknown; error?: string }, at: string) {
+  const { output, error } = result;
+  return calls.map((call) =>
+    call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), endedAt: at } : call,
+  );
 }

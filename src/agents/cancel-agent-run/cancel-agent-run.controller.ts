@@ -1,6 +1,6 @@
 import { Controller, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AgentRunSchema } from '../agent.schema';
+import { AgentRunSchema } from '../agent-run.schema';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';

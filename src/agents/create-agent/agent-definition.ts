@@ -4,16 +4,20 @@ import { AgentDefinition } from '../agent';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { guardrailsErrors } from './guardrails-check';
+import { agentNamedBy } from '../agent-tool';
+import type { AgentDirectory } from '../agent-directory.port';
 
 /**
- * What the DTO cannot check alone: the guardrails' shape and patterns, the model and each fallback model name a known provider (one not configured is still accepted: its
- * runs fail with `provider_not_configured`), every tool is one the service offers now, and `outputSchema` is a
+ * What the DTO cannot check alone: the guardrails' shape and patterns, the model and each fallback model name a
+ * known provider (one not configured is still accepted: its runs fail with `provider_not_configured`), every tool is
+ * one the service offers now or an active agent (`agent:<name>`, the agent's own name included), approvals are not
+ * asked on calling an agent, and `outputSchema` is a
  * JSON Schema of at most 64 KB, within the bounds of a safe check. An update checks only what it changes (a field
  * undefined: not checked), so an agent whose tool has gone can still change.
  */
 export async function checkAgentDefinition(
-  { model, tools, outputSchema, fallbackModels, guardrails }: Partial<AgentDefinition>,
-  registry: ToolRegistry,
+  { name, model, tools, outputSchema, fallbackModels, guardrails, approvalRequired }: Partial<AgentDefinition>,
+  { registry, agents }: { registry: ToolRegistry; agents: Pick<AgentDirectory, 'hasAgentNamed'> },
 ): Promise<void> {
   const errors: FieldError[] = [];
   errors.push(...(await outputSchemaErrors(outputSchema)));
@@ -24,9 +28,18 @@ export async function checkAgentDefinition(
     if (typeof fallback === 'string') errors.push({ path: `fallbackModels[${i}]`, message: fallback });
   });
   (tools ?? []).forEach((id, i) => {
-    if (!registry.isKnown(id)) {
+    const agent = agentNamedBy(id);
+    // An agent may name itself (recursion, bounded by RUN_MAX_DEPTH).
+    if (agent !== undefined && agent !== name && !agents.hasAgentNamed(agent)) {
+      errors.push({ path: `tools[${i}]`, message: `No active agent is named "${agent}" (GET /v1/agents lists them)` });
+    } else if (agent === undefined && !registry.isKnown(id)) {
       errors.push({ path: `tools[${i}]`, message: `"${id}" is not a known tool (GET /v1/tools lists them)` });
     }
+  });
+  (approvalRequired ?? []).forEach((id, i) => {
+    if (agentNamedBy(id) === undefined) return;
+    const message = `"${id}" is an agent: approvals are asked on the tools of the agent's own runs, not on calling it`;
+    errors.push({ path: `approvalRequired[${i}]`, message });
   });
   errors.push(...guardrailsErrors(guardrails));
   if (errors.length) throw new ValidationFailed(errors);

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { Agent, pickDefinition } from '../agent';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { checkAgentDefinition } from './agent-definition';
+import { AgentsReadModel } from '../queries/agents.read-model';
 import { CreateAgentCommand } from './create-agent.command';
 import { CreateAgentDto } from './create-agent.dto';
 import { RequestTrace } from '../../http/request-trace';
@@ -18,6 +19,7 @@ export class CreateAgentController {
   constructor(
     private readonly commands: CommandBus,
     private readonly tools: ToolRegistry,
+    private readonly agents: AgentsReadModel,
   ) {}
 
   @ApiOperation({ summary: 'Create an agent' })
@@ -30,7 +32,7 @@ export class CreateAgentController {
     @Body() body: CreateAgentDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
-    await checkAgentDefinition(body, this.tools);
+    await checkAgentDefinition(body, { registry: this.tools, agents: this.agents });
     const definition = pickDefinition(body);
     const agent = await this.commands.execute(withTrace(new CreateAgentCommand(definition), trace));
     void reply.header('Location', `/v1/agents/${agent.id}`);

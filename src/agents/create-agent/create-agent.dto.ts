@@ -39,7 +39,8 @@ export const OUTPUT_SCHEMA_FIELD = {
 } as const;
 
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
-const TOOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/*-]*$/;
+/** A tool id (`current_time`, `mcp:files/read`, `mcp:files/*`), or another agent as `agent:<its name>`. */
+const TOOL_PATTERN = /^(?:agent:\S.*|[A-Za-z0-9][A-Za-z0-9._:/*-]*)$/;
 
 export class AgentMemoryDto {
   @ApiProperty({ minimum: 0, maximum: MAX_MEMORY, description: "The thread's last messages a run sees." })
@@ -135,12 +136,14 @@ export class CreateAgentDto {
     items: { type: 'string', maxLength: 200 },
     maxItems: 100,
     example: ['current_time'],
-    description: 'Tool ids from GET /v1/tools. Default: none.',
+    description:
+      'Tool ids from GET /v1/tools, and other agents as `agent:<name>` (an agent may name itself): a call of one starts a child run of it. Default: none.',
   })
   @MaxLength(200, { each: true })
   @Matches(TOOL_PATTERN, {
     each: true,
-    message: 'each tool must be a tool id such as "current_time" or "mcp:files/read" (GET /v1/tools lists them)',
+    message:
+      'each tool must be a tool id such as "current_time" or "mcp:files/read" (GET /v1/tools lists them), or "agent:<name>"',
   })
   @IsString({ each: true })
   @ArrayUnique({ message: 'tools must not repeat a tool' })

@@ -4,7 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { AgentRun } from '../agent-run/agent-run.state';
-import { AgentRunSchema } from '../agent.schema';
+import { AgentRunSchema } from '../agent-run.schema';
 import { DecideApprovalsCommand } from './decide-approvals.command';
 import { DecideApprovalsDto } from './decide-approvals.dto';
 import { RequestTrace } from '../../http/request-trace';

@@ -16,3 +16,11 @@ export class AgentListQuery extends ListQuery {
   @IsOptional()
   name?: string;
 }
+
+/** `GET /v1/agents/{id}/runs/{runId}`: what to show beside the run. */
+export class AgentRunQuery {
+  @ApiPropertyOptional({ enum: ['tree'], description: '`tree`: the run and all its descendants, as `tree`.' })
+  @IsIn(['tree'], { message: 'include must be tree' })
+  @IsOptional()
+  include?: 'tree';
+}

@@ -3,7 +3,8 @@ import { VersionQuery } from '../../http/version.query-params';
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
-import { AgentListSchema, AgentRunListSchema, AgentRunSchema, AgentSchema } from '../agent.schema';
+import { AgentListSchema, AgentSchema } from '../agent.schema';
+import { AgentRunListSchema, AgentRunSchema } from '../agent-run.schema';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { withEtag } from '../../http/etag';
@@ -11,7 +12,7 @@ import { IdParam } from '../../http/id.pipe';
 import { RunListQuery } from '../../http/paging';
 import { ETAG } from '../../http/openapi/fields';
 import { Agent } from '../agent';
-import { AgentListQuery } from './agent-list.query-params';
+import { AgentListQuery, AgentRunQuery } from './agent-list.query-params';
 import { GetAgentQuery, GetAgentRunQuery, ListAgentRunsQuery, ListAgentsQuery } from './agent.queries';
 
 @ApiTags('agents')
@@ -60,7 +61,11 @@ export class AgentQueriesController {
   @ApiResponse({ status: 200, type: AgentRunSchema })
   @ApiProblems(404)
   @Get(':agentId/runs/:runId')
-  getRun(@IdParam('agentId', 'agent') agentId: string, @IdParam('runId', 'agentrun') runId: string) {
-    return this.queries.execute(new GetAgentRunQuery(agentId, runId));
+  getRun(
+    @IdParam('agentId', 'agent') agentId: string,
+    @IdParam('runId', 'agentrun') runId: string,
+    @Query() { include }: AgentRunQuery,
+  ) {
+    return this.queries.execute(new GetAgentRunQuery(agentId, runId, include === 'tree'));
   }
 }

@@ -40,6 +40,8 @@ export class GetAgentRunQuery extends Query<AgentRun> {
   constructor(
     readonly agentId: string,
     readonly runId: string,
+    /** With the run's whole tree of runs. */
+    readonly tree = false,
   ) {
     super();
   }
@@ -87,8 +89,10 @@ export class ListAgentRunsHandler implements IQueryHandler<ListAgentRunsQuery> {
 export class GetAgentRunHandler implements IQueryHandler<GetAgentRunQuery> {
   constructor(private readonly readModel: AgentsReadModel) {}
 
-  async execute({ agentId, runId }: GetAgentRunQuery) {
-    return this.readModel.getRun(agentId, runId) ?? notFound(`Agent run ${runId} of agent ${agentId} does not exist`);
+  async execute({ agentId, runId, tree }: GetAgentRunQuery) {
+    return (
+      this.readModel.getRun(agentId, runId, tree) ?? notFound(`Agent run ${runId} of agent ${agentId} does not exist`)
+    );
   }
 }
 

@@ -11,6 +11,7 @@ import { AgentRun, AgentRunAggregate } from '../agent-run/agent-run.state';
 import { toAgentRun } from '../agent-run/agent-run.view';
 import { AgentRow, StoredAgentRun, createAgentTables } from './agent-tables';
 import { AgentDirectory } from '../agent-directory.port';
+import { RunTree, withDescendants } from './run-tree';
 
 /**
  * A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step (SPEC.md's
@@ -169,6 +170,12 @@ export class AgentsReadModel implements AgentDirectory {
     return this.statements.withName.get(name) !== undefined;
   }
 
+  /** The agent that is not archived and has this name, if any (an `agent:<name>` tool names it). */
+  activeAgentNamed(name: string): Agent | undefined {
+    const found = this.statements.withName.get(name);
+    return found && this.get(found.id);
+  }
+
   /** The latest archived agent of this name, if any (to say why a step's agent is gone). */
   archivedAgentNamed(name: string): string | undefined {
     return this.statements.archivedWithName.get(name)?.id;
@@ -204,11 +211,12 @@ export class AgentsReadModel implements AgentDirectory {
     return run && (agentId === undefined || run.agentId === agentId) ? run : undefined;
   }
 
-  /** The run as the API shows it, with its context. */
-  getRun(agentId: string, runId: string): AgentRun | undefined {
+  /** The run as the API shows it, with its context; with `tree`, its whole tree of runs. */
+  getRun(agentId: string, runId: string, tree = false): (AgentRun & { tree?: RunTree }) | undefined {
     const run = this.getRunAggregate(runId, agentId);
     const row = run && this.statements.getContext.get(runId);
-    return row && toAgentRun(withContext(run, row.context));
+    if (!row) return undefined;
+    return withDescendants(toAgentRun(withContext(run, row.context)), (id) => this.getRunAggregate(id), tree);
   }
 
   /** Runs that have waited for a decision since before `before`. */

@@ -38,7 +38,8 @@ export class RunAnswers implements AgentRuns {
       location: `/v1/agents/${queued.agentId}/runs/${queued.id}`,
       stream: agentRunStream(queued.id),
       current: () => this.runs.getRun(queued.agentId, queued.id) ?? queued,
-      orWaiting: true,
+      // A run waiting only for its children goes on by itself: the answer waits for its end.
+      orWaiting: (run) => run.pendingApprovals.length > 0,
       settled: (run) => this.turns.recorded(run),
     });
   }

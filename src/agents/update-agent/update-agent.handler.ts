@@ -6,6 +6,7 @@ import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { Agent, AgentDefinition, AgentUpdated, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
+import { AgentsReadModel } from '../queries/agents.read-model';
 import { checkAgentDefinition } from '../create-agent/agent-definition';
 import { agentDefinition, mergeAgentPatch } from './update-agent.dto';
 import { UpdateAgentCommand } from './update-agent.command';
@@ -26,6 +27,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
     private readonly readYourWrites: ReadYourWrites,
     private readonly names: AgentNameClaims,
     private readonly tools: ToolRegistry,
+    private readonly agents: AgentsReadModel,
   ) {}
 
   async execute(command: UpdateAgentCommand): Promise<Agent> {
@@ -36,13 +38,19 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
       checkIfMatch('Agent', agentId, agent, { ifMatch });
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
       const next = mergeAgentPatch(agent, patch);
+      // Only what the patch changes is checked (see checkAgentDefinition).
+      const changed = <K extends keyof AgentDefinition>(key: K) => (key in patch ? next[key] : undefined);
       await checkAgentDefinition(
         {
-          model: 'model' in patch ? next.model : undefined,
-          tools: 'tools' in patch ? next.tools : undefined,
-          outputSchema: 'outputSchema' in patch ? next.outputSchema : undefined,
+          name: next.name,
+          model: changed('model'),
+          tools: changed('tools'),
+          outputSchema: changed('outputSchema'),
+          fallbackModels: changed('fallbackModels'),
+          guardrails: changed('guardrails'),
+          approvalRequired: changed('approvalRequired'),
         },
-        this.tools,
+        { registry: this.tools, agents: this.agents },
       );
       try {
         return await this.apply(agent, changedFields(agentDefinition(agent), next), ifMatch, traceOf(command));

@@ -3,21 +3,20 @@ import {
   jsonSchema,
   stepCountIs,
   streamText,
-  tool,
   type JSONSchema7,
   type LanguageModelUsage,
   type ModelMessage,
   type ToolSet,
 } from 'ai';
 import { taskMessage } from './task-message';
-import type { RunnableTool } from '../../tools/tool';
+import { ApprovalCall, ChildRunCall, PausedCalls, ToolObserver, ToolSetOptions, toolSet } from './tool-set';
 import type { ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
 import type { ModelAttempt } from '../../domain/run';
 import { ModelChain } from './model-chain';
 import { errorMessage, toModelRunError } from '../../models/provider-errors';
 import { OutputInvalid, checkAnswer, repairMessage } from './structured-answer';
-import { endModelCall, failModelCall, inToolSpan, startModelCall } from '../../models/gen-ai-spans';
+import { endModelCall, failModelCall, startModelCall } from '../../models/gen-ai-spans';
 import type { Span } from '@opentelemetry/api';
 import { orderSince, yieldIfTurnIsLong } from '../../shared/turn-budget';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 /** The turn order of a model call about to start: before the parts of answers being read. */
 const STARTS_FIRST = -1;
 
-export interface AgentLoopRequest {
+export interface AgentLoopRequest extends ToolSetOptions {
   /** `provider/model`. */
   model: string;
   /** Models to make a call again on, in order, when a call fails in a way that is the provider's fault. */
@@ -33,7 +32,6 @@ export interface AgentLoopRequest {
   instructions: string;
   task: string;
   context: Record<string, unknown>;
-  tools: RunnableTool[];
   maxSteps: number;
   /** Cancel and the time limit share it; its reason says which fired. */
   signal: AbortSignal;
@@ -43,19 +41,11 @@ export interface AgentLoopRequest {
   history?: ModelMessage[];
   /** A run resumed after a decision: its conversation so far (the task, calls and results), instead of the task. */
   resume?: ModelMessage[];
-  /** Tools whose calls wait for a person: the loop stops after the step that calls them. */
-  needsApproval?: (toolId: string) => boolean;
-  /** A tool's result as the model is to get it (the agent's guardrails), before it is recorded. */
-  checkToolResult?: (callId: string, result: ToolResult) => Promise<ToolResult>;
 }
 
-export interface AgentLoopObserver {
+export interface AgentLoopObserver extends ToolObserver {
   /** Text as the model writes it. */
   delta(text: string): void;
-  /** Awaited before the tool runs; `tool` is the tool's id, not its model name. */
-  toolCalled(call: { id: string; tool: string; input: unknown }): Promise<void>;
-  /** Awaited before the result goes back to the model. */
-  toolReturned(result: { id: string; tool: string; output?: unknown; error?: string }): Promise<void>;
 }
 
 export interface AgentLoopResult {
@@ -64,7 +54,9 @@ export interface AgentLoopResult {
   /** With `outputSchema`: the answer parsed, valid against it. */
   outputObject?: unknown;
   /** Calls that wait for a person's approval: the run waits rather than ends. */
-  waitingFor?: Array<{ toolCallId: string; tool: string; args: unknown }>;
+  waitingFor?: ApprovalCall[];
+  /** Calls of other agents: each starts a child run, and the run waits for them. */
+  childCalls?: ChildRunCall[];
   /** Summed over all steps. */
   usage: { inputTokens: number; outputTokens: number };
   /** HTTP requests sent to the providers over all steps, retries included. */
@@ -132,7 +124,8 @@ async function loop(
   const toolsById = new Map(request.tools.map((t) => [t.modelName, t.id]));
   const executed = new Set<string>();
   const schema = request.outputSchema ?? undefined;
-  const waitingFor: NonNullable<AgentLoopResult['waitingFor']> = [];
+  const paused: PausedCalls = { approvals: [], children: [] };
+  const pausing = () => paused.approvals.length + paused.children.length > 0;
 
   /**
    * One call of the model, with its tool loop when `tools` is set; `keepResponse`: with its response messages (for a
@@ -172,7 +165,7 @@ async function loop(
         messages,
         tools,
         ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
-        stopWhen: [stepCountIs(maxSteps), () => waitingFor.length > 0],
+        stopWhen: [stepCountIs(maxSteps), pausing],
         abortSignal: signal,
         maxRetries: 0,
         onError: () => undefined, // errors are read from the stream below (the default logs them)
@@ -257,11 +250,13 @@ async function loop(
     ...(request.history ?? []),
     ...(request.resume ?? [{ role: 'user', content: taskMessage(request.task, request.context) }]),
   ];
-  const waitFor = (call: { toolCallId: string; tool: string; args: unknown }) => void waitingFor.push(call);
-  const tools = toolSet(request, observer, observe, executed, redact, waitFor);
+  const tools = toolSet(request, observer, observe, executed, redact, paused);
   const first = await call(messages, tools, request.maxSteps, !!schema);
   const record = () => ({ attempts: chain.attempts(), modelAttempts: chain.attemptsMade(), answeredModel: chain.id });
-  if (waitingFor.length) return { output: first.output, usage: first.usage, ...record(), waitingFor };
+  if (pausing()) {
+    const { approvals: waitingFor, children: childCalls } = paused;
+    return { output: first.output, usage: first.usage, ...record(), waitingFor, childCalls };
+  }
   if (!schema) return { output: first.output, usage: first.usage, ...record() };
 
   let checked = await checkAnswer(schema, first.output);
@@ -289,58 +284,4 @@ function totals(usage: LanguageModelUsage): AgentLoopResult['usage'] {
   return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
 }
 
-type Observe = (report: () => Promise<void>) => Promise<void>;
-
-/** The tools keyed by the name the model sees; each call is reported before it runs and before its result goes back. */
-function toolSet(
-  { tools, needsApproval, checkToolResult }: AgentLoopRequest,
-  observer: AgentLoopObserver,
-  observe: Observe,
-  executed: Set<string>,
-  redact: (text: string) => string,
-  waitFor: (call: { toolCallId: string; tool: string; args: unknown }) => void,
-): ToolSet {
-  const set: ToolSet = {};
-  for (const runnable of tools) {
-    set[runnable.modelName] = tool<unknown, unknown>({
-      description: runnable.description,
-      inputSchema: jsonSchema(runnable.inputSchema as JSONSchema7),
-      execute: async (input, { toolCallId, abortSignal }) => {
-        executed.add(toolCallId);
-        if (needsApproval?.(runnable.id)) {
-          // Not run, nor recorded as called: the loop stops after this step, and the run waits for a person.
-          waitFor({ toolCallId, tool: runnable.id, args: input });
-          return { pending: 'waiting for approval' };
-        }
-        const call = { id: toolCallId, tool: runnable.id };
-        await observe(() => observer.toolCalled({ ...call, input }));
-        const ran = await runTool(runnable, input, abortSignal, redact, toolCallId);
-        let result = ran;
-        await observe(async () => void (result = checkToolResult ? await checkToolResult(toolCallId, ran) : ran));
-        await observe(() => observer.toolReturned({ ...call, ...result }));
-        return 'error' in result ? { error: result.error } : result.output;
-      },
-    });
-  }
-  return set;
-}
-
-export type ToolResult = { output: unknown } | { error: string };
-
-/** Runs a tool as the loop does: a failure is an error result, its text redacted. */
-export async function runTool(
-  runnable: RunnableTool,
-  input: unknown,
-  signal: AbortSignal | undefined,
-  redact: (text: string) => string,
-  callId?: string,
-): Promise<{ output: unknown } | { error: string }> {
-  return inToolSpan(runnable.id, callId, input, async () => {
-    try {
-      const output = await runnable.execute(input, { signal: signal ?? new AbortController().signal });
-      return { output: output ?? null };
-    } catch (error) {
-      return { error: redact(errorMessage(error)) };
-    }
-  });
-}
+export { runTool, type ToolResult } from './tool-set';

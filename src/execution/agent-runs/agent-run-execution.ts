@@ -3,41 +3,35 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { Actor, CommandContext } from '../../actors/actor';
 import { Agent, agentDecider, agentStream } from '../../agents/agent';
 import { AgentRunAggregate, AgentRunState } from '../../agents/agent-run/agent-run.state';
-import { AgentRunCommand, EndAgentRun, StartAgentRun } from '../../agents/agent-run/agent-run.commands';
+import { AgentRunCommand, EndAgentRun, StartAgentRun, Wait } from '../../agents/agent-run/agent-run.commands';
 import { AgentRunEvent, agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../../agents/agent-run/agent-run';
 import { DomainError } from '../../domain/decider';
-import { RunError } from '../../domain/run';
 import type { ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
-import { OutputInvalid } from '../agent-loop/structured-answer';
-import { ToolRegistry } from '../../tools/tool-registry';
+import { RunTools } from '../agent-tree/run-tools';
+import type { ChildRuns } from '../agent-tree/child-runs';
 import { persistently } from '../../actors/persistently';
 import type { ModelMessage } from 'ai';
 import { needsApproval } from '../../agents/agent';
 import { ToolCall } from '../../agents/agent-run/agent-run.state';
 import { ModelAttempt } from '../../domain/run';
 import { runMessages } from '../agent-loop/run-messages';
+import type { ChildRunCall } from '../agent-loop/tool-set';
 import type { RunnableTool } from '../../tools/tool';
 import { RunFeed } from '../../live/run-feed';
 import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
 import { memoryWindow } from '../../threads/thread';
 import type { ModelPrices } from '../../models/model-prices';
 import { runSpanEnded } from './agent-run-span';
-import { GuardrailBlocked, RunGuardrails } from '../guardrails/run-guardrails';
-
-/** Why a run's signal fired. */
-export class RunCancelled extends Error {}
-export class RunTimedOut extends Error {}
-/** The service is stopping. */
-export class RunInterrupted extends Error {}
-/** The run was ended by someone else (e.g. declared interrupted): this instance stops without recording. */
-export class RunTakenAway extends Error {}
+import { RunGuardrails } from '../guardrails/run-guardrails';
+import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 
 export interface ExecutionDeps {
   actors: ActorRegistry;
   threads: ThreadsReadModel;
-  tools: ToolRegistry;
+  tools: RunTools;
+  childRuns: ChildRuns;
   providers: ModelProviders;
   prices: ModelPrices;
   feed: RunFeed;
@@ -133,9 +127,10 @@ export class AgentRunExecution {
       const guard = new RunGuardrails(agent.guardrails ?? {}, (verdict, callId) =>
         this.record({ type: 'RecordGuardrailVerdict', executorId: this.deps.executorId, verdict, callId }),
       );
-      // A run resumed after a decision: carry the decisions out, then go on from its conversation so far.
+      // A run resumed after decisions or its children's ends: carry the decisions out, then go on from its
+      // conversation so far (the children's answers are the results of the calls that started them).
       let resume: ModelMessage[] | undefined;
-      if (run.decided?.length) {
+      if (run.decided?.length || run.children?.length) {
         const toolCalls = [...run.toolCalls];
         for (const decided of run.decided) {
           if (toolCalls.some((call) => call.id === decided.toolCallId)) continue;
@@ -164,6 +159,7 @@ export class AgentRunExecution {
           resume,
           needsApproval: (toolId) => needsApproval(agent.approvalRequired, toolId),
           checkToolResult: (callId, ran) => guard.toolResult(callId, ran),
+          childRunRefusal: this.deps.childRuns.refusalAt(run.depth ?? 0),
           signal,
         },
         {
@@ -185,10 +181,8 @@ export class AgentRunExecution {
       );
       const { usage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, result.modelAttempts);
       const attempts = run.attempts + result.attempts;
-      if (result.waitingFor) {
-        const approvals = result.waitingFor;
-        await this.send({ type: 'RequestApprovals', executorId: this.deps.executorId, approvals, usage, attempts });
-        return;
+      if (result.waitingFor?.length || result.childCalls?.length) {
+        return await this.wait(run, result.waitingFor ?? [], result.childCalls ?? [], { usage, attempts }, modelDone);
       }
       const answer = await guard.output(result.output, result.outputObject);
       const outcome = 'blocked' in answer ? this.outcomeOf(answer.blocked, undefined) : answer;
@@ -213,6 +207,30 @@ export class AgentRunExecution {
     }
     modelDone();
     await this.finish(end);
+  }
+
+  /**
+   * The run waits for decisions on `approvals` and for the child runs the `calls` start, holding nothing: once that
+   * is recorded the slot is let go, and the children are queued (should this fail, the agent-tree manager queues
+   * them from the log).
+   */
+  private async wait(
+    run: AgentRunAggregate,
+    approvals: Wait['approvals'],
+    calls: ChildRunCall[],
+    spent: Pick<Wait, 'usage' | 'attempts'>,
+    modelDone: () => void,
+  ): Promise<void> {
+    const children = this.deps.childRuns.requests(calls);
+    const { executorId } = this.deps;
+    const waited = await this.send({ type: 'Wait', executorId, approvals, children, ...spent });
+    modelDone();
+    if (!children.length || waited.state?.status !== 'waiting') return;
+    await this.deps.childRuns
+      .queue({ id: run.id, depth: run.depth ?? 0 }, children)
+      .catch((error: unknown) =>
+        this.deps.logger.warn(`Children of run ${run.id} are left to the log: ${String(error)}`),
+      );
   }
 
   /** A decided call: an approved one runs (with the args the person gave, if any); a rejected one has its result. */
@@ -243,22 +261,9 @@ export class AgentRunExecution {
   }
 
   private outcomeOf(error: unknown, reason: unknown): EndAgentRun['outcome'] {
-    if (reason instanceof RunCancelled) return { cancelled: true };
-    if (reason instanceof RunInterrupted) {
-      return { error: { code: 'interrupted', message: 'The service stopped while the run was executing' } };
-    }
-    if (reason instanceof RunTimedOut) {
-      return { error: { code: 'timeout', message: `The run did not end within ${this.deps.timeoutMs} ms` } };
-    }
-    if (error instanceof GuardrailBlocked) return { error: { code: 'guardrail_blocked', message: error.message } };
-    if (error instanceof ModelRunError) {
-      const runError: RunError = { code: error.code, message: error.message };
-      if (error.status !== undefined) runError.status = error.status;
-      if (error instanceof OutputInvalid) runError.errors = error.errors;
-      return { error: runError };
-    }
-    this.deps.logger.error(`Run ${this.runId} failed unexpectedly: ${String(error)}`);
-    return { error: { code: 'internal_error', message: error instanceof Error ? error.message : String(error) } };
+    return outcomeOf(error, reason, this.deps.timeoutMs, (message) =>
+      this.deps.logger.error(`Run ${this.runId} failed unexpectedly: ${message}`),
+    );
   }
 
   /** The end must be recorded: keep trying through a store outage, until the service stops. */
@@ -267,12 +272,14 @@ export class AgentRunExecution {
     if (this.recorded && !(await this.recorded)) return;
     runSpanEnded(end);
     try {
-      await persistently(
+      const { events } = await persistently(
         () => this.send({ type: 'EndAgentRun', executorId: this.deps.executorId, ...end }),
         `Recording the end of run ${this.runId}`,
         this.deps.logger,
         this.deps.stopping,
       );
+      // A child's parent is told at once (the agent-tree manager tells it from the log otherwise).
+      this.deps.childRuns.endedHere(events);
     } catch (error) {
       // Ended by someone else meanwhile, or the service is stopping: the lease sweep ends it as interrupted.
       this.deps.logger.warn(`The end of run ${this.runId} was not recorded: ${String(error)}`);
@@ -309,7 +316,7 @@ export class AgentRunExecution {
 }
 
 /** The claim of a run of this agent by this executor: the agent's tools missing now are its warnings. */
-export function claimOf(agent: Agent | null, executorId: string, tools: ToolRegistry): Omit<StartAgentRun, 'type'> {
+export function claimOf(agent: Agent | null, executorId: string, tools: RunTools): Omit<StartAgentRun, 'type'> {
   const { missing } = tools.resolve(agent?.tools ?? []);
   return {
     executorId,

@@ -15,8 +15,10 @@ import { ModelPrices } from '../../models/model-prices';
 import { ModelProviders } from '../../models/model-providers';
 import { configuredSecrets } from '../../shared/redaction';
 import { AppliedEvents } from '../../read-models/applied-events';
-import { ToolRegistry } from '../../tools/tool-registry';
-import { AgentRunExecution, RunCancelled, RunInterrupted, claimOf } from './agent-run-execution';
+import { RunTools } from '../agent-tree/run-tools';
+import { ChildRuns } from '../agent-tree/child-runs';
+import { AgentRunExecution, claimOf } from './agent-run-execution';
+import { RunCancelled, RunInterrupted } from './run-outcome';
 import { runAttributes } from './agent-run-span';
 import { ClaimDetails, RunClaim, RunClaims } from './run-claim';
 import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
@@ -43,8 +45,10 @@ const CHECKPOINT_EVERY_MS = 1000;
 @Injectable()
 export class AgentRunExecutor extends ProcessManager {
   protected readonly name = 'agent-run-executor';
-  // A run is queued once, and again each time a person's decisions let it go on.
-  protected override readonly follows = { filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided'] } };
+  // A run is queued once, and again each time a person's decisions, or the end of its last child, let it go on.
+  protected override readonly follows = {
+    filter: { eventTypes: ['AgentRunQueued', 'AgentRunApprovalsDecided', 'AgentRunChildRunEnded'] },
+  };
   readonly executorId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   /** Each run this executor knows, by where its claim stands: free, claimed, running (run-claim.ts). */
   private readonly claims = new RunClaims();
@@ -59,7 +63,8 @@ export class AgentRunExecutor extends ProcessManager {
     deps: ProcessManagerDeps,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
-    private readonly tools: ToolRegistry,
+    private readonly tools: RunTools,
+    private readonly childRuns: ChildRuns,
     private readonly feed: RunFeed,
     private readonly runs: AgentsReadModel,
     private readonly applied: AppliedEvents,
@@ -102,7 +107,7 @@ export class AgentRunExecutor extends ProcessManager {
   /** Queued runs wait their turn; the checkpoint stays before each until its claim is answered. */
   protected override async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
-      const resumed = event.type === 'AgentRunApprovalsDecided';
+      const resumed = event.type !== 'AgentRunQueued';
       if (resumed && !(event.data as AgentRunApprovalsDecided['data']).resumed) continue;
       const runId = resumed ? (event.data.runId as string) : (event.data as AgentRunQueued['data']).id;
       // Known here already (handed over by this process, or brought by an earlier event of the log read again
@@ -246,6 +251,7 @@ export class AgentRunExecutor extends ProcessManager {
       actors: this.actors,
       threads: this.threads,
       tools: this.tools,
+      childRuns: this.childRuns,
       providers: this.providers,
       prices: this.prices,
       feed: this.feed,

@@ -6,6 +6,18 @@ import { IdPrefix } from '../../shared/ids';
  * it is sent, and the lengths of what it makes itself (ids, times, positions).
  */
 
+/** Any JSON value (a tool's input or result): an object, an array, a string, a number, a boolean or null. */
+export const JSON_VALUE = {
+  nullable: true,
+  oneOf: [
+    { type: 'object', additionalProperties: true },
+    { type: 'array', maxItems: 100_000, items: {} },
+    { type: 'string', maxLength: 1_000_000 },
+    { type: 'number' },
+    { type: 'boolean' },
+  ],
+};
+
 /** `2026-01-01T00:00:00.000Z`, as `Date.toISOString` writes it. */
 export const TIME = { type: String, format: 'date-time', maxLength: 24 } as const;
 

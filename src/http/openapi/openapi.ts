@@ -46,6 +46,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemSchema] });
   const { maxParamLength } = app.get<AppConfig>(APP_CONFIG).http;
   (document.components ??= {}).headers = HEADERS;
+  withoutTypeBesideOneOf(document.components.schemas ?? {});
   for (const [path, item] of Object.entries(document.paths)) {
     const open = !path.startsWith('/v1/');
     for (const [method, operation] of Object.entries(item)) {
@@ -80,6 +81,18 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 const METRICS_PATH = '/metrics';
+
+/**
+ * A property that may hold any JSON value is declared with `oneOf` (JSON_VALUE); the generator adds the `object`
+ * its TypeScript type reflects as beside it, which would allow objects only.
+ */
+function withoutTypeBesideOneOf(schemas: Record<string, unknown>): void {
+  for (const schema of Object.values(schemas) as Array<{ properties?: Record<string, Record<string, unknown>> }>) {
+    for (const property of Object.values(schema.properties ?? {})) {
+      if (property.oneOf && property.type === 'object') delete property.type;
+    }
+  }
+}
 
 /** The headers an answer carries: the rate limit's on every limited route's, Retry-After where a retry may follow. */
 function headersOf(status: number, open: boolean): ResponseObject['headers'] {

@@ -1,0 +1,306 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RUN_STATUSES } from '../domain/run';
+import {
+  CURSOR,
+  JSON_VALUE,
+  LIST_ITEMS,
+  NAME_LENGTH,
+  PAGE_ITEMS,
+  TEXT_LENGTH,
+  TIME,
+  idField,
+} from '../http/openapi/fields';
+import { RunErrorSchema } from '../http/openapi/run.schema';
+import { GuardrailVerdictSchema } from './guardrails.schema';
+
+/** The shapes the agent run routes answer with, for the OpenAPI document. */
+
+export class UsageSchema {
+  @ApiProperty()
+  inputTokens: number;
+
+  @ApiProperty()
+  outputTokens: number;
+
+  @ApiPropertyOptional({
+    description:
+      "What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).",
+    example: 0.00042,
+  })
+  costUsd?: number;
+}
+
+export class ModelAttemptSchema {
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'openai/gpt-4o-mini' })
+  model: string;
+
+  @ApiProperty({ type: UsageSchema, description: 'The tokens its calls reported, priced at this model.' })
+  usage: UsageSchema;
+
+  @ApiPropertyOptional({ type: RunErrorSchema, description: 'Why the run left this model (or failed on it).' })
+  error?: RunErrorSchema;
+}
+
+export class ToolCallSchema {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ example: 'current_time' })
+  tool: string;
+
+  @ApiProperty({ ...JSON_VALUE, description: 'What the model passed to the tool.' })
+  input: unknown;
+
+  @ApiPropertyOptional({
+    ...JSON_VALUE,
+    description: "What the tool answered (a child run's: its answer, or its `outputObject`).",
+  })
+  output?: unknown;
+
+  @ApiPropertyOptional({ description: 'Why the tool failed.' })
+  error?: string;
+
+  @ApiProperty(TIME)
+  startedAt: string;
+
+  @ApiProperty({ ...TIME, nullable: true })
+  endedAt: string | null;
+}
+
+export class PendingApprovalSchema {
+  @ApiProperty({ maxLength: NAME_LENGTH })
+  toolCallId: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH, example: 'http_get' })
+  tool: string;
+
+  @ApiProperty({ description: 'The arguments the model passed.' })
+  args: unknown;
+
+  @ApiProperty(TIME)
+  requestedAt: string;
+
+  @ApiProperty({
+    ...idField('agentrun'),
+    description:
+      "The run whose call this is: this run, or one of its descendants (decide it through that run's approvals route).",
+  })
+  runId: string;
+
+  @ApiProperty({ ...idField('agent'), description: 'The agent of the run whose call this is.' })
+  agentId: string;
+}
+
+export class ChildRunSchema {
+  @ApiProperty(idField('agentrun'))
+  runId: string;
+
+  @ApiProperty(idField('agent'))
+  agentId: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH, description: "The agent's name when it was called (`agent:<name>`)." })
+  agent: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH, description: 'The call of the parent that started it.' })
+  toolCallId: string;
+
+  @ApiProperty({ enum: RUN_STATUSES })
+  status: string;
+}
+
+export class WaitingOnSchema {
+  @ApiProperty(idField('agentrun'))
+  runId: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH })
+  agent: string;
+}
+
+export class RunTreeSchema {
+  @ApiProperty(idField('agentrun'))
+  runId: string;
+
+  @ApiProperty(idField('agent'))
+  agentId: string;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: NAME_LENGTH, description: 'Null for the root.' })
+  agent: string | null;
+
+  @ApiProperty({ enum: RUN_STATUSES })
+  status: string;
+
+  @ApiProperty({ type: UsageSchema, nullable: true })
+  usage: UsageSchema | null;
+
+  @ApiProperty({ type: () => [RunTreeSchema], maxItems: LIST_ITEMS })
+  children: RunTreeSchema[];
+}
+
+export class AgentRunSchema {
+  @ApiProperty(idField('agentrun', 'agentrun_01JDQ90A1B2C3D4E5F6G7H8J9K'))
+  id: string;
+
+  @ApiProperty(idField('agent'))
+  agentId: string;
+
+  @ApiProperty({ maxLength: NAME_LENGTH })
+  model: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'The version of the agent the run ran.' })
+  agentVersion: number | null;
+
+  @ApiProperty({ maxLength: TEXT_LENGTH })
+  task: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  context: Record<string, unknown>;
+
+  @ApiProperty({ enum: RUN_STATUSES })
+  status: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  output: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      "The JSON Schema the answer must match (the run's own, else its agent's when it started); null: free text.",
+  })
+  outputSchema: Record<string, unknown> | null;
+
+  @ApiProperty({
+    nullable: true,
+    additionalProperties: true,
+    description: 'The answer as a JSON object, valid against `outputSchema`; null without a schema or before the end.',
+  })
+  outputObject: unknown;
+
+  @ApiProperty({ type: [ToolCallSchema] })
+  toolCalls: ToolCallSchema[];
+
+  @ApiProperty({
+    type: [PendingApprovalSchema],
+    maxItems: LIST_ITEMS,
+    description:
+      "While `waiting`: the tool calls that wait for a decision (POST …/approvals), its descendants' included (each names its run).",
+  })
+  pendingApprovals: PendingApprovalSchema[];
+
+  @ApiProperty({ type: UsageSchema, nullable: true })
+  usage: UsageSchema | null;
+
+  @ApiProperty({ description: 'HTTP requests made to the model provider, retries included.' })
+  attempts: number;
+
+  @ApiProperty({
+    type: [ModelAttemptSchema],
+    maxItems: 6,
+    description:
+      'When the run went on to a fallback model: each model it called, in order, with its tokens and why it was left. Empty when the run used its model alone.',
+  })
+  modelAttempts: ModelAttemptSchema[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: NAME_LENGTH,
+    description:
+      'The model whose answer is the output: `model`, or the fallback that answered; null until it succeeds.',
+  })
+  answeredModel: string | null;
+
+  @ApiProperty({
+    type: [GuardrailVerdictSchema],
+    maxItems: 1000,
+    description: "Every verdict of the agent's guardrails on this run: the task, the answer, each tool result.",
+  })
+  guardrails: GuardrailVerdictSchema[];
+
+  @ApiProperty({ type: RunErrorSchema, nullable: true })
+  error: RunErrorSchema | null;
+
+  @ApiProperty({ type: 'array', maxItems: LIST_ITEMS, items: { type: 'string', maxLength: 2 * NAME_LENGTH } })
+  warnings: string[];
+
+  @ApiProperty({ ...idField('wfrun'), nullable: true })
+  workflowRunId: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  stepIndex: number | null;
+
+  @ApiProperty({
+    ...idField('thread'),
+    nullable: true,
+    description: 'The thread whose conversation the run continues.',
+  })
+  threadId: string | null;
+
+  @ApiProperty({
+    ...idField('agentrun'),
+    nullable: true,
+    description: 'The run this one replays (POST …/runs/{runId}/replay); null for a run of its own.',
+  })
+  replayOf: string | null;
+
+  @ApiProperty({
+    ...idField('agentrun'),
+    nullable: true,
+    description: "The run whose call of this run's agent started it; null for a run of its own.",
+  })
+  parentRunId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: NAME_LENGTH, description: 'That call.' })
+  parentToolCallId: string | null;
+
+  @ApiProperty({ minimum: 0, description: 'How far down its tree the run is: 0 for a run of its own.' })
+  depth: number;
+
+  @ApiProperty({
+    type: [ChildRunSchema],
+    maxItems: LIST_ITEMS,
+    description: 'The runs its calls of other agents (`agent:<name>` tools) started, in order.',
+  })
+  children: ChildRunSchema[];
+
+  @ApiProperty({
+    type: [WaitingOnSchema],
+    maxItems: LIST_ITEMS,
+    description: 'While `waiting`: the children it waits for; it goes on once every one has ended.',
+  })
+  waitingOn: WaitingOnSchema[];
+
+  @ApiProperty({
+    type: UsageSchema,
+    nullable: true,
+    description: '`usage` and that of every descendant that has ended, cost included.',
+  })
+  totalUsage: UsageSchema | null;
+
+  @ApiPropertyOptional({
+    type: RunTreeSchema,
+    description: 'With `?include=tree`: the run and all its descendants, each with its status and usage.',
+  })
+  tree?: RunTreeSchema;
+
+  @ApiProperty()
+  cancelRequested: boolean;
+
+  @ApiProperty(TIME)
+  createdAt: string;
+
+  @ApiProperty({ ...TIME, nullable: true })
+  startedAt: string | null;
+
+  @ApiProperty({ ...TIME, nullable: true })
+  endedAt: string | null;
+}
+
+export class AgentRunListSchema {
+  @ApiProperty({ type: [AgentRunSchema], maxItems: PAGE_ITEMS })
+  runs: AgentRunSchema[];
+
+  @ApiProperty({ ...CURSOR, nullable: true })
+  nextCursor: string | null;
+}
