@@ -860,6 +860,21 @@ export interface components {
             };
             /** @description Checks on the task (before any model call), the answer and each tool result (before the model sees it). Default: none. */
             guardrails?: components["schemas"]["GuardrailsSchema"];
+            /**
+             * @description Agents it may hand the conversation to: the model sees `transfer_to_<name>` tools. An entry is a name (the next agent gets the whole conversation) or `{agent, input}` with `input` `all` (default), `last_user` (only the task) or `summary` (a summary the handing-off model writes). Default: none.
+             * @example [
+             *       "billing",
+             *       {
+             *         "agent": "refunds",
+             *         "input": "summary"
+             *       }
+             *     ]
+             */
+            handoffs?: (string | {
+                agent: string;
+                /** @enum {string} */
+                input?: "all" | "last_user" | "summary";
+            })[];
         };
         AgentMemorySchema: {
             /**
@@ -912,6 +927,21 @@ export interface components {
             /** @description Checks on the task, the answer and each tool result. */
             guardrails: components["schemas"]["GuardrailsSchema"];
             /**
+             * @description Agents it may hand the conversation to; [] when none.
+             * @example [
+             *       "billing",
+             *       {
+             *         "agent": "refunds",
+             *         "input": "summary"
+             *       }
+             *     ]
+             */
+            handoffs: (string | {
+                agent: string;
+                /** @enum {string} */
+                input?: "all" | "last_user" | "summary";
+            })[];
+            /**
              * @description Counts the changes, from 1.
              * @example 1
              */
@@ -931,6 +961,21 @@ export interface components {
             fallbackModels?: string[] | null;
             description?: string | null;
             guardrails?: components["schemas"]["GuardrailsSchema"] | null;
+            /**
+             * @description Agents it may hand the conversation to: the model sees `transfer_to_<name>` tools. An entry is a name (the next agent gets the whole conversation) or `{agent, input}` with `input` `all` (default), `last_user` (only the task) or `summary` (a summary the handing-off model writes). Default: none.
+             * @example [
+             *       "billing",
+             *       {
+             *         "agent": "refunds",
+             *         "input": "summary"
+             *       }
+             *     ]
+             */
+            handoffs?: (string | {
+                agent: string;
+                /** @enum {string} */
+                input?: "all" | "last_user" | "summary";
+            })[] | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -1064,6 +1109,21 @@ export interface components {
             runId: string;
             agent: string;
         };
+        RunHandoffSchema: {
+            /** @description The agent that handed the conversation on. */
+            from: string;
+            fromName: string;
+            /** @description The agent it was handed to. */
+            to: string;
+            toName: string;
+            /**
+             * @description What the next agent was sent (the exact messages are in the AgentRunHandedOff event).
+             * @enum {string}
+             */
+            input: "all" | "last_user" | "summary";
+            /** Format: date-time */
+            at: string;
+        };
         RunTreeSchema: {
             runId: string;
             agentId: string;
@@ -1128,6 +1188,12 @@ export interface components {
             waitingOn: components["schemas"]["WaitingOnSchema"][];
             /** @description `usage` and that of every descendant that has ended, cost included. */
             totalUsage: components["schemas"]["UsageSchema"] | null;
+            /** @description Each time the conversation was handed to another agent (`transfer_to_<name>`), in order. */
+            handoffs: components["schemas"]["RunHandoffSchema"][];
+            /** @description The agent whose answer is the output: `agentId`, or after handoffs the last agent; null until it succeeds. */
+            answeredBy: string | null;
+            /** @description A thread's turn that began with another agent than the thread's (the one that answered before). */
+            startAgentId: string | null;
             /** @description With `?include=tree`: the run and all its descendants, each with its status and usage. */
             tree?: components["schemas"]["RunTreeSchema"];
             cancelRequested: boolean;
@@ -1651,7 +1717,7 @@ export interface components {
              */
             archivedAt: string | null;
         };
-        RunTaskDto: {
+        RunThreadTaskDto: {
             /** @example Summarise this paper */
             task: string;
             /**
@@ -1681,6 +1747,8 @@ export interface components {
             outputSchema?: {
                 [key: string]: unknown;
             };
+            /** @description The agent to begin this turn with. Default: the agent that answered the thread's last turn (after a handoff, the one handed to), else the thread's agent. */
+            agentId?: string;
         };
         ThreadListSchema: {
             threads: components["schemas"]["ThreadSchema"][];
@@ -9474,7 +9542,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RunTaskDto"];
+                "application/json": components["schemas"]["RunThreadTaskDto"];
             };
         };
         responses: {

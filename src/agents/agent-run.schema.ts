@@ -12,23 +12,11 @@ import {
 } from '../http/openapi/fields';
 import { RunErrorSchema } from '../http/openapi/run.schema';
 import { GuardrailVerdictSchema } from './guardrails.schema';
+import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
+import { UsageSchema } from './usage.schema';
+
 
 /** The shapes the agent run routes answer with, for the OpenAPI document. */
-
-export class UsageSchema {
-  @ApiProperty()
-  inputTokens: number;
-
-  @ApiProperty()
-  outputTokens: number;
-
-  @ApiPropertyOptional({
-    description:
-      "What the tokens cost in US dollars, when the run's model has a price (built in, or `MODEL_PRICES_FILE`).",
-    example: 0.00042,
-  })
-  costUsd?: number;
-}
 
 export class ModelAttemptSchema {
   @ApiProperty({ maxLength: NAME_LENGTH, example: 'openai/gpt-4o-mini' })
@@ -89,51 +77,6 @@ export class PendingApprovalSchema {
 
   @ApiProperty({ ...idField('agent'), description: 'The agent of the run whose call this is.' })
   agentId: string;
-}
-
-export class ChildRunSchema {
-  @ApiProperty(idField('agentrun'))
-  runId: string;
-
-  @ApiProperty(idField('agent'))
-  agentId: string;
-
-  @ApiProperty({ maxLength: NAME_LENGTH, description: "The agent's name when it was called (`agent:<name>`)." })
-  agent: string;
-
-  @ApiProperty({ maxLength: NAME_LENGTH, description: 'The call of the parent that started it.' })
-  toolCallId: string;
-
-  @ApiProperty({ enum: RUN_STATUSES })
-  status: string;
-}
-
-export class WaitingOnSchema {
-  @ApiProperty(idField('agentrun'))
-  runId: string;
-
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  agent: string;
-}
-
-export class RunTreeSchema {
-  @ApiProperty(idField('agentrun'))
-  runId: string;
-
-  @ApiProperty(idField('agent'))
-  agentId: string;
-
-  @ApiProperty({ type: String, nullable: true, maxLength: NAME_LENGTH, description: 'Null for the root.' })
-  agent: string | null;
-
-  @ApiProperty({ enum: RUN_STATUSES })
-  status: string;
-
-  @ApiProperty({ type: UsageSchema, nullable: true })
-  usage: UsageSchema | null;
-
-  @ApiProperty({ type: () => [RunTreeSchema], maxItems: LIST_ITEMS })
-  children: RunTreeSchema[];
 }
 
 export class AgentRunSchema {
@@ -277,6 +220,28 @@ export class AgentRunSchema {
     description: '`usage` and that of every descendant that has ended, cost included.',
   })
   totalUsage: UsageSchema | null;
+
+  @ApiProperty({
+    type: [RunHandoffSchema],
+    maxItems: 100,
+    description: 'Each time the conversation was handed to another agent (`transfer_to_<name>`), in order.',
+  })
+  handoffs: RunHandoffSchema[];
+
+  @ApiProperty({
+    ...idField('agent'),
+    nullable: true,
+    description:
+      'The agent whose answer is the output: `agentId`, or after handoffs the last agent; null until it succeeds.',
+  })
+  answeredBy: string | null;
+
+  @ApiProperty({
+    ...idField('agent'),
+    nullable: true,
+    description: "A thread's turn that began with another agent than the thread's (the one that answered before).",
+  })
+  startAgentId: string | null;
 
   @ApiPropertyOptional({
     type: RunTreeSchema,

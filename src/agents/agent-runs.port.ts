@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { idField } from '../http/openapi/fields';
 import type { FastifyReply } from 'fastify';
 import { FreeFormObject } from '../http/free-form-json';
 import { ApiPreferWait } from '../http/prefer-wait';
@@ -42,10 +43,24 @@ export class RunTaskDto {
   outputSchema: Record<string, unknown> | null = null;
 }
 
-/** The agent that runs a task, and the thread whose conversation it continues, if any. */
+/** A thread's next task: by default the agent that answered the thread's last turn takes it (after a handoff). */
+export class RunThreadTaskDto extends RunTaskDto {
+  @ApiPropertyOptional({
+    ...idField('agent'),
+    description:
+      "The agent to begin this turn with. Default: the agent that answered the thread's last turn (after a handoff, the one handed to), else the thread's agent.",
+  })
+  @Matches(/^agent_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'agentId must be an agent id (agent_ and a ULID)' })
+  @IsString()
+  @IsOptional()
+  agentId?: string;
+}
+
+/** The agent that runs a task, the thread whose conversation it continues, if any, and the agent it begins with. */
 export interface RunPlace {
   agentId: string;
   threadId?: string;
+  startAgentId?: string;
 }
 
 /** Agent runs as other features start them. The agents module provides it. */

@@ -1,4 +1,6 @@
 import { GuardrailsSchema } from './guardrails.schema';
+import type { HandoffSpec } from './handoffs';
+import { HANDOFFS_FIELD } from './handoffs.schema';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { LatestRunSchema } from '../http/openapi/run.schema';
@@ -84,6 +86,9 @@ export class AgentSchema extends AgentSummarySchema {
   @ApiProperty({ type: () => GuardrailsSchema, description: 'Checks on the task, the answer and each tool result.' })
   guardrails: GuardrailsSchema;
 
+  @ApiProperty({ ...HANDOFFS_FIELD, description: 'Agents it may hand the conversation to; [] when none.' })
+  handoffs: HandoffSpec[];
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -127,6 +132,9 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ type: () => GuardrailsSchema, nullable: true })
   guardrails?: GuardrailsSchema | null;
+
+  @ApiPropertyOptional({ ...HANDOFFS_FIELD, nullable: true })
+  handoffs?: HandoffSpec[] | null;
 }
 
 export class AgentListSchema {

@@ -1,6 +1,7 @@
 import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 import type { Guardrails } from './guardrails';
+import type { HandoffSpec } from './handoffs';
 
 export type AgentStatus = 'active' | 'archived';
 export const AGENT_STATUSES: AgentStatus[] = ['active', 'archived'];
@@ -26,6 +27,8 @@ export interface Agent {
   fallbackModels: string[];
   /** Checks on the task, the answer and each tool's result; `{}`: none. */
   guardrails: Guardrails;
+  /** Agents it may hand the conversation to (`transfer_to_<name>` tools): names, or `{agent, input}`. */
+  handoffs: HandoffSpec[];
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
@@ -37,7 +40,7 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 /** The definition's fields of `from` (an agent, a create's body), as plain values. */
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
-  const { approvalRequired, fallbackModels, guardrails } = from;
+  const { approvalRequired, fallbackModels, guardrails, handoffs } = from;
   const memory = { maxMessages: from.memory.maxMessages };
   return {
     name,
@@ -51,11 +54,13 @@ export function pickDefinition(from: AgentDefinition): AgentDefinition {
     approvalRequired,
     fallbackModels,
     guardrails,
+    handoffs,
   };
 }
 
 /** The fields added after the first agents were made: a create may leave them out, and older events lack them. */
-type OptionalField = 'description' | 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels' | 'guardrails';
+type OptionalField =
+  'description' | 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels' | 'guardrails' | 'handoffs';
 
 /** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
 export function needsApproval(rules: string[], toolId: string): boolean {
@@ -94,6 +99,7 @@ export type AgentCreated = DomainEvent<
     approvalRequired?: string[];
     fallbackModels?: string[];
     guardrails?: Guardrails;
+    handoffs?: HandoffSpec[];
     description?: string;
   }
 >;
@@ -131,6 +137,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
         approvalRequired,
         fallbackModels,
         guardrails,
+        handoffs,
         description,
         ...agent
       } = command;
@@ -142,6 +149,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
         ...(description && { description }),
         ...(fallbackModels?.length && { fallbackModels }),
         ...(guardrails && Object.keys(guardrails).length && { guardrails }),
+        ...(handoffs?.length && { handoffs }),
         createdAt: now.toISOString(),
       };
       return [{ type: 'AgentCreated', data }];
@@ -197,6 +205,7 @@ export function withDefaults(agent: Agent): Agent {
     approvalRequired: agent.approvalRequired ?? [],
     fallbackModels: agent.fallbackModels ?? [],
     guardrails: agent.guardrails ?? {},
+    handoffs: agent.handoffs ?? [],
     description: agent.description ?? '',
   };
 }

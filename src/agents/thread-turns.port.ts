@@ -17,4 +17,7 @@ export abstract class ThreadTurns {
    * Returns at once for a run on no thread, or one that has not ended.
    */
   abstract recorded(run: AgentRun): Promise<void>;
+
+  /** The run whose exchange is the thread's last, if any (its `answeredBy` begins the next turn). */
+  abstract lastRunId(threadId: string): string | undefined;
 }

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
         leaseMs: 30_000,
         approvalTimeoutMs: 86_400_000,
         maxDepth: 4,
+        maxHandoffs: 8,
       },
     });
     expect(providers.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });

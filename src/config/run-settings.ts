@@ -10,6 +10,7 @@ export interface RunsConfig {
   leaseMs: number;
   approvalTimeoutMs: number;
   maxDepth: number;
+  maxHandoffs: number;
 }
 
 /** The settings of `RunsConfig`, each from its variable. */
@@ -56,5 +57,12 @@ export const RUN_SETTINGS = {
     0,
     32,
     'How deep a tree of runs may grow: a call of an agent tool by a run this deep is the tool error `depth_exceeded`. 0: agents may not call agents.',
+  ),
+  maxHandoffs: int(
+    'RUN_MAX_HANDOFFS',
+    8,
+    0,
+    100,
+    'Handoffs one run may make (`transfer_to_<name>` calls); past it a transfer is the tool error `handoffs_exceeded`.',
   ),
 } satisfies Settings;

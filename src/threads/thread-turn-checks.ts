@@ -35,6 +35,10 @@ export class ThreadTurnChecks implements ThreadTurns {
     if (thread.archivedAt) throw new DomainError('conflict', `Thread ${threadId} is archived`);
   }
 
+  lastRunId(threadId: string): string | undefined {
+    return this.threads.lastMessages(threadId, 1)[0]?.runId;
+  }
+
   /**
    * A run's end and its exchange are two events on two streams (the exchange is added by a process manager after
    * the end), so a read model that shows the end may not show the turn yet: this waits for the threads read model

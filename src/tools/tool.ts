@@ -15,4 +15,6 @@ export interface RunnableTool extends ToolDefinition {
   execute(input: unknown, options: { signal: AbortSignal }): Promise<unknown>;
   /** Set on `agent:<name>` tools: a call starts a child run of this agent instead of `execute`. */
   agent?: { id: string; name: string };
+  /** Set on `transfer_to:<name>` tools: a call hands the conversation to this agent, with `input` of it. */
+  handoff?: { id: string; name: string; input: 'all' | 'last_user' | 'summary' };
 }

@@ -70,6 +70,7 @@ export async function startSchedulerInstance(
           approvalRequired: [],
           fallbackModels: [],
           guardrails: {},
+          handoffs: [],
           description: '',
         }),
       );

@@ -1,6 +1,13 @@
 import type { GuardrailVerdict } from '../guardrails';
 import { ModelAttempt, RunError, Usage } from '../../domain/run';
-import { ApprovalDecision, ChildRunRequest, ParentRef, PendingApproval, WorkflowStepRef } from './agent-run.state';
+import {
+  ApprovalDecision,
+  ChildRunRequest,
+  ParentRef,
+  PendingApproval,
+  RunHandoff,
+  WorkflowStepRef,
+} from './agent-run.state';
 
 export type QueueAgentRun = {
   type: 'QueueAgentRun';
@@ -15,6 +22,8 @@ export type QueueAgentRun = {
   replayOf?: string;
   /** A child run's place in its tree: 0 (absent) for a run of its own. */
   depth?: number;
+  /** A thread's turn that begins with another agent than the thread's. */
+  startAgentId?: string;
   /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
   start?: Omit<StartAgentRun, 'type'>;
 } & Partial<WorkflowStepRef> &
@@ -62,6 +71,14 @@ export type Wait = {
   usage: Usage | null;
   attempts: number;
 };
+/** The model called a `transfer_to_<name>` tool: the run goes on with that agent, sent `messages`. */
+export type HandOff = {
+  type: 'HandOff';
+  executorId: string;
+  callId: string;
+  handoff: Omit<RunHandoff, 'at'>;
+  messages: unknown[];
+};
 /** A child run ended: its outcome is the result of the call that started it. */
 export type EndChildRun = {
   type: 'EndChildRun';
@@ -81,6 +98,8 @@ export type EndAgentRun = {
   attempts: number;
   /** When the run went on to a fallback model: each model it called, in order (the last is the one that answered). */
   modelAttempts?: ModelAttempt[];
+  /** After handoffs: the agent whose answer it is. */
+  answeredBy?: string;
 };
 export type CancelAgentRun = { type: 'CancelAgentRun' };
 /** Ends a run whose executor stopped renewing its lease before `staleBefore`. */
@@ -94,6 +113,7 @@ export type AgentRunCommand =
   | RenewRunLease
   | Wait
   | EndChildRun
+  | HandOff
   | DecideApprovals
   | ExpireApprovals
   | EndAgentRun

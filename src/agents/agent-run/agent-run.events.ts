@@ -7,6 +7,7 @@ import {
   ChildRunRequest,
   ParentRef,
   PendingApproval,
+  RunHandoff,
   WorkflowStepRef,
 } from './agent-run.state';
 
@@ -41,6 +42,7 @@ export type AgentRunQueued = DomainEvent<
     threadId?: string;
     replayOf?: string;
     depth?: number;
+    startAgentId?: string;
   } & Partial<WorkflowStepRef> &
     Partial<ParentRef>
 >;
@@ -101,6 +103,11 @@ export type AgentRunChildRunEnded = DomainEvent<
     at: string;
   }
 >;
+/** The conversation went on with another agent: `messages` is exactly what that agent was sent. */
+export type AgentRunHandedOff = DomainEvent<
+  'AgentRunHandedOff',
+  RunHandoff & { runId: string; callId: string; messages: unknown[] }
+>;
 /** `resumed`: every pending call has its decision, and the run is queued again to go on. */
 export type AgentRunApprovalsDecided = DomainEvent<
   'AgentRunApprovalsDecided',
@@ -108,7 +115,7 @@ export type AgentRunApprovalsDecided = DomainEvent<
 >;
 export type AgentRunSucceeded = DomainEvent<
   'AgentRunSucceeded',
-  AgentRunEndedData & { output: string; outputObject?: unknown }
+  AgentRunEndedData & { output: string; outputObject?: unknown; answeredBy?: string }
 >;
 export type AgentRunFailed = DomainEvent<'AgentRunFailed', AgentRunEndedData & { error: RunError }>;
 export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
@@ -124,6 +131,7 @@ export type AgentRunEvent =
   | AgentRunApprovalsDecided
   | AgentRunChildRunsStarted
   | AgentRunChildRunEnded
+  | AgentRunHandedOff
   | AgentRunSucceeded
   | AgentRunFailed
   | AgentRunCancelRequested
@@ -140,6 +148,7 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunApprovalsDecided: true,
   AgentRunChildRunsStarted: true,
   AgentRunChildRunEnded: true,
+  AgentRunHandedOff: true,
   AgentRunSucceeded: true,
   AgentRunFailed: true,
   AgentRunCancelRequested: true,

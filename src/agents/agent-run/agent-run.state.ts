@@ -59,6 +59,16 @@ export interface ParentRef {
   parentToolCallId: string;
 }
 
+/** The run went on with another agent: `from` handed the conversation to `to` (agent ids, with their names). */
+export interface RunHandoff {
+  from: string;
+  fromName: string;
+  to: string;
+  toName: string;
+  input: 'all' | 'last_user' | 'summary';
+  at: string;
+}
+
 /** Set when a workflow step made the run. */
 export interface WorkflowStepRef {
   workflowRunId: string;
@@ -116,6 +126,12 @@ export interface AgentRun {
   waitingOn: Array<Pick<ChildRun, 'runId' | 'agent'>>;
   /** `usage` and the `totalUsage` of every child that has ended, cost included. */
   totalUsage: Usage | null;
+  /** Each time the conversation was handed to another agent, in order. */
+  handoffs: RunHandoff[];
+  /** The agent whose answer is the output (after handoffs, the last one's); null until the run succeeds. */
+  answeredBy: string | null;
+  /** A thread's turn begins with this agent (the one that answered the turn before, or the one asked for). */
+  startAgentId: string | null;
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;
@@ -132,6 +148,8 @@ export interface AgentRunAggregate extends AgentRun {
   waitingSince: string | null;
   /** The `totalUsage` of the children that have ended, added up. */
   childrenUsage: Usage | null;
+  /** After a handoff: what the agent handed to was sent, and how many tool calls came before (a resume goes on from it). */
+  lastHandoff: { messages: unknown[]; toolCallsBefore: number } | null;
 }
 
 export type AgentRunState = AgentRunAggregate | null;

@@ -7,6 +7,7 @@ export function toAgentRun({
   decided: _d,
   waitingSince: _w,
   childrenUsage: _c,
+  lastHandoff: _l,
   ...run
 }: AgentRunAggregate): AgentRun {
   // Runs recorded before structured output have neither field.
@@ -28,6 +29,10 @@ export function toAgentRun({
     children: run.children ?? [],
     waitingOn: run.waitingOn ?? [],
     totalUsage: run.totalUsage === undefined ? run.usage : run.totalUsage,
+    // Runs recorded before handoffs have none.
+    handoffs: run.handoffs ?? [],
+    answeredBy: run.answeredBy ?? (run.status === 'succeeded' ? run.agentId : null),
+    startAgentId: run.startAgentId ?? null,
   };
 }
 

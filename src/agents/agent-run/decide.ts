@@ -37,6 +37,11 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
       return wait(state, command, at);
     case 'EndChildRun':
       return endChildRun(state, command, at);
+    case 'HandOff': {
+      checkExecutor(state, command.executorId);
+      const { callId, handoff, messages } = command;
+      return [{ type: 'AgentRunHandedOff', data: { runId, callId, ...handoff, messages, at } }];
+    }
     case 'DecideApprovals':
       return decideApprovals(state, command.decisions, at);
     case 'ExpireApprovals': {
@@ -60,12 +65,9 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
         return [{ type: 'AgentRunFailed', data: { ...ended, error: withThreadNote(state, outcome.error) } }];
       }
       const { output, outputObject } = outcome;
-      return [
-        {
-          type: 'AgentRunSucceeded',
-          data: { ...ended, output, ...(outputObject !== undefined && { outputObject }) },
-        },
-      ];
+      const answeredBy = command.answeredBy && command.answeredBy !== state.agentId ? command.answeredBy : undefined;
+      const answer = { output, ...(outputObject !== undefined && { outputObject }), ...(answeredBy && { answeredBy }) };
+      return [{ type: 'AgentRunSucceeded', data: { ...ended, ...answer } }];
     }
     case 'CancelAgentRun':
       if (state.status === 'cancelled' || state.cancelRequested) return [];

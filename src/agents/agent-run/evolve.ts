@@ -25,7 +25,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       event.data;
     const threadId = event.data.threadId ?? null;
     const replayOf = event.data.replayOf ?? null;
-    const { parentRunId = null, parentToolCallId = null, depth = 0 } = event.data;
+    const { parentRunId = null, parentToolCallId = null, depth = 0, startAgentId = null } = event.data;
     return {
       id,
       agentId,
@@ -57,6 +57,10 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       waitingOn: [],
       totalUsage: null,
       childrenUsage: null,
+      handoffs: [],
+      answeredBy: null,
+      startAgentId,
+      lastHandoff: null,
       cancelRequested: false,
       createdAt,
       startedAt: null,
@@ -136,6 +140,11 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       const children = state.children.map((child) => (child.runId === childRunId ? { ...child, status } : child));
       return { ...state, toolCalls, children, childrenUsage, ...(resumed && { status: 'queued' as const }) };
     }
+    case 'AgentRunHandedOff': {
+      const { runId: _runId, callId: _callId, messages, ...handoff } = event.data;
+      const lastHandoff = { messages, toolCallsBefore: state.toolCalls.length };
+      return { ...state, handoffs: [...(state.handoffs ?? []), handoff], lastHandoff };
+    }
     case 'AgentRunCancelRequested':
       return { ...state, cancelRequested: true };
     case 'AgentRunSucceeded':
@@ -144,6 +153,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
         output: event.data.output,
         outputObject: event.data.outputObject ?? null,
         answeredModel: event.data.model ?? state.model,
+        answeredBy: event.data.answeredBy ?? state.agentId,
       };
     case 'AgentRunFailed':
       return { ...ended(state, 'failed', event.data), error: event.data.error };

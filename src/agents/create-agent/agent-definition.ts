@@ -4,6 +4,7 @@ import { AgentDefinition } from '../agent';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { guardrailsErrors } from './guardrails-check';
+import { handoffsErrors } from './handoffs-check';
 import { agentNamedBy } from '../agent-tool';
 import type { AgentDirectory } from '../agent-directory.port';
 
@@ -16,9 +17,10 @@ import type { AgentDirectory } from '../agent-directory.port';
  * undefined: not checked), so an agent whose tool has gone can still change.
  */
 export async function checkAgentDefinition(
-  { name, model, tools, outputSchema, fallbackModels, guardrails, approvalRequired }: Partial<AgentDefinition>,
+  definition: Partial<AgentDefinition>,
   { registry, agents }: { registry: ToolRegistry; agents: Pick<AgentDirectory, 'hasAgentNamed'> },
 ): Promise<void> {
+  const { name, model, tools, outputSchema, fallbackModels, guardrails, approvalRequired, handoffs } = definition;
   const errors: FieldError[] = [];
   errors.push(...(await outputSchemaErrors(outputSchema)));
   const parsed = model === undefined ? undefined : parseModelId(model);
@@ -42,6 +44,7 @@ export async function checkAgentDefinition(
     errors.push({ path: `approvalRequired[${i}]`, message });
   });
   errors.push(...guardrailsErrors(guardrails));
+  errors.push(...handoffsErrors(handoffs, name, agents));
   if (errors.length) throw new ValidationFailed(errors);
 }
 

@@ -21,6 +21,7 @@ describe('POST /v1/agents body: the fast path (a JSON Schema) beside class-valid
       approvalRequired: [],
       fallbackModels: [],
       guardrails: {},
+      handoffs: [],
       description: '',
       memory: { maxMessages: DEFAULT_MEMORY.maxMessages },
       outputSchema: null,

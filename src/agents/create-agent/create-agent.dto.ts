@@ -17,6 +17,8 @@ import {
 import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { FreeFormObject } from '../../http/free-form-json';
 import type { Guardrails } from '../guardrails';
+import { HANDOFF_INPUTS, HandoffSpec, MAX_HANDOFFS } from '../handoffs';
+import { HANDOFFS_FIELD } from '../handoffs.schema';
 import { GuardrailsSchema } from '../guardrails.schema';
 import { FastBodySchema } from '../../http/body-schema';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
@@ -85,6 +87,21 @@ const CREATE_AGENT_BODY = {
     },
     outputSchema: { type: 'object' },
     guardrails: { type: 'object' },
+    handoffs: {
+      type: 'array',
+      maxItems: MAX_HANDOFFS,
+      items: {
+        anyOf: [
+          { type: 'string', maxLength: 200 },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['agent'],
+            properties: { agent: { type: 'string', maxLength: 200 }, input: { enum: HANDOFF_INPUTS } },
+          },
+        ],
+      },
+    },
   },
 } as const;
 
@@ -224,4 +241,11 @@ export class CreateAgentDto {
   })
   @FreeFormObject({ message: 'guardrails must be an object of input, output and toolResults' })
   guardrails: Guardrails = {};
+
+  /** Each entry is checked by checkAgentDefinition (a name, or `{agent, input}`). */
+  @ApiPropertyOptional(HANDOFFS_FIELD)
+  @ArrayMaxSize(MAX_HANDOFFS)
+  @IsArray({ message: 'handoffs must be a list of agent names' })
+  @Optional()
+  handoffs: HandoffSpec[] = [];
 }

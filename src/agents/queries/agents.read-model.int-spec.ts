@@ -37,6 +37,7 @@ describe('agents read model', () => {
       fallbackModels: ['anthropic/claude-3-5-haiku-latest'],
       description: 'Reads files.',
       guardrails: { input: [{ type: 'pii' as const, kinds: ['email' as const], action: 'redact' as const }] },
+      handoffs: ['billing', { agent: 'refunds', input: 'summary' as const }],
       version: 3,
       createdAt: '2026-01-01T00:00:00.000Z',
     };

@@ -241,8 +241,9 @@ function withContext(run: StoredAgentRun, context: string): AgentRunAggregate {
 }
 
 /** The definition's fields kept in the `options` column. */
-function optionsOf({ outputSchema, memory, approvalRequired, fallbackModels, guardrails, description }: Agent) {
-  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails, description };
+function optionsOf(agent: Agent) {
+  const { outputSchema, memory, approvalRequired, fallbackModels, guardrails, handoffs, description } = agent;
+  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails, handoffs, description };
 }
 
 /** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
@@ -265,6 +266,7 @@ function toAgent(row: AgentRow): Agent {
     approvalRequired: options.approvalRequired ?? [],
     fallbackModels: options.fallbackModels ?? [],
     guardrails: options.guardrails ?? {},
+    handoffs: options.handoffs ?? [],
     description: options.description ?? '',
     version: row.version,
     createdAt: row.created_at,

@@ -14,4 +14,7 @@ export class RunAgentCommand extends Command<AgentRun> {
   ) {
     super();
   }
+
+  /** A thread's turn: the agent to begin with, instead of the one that answered the thread's last turn. */
+  startAgentId?: string;
 }

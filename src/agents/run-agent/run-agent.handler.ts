@@ -30,6 +30,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     if (!agent) throw new DomainError('not_found', `Agent ${agentId} does not exist`);
     if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
     if (threadId) await this.turns.checkTurn(threadId, agentId);
+    const startAgentId = threadId ? await this.startAgentOf(threadId, agentId, command.startAgentId) : undefined;
     const id = this.ids.newId('agentrun');
     // With a free slot of the local executor, the run is queued and claimed in one commit; a thread's runs wait
     // their turn. The local executor may start it (or has started it) while the read models catch up.
@@ -45,6 +46,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       ...(outputSchema && { outputSchema }),
       ...(threadId && { threadId }),
       ...(replayOf && { replayOf }),
+      ...(startAgentId && { startAgentId }),
       ...(start && { start }),
     });
     const decided = (start: LocalSlot['start']) => runQueuedBy(queueing(start), new Date());
@@ -59,5 +61,26 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
     );
     await this.readYourWrites.waitFor(queued.position);
     return toAgentRun(queued.state!);
+  }
+
+  /**
+   * The agent a thread's turn begins with, when not the thread's: the one asked for (which must be active), else
+   * the one that answered the thread's last turn (after a handoff), if it is still active.
+   */
+  private async startAgentOf(threadId: string, agentId: string, asked?: string): Promise<string | undefined> {
+    if (asked) {
+      const agent = await this.actors.of(agentStream(asked), agentDecider).read();
+      if (!agent || agent.status === 'archived') {
+        const message = `is not an active agent (${agent ? 'archived' : 'no such agent'})`;
+        throw new DomainError('unprocessable', `Agent ${asked} cannot take the turn`, [{ path: 'agentId', message }]);
+      }
+      return asked === agentId ? undefined : asked;
+    }
+    const lastRunId = this.turns.lastRunId(threadId);
+    const last = lastRunId && (await this.actors.of(agentRunStream(lastRunId), agentRunDecider).read());
+    const answeredBy = last ? last.answeredBy : null;
+    if (!answeredBy || answeredBy === agentId) return undefined;
+    const agent = await this.actors.of(agentStream(answeredBy), agentDecider).read();
+    return agent?.status === 'active' ? answeredBy : undefined;
   }
 }

@@ -16,6 +16,7 @@ export const EDITABLE_AGENT_FIELDS = [
   'approvalRequired',
   'fallbackModels',
   'guardrails',
+  'handoffs',
 ] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {

@@ -49,6 +49,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
           fallbackModels: changed('fallbackModels'),
           guardrails: changed('guardrails'),
           approvalRequired: changed('approvalRequired'),
+          handoffs: changed('handoffs'),
         },
         { registry: this.tools, agents: this.agents },
       );

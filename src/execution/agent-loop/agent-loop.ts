@@ -9,7 +9,15 @@ import {
   type ToolSet,
 } from 'ai';
 import { taskMessage } from './task-message';
-import { ApprovalCall, ChildRunCall, PausedCalls, ToolObserver, ToolSetOptions, toolSet } from './tool-set';
+import {
+  ApprovalCall,
+  ChildRunCall,
+  HandoffCall,
+  PausedCalls,
+  ToolObserver,
+  ToolSetOptions,
+  toolSet,
+} from './tool-set';
 import type { ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
 import type { ModelAttempt } from '../../domain/run';
@@ -57,6 +65,8 @@ export interface AgentLoopResult {
   waitingFor?: ApprovalCall[];
   /** Calls of other agents: each starts a child run, and the run waits for them. */
   childCalls?: ChildRunCall[];
+  /** A call of a `transfer_to_<name>` tool: the run goes on with that agent; `conversation` is every message so far. */
+  handoff?: HandoffCall & { conversation: ModelMessage[] };
   /** Summed over all steps. */
   usage: { inputTokens: number; outputTokens: number };
   /** HTTP requests sent to the providers over all steps, retries included. */
@@ -125,7 +135,7 @@ async function loop(
   const executed = new Set<string>();
   const schema = request.outputSchema ?? undefined;
   const paused: PausedCalls = { approvals: [], children: [] };
-  const pausing = () => paused.approvals.length + paused.children.length > 0;
+  const pausing = () => paused.approvals.length + paused.children.length > 0 || paused.handoff !== undefined;
 
   /**
    * One call of the model, with its tool loop when `tools` is set; `keepResponse`: with its response messages (for a
@@ -234,6 +244,7 @@ async function loop(
           output: done.output,
           usage: sum(usage, done.usage),
           responseMessages: [...carried, ...done.responseMessages],
+          stepMessages: [...carried, ...progress.messages],
         };
       } catch (error) {
         chain.spent(progress.usage);
@@ -253,9 +264,14 @@ async function loop(
   const tools = toolSet(request, observer, observe, executed, redact, paused);
   const first = await call(messages, tools, request.maxSteps, !!schema);
   const record = () => ({ attempts: chain.attempts(), modelAttempts: chain.attemptsMade(), answeredModel: chain.id });
-  if (pausing()) {
-    const { approvals: waitingFor, children: childCalls } = paused;
+  const { approvals: waitingFor, children: childCalls, handoff } = paused;
+  if (waitingFor.length || childCalls.length) {
+    // Calls that wait come first: a handoff in the same step is not made (the model may ask for it again).
     return { output: first.output, usage: first.usage, ...record(), waitingFor, childCalls };
+  }
+  if (handoff) {
+    const conversation = [...messages, ...first.stepMessages];
+    return { output: first.output, usage: first.usage, ...record(), handoff: { ...handoff, conversation } };
   }
   if (!schema) return { output: first.output, usage: first.usage, ...record() };
 

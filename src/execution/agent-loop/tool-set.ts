@@ -24,10 +24,24 @@ export interface ChildRunCall {
   traceparent?: string;
 }
 
-/** The calls of a step that make the loop stop after it: the run waits for them, holding nothing. */
+/** A call of a `transfer_to_<name>` tool: the conversation goes on with that agent. */
+export interface HandoffCall {
+  toolCallId: string;
+  agentId: string;
+  name: string;
+  input: 'all' | 'last_user' | 'summary';
+  /** With `input: "summary"`: what the handing-off model wrote of the conversation so far. */
+  summary?: string;
+}
+
+/**
+ * The calls of a step that make the loop stop after it: the run waits for the approvals and children, holding
+ * nothing, or goes on with the agent handed to.
+ */
 export interface PausedCalls {
   approvals: ApprovalCall[];
   children: ChildRunCall[];
+  handoff?: HandoffCall;
 }
 
 /** What the tools of a run are, and what their calls go through. */
@@ -39,6 +53,8 @@ export interface ToolSetOptions {
   checkToolResult?: (callId: string, result: ToolResult) => Promise<ToolResult>;
   /** Set when a call of an agent tool may not start a child run (too deep): the error the model gets instead. */
   childRunRefusal?: string;
+  /** Set when the run may not hand off again (`RUN_MAX_HANDOFFS`): the error a transfer gets instead. */
+  handoffRefusal?: string;
 }
 
 /** Told of each call; an error it throws stops the loop (the run could not be recorded). */
@@ -56,7 +72,7 @@ type Observe = (report: () => Promise<void>) => Promise<void>;
  * A call that waits for a person, or that starts another agent's run, is not answered here: it is added to `paused`.
  */
 export function toolSet(
-  { tools, needsApproval, checkToolResult, childRunRefusal }: ToolSetOptions,
+  { tools, needsApproval, checkToolResult, childRunRefusal, handoffRefusal }: ToolSetOptions,
   observer: ToolObserver,
   observe: Observe,
   executed: Set<string>,
@@ -71,6 +87,15 @@ export function toolSet(
       execute: async (input, { toolCallId, abortSignal }) => {
         executed.add(toolCallId);
         const call = { id: toolCallId, tool: runnable.id };
+        if (runnable.handoff) {
+          // Not a tool call of the run: the handoff is recorded as such, once the step is over.
+          if (handoffRefusal) return { error: handoffRefusal };
+          if (paused.handoff) return { error: `Not transferred: the conversation goes to "${paused.handoff.name}"` };
+          const { summary } = (input ?? {}) as { summary?: string };
+          const { id: agentId, name, input: sent } = runnable.handoff;
+          paused.handoff = { toolCallId, agentId, name, input: sent, ...(summary !== undefined && { summary }) };
+          return { transferred_to: name };
+        }
         if (runnable.agent) {
           await observe(() => observer.toolCalled({ ...call, input }));
           if (childRunRefusal) {

@@ -13,7 +13,6 @@ import { RunTools } from '../agent-tree/run-tools';
 import type { ChildRuns } from '../agent-tree/child-runs';
 import { persistently } from '../../actors/persistently';
 import type { ModelMessage } from 'ai';
-import { needsApproval } from '../../agents/agent';
 import { ToolCall } from '../../agents/agent-run/agent-run.state';
 import { ModelAttempt } from '../../domain/run';
 import { runMessages } from '../agent-loop/run-messages';
@@ -25,13 +24,15 @@ import { memoryWindow } from '../../threads/thread';
 import type { ModelPrices } from '../../models/model-prices';
 import { runSpanEnded } from './agent-run-span';
 import { RunGuardrails } from '../guardrails/run-guardrails';
-import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
+import { HandoffFailed, RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
+import { AgentTurns } from './agent-turns';
 
 export interface ExecutionDeps {
   actors: ActorRegistry;
   threads: ThreadsReadModel;
   tools: RunTools;
   childRuns: ChildRuns;
+  maxHandoffs: number;
   providers: ModelProviders;
   prices: ModelPrices;
   feed: RunFeed;
@@ -119,76 +120,48 @@ export class AgentRunExecution {
     const lease = setInterval(() => void this.renewLease(), Math.max(100, Math.floor(this.deps.leaseMs / 3)));
     let end: Omit<EndAgentRun, 'type' | 'executorId'>;
     try {
-      const { tools } = this.deps.tools.resolve(agent.tools);
       // The AI SDK is loaded with the first run rather than at the service's start.
-      const { runAgentLoop, runTool } = await import('../agent-loop/agent-loop');
+      const loop = await import('../agent-loop/agent-loop');
       const { toModelMessages } = await import('../agent-loop/thread-history');
-      const modelNames = new Map(tools.map((t) => [t.id, t.modelName]));
-      const guard = new RunGuardrails(agent.guardrails ?? {}, (verdict, callId) =>
-        this.record({ type: 'RecordGuardrailVerdict', executorId: this.deps.executorId, verdict, callId }),
-      );
+      const turns = new AgentTurns(run, this.deps, (command) => this.record(command), signal);
+      const turn = turns.prepare(await this.agentNow(run, agent));
+      const { tools, modelNames, guard } = turn;
       // A run resumed after decisions or its children's ends: carry the decisions out, then go on from its
-      // conversation so far (the children's answers are the results of the calls that started them).
+      // conversation so far (the children's answers are the results of the calls that started them). After a
+      // handoff, that conversation is what the agent handed to was sent, and the calls since.
       let resume: ModelMessage[] | undefined;
+      const handedOff = run.lastHandoff;
       if (run.decided?.length || run.children?.length) {
-        const toolCalls = [...run.toolCalls];
+        const toolCalls = run.toolCalls.slice(handedOff?.toolCallsBefore ?? 0);
         for (const decided of run.decided) {
-          if (toolCalls.some((call) => call.id === decided.toolCallId)) continue;
-          toolCalls.push(await this.carryOut(decided, tools, runTool, signal, guard));
+          if (run.toolCalls.some((call) => call.id === decided.toolCallId)) continue;
+          toolCalls.push(await this.carryOut(decided, tools, loop.runTool, signal, guard));
         }
-        resume = toModelMessages(runMessages({ ...run, toolCalls }), modelNames);
+        const since = toModelMessages(runMessages({ ...run, toolCalls }), modelNames);
+        resume = handedOff ? [...(handedOff.messages as ModelMessage[]), ...since.slice(1)] : since;
       }
       // A thread's earlier runs have settled (the executor takes them in order): its last messages are projected.
-      const remembered = run.threadId
-        ? memoryWindow(this.deps.threads.lastMessages(run.threadId, agent.memory.maxMessages), agent.memory.maxMessages)
-        : [];
+      const { maxMessages } = turn.agent.memory;
+      const remembered =
+        run.threadId && !handedOff
+          ? memoryWindow(this.deps.threads.lastMessages(run.threadId, maxMessages), maxMessages)
+          : [];
       const history = toModelMessages(remembered, modelNames);
-      const model = run.model || agent.model;
       // A resumed run's task was checked when it first started.
       const sent = resume ? { task: run.task, context: run.context } : await guard.input(run.task, run.context);
-      const result = await runAgentLoop(
-        {
-          model,
-          fallbackModels: agent.fallbackModels,
-          instructions: agent.instructions,
-          ...sent,
-          tools,
-          maxSteps: agent.maxSteps,
-          outputSchema: run.outputSchema ?? agent.outputSchema,
-          history,
-          resume,
-          needsApproval: (toolId) => needsApproval(agent.approvalRequired, toolId),
-          checkToolResult: (callId, ran) => guard.toolResult(callId, ran),
-          childRunRefusal: this.deps.childRuns.refusalAt(run.depth ?? 0),
-          signal,
-        },
-        {
-          // An answer the guardrails may block or redact is shown once checked, not as it is written.
-          delta: (text) => (guard.holdsOutput ? undefined : this.deps.feed.publish(this.runId, text)),
-          toolCalled: ({ id, tool, input }) =>
-            this.record({ type: 'RecordToolCall', executorId: this.deps.executorId, callId: id, tool, input }),
-          toolReturned: ({ id, tool, output, error }) =>
-            this.record({
-              type: 'RecordToolResult',
-              executorId: this.deps.executorId,
-              callId: id,
-              tool,
-              output,
-              error,
-            }),
-        },
-        this.deps.providers,
-      );
-      const { usage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, result.modelAttempts);
-      const attempts = run.attempts + result.attempts;
+      const done = await turns.take(turn, { ...sent, history, resume }, loop);
+      const { result } = done;
+      const { usage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, done.modelAttempts);
+      const attempts = run.attempts + done.attempts;
       if (result.waitingFor?.length || result.childCalls?.length) {
         return await this.wait(run, result.waitingFor ?? [], result.childCalls ?? [], { usage, attempts }, modelDone);
       }
-      const answer = await guard.output(result.output, result.outputObject);
+      const answered = done.turn.guard;
+      const answer = await answered.output(result.output, result.outputObject);
       const outcome = 'blocked' in answer ? this.outcomeOf(answer.blocked, undefined) : answer;
-      if (guard.holdsOutput && 'output' in outcome && outcome.output)
+      if (answered.holdsOutput && 'output' in outcome && outcome.output)
         this.deps.feed.publish(this.runId, outcome.output);
-      end = { outcome, usage, attempts, ...fellBack(modelAttempts) };
+      end = { outcome, usage, attempts, answeredBy: done.turn.agent.id, ...fellBack(modelAttempts) };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;
@@ -231,6 +204,15 @@ export class AgentRunExecution {
       .catch((error: unknown) =>
         this.deps.logger.warn(`Children of run ${run.id} are left to the log: ${String(error)}`),
       );
+  }
+
+  /** The agent the run goes on with: after a handoff, the one handed to; a thread's turn may begin with another. */
+  private async agentNow(run: AgentRunAggregate, agent: Agent): Promise<Agent> {
+    const id = run.handoffs?.length ? run.handoffs[run.handoffs.length - 1].to : run.startAgentId;
+    if (!id || id === agent.id) return agent;
+    const other = await this.deps.actors.of(agentStream(id), agentDecider).read();
+    if (!other || other.status === 'archived') throw new HandoffFailed(run.handoffs?.at(-1)?.toName ?? id);
+    return other;
   }
 
   /** A decided call: an approved one runs (with the args the person gave, if any); a rejected one has its result. */
@@ -317,7 +299,7 @@ export class AgentRunExecution {
 
 /** The claim of a run of this agent by this executor: the agent's tools missing now are its warnings. */
 export function claimOf(agent: Agent | null, executorId: string, tools: RunTools): Omit<StartAgentRun, 'type'> {
-  const { missing } = tools.resolve(agent?.tools ?? []);
+  const { missing } = agent ? tools.forAgent(agent) : { missing: [] };
   return {
     executorId,
     warnings: missing.map((id) => `The tool "${id}" is not available now; the run went on without it`),

@@ -252,6 +252,7 @@ export class AgentRunExecutor extends ProcessManager {
       threads: this.threads,
       tools: this.tools,
       childRuns: this.childRuns,
+      maxHandoffs: this.config.runs.maxHandoffs,
       providers: this.providers,
       prices: this.prices,
       feed: this.feed,

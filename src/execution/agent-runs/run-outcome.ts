@@ -12,6 +12,13 @@ export class RunInterrupted extends Error {}
 /** The run was ended by someone else (e.g. declared interrupted): this instance stops without recording. */
 export class RunTakenAway extends Error {}
 
+/** The agent a handoff named is gone (archived since the run began). */
+export class HandoffFailed extends Error {
+  constructor(readonly agent: string) {
+    super(`The agent "${agent}" the run was handed to is archived or gone`);
+  }
+}
+
 /**
  * How a run that threw ends: by why its signal fired (`reason`), else by the error. An error no one expected is
  * told to `unexpected`, and fails the run with `internal_error`.
@@ -29,6 +36,7 @@ export function outcomeOf(
   if (reason instanceof RunTimedOut) {
     return { error: { code: 'timeout', message: `The run did not end within ${timeoutMs} ms` } };
   }
+  if (error instanceof HandoffFailed) return { error: { code: 'agent_not_found', message: error.message } };
   if (error instanceof GuardrailBlocked) return { error: { code: 'guardrail_blocked', message: error.message } };
   if (error instanceof ModelRunError) {
     const runError: RunError = { code: error.code, message: error.message };

@@ -2,7 +2,7 @@ import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentRun } from '../../agents/agent-run/agent-run.state';
-import { AgentRuns, ApiAgentRunAnswers, RunTaskDto } from '../../agents/agent-runs.port';
+import { AgentRuns, ApiAgentRunAnswers, RunTaskDto, RunThreadTaskDto } from '../../agents/agent-runs.port';
 import { DomainError } from '../../domain/decider';
 import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
@@ -29,11 +29,13 @@ export class RunThreadController {
   async run(
     @RequestTrace() trace: TraceContext | undefined,
     @IdParam('threadId', 'thread') threadId: string,
-    @Body() body: RunTaskDto,
+    @Body() body: RunThreadTaskDto,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    const queued = await this.runs.queue(body, () => ({ agentId: this.agentOf(threadId), threadId }), trace);
+    const { agentId: startAgentId, ...task } = body;
+    const on = () => ({ agentId: this.agentOf(threadId), threadId, startAgentId });
+    const queued = await this.runs.queue(Object.assign(new RunTaskDto(), task), on, trace);
     return this.runs.answer(queued, prefer, reply);
   }
 
