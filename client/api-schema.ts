@@ -767,9 +767,9 @@ export interface components {
         };
         GuardrailCheckSchema: {
             /** @enum {string} */
-            type: "pattern" | "pii" | "max_length";
+            type: "pattern" | "pii" | "max_length" | "agent";
             /**
-             * @description `block`: the run fails (`guardrail_blocked`) or the tool result is withheld; `redact`: what was found is replaced by `[redacted:<kind>]`; `warn`: recorded only.
+             * @description `block`: the run fails (`guardrail_blocked`) or the tool result is withheld; `redact`: what was found is replaced by `[redacted:<kind>]` (for a judge, the whole text: `[redacted:agent]`); `warn`: recorded only.
              * @enum {string}
              */
             action: "block" | "redact" | "warn";
@@ -787,6 +787,11 @@ export interface components {
             kinds?: ("email" | "phone" | "card" | "iban" | "ip")[];
             /** @description `max_length`: the most characters allowed. */
             chars?: number;
+            /**
+             * @description `agent`: the name of the judge, an active agent asked with the text, whose structured answer `{allow, reason}` decides (a judge that cannot answer does not allow). Its tokens and cost count to the run.
+             * @example safety-judge
+             */
+            agent?: string;
         };
         GuardrailsSchema: {
             /** @description On the task, before any model call. */
@@ -1080,7 +1085,7 @@ export interface components {
             /** @description The check's position in its stage's list. */
             check: number;
             /** @enum {string} */
-            type: "pattern" | "pii" | "max_length";
+            type: "pattern" | "pii" | "max_length" | "agent";
             /** @enum {string} */
             action: "block" | "redact" | "warn";
             /** @enum {string} */

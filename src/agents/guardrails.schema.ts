@@ -1,18 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TIME } from '../http/openapi/fields';
-import { GUARDRAIL_ACTIONS, GUARDRAIL_STAGES, PII_KINDS } from './guardrails';
+import { GUARDRAIL_ACTIONS, GUARDRAIL_STAGES, GUARDRAIL_TYPES, PII_KINDS } from './guardrails';
 
 const CHECKS = 20;
 
 /** One check; the fields beside `type` and `action` are those of its type. */
 export class GuardrailCheckSchema {
-  @ApiProperty({ enum: ['pattern', 'pii', 'max_length'] })
+  @ApiProperty({ enum: GUARDRAIL_TYPES })
   type: string;
 
   @ApiProperty({
     enum: GUARDRAIL_ACTIONS,
     description:
-      '`block`: the run fails (`guardrail_blocked`) or the tool result is withheld; `redact`: what was found is replaced by `[redacted:<kind>]`; `warn`: recorded only.',
+      '`block`: the run fails (`guardrail_blocked`) or the tool result is withheld; `redact`: what was found is replaced by `[redacted:<kind>]` (for a judge, the whole text: `[redacted:agent]`); `warn`: recorded only.',
   })
   action: string;
 
@@ -40,6 +40,14 @@ export class GuardrailCheckSchema {
 
   @ApiPropertyOptional({ minimum: 1, maximum: 10_000_000, description: '`max_length`: the most characters allowed.' })
   chars?: number;
+
+  @ApiPropertyOptional({
+    maxLength: 100,
+    example: 'safety-judge',
+    description:
+      '`agent`: the name of the judge, an active agent asked with the text, whose structured answer `{allow, reason}` decides (a judge that cannot answer does not allow). Its tokens and cost count to the run.',
+  })
+  agent?: string;
 }
 
 /** Where the checks run, each list in order. */
@@ -77,7 +85,7 @@ export class GuardrailVerdictSchema {
   @ApiProperty({ description: "The check's position in its stage's list." })
   check: number;
 
-  @ApiProperty({ enum: ['pattern', 'pii', 'max_length'] })
+  @ApiProperty({ enum: GUARDRAIL_TYPES })
   type: string;
 
   @ApiProperty({ enum: GUARDRAIL_ACTIONS })

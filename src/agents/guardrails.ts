@@ -7,12 +7,14 @@ export const PII_KINDS: readonly PiiKind[] = ['email', 'phone', 'card', 'iban', 
 
 /**
  * One check of a text: a regular expression (run by a linear-time engine, so no pattern can stall the service),
- * personal data of the kinds named, or a length limit.
+ * personal data of the kinds named, a length limit, or a judge: another agent, asked whether the text may go on.
  */
 export type GuardrailCheck =
   | { type: 'pattern'; pattern: string; flags?: string; action: GuardrailAction }
   | { type: 'pii'; kinds: PiiKind[]; action: GuardrailAction }
-  | { type: 'max_length'; chars: number; action: GuardrailAction };
+  | { type: 'max_length'; chars: number; action: GuardrailAction }
+  | { type: 'agent'; agent: string; action: GuardrailAction };
+export const GUARDRAIL_TYPES: readonly GuardrailCheck['type'][] = ['pattern', 'pii', 'max_length', 'agent'];
 
 /** Where checks run: on the task before any model call, on the answer, on each tool's result before the model. */
 export type GuardrailStage = 'input' | 'output' | 'toolResults';

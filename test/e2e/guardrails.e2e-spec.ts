@@ -131,6 +131,56 @@ describe('guardrails', () => {
     expect(blocked.usage.inputTokens + blocked.usage.outputTokens).toBeGreaterThan(0);
   });
 
+  it('asks a judge agent: it sees the text, its structured answer decides, and its tokens count to the run', async () => {
+    const judge = (
+      await app.request('POST', '/v1/agents', {
+        name: `judge-${Math.random()}`,
+        model: 'openai-compatible/judge',
+        instructions: 'You keep competitor names out of answers.',
+      })
+    ).body;
+    const isJudge = (body: ChatCompletionsBody) => body.model === 'judge';
+    reply = (body) => {
+      if (!isJudge(body)) return { kind: 'text', text: 'Try Acme instead', usage: { inputTokens: 10, outputTokens: 5 } };
+      const verdict = lastUserMessage(body).includes('Acme')
+        ? { allow: false, reason: 'names a competitor' }
+        : { allow: true, reason: 'nothing to object to' };
+      return { kind: 'text', text: JSON.stringify(verdict), usage: { inputTokens: 7, outputTokens: 3 } };
+    };
+    const check = (action: string) => [{ type: 'agent', agent: judge.name, action }];
+
+    const blocked = await run({ output: check('block') }, 'Which tool?');
+    expect(blocked).toMatchObject({ status: 'failed', output: null, error: { code: 'guardrail_blocked' } });
+    expect(blocked.guardrails[0]).toMatchObject({
+      type: 'agent',
+      verdict: 'blocked',
+      reason: 'names a competitor',
+      spans: [{ start: 0, end: 'Try Acme instead'.length, kind: 'agent' }],
+    });
+    const asked = model.requests.filter(isJudge);
+    expect(asked).toHaveLength(1);
+    expect(lastUserMessage(asked[0])).toContain('Try Acme instead');
+    expect(JSON.stringify(asked[0].messages)).toContain('You keep competitor names out of answers.');
+    expect(blocked.usage).toMatchObject({ inputTokens: 17, outputTokens: 8 });
+
+    const passed = await run({ input: check('block') }, 'Hello');
+    expect(passed.status).toBe('succeeded');
+    expect(passed.guardrails[0]).toMatchObject({ verdict: 'passed', reason: 'nothing to object to', spans: [] });
+
+    const redacted = await run({ output: check('redact') }, 'Which tool?');
+    expect(redacted).toMatchObject({ status: 'succeeded', output: '[redacted:agent]' });
+
+    const unknown = await app.request('POST', '/v1/agents', {
+      name: 'judged-by-nobody',
+      model: 'openai-compatible/m',
+      guardrails: { input: [{ type: 'agent', agent: 'nobody', action: 'block' }] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([
+      { path: 'guardrails.input[0].agent', message: 'No active agent is named "nobody" (GET /v1/agents lists them)' },
+    ]);
+  });
+
   it('refuses guardrails it cannot run, naming the field', async () => {
     const refused = async (guardrails: unknown) => {
       const answer = await app.request('POST', '/v1/agents', { name: 'bad', model: 'openai-compatible/m', guardrails });

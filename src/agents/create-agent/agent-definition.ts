@@ -3,13 +3,13 @@ import { objectSchemaErrors } from '../../shared/json-schema';
 import { AgentDefinition } from '../agent';
 import { parseModelId } from '../../models/model-id';
 import { ToolRegistry } from '../../tools/tool-registry';
-import { guardrailsErrors } from './guardrails-check';
+import { guardrailsErrors, judgeErrors } from './guardrails-check';
 import { handoffsErrors } from './handoffs-check';
 import { agentNamedBy } from '../agent-tool';
 import type { AgentDirectory } from '../agent-directory.port';
 
 /**
- * What the DTO cannot check alone: the guardrails' shape and patterns, the model and each fallback model name a
+ * What the DTO cannot check alone: the guardrails' shape, patterns and judges, the model and each fallback model name a
  * known provider (one not configured is still accepted: its runs fail with `provider_not_configured`), every tool is
  * one the service offers now or an active agent (`agent:<name>`, the agent's own name included), approvals are not
  * asked on calling an agent, and `outputSchema` is a
@@ -43,7 +43,7 @@ export async function checkAgentDefinition(
     const message = `"${id}" is an agent: approvals are asked on the tools of the agent's own runs, not on calling it`;
     errors.push({ path: `approvalRequired[${i}]`, message });
   });
-  errors.push(...guardrailsErrors(guardrails));
+  errors.push(...guardrailsErrors(guardrails), ...judgeErrors(guardrails, name, agents));
   errors.push(...handoffsErrors(handoffs, name, agents));
   if (errors.length) throw new ValidationFailed(errors);
 }

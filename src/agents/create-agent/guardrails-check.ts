@@ -1,6 +1,6 @@
 import type { FieldError } from '../../shared/validation-failed';
 import { patternProblem } from '../../shared/linear-patterns';
-import { GUARDRAIL_ACTIONS, GUARDRAIL_STAGES, PII_KINDS } from '../guardrails';
+import { GUARDRAIL_ACTIONS, GUARDRAIL_STAGES, GUARDRAIL_TYPES, PII_KINDS } from '../guardrails';
 
 const MAX_CHECKS = 20;
 const MAX_PATTERN = 1000;
@@ -28,6 +28,27 @@ export function guardrailsErrors(value: unknown, compiles = patternProblem): Fie
     else if (checks.length > MAX_CHECKS)
       errors.push({ path: at, message: `${stage} may hold at most ${MAX_CHECKS} checks` });
     else checks.forEach((check, i) => errors.push(...checkErrors(check, `${at}[${i}]`, compiles)));
+  }
+  return errors;
+}
+
+/** Each judge (`{type: "agent"}`) must name an active agent, or the agent itself. */
+export function judgeErrors(
+  value: unknown,
+  self: string | undefined,
+  agents: { hasAgentNamed(name: string): boolean },
+): FieldError[] {
+  if (!isObject(value)) return [];
+  const errors: FieldError[] = [];
+  for (const stage of GUARDRAIL_STAGES) {
+    const checks = value[stage];
+    if (!Array.isArray(checks)) continue;
+    checks.forEach((check: unknown, i) => {
+      if (!isObject(check) || check.type !== 'agent' || typeof check.agent !== 'string' || !check.agent) return;
+      if (check.agent === self || agents.hasAgentNamed(check.agent)) return;
+      const message = `No active agent is named "${check.agent}" (GET /v1/agents lists them)`;
+      errors.push({ path: `guardrails.${stage}[${i}].agent`, message });
+    });
   }
   return errors;
 }
@@ -81,8 +102,14 @@ function checkErrors(
         errors.push({ path: `${at}.chars`, message: 'chars must be a whole number from 1 to 10000000' });
       }
       break;
+    case 'agent':
+      known(['agent']);
+      if (typeof check.agent !== 'string' || !check.agent) {
+        errors.push({ path: `${at}.agent`, message: 'agent must name the agent that judges the text' });
+      }
+      break;
     default:
-      errors.push({ path: `${at}.type`, message: 'type must be one of pattern, pii, max_length' });
+      errors.push({ path: `${at}.type`, message: `type must be one of ${GUARDRAIL_TYPES.join(', ')}` });
   }
   return errors;
 }

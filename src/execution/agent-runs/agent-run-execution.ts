@@ -26,9 +26,13 @@ import { runSpanEnded } from './agent-run-span';
 import { RunGuardrails } from '../guardrails/run-guardrails';
 import { HandoffFailed, RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 import { AgentTurns } from './agent-turns';
+import { GuardrailJudge } from '../guardrails/guardrail-judge';
+import type { AgentDirectory } from '../../agents/agent-directory.port';
 
 export interface ExecutionDeps {
   actors: ActorRegistry;
+  /** The agents as the read model has them: the judges of guardrails are found by name there. */
+  agents: Pick<AgentDirectory, 'activeAgentNamed'>;
   threads: ThreadsReadModel;
   tools: RunTools;
   childRuns: ChildRuns;
@@ -123,7 +127,8 @@ export class AgentRunExecution {
       // The AI SDK is loaded with the first run rather than at the service's start.
       const loop = await import('../agent-loop/agent-loop');
       const { toModelMessages } = await import('../agent-loop/thread-history');
-      const turns = new AgentTurns(run, this.deps, (command) => this.record(command), signal);
+      const judge = new GuardrailJudge(this.deps.agents, this.deps.providers, loop, signal);
+      const turns = new AgentTurns(run, { ...this.deps, judge: judge.ask }, (command) => this.record(command), signal);
       const turn = turns.prepare(await this.agentNow(run, agent));
       const { tools, modelNames, guard } = turn;
       // A run resumed after decisions or its children's ends: carry the decisions out, then go on from its
@@ -151,17 +156,20 @@ export class AgentRunExecution {
       const sent = resume ? { task: run.task, context: run.context } : await guard.input(run.task, run.context);
       const done = await turns.take(turn, { ...sent, history, resume }, loop);
       const { result } = done;
-      const { usage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, done.modelAttempts);
+      const { usage: modelUsage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, done.modelAttempts);
+      // The judges' tokens count to the run too, though they are no attempt of its model.
+      const usage = () => this.deps.prices.pricedAttempts(modelUsage, judge.attempts).usage;
       const attempts = run.attempts + done.attempts;
       if (result.waitingFor?.length || result.childCalls?.length) {
-        return await this.wait(run, result.waitingFor ?? [], result.childCalls ?? [], { usage, attempts }, modelDone);
+        const spent = { usage: usage(), attempts };
+        return await this.wait(run, result.waitingFor ?? [], result.childCalls ?? [], spent, modelDone);
       }
       const answered = done.turn.guard;
       const answer = await answered.output(result.output, result.outputObject);
       const outcome = 'blocked' in answer ? this.outcomeOf(answer.blocked, undefined) : answer;
       if (answered.holdsOutput && 'output' in outcome && outcome.output)
         this.deps.feed.publish(this.runId, outcome.output);
-      end = { outcome, usage, attempts, answeredBy: done.turn.agent.id, ...fellBack(modelAttempts) };
+      end = { outcome, usage: usage(), attempts, answeredBy: done.turn.agent.id, ...fellBack(modelAttempts) };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : undefined;
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;

@@ -249,6 +249,7 @@ export class AgentRunExecutor extends ProcessManager {
   private newExecution(claim: RunClaim): AgentRunExecution {
     return new AgentRunExecution(claim.runId, claim.threadId, {
       actors: this.actors,
+      agents: this.runs,
       threads: this.threads,
       tools: this.tools,
       childRuns: this.childRuns,

@@ -12,6 +12,7 @@ import { handoffMessages } from '../agent-loop/handoff-messages';
 import type { ChildRuns } from '../agent-tree/child-runs';
 import type { RunTools } from '../agent-tree/run-tools';
 import { RunGuardrails } from '../guardrails/run-guardrails';
+import type { Judge } from '../guardrails/run-checks';
 import { HandoffFailed } from './run-outcome';
 
 type AgentLoopModule = typeof import('../agent-loop/agent-loop');
@@ -24,6 +25,8 @@ export interface AgentTurnsDeps {
   feed: RunFeed;
   executorId: string;
   maxHandoffs: number;
+  /** Asks the judges of the agents' `{type: "agent"}` guardrail checks. */
+  judge: Judge;
 }
 
 /** One agent's part in a run: its tools (with the names its model sees them by) and its guardrails. */
@@ -66,8 +69,11 @@ export class AgentTurns {
   prepare(agent: Agent): AgentTurn {
     const { tools } = this.deps.tools.forAgent(agent);
     const modelNames = new Map(tools.map((t) => [t.id, t.modelName]));
-    const guard = new RunGuardrails(agent.guardrails ?? {}, (verdict, callId) =>
-      this.record({ type: 'RecordGuardrailVerdict', executorId: this.deps.executorId, verdict, callId }),
+    const guard = new RunGuardrails(
+      agent.guardrails ?? {},
+      (verdict, callId) =>
+        this.record({ type: 'RecordGuardrailVerdict', executorId: this.deps.executorId, verdict, callId }),
+      this.deps.judge,
     );
     return { agent, tools, modelNames, guard };
   }

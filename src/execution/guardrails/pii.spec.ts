@@ -36,8 +36,8 @@ describe('findPii', () => {
 });
 
 describe('runChecks', () => {
-  it('redacts, warns and blocks in order, saying where, never what', () => {
-    const checked = runChecks(
+  it('redacts, warns and blocks in order, saying where, never what', async () => {
+    const checked = await runChecks(
       'bob@example.com wrote SECRET-42',
       [
         { type: 'pii', kinds: ['email'], action: 'redact' },
@@ -56,9 +56,9 @@ describe('runChecks', () => {
     expect(JSON.stringify(checked.verdicts)).not.toContain('bob@');
   });
 
-  it('answers a pattern that backtracks exponentially elsewhere in linear time', () => {
+  it('answers a pattern that backtracks exponentially elsewhere in linear time', async () => {
     const started = Date.now();
-    const checked = runChecks(
+    const checked = await runChecks(
       `${'a'.repeat(50_000)}b`,
       [{ type: 'pattern', pattern: '(a+)+$', action: 'block' }],
       'input',
@@ -68,12 +68,32 @@ describe('runChecks', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it("redacts inside a value's strings, keeping its shape", () => {
-    const checked = runChecksOnValue(
+  it("redacts inside a value's strings, keeping its shape", async () => {
+    const checked = await runChecksOnValue(
       { to: ['ann@example.org'], n: 3 },
       [{ type: 'pii', kinds: ['email'], action: 'redact' }],
       'toolResults',
     );
     expect(checked.value).toEqual({ to: ['[redacted:email]'], n: 3 });
+  });
+
+  it('asks a judge with the text as the checks before it left it; a judge that redacts takes the whole value', async () => {
+    const seen: string[] = [];
+    const judge = async (agent: string, stage: string, text: string) => {
+      seen.push(`${agent}@${stage}: ${text}`);
+      return { allow: false, reason: 'no' };
+    };
+    const checked = await runChecksOnValue(
+      { to: 'ann@example.org' },
+      [
+        { type: 'pii', kinds: ['email'], action: 'redact' },
+        { type: 'agent', agent: 'judge', action: 'redact' },
+      ],
+      'toolResults',
+      judge,
+    );
+    expect(seen).toEqual(['judge@toolResults: {"to":"[redacted:email]"}']);
+    expect(checked.value).toBe('[redacted:agent]');
+    expect(checked.verdicts[1]).toMatchObject({ type: 'agent', verdict: 'redacted', reason: 'no' });
   });
 });

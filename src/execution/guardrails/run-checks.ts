@@ -10,15 +10,32 @@ export interface CheckedText {
   blocked?: GuardrailVerdict;
 }
 
+/** A judge agent's answer on a text: whether it may go on, and why. */
+export interface JudgeAnswer {
+  allow: boolean;
+  reason: string;
+}
+
+/** Asks the agent named `agent` about `text`, seen at `stage`. */
+export type Judge = (agent: string, stage: GuardrailStage, text: string) => Promise<JudgeAnswer>;
+
+const NO_JUDGE: Judge = () => Promise.reject(new Error('A judge check was run without a judge'));
+
 /** Runs the checks in order on `text`; a redaction changes the text the next check sees, a block stops there. */
-export function runChecks(text: string, checks: readonly GuardrailCheck[], stage: GuardrailStage): CheckedText {
+export async function runChecks(
+  text: string,
+  checks: readonly GuardrailCheck[],
+  stage: GuardrailStage,
+  judge: Judge = NO_JUDGE,
+): Promise<CheckedText> {
   const verdicts: GuardrailVerdict[] = [];
   let current = text;
   for (const [i, check] of checks.entries()) {
-    const { spans, reason } = find(check, current);
+    const { spans, reason } = check.type === 'agent' ? await judged(check.agent, stage, current, judge) : find(check, current);
     const base = { stage, check: i, type: check.type, action: check.action, spans };
     if (!spans.length) {
-      verdicts.push({ ...base, verdict: 'passed' });
+      // A judge's reason for letting the text go on is worth keeping; a pattern's "0 matches" is not.
+      verdicts.push({ ...base, verdict: 'passed', ...(check.type === 'agent' && { reason }) });
       continue;
     }
     if (check.action === 'block') {
@@ -35,7 +52,18 @@ export function runChecks(text: string, checks: readonly GuardrailCheck[], stage
   return { text: current, verdicts };
 }
 
-function find(check: GuardrailCheck, text: string): { spans: FoundSpan[]; reason?: string } {
+interface Found {
+  spans: FoundSpan[];
+  reason?: string;
+}
+
+/** A judge that does not allow the text finds all of it. */
+async function judged(agent: string, stage: GuardrailStage, text: string, judge: Judge): Promise<Found> {
+  const { allow, reason } = await judge(agent, stage, text);
+  return { spans: allow ? [] : [{ start: 0, end: text.length, kind: 'agent' }], reason };
+}
+
+function find(check: Exclude<GuardrailCheck, { type: 'agent' }>, text: string): Found {
   switch (check.type) {
     case 'pattern': {
       const matcher = compilePattern(check.pattern, check.flags).matcher(text);
@@ -75,27 +103,41 @@ function redact(text: string, spans: FoundSpan[]): string {
 
 /**
  * The checks on a JSON value (a tool's result, a structured answer): judged on its JSON text, and where a check
- * redacts, the redaction made in each string inside it, so that the value keeps its shape.
+ * redacts, the redaction made in each string inside it, so that the value keeps its shape. A judge that redacts
+ * has not said where: the whole value is then `[redacted:agent]`.
  */
-export function runChecksOnValue<T>(
+export async function runChecksOnValue<T>(
   value: T,
   checks: readonly GuardrailCheck[],
   stage: GuardrailStage,
-): { value: T; verdicts: GuardrailVerdict[]; blocked?: GuardrailVerdict } {
+  judge?: Judge,
+): Promise<{ value: T; verdicts: GuardrailVerdict[]; blocked?: GuardrailVerdict }> {
   if (typeof value === 'string') {
-    const checked = runChecks(value, checks, stage);
+    const checked = await runChecks(value, checks, stage, judge);
     return { value: checked.text as T, verdicts: checked.verdicts, blocked: checked.blocked };
   }
-  const checked = runChecks(JSON.stringify(value) ?? 'null', checks, stage);
-  if (checked.blocked || !checked.verdicts.some((verdict) => verdict.verdict === 'redacted')) {
-    return { value, verdicts: checked.verdicts, blocked: checked.blocked };
+  const checked = await runChecks(JSON.stringify(value) ?? 'null', checks, stage, judge);
+  const redacted = checked.verdicts.filter((verdict) => verdict.verdict === 'redacted');
+  if (checked.blocked || !redacted.length) return { value, verdicts: checked.verdicts, blocked: checked.blocked };
+  if (redacted.some((verdict) => verdict.type === 'agent')) {
+    return { value: '[redacted:agent]' as T, verdicts: checked.verdicts };
   }
-  const redacting = checks.filter((check) => check.action === 'redact');
+  const redacting = checks.filter(
+    (check): check is Exclude<GuardrailCheck, { type: 'agent' }> => check.action === 'redact' && check.type !== 'agent',
+  );
   const walk = (part: unknown): unknown => {
-    if (typeof part === 'string') return runChecks(part, redacting, stage).text;
+    if (typeof part === 'string') return redactAll(part, redacting);
     if (Array.isArray(part)) return part.map(walk);
     if (part && typeof part === 'object') return Object.fromEntries(Object.entries(part).map(([k, v]) => [k, walk(v)]));
     return part;
   };
   return { value: walk(value) as T, verdicts: checked.verdicts };
+}
+
+/** The text with what each check finds redacted, in order. */
+function redactAll(text: string, checks: readonly Exclude<GuardrailCheck, { type: 'agent' }>[]): string {
+  return checks.reduce((current, check) => {
+    const { spans } = find(check, current);
+    return spans.length ? redact(current, spans) : current;
+  }, text);
 }

@@ -1,6 +1,6 @@
 import type { GuardrailVerdict, Guardrails } from '../../agents/guardrails';
 import { taskMessage } from '../agent-loop/task-message';
-import { runChecks, runChecksOnValue } from './run-checks';
+import { Judge, runChecks, runChecksOnValue } from './run-checks';
 
 /** A guardrail blocked the task or the answer: the run fails with `guardrail_blocked`. */
 export class GuardrailBlocked extends Error {
@@ -26,6 +26,7 @@ export class RunGuardrails {
   constructor(
     private readonly guardrails: Guardrails,
     private readonly record: RecordVerdict,
+    private readonly judge?: Judge,
   ) {}
 
   /** Whether the answer must be checked before anyone sees it: its text is then not streamed as it is written. */
@@ -41,7 +42,7 @@ export class RunGuardrails {
     const checks = this.guardrails.input ?? [];
     if (!checks.length) return { task, context };
     const message = taskMessage(task, context);
-    const checked = runChecks(message, checks, 'input');
+    const checked = await runChecks(message, checks, 'input', this.judge);
     await this.recordAll(checked.verdicts);
     if (checked.blocked) throw new GuardrailBlocked('input', checked.blocked);
     return checked.text === message ? { task, context } : { task: checked.text, context: {} };
@@ -51,7 +52,8 @@ export class RunGuardrails {
   async toolResult(callId: string, result: ToolResult): Promise<ToolResult> {
     const checks = this.guardrails.toolResults ?? [];
     if (!checks.length) return result;
-    const checked = runChecksOnValue('error' in result ? result.error : result.output, checks, 'toolResults');
+    const ran = 'error' in result ? result.error : result.output;
+    const checked = await runChecksOnValue(ran, checks, 'toolResults', this.judge);
     await this.recordAll(checked.verdicts, callId);
     if (checked.blocked) return { output: { blocked: true, reason: checked.blocked.reason } };
     return 'error' in result ? { error: checked.value as string } : { output: checked.value };
@@ -64,11 +66,16 @@ export class RunGuardrails {
   ): Promise<{ output: string; outputObject: unknown } | { blocked: GuardrailBlocked }> {
     const checks = this.guardrails.output ?? [];
     if (!checks.length) return { output, outputObject };
-    const checked = runChecks(output, checks, 'output');
+    const checked = await runChecks(output, checks, 'output', this.judge);
     await this.recordAll(checked.verdicts);
     if (checked.blocked) return { blocked: new GuardrailBlocked('output', checked.blocked) };
     if (checked.text === output || outputObject === undefined) return { output: checked.text, outputObject };
-    return { output: checked.text, outputObject: runChecksOnValue(outputObject, checks, 'output').value };
+    // The object is the answer's text parsed: what was redacted there is redacted in it, the judges not asked
+    // again. A judge's redaction took the whole answer, so there is no object left.
+    if (checked.verdicts.some((verdict) => verdict.type === 'agent' && verdict.verdict === 'redacted'))
+      return { output: checked.text, outputObject: null };
+    const redacting = checks.filter((check) => check.type !== 'agent');
+    return { output: checked.text, outputObject: (await runChecksOnValue(outputObject, redacting, 'output')).value };
   }
 
   private async recordAll(verdicts: GuardrailVerdict[], callId?: string): Promise<void> {
