@@ -2,14 +2,20 @@ import { useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { AgentRun, PendingApproval } from '../api/schema';
 import { formatJson, parseJsonObject } from '../format';
+import { href } from '../router';
 import { Field } from './field';
 import { ProblemView } from './problem-view';
 
-/** The tool calls a waiting run asks a person about: arguments to edit, a reason, Approve or Reject. */
+/**
+ * The tool calls a waiting run asks a person about: arguments to edit, a reason, Approve or Reject. A call of one of
+ * its descendants (a sub-agent's run) says whose it is, named by `agentNames` (by run id), and is decided through
+ * that run; `onDecided` gets the run that answered, which is then that one.
+ */
 export function PendingApprovals(props: {
   agentId: string;
   runId: string;
   pending: PendingApproval[];
+  agentNames?: Record<string, string>;
   onDecided: (run: AgentRun) => void;
 }) {
   return (
@@ -17,7 +23,7 @@ export function PendingApprovals(props: {
       <h2 id="approvals-heading">Waiting for your approval</h2>
       <ol class="tool-calls">
         {props.pending.map((call) => (
-          <PendingCall key={call.toolCallId} call={call} {...props} />
+          <PendingCall key={`${call.runId}/${call.toolCallId}`} call={call} {...props} />
         ))}
       </ol>
     </section>
@@ -25,22 +31,28 @@ export function PendingApprovals(props: {
 }
 
 function PendingCall({
-  agentId,
-  runId,
+  agentId: pageAgentId,
+  runId: pageRunId,
   call,
+  agentNames,
   onDecided,
 }: {
   agentId: string;
   runId: string;
   call: PendingApproval;
+  agentNames?: Record<string, string>;
   onDecided: (run: AgentRun) => void;
 }) {
+  // The run whose call this is: the page's, or a descendant's, whose own route decides it.
+  const runId = call.runId ?? pageRunId;
+  const agentId = call.agentId ?? pageAgentId;
+  const descendant = runId !== pageRunId;
   const original = formatJson(call.args);
   const [args, setArgs] = useState(original);
   const [reason, setReason] = useState('');
   const [argsError, setArgsError] = useState<string | null>(null);
   const [error, setError] = useState<ProblemError | null>(null);
-  const id = `approval-${call.toolCallId}`;
+  const id = descendant ? `approval-${runId}-${call.toolCallId}` : `approval-${call.toolCallId}`;
 
   async function decide(decision: 'approve' | 'reject') {
     setArgsError(null);
@@ -73,6 +85,12 @@ function PendingCall({
   return (
     <li class="card" data-testid="pending-approval">
       <strong>{call.tool}</strong>
+      {descendant && (
+        <p class="muted" data-testid="approval-run">
+          A call of the sub-agent run of {agentNames?.[runId] ?? 'another agent'}:{' '}
+          <a href={href('agents', agentId, 'runs', runId)}>{runId}</a>
+        </p>
+      )}
       <ProblemView error={error} />
       <Field id={`${id}-args`} label={`Arguments for ${call.tool}`} localError={argsError}>
         {(describedBy, invalid) => (

@@ -1,5 +1,6 @@
 import type { Agent, Provider } from '../api/schema';
 import { FieldProblem, parseCount, parseJsonField } from './form-problem';
+import { agentToolId } from './agent-tools';
 import { checkObjectSchema } from './json-schema-check';
 
 /** An agent as its form holds it: every field the API takes, as typed. */
@@ -11,7 +12,10 @@ export interface AgentDraft {
   /** One `provider/model` a line. */
   fallbackModels: string;
   instructions: string;
+  /** Built-in and MCP tool ids, and other agents as `agent:<name>` (its own name aside: see `recursive`). */
   tools: string[];
+  /** Whether the agent may call itself: `agent:<name>` by the name the form holds, so a rename keeps it. */
+  recursive: boolean;
   approvalRequired: string[];
   /** JSON text; blank: free-text answers. */
   outputSchema: string;
@@ -48,6 +52,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
       fallbackModels: '',
       instructions: '',
       tools: [],
+      recursive: false,
       approvalRequired: [],
       outputSchema: '',
       guardrails: '',
@@ -56,6 +61,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
     };
   }
   const slash = agent.model.indexOf('/');
+  const self = agentToolId(agent.name);
   return {
     name: agent.name,
     description: agent.description,
@@ -63,7 +69,8 @@ export function agentDraft(agent?: Agent): AgentDraft {
     modelName: agent.model.slice(slash + 1),
     fallbackModels: agent.fallbackModels.join('\n'),
     instructions: agent.instructions,
-    tools: agent.tools,
+    tools: agent.tools.filter((tool) => tool !== self),
+    recursive: agent.tools.includes(self),
     approvalRequired: agent.approvalRequired,
     outputSchema: agent.outputSchema ? JSON.stringify(agent.outputSchema, null, 2) : '',
     guardrails: Object.keys(agent.guardrails).length ? JSON.stringify(agent.guardrails, null, 2) : '',
@@ -120,6 +127,8 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     if (check.ok) outputSchema = check.schema;
     else problems.push({ path: 'outputSchema', message: check.message });
   }
+  const self = agentToolId(draft.name);
+  const tools = draft.recursive && draft.name ? [...draft.tools.filter((tool) => tool !== self), self] : draft.tools;
   const guardrails = (parseJsonField(draft.guardrails, 'guardrails', problems) ?? {}) as Agent['guardrails'];
   const body = {
     name: draft.name,
@@ -127,7 +136,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     model: `${draft.provider}/${draft.modelName.trim()}`,
     fallbackModels,
     instructions: draft.instructions,
-    tools: draft.tools,
+    tools,
     approvalRequired: draft.approvalRequired,
     outputSchema,
     guardrails,

@@ -5,6 +5,7 @@ import { Field } from '../components/field';
 import type { AgentDraft } from './agent-draft';
 import { JsonSchemaField } from './json-schema-field';
 import { EXAMPLE_OUTPUT_SCHEMA } from './json-schema-check';
+import { SubAgentsPicker } from './sub-agents-picker';
 import { ToolsPicker } from './tools-picker';
 
 const GUARDRAILS_EXAMPLE = '{"input": [{"type": "pii", "kinds": ["email"], "action": "redact"}]}';
@@ -28,7 +29,9 @@ export function useAgentChoices(onError: (error: ProblemError) => void) {
 
 /**
  * Every field of an agent, the same when creating and when editing: name, description, provider and model,
- * fallback models, instructions, tools and their approvals, output schema, guardrails, thread window and max steps. `idPrefix` keeps two forms on a page apart.
+ * fallback models, instructions, tools and their approvals, the other agents it may call, output schema,
+ * guardrails, thread window and max steps. `idPrefix` keeps two forms on a page apart; `agentId` is the agent
+ * being edited, if any.
  */
 export function AgentFields({
   draft,
@@ -37,6 +40,7 @@ export function AgentFields({
   providers,
   tools,
   idPrefix,
+  agentId,
 }: {
   draft: AgentDraft;
   onChange: (draft: AgentDraft) => void;
@@ -44,6 +48,7 @@ export function AgentFields({
   providers: Provider[];
   tools: Tool[];
   idPrefix: string;
+  agentId?: string;
 }) {
   const id = (name: string) => `${idPrefix}-${name}`;
   const set = (change: Partial<AgentDraft>) => onChange({ ...draft, ...change });
@@ -177,6 +182,12 @@ export function AgentFields({
         available={tools}
         choice={{ tools: draft.tools, approvalRequired: draft.approvalRequired }}
         onChange={(choice) => set(choice)}
+      />
+      <SubAgentsPicker
+        choice={{ tools: draft.tools, recursive: draft.recursive }}
+        onChange={(choice) => set(choice)}
+        selfId={agentId}
+        selfName={draft.name}
       />
       <JsonSchemaField
         id={id('output-schema')}

@@ -1,4 +1,5 @@
 import type { Tool } from '../api/schema';
+import { agentNamedBy } from './agent-tools';
 
 /** The tools an agent may call and which of them wait for a person's approval, as the API takes them. */
 export interface ToolChoice {
@@ -13,7 +14,10 @@ interface ToolGroup {
   tools: Array<Pick<Tool, 'id' | 'description'>>;
 }
 
-/** The tools by where they come from: the built-in ones, then each MCP server's, then any the list no longer has. */
+/**
+ * The tools by where they come from: the built-in ones, then each MCP server's, then any the list no longer has.
+ * Other agents (`agent:<name>`) are chosen apart, in the sub-agents fieldset.
+ */
 export function toolGroups(available: Tool[], chosen: string[]): ToolGroup[] {
   const builtIn: ToolGroup = { title: 'Built-in', tools: [] };
   const servers = new Map<string, ToolGroup>();
@@ -28,7 +32,9 @@ export function toolGroups(available: Tool[], chosen: string[]): ToolGroup[] {
     group.tools.push(tool);
   }
   const known = new Set(available.map((tool) => tool.id));
-  const missing = chosen.filter((id) => !known.has(id)).map((id) => ({ id, description: 'Not offered now' }));
+  const missing = chosen
+    .filter((id) => !known.has(id) && agentNamedBy(id) === undefined)
+    .map((id) => ({ id, description: 'Not offered now' }));
   const groups = [builtIn, ...servers.values()];
   if (missing.length)
     groups.push({ title: 'Chosen but not offered now (e.g. its MCP server is down)', tools: missing });

@@ -48,6 +48,7 @@ export function AgentEditForm({ agent, onSaved }: { agent: Agent; onSaved: (agen
         providers={providers}
         tools={tools}
         idPrefix="edit-agent"
+        agentId={agent.id}
       />
       {isEditConflict(error) ? (
         <div class="problem" role="alert">

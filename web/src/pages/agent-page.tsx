@@ -8,7 +8,9 @@ import { StatusBadge } from '../components/status-badge';
 import { usePagedList } from '../components/use-paged-list';
 import { formatDuration, formatJson, formatTime, parseJsonObject } from '../format';
 import { href, navigate } from '../router';
+import { agentNamedBy, subAgentNames } from '../forms/agent-tools';
 import { AgentEditForm } from './agent-edit-form';
+import { SubAgentsList } from './sub-agents-list';
 
 /** One agent: what it is, a form to run it on a task, and its runs. */
 export function AgentPage({ agentId }: { agentId: string }) {
@@ -50,6 +52,8 @@ export function AgentPage({ agentId }: { agentId: string }) {
     }
   }
 
+  // Built-in and MCP tools; the other agents it may call are listed apart.
+  const tools = agent ? agent.tools.filter((tool) => agentNamedBy(tool) === undefined) : [];
   return (
     <main>
       <p>
@@ -75,7 +79,9 @@ export function AgentPage({ agentId }: { agentId: string }) {
               {agent.fallbackModels.length ? agent.fallbackModels.join(', ') : 'none'}
             </dd>
             <dt>Tools</dt>
-            <dd>{agent.tools.length ? agent.tools.join(', ') : 'none'}</dd>
+            <dd>{tools.length ? tools.join(', ') : 'none'}</dd>
+            <dt>Sub-agents</dt>
+            <SubAgentsList names={subAgentNames(agent.tools)} self={agent} />
             <dt>Needs approval</dt>
             <dd data-testid="agent-approvals">
               {agent.approvalRequired.length ? agent.approvalRequired.join(', ') : 'no tool'}

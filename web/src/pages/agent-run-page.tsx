@@ -10,6 +10,8 @@ import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime, formatUsd } from '../format';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun, newerStatus } from '../api/run-state';
+import { ChildRunLink, ParentRunLine, RunTree, TotalUsageFact, WaitingOnLine } from './run-tree';
+import { agentNamesByRun, useRunTree } from './use-run-tree';
 
 interface LiveToolCall {
   id: string;
@@ -58,6 +60,27 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
   }, [agentId, runId]);
 
   const ended = hasEnded(status);
+  // A run in a tree (it has a parent, children, or has called an agent) is read again while any run in it goes on:
+  // its stream tells nothing of the children, their approvals or its waiting for them.
+  const related =
+    !!run && (run.parentRunId !== null || run.children.length > 0 || calls.some((c) => c.tool.startsWith('agent:')));
+  const family = useRunTree({
+    agentId,
+    runId,
+    run,
+    related,
+    onRun: (fresh) => {
+      setRun((old) => newerRun(old, fresh));
+      setStatus((old) => newerStatus(old, fresh.status));
+      setCalls((old) =>
+        old.map((call) => {
+          const read = fresh.toolCalls.find((c) => c.id === call.id);
+          return !call.done && read?.endedAt ? { ...call, ...read, done: true } : call;
+        }),
+      );
+    },
+  });
+  const agentNames = agentNamesByRun(family.tree, family.rootName);
   useEffect(() => {
     if (ended) return;
     const timer = setInterval(() => setNow(Date.now()), 500);
@@ -111,7 +134,9 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           </button>
         )}
       </div>
-      <ProblemView error={error} />
+      {run && <ParentRunLine run={run} parentName={run.parentRunId ? agentNames[run.parentRunId] : undefined} />}
+      {run && <WaitingOnLine run={run} status={status} />}
+      <ProblemView error={error ?? family.error} />
       {run && <ReplayForm key={run.id} agentId={agentId} runId={runId} task={run.task} />}
       {run && (
         <dl class="facts">
@@ -156,6 +181,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
                 ? 'no price for this model'
                 : '—'}
           </dd>
+          <TotalUsageFact run={run} />
           {run.workflowRunId && (
             <>
               <dt>Workflow run</dt>
@@ -189,12 +215,16 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           agentId={agentId}
           runId={runId}
           pending={run.pendingApprovals}
+          agentNames={agentNames}
           onDecided={(decided) => {
+            // A sub-agent's run answered: this one is read again.
+            if (decided.id !== runId) return family.refresh();
             setRun((old) => newerRun(old, decided));
             setStatus((old) => newerStatus(old, decided.status));
           }}
         />
       )}
+      {related && <RunTree tree={family.tree} currentRunId={runId} rootName={family.rootName} />}
       <h2>Output</h2>
       <pre class="output" data-testid="run-output" tabIndex={0} role="region" aria-label="Run output">
         {output}
@@ -213,7 +243,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       <ol class="tool-calls">
         {toolCalls.map((call) => (
           <li key={call.id} class="card">
-            <strong>{call.tool}</strong>{' '}
+            <strong>{call.tool}</strong> <ChildRunLink run={run} callId={call.id} />{' '}
             {call.done ? (
               call.error ? (
                 <StatusBadge status="failed" />
