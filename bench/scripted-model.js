@@ -5,6 +5,7 @@
 // then `[DONE]`) or as one JSON body. The wire format mirrors test/support/scripted-model-server.ts.
 // It records per request how long it took to answer (request received to last byte written), keyed by the
 // `bench-run-<n>` tag found in the request, how many requests were open at once at most, and how many came.
+// With `log: true` it also keeps, per request, its body, when it arrived and when its answer was written.
 // Usage: const model = await startScriptedModel({ delayMs: 0 }); ...OPENAI_COMPATIBLE_BASE_URL: model.baseUrl...
 //        model.timeOf('bench-run-1') (ms), model.maxOpen, model.requests; await model.close();
 const { createServer } = require('node:http');
@@ -32,11 +33,21 @@ function sseBursts(body, id, text = TEXT) {
 
 /** The SSE frames of a call of the tool `name` (its arguments `{}`), ending the stream. */
 function toolCallBurst(body, id, name) {
+  return toolCallsBurst(body, id, [{ name, arguments: {} }]);
+}
+
+/** The SSE frames of calls of tools (`[{ name, arguments }]`, one frame each), ending the stream. */
+function toolCallsBurst(body, id, calls) {
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
   const chunk = (delta, finishReason = null) =>
     sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
-  const call = { index: 0, id: `call_${id}`, type: 'function', function: { name, arguments: '{}' } };
-  const frames = [chunk({ role: 'assistant', content: '' }), chunk({ tool_calls: [call] }), chunk({}, 'tool_calls')];
+  const frames = [chunk({ role: 'assistant', content: '' })];
+  calls.forEach(({ name, arguments: args }, index) => {
+    const callId = calls.length === 1 ? `call_${id}` : `call_${id}_${index}`;
+    const call = { index, id: callId, type: 'function', function: { name, arguments: JSON.stringify(args) } };
+    frames.push(chunk({ tool_calls: [call] }));
+  });
+  frames.push(chunk({}, 'tool_calls'));
   if (body.stream_options?.include_usage) frames.push(sse({ ...base, choices: [], usage: USAGE }));
   frames.push(sse('[DONE]'));
   return frames.join('');
@@ -60,15 +71,28 @@ function jsonAnswer(body, id, text = TEXT) {
  * chunks, in place of a short fixed text. `failing`: model names (as a request's `model` names them) answered with a
  * 500 error body, for the fallback benchmark; `events` then lists, per tagged request, when its failure was written
  * (`failed`) and when a request of another model arrived (`arrived`), in `performance.now()` ms.
+ * `delayMs` may also be a function of the request's body. `toolCalls`: a function of a streamed request's body that
+ * returns the tool calls to answer it with (`[{ name, arguments }]`, all in one streamed answer), or nothing for the
+ * text. `log: true`: `log` lists each request as `{ body, open, arrived, written }` (`open`: requests open at its
+ * arrival, itself included; times in `performance.now()` ms, `written` once its answer's last byte was written).
  */
-async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, text = TEXT, failing = [] } = {}) {
+async function startScriptedModel({
+  delayMs = 0,
+  chunkDelayMs = 0,
+  toolFirst,
+  toolCalls,
+  text = TEXT,
+  failing = [],
+  log: logging = false,
+} = {}) {
   const times = new Map();
   const events = [];
+  const log = [];
   let counter = 0;
   let open = 0;
   const stats = { requests: 0, maxOpen: 0 };
 
-  const handle = async (req, res, received) => {
+  const handle = async (req, res, received, openAtArrival) => {
     if (req.method !== 'POST' || req.url.split('?')[0] !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ error: { message: `scripted model: no route ${req.method} ${req.url}` } }));
@@ -80,16 +104,24 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, te
     // The last tag: the new task's (a thread's earlier messages hold older ones).
     const tag = [...raw.matchAll(/bench-run-\d+/g)].at(-1)?.[0];
     const id = `chatcmpl-${++counter}`;
+    const entry = logging ? { body, open: openAtArrival, arrived: received, written: undefined } : undefined;
+    if (entry) log.push(entry);
+    const written = () => entry && (entry.written = performance.now());
     if (failing.includes(body.model)) {
       res.writeHead(500, { 'content-type': 'application/json' });
       const error = { error: { message: 'scripted model: failing on purpose', type: 'server_error' } };
       return res.end(JSON.stringify(error), () => events.push({ tag, kind: 'failed', at: performance.now() }));
     }
     if (failing.length) events.push({ tag, kind: 'arrived', at: received });
-    if (delayMs) await sleep(delayMs);
-    if (body.stream === true && toolFirst && !body.messages.some((m) => m.role === 'tool')) {
+    const delay = typeof delayMs === 'function' ? delayMs(body) : delayMs;
+    if (delay) await sleep(delay);
+    const calls = body.stream === true && toolCalls ? toolCalls(body) : undefined;
+    if (calls?.length) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(toolCallBurst(body, id, toolFirst));
+      res.end(toolCallsBurst(body, id, calls), written);
+    } else if (body.stream === true && toolFirst && !body.messages.some((m) => m.role === 'tool')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(toolCallBurst(body, id, toolFirst), written);
     } else if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const [i, burst] of sseBursts(body, id, text).entries()) {
@@ -97,10 +129,16 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, te
         if (res.destroyed) return;
         res.write(burst);
       }
-      res.end(() => tag && times.set(tag, performance.now() - received));
+      res.end(() => {
+        written();
+        if (tag) times.set(tag, performance.now() - received);
+      });
     } else {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(jsonAnswer(body, id, text), () => tag && times.set(tag, performance.now() - received));
+      res.end(jsonAnswer(body, id, text), () => {
+        written();
+        if (tag) times.set(tag, performance.now() - received);
+      });
     }
   };
 
@@ -109,7 +147,7 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, te
     stats.requests++;
     stats.maxOpen = Math.max(stats.maxOpen, ++open);
     res.once('close', () => open--);
-    handle(req, res, received).catch((error) => {
+    handle(req, res, received, open).catch((error) => {
       if (res.headersSent) return res.destroy();
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `scripted model: ${String(error)}`, type: 'server_error' } }));
@@ -125,6 +163,8 @@ async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, toolFirst, te
     timeOf: (tag) => times.get(tag),
     /** With `failing`: each tagged request's failure written, and the next model's request arrived. */
     events,
+    /** With `log: true`: every request, in the order they arrived. */
+    log,
     get requests() {
       return stats.requests;
     },
