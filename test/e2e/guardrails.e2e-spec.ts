@@ -46,7 +46,7 @@ describe('guardrails', () => {
 
   const sentToModel = () => JSON.stringify(model.requests);
 
-  it('redacts an email in the task: it never reaches the model, and the verdict says where, not what', async () => {
+  it('redacts an email in the task: it never reaches the model nor the log, and the verdict says where, not what', async () => {
     const ran = await run({ input: [{ type: 'pii', kinds: ['email'], action: 'redact' }] }, 'Write to bob@example.com');
     expect(ran.status).toBe('succeeded');
     expect(sentToModel()).not.toContain('bob@example.com');
@@ -61,10 +61,19 @@ describe('guardrails', () => {
         spans: [{ start: 9, end: 24, kind: 'email' }],
       }),
     ]);
+    // The run records the task as the check left it, in the commit that queues it.
+    expect(ran.task).toBe('Write to [redacted:email]');
     const events = (await app.request('GET', `/v1/agents/${ran.agentId}/runs/${ran.id}/events`)).body.events;
-    const checked = events.filter((event: { type: string }) => event.type === 'AgentRunGuardrailChecked');
-    expect(checked).toHaveLength(1);
-    expect(JSON.stringify(checked)).not.toContain('bob@');
+    expect(events.slice(0, 2).map((event: { type: string }) => event.type)).toEqual([
+      'AgentRunQueued',
+      'AgentRunGuardrailChecked',
+    ]);
+    expect(events.filter((event: { type: string }) => event.type === 'AgentRunGuardrailChecked')).toHaveLength(1);
+    expect(JSON.stringify(events)).not.toContain('bob@');
+    const log = await app.request('GET', '/v1/events');
+    expect(log.status).toBe(200);
+    expect(log.body.events.length).toBeGreaterThan(2);
+    expect(JSON.stringify(log.body)).not.toContain('bob@');
   });
 
   it('blocks a task before any model call: the run fails with guardrail_blocked', async () => {
@@ -169,6 +178,17 @@ describe('guardrails', () => {
 
     const redacted = await run({ output: check('redact') }, 'Which tool?');
     expect(redacted).toMatchObject({ status: 'succeeded', output: '[redacted:agent]' });
+
+    // An input's judges are asked after its other checks, on the text as they left it.
+    model.requests.splice(0);
+    const both = [{ type: 'pii', kinds: ['email'], action: 'redact' }, ...check('warn')];
+    const warned = await run({ input: both }, 'Mail ann@example.org about Acme');
+    expect(warned.guardrails.map((v: { type: string; verdict: string }) => [v.type, v.verdict])).toEqual([
+      ['pii', 'redacted'],
+      ['agent', 'warned'],
+    ]);
+    expect(lastUserMessage(model.requests.filter(isJudge)[0])).toContain('Mail [redacted:email] about Acme');
+    expect(sentToModel()).not.toContain('ann@example.org');
 
     const unknown = await app.request('POST', '/v1/agents', {
       name: 'judged-by-nobody',

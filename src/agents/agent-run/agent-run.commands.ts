@@ -1,4 +1,4 @@
-import type { GuardrailVerdict } from '../guardrails';
+import type { GuardrailCheck, GuardrailVerdict } from '../guardrails';
 import { ModelAttempt, RunError, Usage } from '../../domain/run';
 import {
   ApprovalDecision,
@@ -26,6 +26,8 @@ export type QueueAgentRun = {
   startAgentId?: string;
   /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
   start?: Omit<StartAgentRun, 'type'>;
+  /** The agent's input guardrails: those that need no judge run on the task as it is queued. */
+  inputChecks?: GuardrailCheck[];
 } & Partial<WorkflowStepRef> &
   Partial<ParentRef>;
 export type StartAgentRun = {

@@ -43,6 +43,8 @@ export type AgentRunQueued = DomainEvent<
     replayOf?: string;
     depth?: number;
     startAgentId?: string;
+    /** The input checks that need no judge ran as it was queued: their verdicts follow it in the same commit. */
+    inputChecked?: true;
   } & Partial<WorkflowStepRef> &
     Partial<ParentRef>
 >;

@@ -248,6 +248,7 @@ describe('agent run decider', () => {
       answeredBy: 'agent_1',
       startAgentId: null,
       lastHandoff: null,
+      inputChecked: false,
       error: null,
       warnings: [],
       workflowRunId: null,

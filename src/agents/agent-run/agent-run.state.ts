@@ -150,6 +150,8 @@ export interface AgentRunAggregate extends AgentRun {
   childrenUsage: Usage | null;
   /** After a handoff: what the agent handed to was sent, and how many tool calls came before (a resume goes on from it). */
   lastHandoff: { messages: unknown[]; toolCallsBefore: number } | null;
+  /** The input checks that need no judge ran as the run was queued (its task is recorded as they left it). */
+  inputChecked?: boolean;
 }
 
 export type AgentRunState = AgentRunAggregate | null;

@@ -8,6 +8,7 @@ export function toAgentRun({
   waitingSince: _w,
   childrenUsage: _c,
   lastHandoff: _l,
+  inputChecked: _i,
   ...run
 }: AgentRunAggregate): AgentRun {
   // Runs recorded before structured output have neither field.

@@ -4,6 +4,7 @@ import { AgentRunCommand, EndChildRun, QueueAgentRun, StartAgentRun, Wait } from
 import { AgentRunEndedData, AgentRunEvent, AgentRunQueued, AgentRunStarted } from './agent-run.events';
 import { AgentRunAggregate, AgentRunState, ApprovalDecision } from './agent-run.state';
 import { evolveAgentRun } from './evolve';
+import { checkQueuedInput } from '../guardrail-checks/queued-input';
 
 /** The events a command records on an agent run. */
 export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, now: Date): AgentRunEvent[] {
@@ -96,11 +97,17 @@ function queue(state: AgentRunState, command: QueueAgentRun, createdAt: string):
     if (command.parentRunId && state.parentRunId === command.parentRunId) return [];
     throw new DomainError('conflict', `Agent run ${command.id} already exists`);
   }
-  const { type: _type, start: claim, ...run } = command;
-  const queued: AgentRunQueued = { type: 'AgentRunQueued', data: { ...run, createdAt } };
-  if (!claim) return [queued];
-  const started = start(evolveAgentRun(null, queued)!, { type: 'StartAgentRun', ...claim }, createdAt);
-  return [queued, started];
+  const { type: _type, start: claim, inputChecks, ...run } = command;
+  const input = checkQueuedInput(run.task, run.context, inputChecks);
+  const checked = input && { task: input.task, context: input.context, inputChecked: true as const };
+  const queued: AgentRunQueued = { type: 'AgentRunQueued', data: { ...run, ...checked, createdAt } };
+  const verdicts: AgentRunEvent[] = (input?.verdicts ?? []).map((verdict) => ({
+    type: 'AgentRunGuardrailChecked',
+    data: { runId: run.id, ...verdict, at: createdAt },
+  }));
+  if (!claim) return [queued, ...verdicts];
+  const recorded = [queued, ...verdicts].reduce<AgentRunState>(evolveAgentRun, null);
+  return [queued, ...verdicts, start(recorded!, { type: 'StartAgentRun', ...claim }, createdAt)];
 }
 
 function start(state: AgentRunAggregate, command: StartAgentRun, at: string): AgentRunStarted {

@@ -61,6 +61,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       answeredBy: null,
       startAgentId,
       lastHandoff: null,
+      inputChecked: event.data.inputChecked === true,
       cancelRequested: false,
       createdAt,
       startedAt: null,

@@ -8,7 +8,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { taskMessage } from './task-message';
+import { taskMessage } from '../../agents/agent-run/task-message';
 import {
   ApprovalCall,
   ChildRunCall,

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { taskMessage } from './task-message';
+import { taskMessage } from '../../agents/agent-run/task-message';
 import type { HandoffCall } from './tool-set';
 
 /**

@@ -1,5 +1,5 @@
 import { AgentRun } from '../../agents/agent-run/agent-run.state';
-import { taskMessage } from './task-message';
+import { taskMessage } from '../../agents/agent-run/task-message';
 import type { ThreadMessage } from '../../threads/thread';
 
 /**

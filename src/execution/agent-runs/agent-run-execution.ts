@@ -153,7 +153,10 @@ export class AgentRunExecution {
           : [];
       const history = toModelMessages(remembered, modelNames);
       // A resumed run's task was checked when it first started.
-      const sent = resume ? { task: run.task, context: run.context } : await guard.input(run.task, run.context);
+      const queuedChecks = run.inputChecked ? run.guardrails : undefined;
+      const sent = resume
+        ? { task: run.task, context: run.context }
+        : await guard.input(run.task, run.context, queuedChecks);
       const done = await turns.take(turn, { ...sent, history, resume }, loop);
       const { result } = done;
       const { usage: modelUsage, modelAttempts } = this.deps.prices.pricedAttempts(run.usage, done.modelAttempts);

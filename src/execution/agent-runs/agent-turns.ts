@@ -12,7 +12,7 @@ import { handoffMessages } from '../agent-loop/handoff-messages';
 import type { ChildRuns } from '../agent-tree/child-runs';
 import type { RunTools } from '../agent-tree/run-tools';
 import { RunGuardrails } from '../guardrails/run-guardrails';
-import type { Judge } from '../guardrails/run-checks';
+import type { Judge } from '../../agents/guardrail-checks/run-checks';
 import { HandoffFailed } from './run-outcome';
 
 type AgentLoopModule = typeof import('../agent-loop/agent-loop');

@@ -92,6 +92,7 @@ export class ChildRuns {
           parentToolCallId: child.toolCallId,
           depth: parent.depth + 1,
           ...(start && { start }),
+          inputChecks: agent.guardrails?.input,
         },
         context,
         { newStream: true },

@@ -3,7 +3,7 @@ import type { GuardrailStage } from '../../agents/guardrails';
 import type { ModelAttempt } from '../../domain/run';
 import type { ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
-import type { JudgeAnswer } from './run-checks';
+import type { JudgeAnswer } from '../../agents/guardrail-checks/run-checks';
 
 type AgentLoopModule = typeof import('../agent-loop/agent-loop');
 

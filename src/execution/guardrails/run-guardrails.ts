@@ -1,6 +1,6 @@
 import type { GuardrailVerdict, Guardrails } from '../../agents/guardrails';
-import { taskMessage } from '../agent-loop/task-message';
-import { Judge, runChecks, runChecksOnValue } from './run-checks';
+import { taskMessage } from '../../agents/agent-run/task-message';
+import { Judge, runChecks, runChecksOnValue } from '../../agents/guardrail-checks/run-checks';
 
 /** A guardrail blocked the task or the answer: the run fails with `guardrail_blocked`. */
 export class GuardrailBlocked extends Error {
@@ -34,15 +34,22 @@ export class RunGuardrails {
     return (this.guardrails.output ?? []).some((check) => check.action !== 'warn');
   }
 
-  /** The task and context to send: as given, or as one redacted message; throws `GuardrailBlocked`. */
+  /**
+   * The task and context to send: as given, or as one redacted message; throws `GuardrailBlocked`. `queued`: the
+   * verdicts recorded as the run was queued, when its checks that need no judge ran then: a block among them stops
+   * the run here, and only the judges are left to ask.
+   */
   async input(
     task: string,
     context: Record<string, unknown>,
+    queued?: GuardrailVerdict[],
   ): Promise<{ task: string; context: Record<string, unknown> }> {
+    const blocked = queued?.find((verdict) => verdict.stage === 'input' && verdict.verdict === 'blocked');
+    if (blocked) throw new GuardrailBlocked('input', blocked);
     const checks = this.guardrails.input ?? [];
     if (!checks.length) return { task, context };
     const message = taskMessage(task, context);
-    const checked = await runChecks(message, checks, 'input', this.judge);
+    const checked = await runChecks(message, checks, 'input', this.judge, queued ? 'judges' : 'all');
     await this.recordAll(checked.verdicts);
     if (checked.blocked) throw new GuardrailBlocked('input', checked.blocked);
     return checked.text === message ? { task, context } : { task: checked.text, context: {} };

@@ -258,6 +258,7 @@ export class WorkflowRunManager extends ProcessManager {
           workflowRunId: runId,
           stepIndex: index,
           ...(start && { start }),
+          inputChecks: agent.guardrails?.input,
         },
         { correlationId: runId, causationId: runId },
         { newStream: true },

@@ -1,4 +1,4 @@
-import type { FoundSpan, GuardrailCheck, GuardrailStage, GuardrailVerdict } from '../../agents/guardrails';
+import type { FoundSpan, GuardrailCheck, GuardrailStage, GuardrailVerdict } from '../guardrails';
 import { compilePattern } from '../../shared/linear-patterns';
 import { findPii } from './pii';
 
@@ -21,35 +21,59 @@ export type Judge = (agent: string, stage: GuardrailStage, text: string) => Prom
 
 const NO_JUDGE: Judge = () => Promise.reject(new Error('A judge check was run without a judge'));
 
-/** Runs the checks in order on `text`; a redaction changes the text the next check sees, a block stops there. */
+/** Which checks a pass runs: all of them, those of this service alone (not the judges), or the judges alone. */
+export type ChecksRun = 'all' | 'local' | 'judges';
+
+/**
+ * Runs the checks in order on `text` (those `run` names; the others give no verdict); a redaction changes the text
+ * the next check sees, a block stops there.
+ */
 export async function runChecks(
   text: string,
   checks: readonly GuardrailCheck[],
   stage: GuardrailStage,
   judge: Judge = NO_JUDGE,
+  run: ChecksRun = 'all',
 ): Promise<CheckedText> {
-  const verdicts: GuardrailVerdict[] = [];
-  let current = text;
+  const checked: CheckedText = { text, verdicts: [] };
   for (const [i, check] of checks.entries()) {
-    const { spans, reason } = check.type === 'agent' ? await judged(check.agent, stage, current, judge) : find(check, current);
-    const base = { stage, check: i, type: check.type, action: check.action, spans };
-    if (!spans.length) {
-      // A judge's reason for letting the text go on is worth keeping; a pattern's "0 matches" is not.
-      verdicts.push({ ...base, verdict: 'passed', ...(check.type === 'agent' && { reason }) });
-      continue;
-    }
-    if (check.action === 'block') {
-      const blocked: GuardrailVerdict = { ...base, verdict: 'blocked', reason };
-      verdicts.push(blocked);
-      return { text: current, verdicts, blocked };
-    }
-    if (check.action === 'warn') verdicts.push({ ...base, verdict: 'warned', reason });
-    else {
-      verdicts.push({ ...base, verdict: 'redacted', reason });
-      current = redact(current, spans);
-    }
+    if (check.type === 'agent' ? run === 'local' : run === 'judges') continue;
+    const found =
+      check.type === 'agent' ? await judged(check.agent, stage, checked.text, judge) : find(check, checked.text);
+    if (judgeBy(checked, stage, i, check, found)) break;
   }
-  return { text: current, verdicts };
+  return checked;
+}
+
+/** The checks of this service alone, which need no judge and so no wait: see `runChecks`. */
+export function runLocalChecks(text: string, checks: readonly GuardrailCheck[], stage: GuardrailStage): CheckedText {
+  const checked: CheckedText = { text, verdicts: [] };
+  for (const [i, check] of checks.entries()) {
+    if (check.type !== 'agent' && judgeBy(checked, stage, i, check, find(check, checked.text))) break;
+  }
+  return checked;
+}
+
+/** Adds what check `i` found to `checked` (its verdict, the text redacted); true when it blocked the text. */
+function judgeBy(checked: CheckedText, stage: GuardrailStage, i: number, check: GuardrailCheck, found: Found): boolean {
+  const { spans, reason } = found;
+  const base = { stage, check: i, type: check.type, action: check.action, spans };
+  if (!spans.length) {
+    // A judge's reason for letting the text go on is worth keeping; a pattern's "0 matches" is not.
+    checked.verdicts.push({ ...base, verdict: 'passed', ...(check.type === 'agent' && { reason }) });
+    return false;
+  }
+  if (check.action === 'block') {
+    checked.blocked = { ...base, verdict: 'blocked', reason };
+    checked.verdicts.push(checked.blocked);
+    return true;
+  }
+  if (check.action === 'warn') checked.verdicts.push({ ...base, verdict: 'warned', reason });
+  else {
+    checked.verdicts.push({ ...base, verdict: 'redacted', reason });
+    checked.text = redact(checked.text, spans);
+  }
+  return false;
 }
 
 interface Found {

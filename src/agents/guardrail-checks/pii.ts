@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { RE2JS } from 're2js';
-import type { FoundSpan, PiiKind } from '../../agents/guardrails';
+import type { FoundSpan, PiiKind } from '../guardrails';
 
 /**
  * The candidates of each kind, matched by the linear-time engine (so no text can make them slow), then confirmed
