@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import {
   ChatCompletionsBody,
   ScriptedServer,
+  hasToolResult,
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
@@ -34,6 +35,10 @@ describe("the README's first session", () => {
     model = await startScriptedOpenAIServer((body) => {
       const task = lastUserMessage(body);
       if (task.includes('poem')) return { kind: 'hang' };
+      // The supervisor asks the researcher once, then answers from its result.
+      const asksResearcher = body.tools?.some((tool) => tool.function.name === 'agent_researcher');
+      if (asksResearcher && !hasToolResult(body))
+        return { kind: 'toolCalls', calls: [{ name: 'agent_researcher', arguments: { task: `Find out: ${task}` } }] };
       return { kind: 'text', text: ['Answer ', `to: ${task.slice(0, 40)}`], chunkDelayMs: 50 };
     });
     app = await startTestApp({ env: { OLLAMA_BASE_URL: model.baseUrl.replace(/\/v1$/, '') } });
@@ -71,6 +76,15 @@ describe("the README's first session", () => {
       ['user', 'What is my name, and w'],
       ['assistant', 'Answer to: What is my '],
     ]);
+    // The supervisor's call of the researcher was a child run, whose answer it was given.
+    const supervisor = (await app.request('GET', '/v1/agents?name=supervisor')).body.agents[0];
+    const supervised = (await app.request('GET', `/v1/agents/${supervisor.id}/runs`)).body.runs[0];
+    expect(stdout).toContain(`{"id":"${supervised.id}"`);
+    expect(supervised).toMatchObject({ status: 'succeeded', children: [{ agent: 'researcher', status: 'succeeded' }] });
+    expect(supervised.toolCalls[0]).toMatchObject({
+      tool: 'agent:researcher',
+      output: 'Answer to: Find out: Is it a weekday in Tokyo?',
+    });
     // The digest ran its three steps, each sending only its task.
     const trigger = JSON.parse(stdout.slice(stdout.lastIndexOf('{"id":"wfrun_')));
     expect(trigger).toMatchObject({ status: 'succeeded' });
