@@ -88,9 +88,13 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(await schema.getAttribute('aria-invalid')).toBe('true');
     await schema.fill('{"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}');
     await page.getByText('✓ A valid JSON Schema.').waitFor();
-    await page
-      .getByLabel('Guardrails (JSON, optional)')
-      .fill('{"input": [{"type": "pii", "kinds": ["email"], "action": "redact"}]}');
+    // A guardrail on the task: personal data (emails, the kind a new check starts with), redacted.
+    const onTask = page.getByRole('group', { name: 'On the task' });
+    await onTask.getByRole('button', { name: 'Add a check on the task' }).click();
+    const check = onTask.getByRole('group', { name: 'Check 1' });
+    await check.getByLabel('Type').selectOption('pii');
+    await check.getByLabel('Action').selectOption('redact');
+    expect(await check.getByRole('checkbox', { name: 'email' }).isChecked()).toBe(true);
     await page.getByLabel('Thread window (messages)').fill('20');
     await page.getByLabel('Max steps').fill('5');
     expect(await accessibilityViolations(page)).toEqual([]);

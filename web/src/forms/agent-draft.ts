@@ -1,6 +1,8 @@
 import type { Agent, Provider } from '../api/schema';
-import { FieldProblem, parseCount, parseJsonField } from './form-problem';
+import { FieldProblem, parseCount } from './form-problem';
 import { agentToolId } from './agent-tools';
+import { GuardrailsDraft, guardrailsBody, guardrailsDraft } from './guardrails-draft';
+import { HandoffDraft, handoffsBody, handoffsDraft } from './handoffs-draft';
 import { checkObjectSchema } from './json-schema-check';
 
 /** An agent as its form holds it: every field the API takes, as typed. */
@@ -19,8 +21,10 @@ export interface AgentDraft {
   approvalRequired: string[];
   /** JSON text; blank: free-text answers. */
   outputSchema: string;
-  /** JSON text of `{input?, output?, toolResults?}`; blank: none. */
-  guardrails: string;
+  /** The checks of each stage (task, answer, tool results), as the guardrails editor holds them. */
+  guardrails: GuardrailsDraft;
+  /** The agents it may hand the conversation to, each with what it is sent. */
+  handoffs: HandoffDraft[];
   maxMessages: string;
   maxSteps: string;
 }
@@ -37,6 +41,7 @@ export const AGENT_PATHS = [
   'instructions',
   'outputSchema',
   'guardrails',
+  'handoffs',
   'memory.maxMessages',
   'maxSteps',
 ];
@@ -55,7 +60,8 @@ export function agentDraft(agent?: Agent): AgentDraft {
       recursive: false,
       approvalRequired: [],
       outputSchema: '',
-      guardrails: '',
+      guardrails: guardrailsDraft(),
+      handoffs: [],
       maxMessages: '50',
       maxSteps: '10',
     };
@@ -73,7 +79,8 @@ export function agentDraft(agent?: Agent): AgentDraft {
     recursive: agent.tools.includes(self),
     approvalRequired: agent.approvalRequired,
     outputSchema: agent.outputSchema ? JSON.stringify(agent.outputSchema, null, 2) : '',
-    guardrails: Object.keys(agent.guardrails).length ? JSON.stringify(agent.guardrails, null, 2) : '',
+    guardrails: guardrailsDraft(agent.guardrails),
+    handoffs: handoffsDraft(agent.handoffs),
     maxMessages: String(agent.memory.maxMessages),
     maxSteps: String(agent.maxSteps),
   };
@@ -129,7 +136,8 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
   }
   const self = agentToolId(draft.name);
   const tools = draft.recursive && draft.name ? [...draft.tools.filter((tool) => tool !== self), self] : draft.tools;
-  const guardrails = (parseJsonField(draft.guardrails, 'guardrails', problems) ?? {}) as Agent['guardrails'];
+  const guardrails = guardrailsBody(draft.guardrails, problems);
+  const handoffs = handoffsBody(draft.handoffs, draft.name, problems);
   const body = {
     name: draft.name,
     description: draft.description,
@@ -140,6 +148,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     approvalRequired: draft.approvalRequired,
     outputSchema,
     guardrails,
+    handoffs,
     memory: { maxMessages },
     maxSteps,
   };

@@ -5,10 +5,11 @@ import { Field } from '../components/field';
 import type { AgentDraft } from './agent-draft';
 import { JsonSchemaField } from './json-schema-field';
 import { EXAMPLE_OUTPUT_SCHEMA } from './json-schema-check';
+import { GuardrailsEditor } from './guardrails-editor';
+import { HandoffsPicker } from './handoffs-picker';
 import { SubAgentsPicker } from './sub-agents-picker';
 import { ToolsPicker } from './tools-picker';
-
-const GUARDRAILS_EXAMPLE = '{"input": [{"type": "pii", "kinds": ["email"], "action": "redact"}]}';
+import { useActiveAgents } from './use-active-agents';
 
 /** The providers and tools the service offers, loaded once per form; a failure to load is shown as a problem. */
 export function useAgentChoices(onError: (error: ProblemError) => void) {
@@ -29,8 +30,8 @@ export function useAgentChoices(onError: (error: ProblemError) => void) {
 
 /**
  * Every field of an agent, the same when creating and when editing: name, description, provider and model,
- * fallback models, instructions, tools and their approvals, the other agents it may call, output schema,
- * guardrails, thread window and max steps. `idPrefix` keeps two forms on a page apart; `agentId` is the agent
+ * fallback models, instructions, tools and their approvals, the other agents it may call, the agents it may hand
+ * off to, output schema, guardrails, thread window and max steps. `idPrefix` keeps two forms on a page apart; `agentId` is the agent
  * being edited, if any.
  */
 export function AgentFields({
@@ -51,6 +52,8 @@ export function AgentFields({
   agentId?: string;
 }) {
   const id = (name: string) => `${idPrefix}-${name}`;
+  // The handoffs and the judges are picked from the same list of active agents, read once.
+  const activeAgents = useActiveAgents();
   const set = (change: Partial<AgentDraft>) => onChange({ ...draft, ...change });
   const chosen = providers.find((p) => p.id === draft.provider);
   const listed = providers.some((p) => p.id === draft.provider);
@@ -58,8 +61,10 @@ export function AgentFields({
     const models = providers.find((p) => p.id === provider)?.models ?? [];
     set({ provider, modelName: models.length && !models.includes(draft.modelName) ? models[0] : draft.modelName });
   }
-  const text = (name: keyof AgentDraft) => (e: { currentTarget: { value: string } }) =>
-    set({ [name]: e.currentTarget.value });
+  const text =
+    (name: 'name' | 'description' | 'modelName' | 'fallbackModels' | 'instructions' | 'maxMessages' | 'maxSteps') =>
+    (e: { currentTarget: { value: string } }) =>
+      set({ [name]: e.currentTarget.value });
 
   return (
     <>
@@ -189,6 +194,15 @@ export function AgentFields({
         selfId={agentId}
         selfName={draft.name}
       />
+      <HandoffsPicker
+        handoffs={draft.handoffs}
+        onChange={(handoffs) => set({ handoffs })}
+        agents={activeAgents}
+        selfId={agentId}
+        selfName={draft.name}
+        error={error}
+        idPrefix={idPrefix}
+      />
       <JsonSchemaField
         id={id('output-schema')}
         label="Output schema (JSON Schema, optional)"
@@ -204,32 +218,13 @@ export function AgentFields({
           </>
         }
       />
-      <Field
-        id={id('guardrails')}
-        label="Guardrails (JSON, optional)"
-        path="guardrails"
+      <GuardrailsEditor
+        draft={draft.guardrails}
+        onChange={(guardrails) => set({ guardrails })}
         error={error}
-        hint={
-          <>
-            Checks on the task, the answer and each tool result: lists under <code>input</code>, <code>output</code>,{' '}
-            <code>toolResults</code> of <code>pattern</code>, <code>pii</code> or <code>max_length</code> checks, each
-            with an <code>action</code> of block, redact or warn. Blank: none.
-          </>
-        }
-      >
-        {(describedBy, invalid) => (
-          <textarea
-            id={id('guardrails')}
-            class="mono"
-            rows={3}
-            value={draft.guardrails}
-            onInput={text('guardrails')}
-            placeholder={GUARDRAILS_EXAMPLE}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-          />
-        )}
-      </Field>
+        agents={activeAgents}
+        idPrefix={idPrefix}
+      />
       <div class="row">
         <Field
           id={id('max-messages')}

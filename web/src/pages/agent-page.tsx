@@ -10,6 +10,7 @@ import { formatDuration, formatJson, formatTime, parseJsonObject } from '../form
 import { href, navigate } from '../router';
 import { agentNamedBy, subAgentNames } from '../forms/agent-tools';
 import { AgentEditForm } from './agent-edit-form';
+import { HandoffsList } from './handoffs-list';
 import { SubAgentsList } from './sub-agents-list';
 
 /** One agent: what it is, a form to run it on a task, and its runs. */
@@ -82,6 +83,8 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dd>{tools.length ? tools.join(', ') : 'none'}</dd>
             <dt>Sub-agents</dt>
             <SubAgentsList names={subAgentNames(agent.tools)} self={agent} />
+            <dt>Handoffs</dt>
+            <HandoffsList handoffs={agent.handoffs} />
             <dt>Needs approval</dt>
             <dd data-testid="agent-approvals">
               {agent.approvalRequired.length ? agent.approvalRequired.join(', ') : 'no tool'}

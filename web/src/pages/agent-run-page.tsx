@@ -10,6 +10,7 @@ import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime, formatUsd } from '../format';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun, newerStatus } from '../api/run-state';
+import { RunHandoffFacts } from './run-handoffs';
 import { ChildRunLink, ParentRunLine, RunTree, TotalUsageFact, WaitingOnLine } from './run-tree';
 import { agentNamesByRun, useRunTree } from './use-run-tree';
 
@@ -163,6 +164,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
               </dd>
             </>
           )}
+          <RunHandoffFacts run={run} />
           <dt>Queued</dt>
           <dd>{formatTime(run.createdAt)}</dd>
           <dt>Duration</dt>
@@ -224,7 +226,9 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
           }}
         />
       )}
-      {related && <RunTree tree={family.tree} currentRunId={runId} rootName={family.rootName} />}
+      {related && (
+        <RunTree tree={family.tree} currentRunId={runId} rootName={family.rootName} handoffs={run?.handoffs} />
+      )}
       <h2>Output</h2>
       <pre class="output" data-testid="run-output" tabIndex={0} role="region" aria-label="Run output">
         {output}

@@ -3,6 +3,7 @@ import { hasEnded } from '../api/run-state';
 import { StatusBadge } from '../components/status-badge';
 import { formatUsd } from '../format';
 import { href } from '../router';
+import { HandoffLine } from './run-handoffs';
 import type { RunTreeNode } from './use-run-tree';
 
 type Usage = NonNullable<AgentRun['usage']>;
@@ -67,14 +68,29 @@ export function ChildRunLink({ run, callId }: { run: AgentRun | null; callId: st
   return <a href={runHref(child.runId, child.agentId)}>its run of {child.agent}</a>;
 }
 
+/** The current run's handoffs, under its line in the tree (the tree itself holds none). */
+function TreeHandoffs({ handoffs }: { handoffs: AgentRun['handoffs'] }) {
+  return (
+    <ul class="run-tree-handoffs" aria-label="Handoffs in this run" data-testid="run-tree-handoffs">
+      {handoffs.map((handoff, i) => (
+        <li key={i}>
+          handed off: <HandoffLine handoff={handoff} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function TreeNode({
   node,
   currentRunId,
   rootName,
+  handoffs,
 }: {
   node: RunTreeNode;
   currentRunId: string;
   rootName: string | null;
+  handoffs?: AgentRun['handoffs'];
 }) {
   const current = node.runId === currentRunId;
   const name = node.agent ?? rootName ?? node.agentId;
@@ -88,10 +104,17 @@ function TreeNode({
         {current && <span class="muted"> this run</span>}
         {node.usage && <span class="muted"> {formatUsage(node.usage)}</span>}
       </span>
+      {current && handoffs && handoffs.length > 0 && <TreeHandoffs handoffs={handoffs} />}
       {node.children.length > 0 && (
         <ul aria-label={`Runs started by ${name}`}>
           {node.children.map((child) => (
-            <TreeNode key={child.runId} node={child} currentRunId={currentRunId} rootName={rootName} />
+            <TreeNode
+              key={child.runId}
+              node={child}
+              currentRunId={currentRunId}
+              rootName={rootName}
+              handoffs={handoffs}
+            />
           ))}
         </ul>
       )}
@@ -99,22 +122,27 @@ function TreeNode({
   );
 }
 
-/** The runs of the tree this run belongs to, from its root: each with its agent, status and usage, and a link. */
+/**
+ * The runs of the tree this run belongs to, from its root: each with its agent, status and usage, and a link; under
+ * this run, the handoffs it made.
+ */
 export function RunTree({
   tree,
   currentRunId,
   rootName,
+  handoffs,
 }: {
   tree: RunTreeNode | null;
   currentRunId: string;
   rootName: string | null;
+  handoffs?: AgentRun['handoffs'];
 }) {
   return (
     <section data-testid="run-tree" aria-labelledby="run-tree-heading">
       <h2 id="run-tree-heading">Run tree</h2>
       {tree ? (
         <ul class="run-tree">
-          <TreeNode node={tree} currentRunId={currentRunId} rootName={rootName} />
+          <TreeNode node={tree} currentRunId={currentRunId} rootName={rootName} handoffs={handoffs} />
         </ul>
       ) : (
         <p class="muted" aria-live="polite">

@@ -3,7 +3,7 @@ import { api, unwrap } from '../api/client';
 import { href } from '../router';
 
 /** The id of the active agent with exactly this name, or null when there is none (the list filters by prefix). */
-async function agentIdNamed(name: string): Promise<string | null> {
+export async function agentIdNamed(name: string): Promise<string | null> {
   let cursor: string | undefined;
   // A few pages at most: a name shared as a prefix by hundreds of agents is found on the agent list instead.
   for (let page = 0; page < 5; page++) {
