@@ -229,7 +229,10 @@ describeInBrowser('the web console, in Chromium', () => {
       for (const [hash, heading] of scheme === 'light' ? pages : pages.filter((_, i) => [0, 3, 7, 8].includes(i))) {
         await phone.goto(`${app.url}/#/${hash}`);
         await phone.getByRole('heading', { name: heading, exact: true }).waitFor();
-        await phone.getByText('Loading…').waitFor({ state: 'hidden' });
+        // Every list on the page has loaded (a form may load its pickers' lists beside the page's own).
+        await phone.waitForFunction(
+          () => ![...document.querySelectorAll('p')].some((p) => p.textContent === 'Loading…'),
+        );
         for (const violation of await accessibilityViolations(phone))
           failures.push(`${scheme} #/${hash}: ${violation}`);
         // Nothing is wider than the screen but code blocks and the workflow graph, which pan in their own box.
