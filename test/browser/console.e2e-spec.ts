@@ -231,7 +231,7 @@ describeInBrowser('the web console, in Chromium', () => {
         await phone.getByRole('heading', { name: heading, exact: true }).waitFor();
         // Every list on the page has loaded (a form may load its pickers' lists beside the page's own).
         await phone.waitForFunction(
-          () => ![...document.querySelectorAll('p')].some((p) => p.textContent === 'Loading…'),
+          () => !Array.from(document.querySelectorAll('p')).some((p) => p.textContent === 'Loading…'),
         );
         for (const violation of await accessibilityViolations(phone))
           failures.push(`${scheme} #/${hash}: ${violation}`);
