@@ -6,7 +6,7 @@
 // A decider is a file of its own, or a folder of its own when it is split by job (agents/agent-run/, workflows/workflow/,
 // workflows/workflow-run/: events, commands, decide, evolve, view).
 const DOMAIN =
-  '^src/(domain/|agents/((agent|agent-name|guardrails|handoffs)[.]ts$|agent-run/|guardrail-checks/)|workflows/((step-task|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/thread[.]ts$|idempotency/idempotency-key[.]ts$)';
+  '^src/(domain/|agents/((agent|agent-name|agent-tool|guardrails|handoffs)[.]ts$|agent-run/|guardrail-checks/)|workflows/((step-task|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/thread[.]ts$|idempotency/idempotency-key[.]ts$)';
 const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
 const FEATURES = '(agents|workflows|threads|webhooks|usage|tools|models)';

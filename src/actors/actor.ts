@@ -28,6 +28,8 @@ export interface CommandResult<State, Event> {
   events: Event[];
   /** Global position of the last appended event; undefined when the command changed nothing. */
   position?: bigint;
+  /** The stream's revision after the append; undefined when the command changed nothing. */
+  revision?: bigint;
 }
 
 /** Events for a stream that does not exist yet, to be written in the same commit as the actor's own. */
@@ -198,9 +200,10 @@ export class Actor<State, Command, Event extends DomainEvent> {
         this.revision = appended[0].nextRevision;
         this.snapshotIfDue();
         const { position } = appended[0];
-        if (!newStreams.length) return { state: this.state, events, position };
+        const revision = this.revision;
+        if (!newStreams.length) return { state: this.state, events, position, revision };
         const opened = newStreams.map(({ stream, events }, i) => ({ stream, events, ...appended[i + 1] }));
-        return { state: this.state, events, position, newStreams: opened };
+        return { state: this.state, events, position, revision, newStreams: opened };
       } catch (error) {
         // After a conflict, or an append whose outcome is unknown, read what the stream gained meanwhile.
         this.loaded = false;

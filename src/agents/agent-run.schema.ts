@@ -15,7 +15,6 @@ import { GuardrailVerdictSchema } from './guardrails.schema';
 import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
 import { UsageSchema } from './usage.schema';
 
-
 /** The shapes the agent run routes answer with, for the OpenAPI document. */
 
 export class ModelAttemptSchema {

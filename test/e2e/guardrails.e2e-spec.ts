@@ -150,7 +150,8 @@ describe('guardrails', () => {
     ).body;
     const isJudge = (body: ChatCompletionsBody) => body.model === 'judge';
     reply = (body) => {
-      if (!isJudge(body)) return { kind: 'text', text: 'Try Acme instead', usage: { inputTokens: 10, outputTokens: 5 } };
+      if (!isJudge(body))
+        return { kind: 'text', text: 'Try Acme instead', usage: { inputTokens: 10, outputTokens: 5 } };
       const verdict = lastUserMessage(body).includes('Acme')
         ? { allow: false, reason: 'names a competitor' }
         : { allow: true, reason: 'nothing to object to' };

@@ -43,6 +43,20 @@ const endChild = (n: number, outcome: { output: string } | { error: { code: stri
   ({ type: 'EndChildRun', childRunId: `agentrun_c${n}`, outcome, usage: childUsage }) as const;
 
 describe('agent run decider: child runs', () => {
+  it('records the calls with the children they start, once, as runs before this version recorded them apart', () => {
+    const withoutCalls = [queued, started, childrenStarted].reduce(agentRunDecider.evolve, null)!;
+    const withCalls = waiting.reduce(agentRunDecider.evolve, null)!;
+    const expected = [1, 2].map((n) => ({
+      id: `call_${n}`,
+      tool: `agent:helper-${n}`,
+      input: { task: `Task ${n}` },
+      startedAt: at,
+      endedAt: null,
+    }));
+    expect(withoutCalls.toolCalls).toEqual(expected);
+    expect(withCalls.toolCalls).toEqual(expected);
+  });
+
   it('waits for the children its calls start, holding no executor', () => {
     given(agentRunDecider, [queued, started, ...calls])
       .when(

@@ -1,6 +1,7 @@
 import { RunStatus, addUsage, isEnded } from '../../domain/run';
 import { AgentRunEndedData, AgentRunEvent } from './agent-run.events';
-import { AgentRunAggregate, AgentRunState, ToolCall } from './agent-run.state';
+import { AgentRunAggregate, AgentRunState, ChildRunRequest, ToolCall } from './agent-run.state';
+import { agentToolId } from '../agent-tool';
 
 /** An agent run after one of its events. */
 export function evolveAgentRun(state: AgentRunState, event: AgentRunEvent): AgentRunState {
@@ -126,13 +127,14 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       return { ...state, status: 'queued', pendingApprovals, decided, waitingSince: null };
     }
     case 'AgentRunChildRunsStarted': {
-      const { usage, attempts } = event.data;
+      const { usage, attempts, at } = event.data;
       const started = event.data.children.map(({ runId, agentId, agent, toolCallId }) => ({
         ...{ runId, agentId, agent, toolCallId },
         status: 'queued' as const,
       }));
       const children = [...(state.children ?? []), ...started];
-      return { ...state, status: 'waiting', children, usage, attempts, executorId: null, heartbeatAt: null };
+      const toolCalls = [...state.toolCalls, ...childCalls(state.toolCalls, event.data.children, at)];
+      return { ...state, status: 'waiting', children, toolCalls, usage, attempts, executorId: null, heartbeatAt: null };
     }
     case 'AgentRunChildRunEnded': {
       const { childRunId, callId, output, error, status, usage, resumed, at } = event.data;
@@ -185,4 +187,21 @@ function withResult(calls: ToolCall[], callId: string, result: { output?: unknow
   return calls.map((call) =>
     call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), endedAt: at } : call,
   );
+}
+
+/**
+ * The calls that started the children, as tool calls of the run: recorded by the event that starts the children
+ * (runs recorded before that recorded each call first, as any tool's: those are not added twice).
+ */
+export function childCalls(recorded: ToolCall[], children: ChildRunRequest[], at: string): ToolCall[] {
+  const known = new Set(recorded.map((call) => call.id));
+  return children
+    .filter((child) => !known.has(child.toolCallId))
+    .map(({ toolCallId, agent, task, context }) => ({
+      id: toolCallId,
+      tool: agentToolId(agent),
+      input: Object.keys(context).length ? { task, context } : { task },
+      startedAt: at,
+      endedAt: null,
+    }));
 }

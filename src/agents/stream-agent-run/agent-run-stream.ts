@@ -35,6 +35,7 @@ export class AgentRunStream {
     if (event.revision <= this.lastRevision) return false;
     this.lastRevision = event.revision;
     const domainEvent = { type: event.type, data: event.data } as AgentRunEvent;
+    const before = this.state;
     const next = agentRunDecider.evolve(this.state, domainEvent);
     if (!next) return false;
     this.state = next;
@@ -63,6 +64,21 @@ export class AgentRunStream {
       case 'AgentRunToolReturned': {
         const { callId: id, tool, output, error, at: endedAt } = domainEvent.data;
         this.sse.send('tool_result', { id, tool, ...(error === undefined ? { output } : { error }), endedAt });
+        return false;
+      }
+      case 'AgentRunChildRunsStarted': {
+        // The calls of other agents, recorded with the children they start (those of older runs came as their own).
+        for (const call of run.toolCalls.slice(before?.toolCalls.length ?? 0)) {
+          const { id, tool, input, startedAt } = call;
+          this.sse.send('tool_call', { id, tool, input, startedAt });
+        }
+        this.sse.send('status', { status: run.status });
+        return false;
+      }
+      case 'AgentRunChildRunEnded': {
+        const { callId: id, tool, output, error, at: endedAt, resumed } = domainEvent.data;
+        this.sse.send('tool_result', { id, tool, ...(error === undefined ? { output } : { error }), endedAt });
+        if (resumed) this.sse.send('status', { status: run.status });
         return false;
       }
       case 'AgentRunSucceeded':

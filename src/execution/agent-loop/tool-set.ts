@@ -97,11 +97,12 @@ export function toolSet(
           return { transferred_to: name };
         }
         if (runnable.agent) {
-          await observe(() => observer.toolCalled({ ...call, input }));
           if (childRunRefusal) {
+            await observe(() => observer.toolCalled({ ...call, input }));
             await observe(() => observer.toolReturned({ ...call, error: childRunRefusal }));
             return { error: childRunRefusal };
           }
+          // Recorded with the children it starts, once the step is over (AgentRunChildRunsStarted), not one by one.
           // The call's span is opened and closed now: the child's run, queued once the step is over, continues it.
           const traceparent = await inToolSpan(runnable.id, toolCallId, input, async () => ({
             output: currentTraceparent(),

@@ -136,8 +136,9 @@ export class AgentRunExecutor extends ProcessManager {
   }
 
   /** A run queued in this process: it waits its turn at once (the log brings its queueing later). */
-  private handedOver({ run, revision, position, traceparent }: RunQueuedHere): void {
-    if (this.stopping || this.claims.knows(run.id)) return;
+  private handedOver({ run, revision, position, traceparent, resumed }: RunQueuedHere): void {
+    // A run handed over here is claimed once; one queued again after it waited may have had a claim answered here.
+    if (this.stopping || this.claims.of(run.id) || (!resumed && this.claims.knows(run.id))) return;
     // A backlog stays in the log, not in memory: the subscription brings the run once there is room.
     if (this.claims.waiting >= MAX_WAITING) return;
     const threadId = run.threadId ?? undefined;

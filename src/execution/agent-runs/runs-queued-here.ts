@@ -9,9 +9,11 @@ export interface RunQueuedHere {
   run: AgentRunAggregate;
   /** The run stream's revision after its queueing (the claim appends expecting it). */
   revision: bigint;
-  /** The log position of its `AgentRunQueued`. */
+  /** The log position of its `AgentRunQueued` (or of the event that queued it again). */
   position: bigint;
   traceparent?: string;
+  /** Queued again after it waited (its last child ended): a claim of it here before was answered, this is a new one. */
+  resumed?: boolean;
 }
 
 /**

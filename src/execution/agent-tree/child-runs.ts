@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { agentDecider, agentStream } from '../../agents/agent';
 import { agentNamedBy } from '../../agents/agent-tool';
 import { agentRunDecider } from '../../agents/agent-run/agent-run';
-import { EndChildRun } from '../../agents/agent-run/agent-run.commands';
+import { EndChildRun, QueueAgentRun } from '../../agents/agent-run/agent-run.commands';
 import {
   AGENT_RUN_ENDINGS,
   AgentRunEndedData,
@@ -17,7 +17,7 @@ import type { Usage } from '../../domain/run';
 import { IdGenerator } from '../../shared/ids';
 import { contextOf } from '../../shared/trace-context';
 import type { ChildRunCall } from '../agent-loop/tool-set';
-import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
+import { LocalSlot, RunsQueuedHere } from '../agent-runs/runs-queued-here';
 
 /** The endings of a run that its parent is told of. */
 export type RunEnding = Extract<AgentRunEvent, { type: (typeof AGENT_RUN_ENDINGS)[number] }>;
@@ -76,27 +76,25 @@ export class ChildRuns {
     }
     const { runId: id, traceparent } = child;
     const context = { correlationId: parent.id, causationId: parent.id, trace: contextOf(traceparent) };
+    const queueing = (start?: LocalSlot['start']): QueueAgentRun => ({
+      type: 'QueueAgentRun',
+      id,
+      agentId: agent.id,
+      model: agent.model,
+      agentVersion: agent.version,
+      task: child.task,
+      context: child.context,
+      parentRunId: parent.id,
+      parentToolCallId: child.toolCallId,
+      depth: parent.depth + 1,
+      ...(start && { start }),
+      inputChecks: agent.guardrails?.input,
+    });
+    // With a free slot the child is queued and claimed in one commit; it does not start before that commit is in,
+    // since the agent-tree manager of another instance may queue the same child meanwhile (its model call would
+    // then be made twice).
     await this.queuedHere.queue({ id, agent, traceparent, mayStart: true }, (start) =>
-      this.actors.send(
-        agentRunStream(id),
-        agentRunDecider,
-        {
-          type: 'QueueAgentRun',
-          id,
-          agentId: agent.id,
-          model: agent.model,
-          agentVersion: agent.version,
-          task: child.task,
-          context: child.context,
-          parentRunId: parent.id,
-          parentToolCallId: child.toolCallId,
-          depth: parent.depth + 1,
-          ...(start && { start }),
-          inputChecks: agent.guardrails?.input,
-        },
-        context,
-        { newStream: true },
-      ),
+      this.actors.send(agentRunStream(id), agentRunDecider, queueing(start), context, { newStream: true }),
     );
   }
 
@@ -130,7 +128,12 @@ export class ChildRuns {
   ): Promise<void> {
     const command: EndChildRun = { type: 'EndChildRun', childRunId, outcome, usage };
     const context = { correlationId: parentRunId, causationId: childRunId };
-    await this.actors.send(agentRunStream(parentRunId), agentRunDecider, command, context);
+    const told = await this.actors.send(agentRunStream(parentRunId), agentRunDecider, command, context);
+    // The last child resumed the parent: it goes to the local executor at once, as a run queued here does.
+    const { state, revision, position } = told;
+    if (state?.status === 'queued' && revision !== undefined && position !== undefined) {
+      this.queuedHere.queued({ run: state, revision, position, resumed: true });
+    }
   }
 
   private async cancel(parentRunId: string, childRunId: string): Promise<void> {
