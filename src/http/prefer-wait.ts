@@ -33,6 +33,8 @@ export interface WaitedRun<Run> {
   current: () => Run;
   /** Whether a waiting run waits for a person (an agent run's tool calls to approve): it is answered at once. */
   orWaiting?: (run: Run) => boolean;
+  /** Event types of other streams after which `orWaiting` is asked again (a child run's request for approval). */
+  alsoOn?: readonly string[];
   /** What an ended run waits for besides, before its 200 (a thread's turn in the thread's messages). */
   settled?: (run: Run) => Promise<void>;
 }
@@ -62,7 +64,8 @@ export class PreferWait {
       return queued;
     }
     void reply.header('Preference-Applied', `wait=${wait}`);
-    const { run, ended } = await this.watch.runEnding(waited.stream, waited.current, wait * 1000, waited.orWaiting);
+    const { stream, current, orWaiting, alsoOn } = waited;
+    const { run, ended } = await this.watch.runEnding(stream, current, wait * 1000, orWaiting, alsoOn);
     if (ended) await waited.settled?.(run);
     void reply.status(ended ? 200 : 202);
     return run;

@@ -11,14 +11,16 @@ import { KeyedListeners } from '../shared/keyed-listeners';
 @Injectable()
 export class StreamWatch {
   private readonly listeners = new KeyedListeners<RecordedEvent>();
+  /** Listeners of every event of a type, whatever its stream. */
+  private readonly typeListeners = new KeyedListeners<RecordedEvent>();
   /** The waits in progress (`until`), each ended early by `release`. */
   private readonly waits = new Set<(ended: boolean) => void>();
   private released = false;
 
   constructor(applied: AppliedEvents) {
     applied.onApplied((events) => {
-      if (this.listeners.empty) return;
-      for (const event of events) this.listeners.publish(event.stream, event);
+      if (!this.listeners.empty) for (const event of events) this.listeners.publish(event.stream, event);
+      if (!this.typeListeners.empty) for (const event of events) this.typeListeners.publish(event.type, event);
     });
   }
 
@@ -42,10 +44,10 @@ export class StreamWatch {
   }
 
   /**
-   * Resolves true once `hasEnded()` holds (checked now and after each event of `stream`), false after `timeoutMs`
-   * or once the service stops (`release`).
+   * Resolves true once `hasEnded()` holds (checked now and after each event of `stream`, and of the types in
+   * `alsoOn` on any stream), false after `timeoutMs` or once the service stops (`release`).
    */
-  until(stream: string, hasEnded: () => boolean, timeoutMs: number): Promise<boolean> {
+  until(stream: string, hasEnded: () => boolean, timeoutMs: number, alsoOn: readonly string[] = []): Promise<boolean> {
     if (hasEnded()) return Promise.resolve(true);
     if (timeoutMs <= 0 || this.released) return Promise.resolve(false);
     return new Promise((resolve) => {
@@ -56,9 +58,11 @@ export class StreamWatch {
         resolve(ended || hasEnded());
       };
       this.waits.add(finish);
-      const stop = this.watch(stream, () => {
+      const check = () => {
         if (hasEnded()) finish(true);
-      });
+      };
+      const stops = [this.watch(stream, check), ...alsoOn.map((type) => this.typeListeners.subscribe(type, check))];
+      const stop = () => stops.forEach((stopOne) => stopOne());
       const timer = setTimeout(() => finish(false), timeoutMs);
     });
   }
@@ -66,18 +70,20 @@ export class StreamWatch {
   /**
    * Waits, bounded, for a run to end as the read models show it (`Prefer: wait`, cancel): `current()` is the run
    * as they show it now, its events on `stream`. The run as it stands then, and whether it has ended. A waiting run
-   * that `orWaiting` says waits for a person answers too (it may wait for hours).
+   * that `orWaiting` says waits for a person answers too (it may wait for hours); events of the types in `alsoOn`,
+   * on other streams, may make it so (a descendant run's request for approval).
    */
   async runEnding<Run extends { status: RunStatus }>(
     stream: string,
     current: () => Run,
     timeoutMs: number,
     orWaiting: (run: Run) => boolean = () => false,
+    alsoOn: readonly string[] = [],
   ): Promise<{ run: Run; ended: boolean }> {
     const done = (run: Run) => isEnded(run.status) || (run.status === 'waiting' && orWaiting(run));
     // The run as the last check read it, which `until` made just before it settled: the answer, without a read more.
     let last: Run | undefined;
-    await this.until(stream, () => done((last = current())), timeoutMs);
+    await this.until(stream, () => done((last = current())), timeoutMs, alsoOn);
     const run = last ?? current();
     return { run, ended: isEnded(run.status) };
   }

@@ -209,13 +209,16 @@ describe('agents as tools', () => {
       hasToolResult(body)
         ? { kind: 'text', text: 'It is late.' }
         : { kind: 'toolCalls', calls: [{ id: 'call_time', name: 'current_time', arguments: {} }] };
-    const started = await run(supervisor.id, 'Go', 0);
-    let pending: any;
-    await eventually(async () => {
-      const parent = await getRun(supervisor.id, started.body.id);
-      expect(parent.body.pendingApprovals).toHaveLength(1);
-      pending = parent.body.pendingApprovals[0];
-    });
+    replies.writer = () => ({ kind: 'text', text: 'A line.', delayMs: 3000 });
+    // A wait on the parent answers as soon as a run below it waits for a person: before the other child ends.
+    const started = await run(supervisor.id, 'Go', 20);
+    expect(started.status).toBe(202);
+    expect(started.body.children.map((child: { status: string }) => child.status).sort()).toEqual([
+      'running',
+      'waiting',
+    ]);
+    expect(started.body.pendingApprovals).toHaveLength(1);
+    const pending = started.body.pendingApprovals[0];
     expect(pending).toMatchObject({ toolCallId: 'call_time', tool: 'current_time', agentId: researcher.id });
     expect(pending.runId).not.toBe(started.body.id);
     // The parent's own route decides only its own calls.

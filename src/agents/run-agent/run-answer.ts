@@ -39,8 +39,10 @@ export class RunAnswers implements AgentRuns {
       location: `/v1/agents/${queued.agentId}/runs/${queued.id}`,
       stream: agentRunStream(queued.id),
       current: () => this.runs.getRun(queued.agentId, queued.id) ?? queued,
-      // A run waiting only for its children goes on by itself: the answer waits for its end.
+      // A run waiting only for its children goes on by itself: the answer waits for its end, unless a run below it
+      // (whose approvals the run shows as its own) comes to wait for a person.
       orWaiting: (run) => run.pendingApprovals.length > 0,
+      alsoOn: ['AgentRunApprovalRequested'],
       settled: (run) => this.turns.recorded(run),
     });
   }
