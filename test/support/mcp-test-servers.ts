@@ -69,7 +69,10 @@ export interface McpTestServers {
   close(): Promise<void>;
 }
 
-/** Both test servers and a servers file naming them, e.g. `loadToolsConfig({ MCP_SERVERS_FILE: servers.file })`. */
+/**
+ * Both test servers and a servers file naming them, e.g. `loadToolsConfig({ MCP_SERVERS_FILE: servers.file,
+ * MCP_ALLOWED_HOSTS: '127.0.0.1' })` (the remote one is on loopback, which the address rules refuse otherwise).
+ */
 export async function startMcpTestServers(): Promise<McpTestServers> {
   const remote = await startHttpMcpTestServer();
   const file = writeMcpServersFile({ local: stdioMcpTestServer(), remote: remote.entry });
