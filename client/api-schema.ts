@@ -731,6 +731,13 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             };
+            /** @description False while its MCP server is refused, away, or has not connected yet. */
+            available: boolean;
+            /**
+             * @description Why a call cannot be made now, naming the MCP server; null while it can.
+             * @example null
+             */
+            unavailableReason: string | null;
         };
         ToolListSchema: {
             tools: components["schemas"]["ToolDefinitionSchema"][];

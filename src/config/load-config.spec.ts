@@ -59,6 +59,8 @@ describe('loadConfig', () => {
       httpAllowPrivate: false,
       httpMaxBytes: 1_048_576,
       httpTimeoutMs: 10_000,
+      mcpAllowedHosts: [],
+      mcpCallTimeoutMs: 60_000,
     });
     expect(access).toEqual({
       keys: [],

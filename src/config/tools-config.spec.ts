@@ -7,6 +7,8 @@ describe('loadToolsConfig', () => {
       httpAllowPrivate: false,
       httpMaxBytes: 1048576,
       httpTimeoutMs: 10000,
+      mcpAllowedHosts: [],
+      mcpCallTimeoutMs: 60000,
     });
   });
 
@@ -18,6 +20,8 @@ describe('loadToolsConfig', () => {
         HTTP_TOOL_MAX_BYTES: '2048',
         HTTP_TOOL_TIMEOUT_MS: '500',
         MCP_SERVERS_FILE: '/etc/mcp.json',
+        MCP_ALLOWED_HOSTS: '127.0.0.1, Localhost:8931',
+        MCP_CALL_TIMEOUT_MS: '2500',
       }),
     ).toEqual({
       httpAllowedHosts: ['api.example.com', 'localhost:8080', '[::1]:9000'],
@@ -25,6 +29,8 @@ describe('loadToolsConfig', () => {
       httpMaxBytes: 2048,
       httpTimeoutMs: 500,
       mcpServersFile: '/etc/mcp.json',
+      mcpAllowedHosts: ['127.0.0.1', 'localhost:8931'],
+      mcpCallTimeoutMs: 2500,
     });
   });
 
@@ -35,6 +41,8 @@ describe('loadToolsConfig', () => {
     ['HTTP_TOOL_ALLOW_PRIVATE', 'yes'],
     ['HTTP_TOOL_MAX_BYTES', '0'],
     ['HTTP_TOOL_TIMEOUT_MS', 'soon'],
+    ['MCP_ALLOWED_HOSTS', 'https://mcp.example.com'],
+    ['MCP_CALL_TIMEOUT_MS', '0'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadToolsConfig({ [name]: value })).toThrow(name);
   });

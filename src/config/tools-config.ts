@@ -19,6 +19,10 @@ export interface ToolsConfig {
   httpTimeoutMs: number;
   /** JSON file of MCP servers in the usual `{"mcpServers": {...}}` shape; unset: no MCP tools. */
   mcpServersFile?: string;
+  /** Hosts of remote MCP servers that may be at loopback, private or link-local addresses: `host` or `host:port`. */
+  mcpAllowedHosts: string[];
+  /** Upper bound on one call of an MCP tool. */
+  mcpCallTimeoutMs: number;
 }
 
 /** Reads the tool settings from the environment; a bad value throws an error naming the variable. */
@@ -29,6 +33,8 @@ export function loadToolsConfig(env: NodeJS.ProcessEnv = process.env): ToolsConf
     httpAllowPrivate: oneOf(env, 'HTTP_TOOL_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
     httpMaxBytes: integer(env, 'HTTP_TOOL_MAX_BYTES', MIB, 1, 100 * MIB),
     httpTimeoutMs: integer(env, 'HTTP_TOOL_TIMEOUT_MS', 10_000, 1, 600_000),
+    mcpAllowedHosts: parseAllowedHosts(env.MCP_ALLOWED_HOSTS, 'MCP_ALLOWED_HOSTS'),
+    mcpCallTimeoutMs: integer(env, 'MCP_CALL_TIMEOUT_MS', 60_000, 1, 3_600_000),
     ...(mcpServersFile ? { mcpServersFile } : {}),
   };
 }
@@ -63,6 +69,18 @@ export const TOOLS_SETTINGS = group(loadToolsConfig, [
   {
     name: 'MCP_SERVERS_FILE',
     meaning:
-      'A JSON file of Model Context Protocol servers whose tools agents may use (see [Tools](api.md#tools)). A bad file stops the start.',
+      'A JSON file of Model Context Protocol servers whose tools agents may use (see [Tools](api.md#tools)). A bad file, or a `${NAME}` in it that names an unset variable, stops the start.',
   },
+  {
+    name: 'MCP_ALLOWED_HOSTS',
+    meaning:
+      'Comma-separated hosts (`host`, `host:port`, `[::1]:port`) of remote MCP servers that may be at loopback, private or link-local addresses. Any other remote server must resolve to public addresses only, checked at each connection (see [Security](security.md)).',
+  },
+  integerVariable(
+    'MCP_CALL_TIMEOUT_MS',
+    60_000,
+    1,
+    3_600_000,
+    'Upper bound on one call of an MCP tool; a call that takes longer is a tool error.',
+  ),
 ]);

@@ -17,7 +17,8 @@ describe('ToolRegistry, built-in tools', () => {
     const tools = registry({ HTTP_TOOL_ALLOWED_HOSTS: 'example.com' }).list();
     expect(tools.map((tool) => tool.id)).toEqual(['current_time', 'http_get']);
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual(['description', 'id', 'inputSchema']);
+      expect(Object.keys(tool).sort()).toEqual(['available', 'description', 'id', 'inputSchema', 'unavailableReason']);
+      expect(tool).toMatchObject({ available: true, unavailableReason: null });
       expect(tool.inputSchema).toMatchObject({ type: 'object' });
       expect(tool.description).not.toBe('');
     }

@@ -45,6 +45,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     mcp = await startMcpTestServers();
     ({ model, app, browser, page } = await startConsole(scriptedModel, undefined, {
       MCP_SERVERS_FILE: mcp.file,
+      MCP_ALLOWED_HOSTS: '127.0.0.1',
       MODEL_MAX_RETRIES: '0',
     }));
   });

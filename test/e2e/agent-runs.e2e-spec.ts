@@ -25,6 +25,7 @@ describe('agent runs', () => {
     OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
     MODEL_RETRY_BASE_DELAY_MS: '1',
     MCP_SERVERS_FILE: mcp.file,
+    MCP_ALLOWED_HOSTS: '127.0.0.1',
     RUN_CONCURRENCY: '2',
   });
 

@@ -55,7 +55,7 @@ describe('run execution across restarts', () => {
   it('runs an agent whose tool has gone since without it, and says so in the run', async () => {
     const mcp = await startMcpTestServers();
     try {
-      app = await startTestApp({ dataDir, env: env({ MCP_SERVERS_FILE: mcp.file }) });
+      app = await startTestApp({ dataDir, env: env({ MCP_SERVERS_FILE: mcp.file, MCP_ALLOWED_HOSTS: '127.0.0.1' }) });
       const agent = await app.request('POST', '/v1/agents', {
         name: 'echoer',
         model: 'openai-compatible/m',

@@ -8,7 +8,8 @@ const text = (value) => ({ content: [{ type: 'text', text: String(value) }] });
 
 /**
  * Tools: `echo {text}`, `add {a, b}` (structured `{sum}`), `fail {message}` (an `isError` result),
- * `wait {ms}` (ends early when the call is cancelled) and, with `canExit`, `exit` (the process ends just after answering).
+ * `wait {ms}` (ends early when the call is cancelled), `grow {name}` (adds a tool: the server sends
+ * `notifications/tools/list_changed`) and, with `canExit`, `exit` (the process ends just after answering).
  */
 function createMcpTestServer({ name = 'mcp-test-server', canExit = false } = {}) {
   const server = new McpServer({ name, version: '1.0.0' });
@@ -39,6 +40,19 @@ function createMcpTestServer({ name = 'mcp-test-server', canExit = false } = {})
         const timer = setTimeout(() => resolve(text(`waited ${ms} ms`)), ms);
         signal.addEventListener('abort', () => clearTimeout(timer));
       }),
+  );
+  server.registerTool(
+    'grow',
+    {
+      description: 'Adds a tool of the given name (which echoes), so the server tells its tools changed',
+      inputSchema: { name: z.string() },
+    },
+    async ({ name: added }) => {
+      server.registerTool(added, { description: 'Grown', inputSchema: { text: z.string() } }, async ({ text: said }) =>
+        text(said),
+      );
+      return text(`added ${added}`);
+    },
   );
   if (canExit) {
     server.registerTool('exit', { description: 'Ends the server process' }, async () => {

@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { IncomingHttpHeaders, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createMcpTestServer } from './mcp-test-server';
 
 /** One entry of an `MCP_SERVERS_FILE`. */
-export type McpServerEntry = { command: string; args?: string[]; env?: Record<string, string> } | { url: string };
+export type McpServerEntry =
+  | { command: string; args?: string[]; env?: Record<string, string> }
+  | { url: string; type?: string; headers?: Record<string, string> };
 
 export const MCP_TEST_SERVER_SCRIPT = join(__dirname, 'mcp-test-server.js');
 
@@ -19,13 +21,17 @@ export function stdioMcpTestServer(): McpServerEntry {
 export interface HttpMcpTestServer {
   url: string;
   entry: McpServerEntry;
+  /** The headers of every request it was sent, in order. */
+  headers: IncomingHttpHeaders[];
   /** Stops answering: connections are cut and the port is closed. */
   close(): Promise<void>;
 }
 
 /** The test server over Streamable HTTP, in this process on 127.0.0.1 (stateless: one server per request). */
 export async function startHttpMcpTestServer(): Promise<HttpMcpTestServer> {
+  const headers: IncomingHttpHeaders[] = [];
   const http = createServer((request, response) => {
+    headers.push(request.headers);
     if (request.method !== 'POST') return void response.writeHead(405, { allow: 'POST' }).end();
     const server = createMcpTestServer({ name: 'http-test-server' });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -40,6 +46,7 @@ export async function startHttpMcpTestServer(): Promise<HttpMcpTestServer> {
   return {
     url,
     entry: { url },
+    headers,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();
@@ -62,7 +69,10 @@ export interface McpTestServers {
   close(): Promise<void>;
 }
 
-/** Both test servers and a servers file naming them, e.g. `loadToolsConfig({ MCP_SERVERS_FILE: servers.file })`. */
+/**
+ * Both test servers and a servers file naming them, e.g. `loadToolsConfig({ MCP_SERVERS_FILE: servers.file,
+ * MCP_ALLOWED_HOSTS: '127.0.0.1' })` (the remote one is on loopback, which the address rules refuse otherwise).
+ */
 export async function startMcpTestServers(): Promise<McpTestServers> {
   const remote = await startHttpMcpTestServer();
   const file = writeMcpServersFile({ local: stdioMcpTestServer(), remote: remote.entry });

@@ -11,13 +11,27 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** Starts the service on `dataDir` with `env` on a free loopback port, and waits until /health answers. */
-export async function startServiceProcess(dataDir: string, env: Record<string, string>): Promise<ServiceProcess> {
+export interface ServiceProcessOptions {
+  /** Gets everything the process writes (its log), as it comes. */
+  output?: (text: string) => void;
+}
+
+/**
+ * Starts the service on `dataDir` with `env` (`LOG_LEVEL` is `error` unless it says otherwise) on a free loopback
+ * port, and waits until /health answers.
+ */
+export async function startServiceProcess(
+  dataDir: string,
+  env: Record<string, string>,
+  { output }: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(__dirname, 'run-main.js')], {
-    env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
-    stdio: 'ignore',
+    env: { ...process.env, LOG_LEVEL: 'error', ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
+  child.stdout?.on('data', (chunk: Buffer) => output?.(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output?.(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const service = {
     url: `http://127.0.0.1:${port}`,

@@ -32,6 +32,45 @@ describe('MCP_SERVERS_FILE', () => {
     ]);
   });
 
+  it('fills in ${NAME} in a remote url and headers from the environment, keeping the values as secrets', () => {
+    const path = file(
+      JSON.stringify({
+        mcpServers: {
+          search: { url: 'https://${MCP_HOST}/mcp', headers: { authorization: 'Bearer ${TOKEN}', 'x-plain': 'as is' } },
+          legacy: { type: 'sse', url: 'https://old.example.com/sse' },
+        },
+      }),
+    );
+    expect(readMcpServersFile(path, { MCP_HOST: 'mcp.example.com', TOKEN: 'secret-token-1' })).toEqual([
+      {
+        name: 'search',
+        transport: 'http',
+        url: 'https://mcp.example.com/mcp',
+        headers: { authorization: 'Bearer secret-token-1', 'x-plain': 'as is' },
+        secrets: ['mcp.example.com', 'secret-token-1'],
+      },
+      { name: 'legacy', transport: 'sse', url: 'https://old.example.com/sse' },
+    ]);
+  });
+
+  it('refuses a reference to an unset variable, naming it and the server, quoting no value', () => {
+    const path = file(
+      JSON.stringify({
+        mcpServers: { search: { url: 'https://mcp.example.com/${PATH_PART}', headers: { a: '${TOKEN}' } } },
+      }),
+    );
+    expect(() => readMcpServersFile(path, { PATH_PART: 'mcp' })).toThrow(
+      `MCP_SERVERS_FILE (${path}): server "search": headers.a names the environment variable TOKEN, which is not set`,
+    );
+    expect(() => readMcpServersFile(path, { TOKEN: '' })).toThrow(
+      'server "search": url names the environment variable PATH_PART, which is not set',
+    );
+    const bad = file(JSON.stringify({ mcpServers: { x: { url: '${BASE}/mcp' } } }));
+    expect(() => readMcpServersFile(bad, { BASE: 'ftp://secret-host' })).toThrow(
+      'server "x": url must be an http or https URL, not "${BASE}/mcp"',
+    );
+  });
+
   it.each([
     ['a missing file', join(folder, 'absent.json'), /cannot be read/],
     ['bad JSON', '{', /not valid JSON/],

@@ -1,9 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { EnvironmentReferences } from './environment-references';
 
+/**
+ * A remote server's `transport` is `http` (Streamable HTTP, falling back to the older HTTP+SSE transport when the
+ * server answers its first POST with a 4xx) or `sse` (HTTP+SSE only). `secrets` are the values its `${NAME}`
+ * references were filled in with: they are taken out of every message about the server.
+ */
 export type McpServerConfig =
   | { name: string; transport: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
-  | { name: string; transport: 'http'; url: string; headers?: Record<string, string> };
+  | RemoteMcpServerConfig;
+
+export interface RemoteMcpServerConfig {
+  name: string;
+  transport: 'http' | 'sse';
+  url: string;
+  headers?: Record<string, string>;
+  secrets?: string[];
+}
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -17,8 +31,8 @@ const stdioServer = z.object({
 });
 
 const httpServer = z.object({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
-  url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
+  type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+  url: z.string().min(1),
   headers: stringMap.optional(),
   disabled: z.boolean().optional(),
 });
@@ -30,8 +44,11 @@ const serversFile = z.object({
   ),
 });
 
-/** Reads `MCP_SERVERS_FILE`; a missing or malformed file throws an error naming the variable and the file. */
-export function readMcpServersFile(path: string): McpServerConfig[] {
+/**
+ * Reads `MCP_SERVERS_FILE`, filling in `${NAME}` in remote servers' `url` and `headers` from `env`; a missing or
+ * malformed file, or a reference to an unset variable, throws an error naming the variable and the file.
+ */
+export function readMcpServersFile(path: string, env: NodeJS.ProcessEnv = process.env): McpServerConfig[] {
   const fail = (reason: string): never => {
     throw new Error(`MCP_SERVERS_FILE (${path}): ${reason}`);
   };
@@ -51,9 +68,47 @@ export function readMcpServersFile(path: string): McpServerConfig[] {
   }
   return servers
     .filter(([, server]) => !server.disabled)
-    .map(([name, server]) =>
-      'command' in server
-        ? { name, transport: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd }
-        : { name, transport: 'http', url: server.url, headers: server.headers },
-    );
+    .map(([name, server]): McpServerConfig => {
+      if ('command' in server) {
+        return {
+          name,
+          transport: 'stdio',
+          command: server.command,
+          args: server.args,
+          env: server.env,
+          cwd: server.cwd,
+        };
+      }
+      try {
+        return remoteServer(name, server, new EnvironmentReferences(env));
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+    });
+}
+
+function remoteServer(
+  name: string,
+  server: z.infer<typeof httpServer>,
+  references: EnvironmentReferences,
+): RemoteMcpServerConfig {
+  const url = references.fill(server.url, `server "${name}": url`);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // The message quotes the url as written, without the values filled in.
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new Error(`server "${name}": url must be an http or https URL, not "${server.url}"`);
+  }
+  const headers = references.fillAll(server.headers, `server "${name}": headers`);
+  const secrets = [...references.secrets];
+  return {
+    name,
+    transport: server.type === 'sse' ? 'sse' : 'http',
+    url,
+    ...(headers && { headers }),
+    ...(secrets.length > 0 && { secrets }),
+  };
 }

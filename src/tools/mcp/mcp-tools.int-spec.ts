@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { LoggerService } from '@nestjs/common';
 import { TestClock } from '../../../test/support/test-clock';
@@ -48,9 +49,10 @@ describe('MCP tools through the registry', () => {
       missing: { command: '/nonexistent/mcp-server' },
     });
     logger = recordingLogger();
-    registry = new ToolRegistry(loadToolsConfig({ MCP_SERVERS_FILE: file }), new TestClock(), {
+    const config = loadToolsConfig({ MCP_SERVERS_FILE: file, MCP_ALLOWED_HOSTS: '127.0.0.1' });
+    registry = new ToolRegistry(config, new TestClock(), {
       logger,
-      mcp: { retryMinDelayMs: 300, connectTimeoutMs: 5000 },
+      mcp: { retryMinDelayMs: 300, connectTimeoutMs: 5000, callTimeoutMs: 1000 },
     });
     await registry.onModuleInit();
   }, 15_000);
@@ -60,18 +62,22 @@ describe('MCP tools through the registry', () => {
     await remote.close();
   });
 
-  it('lists the tools of both servers as mcp:<server>/<tool>, with their schemas; unreachable ones are left out', () => {
+  it('lists the tools of both servers as mcp:<server>/<tool>, with their schemas; unreachable ones as unavailable', () => {
     const ids = registry.list().map((tool) => tool.id);
     expect(ids).toEqual([
       'current_time',
+      'mcp:absent/*',
       'mcp:local/add',
       'mcp:local/echo',
       'mcp:local/exit',
       'mcp:local/fail',
+      'mcp:local/grow',
       'mcp:local/wait',
+      'mcp:missing/*',
       'mcp:remote/add',
       'mcp:remote/echo',
       'mcp:remote/fail',
+      'mcp:remote/grow',
       'mcp:remote/wait',
     ]);
     expect(registry.list().find((tool) => tool.id === 'mcp:remote/add')).toMatchObject({
@@ -81,12 +87,27 @@ describe('MCP tools through the registry', () => {
         properties: { a: { type: 'number' }, b: { type: 'number' } },
         required: ['a', 'b'],
       },
+      available: true,
+      unavailableReason: null,
+    });
+    expect(registry.list().find((tool) => tool.id === 'mcp:absent/*')).toMatchObject({
+      available: false,
+      unavailableReason: expect.stringMatching(/^MCP server "absent" cannot be reached: .*ECONNREFUSED/),
     });
     expect(logger.warnings).toEqual([
       expect.stringMatching(/^MCP server "absent" cannot be reached: .*ECONNREFUSED/),
       expect.stringMatching(/^MCP server "missing" cannot be reached: .*ENOENT/),
     ]);
-    expect(registry.resolve(['mcp:absent/anything']).missing).toEqual(['mcp:absent/anything']);
+  });
+
+  it('gives a run the tools of a server that never connected as tools whose calls fail saying why', async () => {
+    expect(registry.isKnown('mcp:absent/anything')).toBe(true);
+    const { tools, missing } = registry.resolve(['mcp:absent/anything', 'mcp:absent/*', 'mcp:nowhere/x']);
+    expect(missing).toEqual(['mcp:absent/*', 'mcp:nowhere/x']);
+    expect(tools[0].unavailableReason).toMatch(/^MCP server "absent" cannot be reached/);
+    await expect(tools[0].execute({}, { signal })).rejects.toThrow(
+      /^MCP server "absent" cannot be reached: .*; the call was not made$/,
+    );
   });
 
   it('calls tools over stdio and Streamable HTTP', async () => {
@@ -106,6 +127,22 @@ describe('MCP tools through the registry', () => {
     await expect(add.execute('2 + 3', { signal })).rejects.toThrow('must be an object');
   });
 
+  it('ends a call that takes longer than the call timeout as a tool error, the connection still usable', async () => {
+    const [wait, echo] = registry.resolve(['mcp:remote/wait', 'mcp:remote/echo']).tools;
+    await expect(wait.execute({ ms: 5000 }, { signal })).rejects.toThrow(
+      'MCP server "remote" did not answer the call of "wait" within 1000 ms',
+    );
+    await expect(echo.execute({ text: 'still here' }, { signal })).resolves.toBe('still here');
+  });
+
+  it('refreshes the tools when the server says they changed (notifications/tools/list_changed)', async () => {
+    const [grow] = registry.resolve(['mcp:local/grow']).tools;
+    await expect(grow.execute({ name: 'sprout' }, { signal })).resolves.toBe('added sprout');
+    await waitFor(() => registry.isKnown('mcp:local/sprout'));
+    const [sprout] = registry.resolve(['mcp:local/sprout']).tools;
+    await expect(sprout.execute({ text: 'new' }, { signal })).resolves.toBe('new');
+  });
+
   it("passes the run's signal: an aborted call rejects at once", async () => {
     const [wait] = registry.resolve(['mcp:local/wait']).tools;
     const controller = new AbortController();
@@ -114,13 +151,19 @@ describe('MCP tools through the registry', () => {
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('rejects calls to a server that went away, drops its tools, and picks it up again when it is back', async () => {
+  it('lists the tools of a server that went away as unavailable, fails their calls, and picks it up when it is back', async () => {
     const [exit, echo] = registry.resolve(['mcp:local/exit', 'mcp:local/echo']).tools;
     await expect(exit.execute({}, { signal })).resolves.toBe('bye');
-    await waitFor(() => !registry.isKnown('mcp:local/echo'));
-    await expect(echo.execute({ text: 'hi' }, { signal })).rejects.toThrow('MCP server "local" is not connected');
-    expect(registry.isKnown('mcp:remote/echo')).toBe(true);
-    await waitFor(() => registry.isKnown('mcp:local/echo'));
+    const localEcho = () => registry.list().find((tool) => tool.id === 'mcp:local/echo');
+    await waitFor(() => localEcho()?.available === false);
+    expect(localEcho()?.unavailableReason).toBe('MCP server "local" went away: the connection closed');
+    await expect(echo.execute({ text: 'hi' }, { signal })).rejects.toThrow(
+      'MCP server "local" went away: the connection closed; the call was not made',
+    );
+    const [standIn] = registry.resolve(['mcp:local/echo']).tools;
+    await expect(standIn.execute({ text: 'hi' }, { signal })).rejects.toThrow('MCP server "local" went away');
+    expect(registry.list().find((tool) => tool.id === 'mcp:remote/echo')?.available).toBe(true);
+    await waitFor(() => localEcho()?.available === true);
     await expect(echo.execute({ text: 'again' }, { signal })).resolves.toBe('again');
   });
 
@@ -128,7 +171,68 @@ describe('MCP tools through the registry', () => {
     const [remoteEcho, localEcho] = registry.resolve(['mcp:remote/echo', 'mcp:local/echo']).tools;
     await remote.close();
     await expect(remoteEcho.execute({ text: 'hi' }, { signal })).rejects.toThrow(/MCP server "remote" failed/);
-    expect(registry.isKnown('mcp:remote/echo')).toBe(false);
+    expect(registry.list().find((tool) => tool.id === 'mcp:remote/echo')).toMatchObject({
+      available: false,
+      unavailableReason: expect.stringMatching(/^MCP server "remote" went away/),
+    });
     await expect(localEcho.execute({ text: 'still here' }, { signal })).resolves.toBe('still here');
+  });
+});
+
+describe('remote MCP servers: references to the environment and the address rules', () => {
+  const token = 'tok-0123456789-secret';
+  const logger = recordingLogger();
+  let remote: HttpMcpTestServer;
+  let registry: ToolRegistry;
+  const leaky = createHttpServer((request, response) => {
+    response.writeHead(500).end(`no session for ${request.headers.authorization}`);
+  });
+
+  beforeAll(async () => {
+    remote = await startHttpMcpTestServer();
+    await new Promise<void>((resolve) => leaky.listen(0, '127.0.0.1', resolve));
+    const { port } = remote.url.match(/:(?<port>\d+)\//)!.groups!;
+    const bearer = { authorization: 'Bearer ${MCP_TOKEN}' };
+    const file = writeMcpServersFile({
+      remote: { url: remote.url, headers: { ...bearer, 'x-tenant': '${MCP_TENANT}-a' } },
+      named: { url: `http://localhost:${port}/mcp` },
+      leaky: { url: `http://127.0.0.1:${(leaky.address() as AddressInfo).port}/mcp`, headers: bearer },
+    });
+    const config = loadToolsConfig({ MCP_SERVERS_FILE: file, MCP_ALLOWED_HOSTS: `127.0.0.1:${port},127.0.0.1` });
+    const env = { MCP_TOKEN: token, MCP_TENANT: 'blue' };
+    registry = new ToolRegistry(config, new TestClock(), { logger, env, mcp: { retryMinDelayMs: 60_000 } });
+    await registry.onModuleInit();
+  });
+
+  afterAll(async () => {
+    await registry.onApplicationShutdown();
+    await remote.close();
+    await new Promise((resolve) => leaky.close(resolve));
+  });
+
+  it('sends the headers with their ${NAME} filled in from the environment', async () => {
+    const [echo] = registry.resolve(['mcp:remote/echo']).tools;
+    await expect(echo.execute({ text: 'hi' }, { signal })).resolves.toBe('hi');
+    expect(remote.headers.length).toBeGreaterThan(0);
+    for (const headers of remote.headers) {
+      expect(headers).toMatchObject({ authorization: `Bearer ${token}`, 'x-tenant': 'blue-a' });
+    }
+  });
+
+  it('refuses a name that resolves to a loopback address not in MCP_ALLOWED_HOSTS, and says so in the list', () => {
+    const named = registry.list().find((tool) => tool.id === 'mcp:named/*');
+    expect(named).toMatchObject({ available: false });
+    expect(named?.unavailableReason).toMatch(
+      /^MCP server "named" is refused: its address (127\.0\.0\.1|::1) \(localhost\) is a loopback address, not a public one, and localhost:\d+ is not in MCP_ALLOWED_HOSTS$/,
+    );
+    expect(logger.warnings.filter((warning) => warning.includes('"named"'))).toHaveLength(1);
+  });
+
+  it('never quotes a filled-in value: an error that holds the token is redacted', () => {
+    const leakyReason = registry.list().find((tool) => tool.id === 'mcp:leaky/*')?.unavailableReason;
+    expect(leakyReason).toContain('no session for Bearer ***');
+    expect(JSON.stringify(registry.list())).not.toContain(token);
+    expect(logger.warnings.join('\n')).toContain('"leaky"');
+    expect(logger.warnings.join('\n')).not.toContain(token);
   });
 });
