@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './service-process';
 import { dirname, join } from 'node:path';
 
 /** Where `@modelcontextprotocol/server-everything` (the MCP reference server) is started from: its package's bin. */
@@ -57,12 +57,4 @@ function listening(child: ChildProcess): Promise<void> {
     });
     child.once('exit', (code) => reject(new Error(`server-everything ended (${code}) before listening: ${said}`)));
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

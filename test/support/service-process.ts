@@ -50,7 +50,8 @@ export async function startServiceProcess(
   return service;
 }
 
-async function freePort(): Promise<number> {
+/** A port no process listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
