@@ -18,7 +18,7 @@ const FEATURES = '(agents|workflows|threads|webhooks|usage|tools|models)';
  */
 const LAYERS = [
   ['bootstrap', '^src/[^/]+[.]ts$'],
-  ['features', '^src/(agents|workflows|threads|webhooks|usage|events|operations|execution|idempotency|models|tools)/'],
+  ['features', '^src/(agents|workflows|threads|webhooks|usage|events|operations|execution|idempotency|models|tools|protocols)/'],
   ['routes', '^src/(http|access)/'],
   ['read-side', '^src/(live|read-models|consumers)/'],
   ['actors', '^src/actors/'],

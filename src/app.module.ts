@@ -9,6 +9,7 @@ import { AppConfig } from './config/app-config';
 import { CoreModule, CoreOverrides } from './core.module';
 import { EventsModule } from './events/events.module';
 import { ExecutionModule } from './execution/execution.module';
+import { ProtocolsModule } from './protocols/protocols.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyHooks } from './idempotency/idempotency-hooks';
 import { ServiceLogger, loggingOptions } from './operations/logging';
@@ -45,6 +46,7 @@ export class AppModule {
         ExecutionModule,
         OperationsModule,
         EventsModule,
+        ProtocolsModule.forRoot(config.protocols),
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }, IdempotencyHooks, ServiceLogger],
     };

@@ -10,7 +10,7 @@ import { ApiKeys, bearerToken, digestOf } from './api-keys';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * API keys and the rate limit for every `/v1` route but the API description, checked in an `onRequest` hook: before
+ * API keys and the rate limit for every `/v1` route but the API description, and for `/mcp`, checked in an `onRequest` hook: before
  * the body is read, so a request without a key costs no parsing, and every request counts, bad bodies included.
  *
  * Requests are limited per key, or per client address when the request carries no valid key (so made-up keys do
@@ -38,7 +38,8 @@ export class AccessControl {
         sendProblem(reply, problem(401, 'unauthorized', detail), request.url);
         return reply;
       }
-      if (access === 'read' && !READ_METHODS.has(request.method)) {
+      // A read key may list an MCP server's tools (a POST, as every MCP message is); the server refuses its calls.
+      if (access === 'read' && !READ_METHODS.has(request.method) && request.routeOptions.url !== MCP_PATH) {
         sendProblem(reply, problem(403, 'forbidden', 'This API key may only read'), request.url);
         return reply;
       }
@@ -66,8 +67,13 @@ export class AccessControl {
   }
 }
 
-/** Routes under `/v1`, told by the route matched (not the raw URL, which may spell a path in several ways). */
+const MCP_PATH = '/mcp';
+
+/**
+ * Routes under `/v1` and the MCP server, told by the route matched (not the raw URL, which may spell a path in
+ * several ways).
+ */
 function isGuarded(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
-  return route !== undefined && route.startsWith('/v1/') && route !== OPENAPI_PATH;
+  return route !== undefined && ((route.startsWith('/v1/') && route !== OPENAPI_PATH) || route === MCP_PATH);
 }

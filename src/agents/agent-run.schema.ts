@@ -10,7 +10,7 @@ import {
   TIME,
   idField,
 } from '../http/openapi/fields';
-import { RunErrorSchema } from '../http/openapi/run.schema';
+import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { GuardrailVerdictSchema } from './guardrails.schema';
 import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
 import { UsageSchema } from './usage.schema';
@@ -185,6 +185,13 @@ export class AgentRunSchema {
     description: 'The run this one replays (POST …/runs/{runId}/replay); null for a run of its own.',
   })
   replayOf: string | null;
+
+  @ApiProperty({
+    type: RunSourceSchema,
+    nullable: true,
+    description: 'The MCP session or A2A conversation the run was asked for in; null for a run asked for over HTTP.',
+  })
+  source: RunSourceSchema | null;
 
   @ApiProperty({
     ...idField('agentrun'),

@@ -6,6 +6,7 @@ import { FreeFormObject } from '../http/free-form-json';
 import { ApiPreferWait } from '../http/prefer-wait';
 import { NOT_BLANK } from '../http/validation';
 import { TraceContext } from '../shared/trace-context';
+import { RunSource } from '../domain/run';
 import { AgentRunSchema } from './agent-run.schema';
 import type { AgentRun } from './agent-run/agent-run.state';
 import { OUTPUT_SCHEMA_FIELD } from './create-agent/create-agent.dto';
@@ -56,11 +57,15 @@ export class RunThreadTaskDto extends RunTaskDto {
   agentId?: string;
 }
 
-/** The agent that runs a task, the thread whose conversation it continues, if any, and the agent it begins with. */
+/**
+ * The agent that runs a task, the thread whose conversation it continues, if any, the agent it begins with, and the
+ * protocol session it is asked for in (an MCP client's, an A2A conversation), if not the HTTP API.
+ */
 export interface RunPlace {
   agentId: string;
   threadId?: string;
   startAgentId?: string;
+  source?: RunSource;
 }
 
 /** Agent runs as other features start them. The agents module provides it. */

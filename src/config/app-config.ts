@@ -1,6 +1,7 @@
 import type { AccessConfig } from './access-config';
 import type { HttpLimits } from './http-settings';
 import type { ModelPriceTable } from './model-prices-config';
+import type { ProtocolsConfig } from './protocols-config';
 import type { ProviderConfig } from './provider-config';
 import type { RunsConfig } from './run-settings';
 import type { SqliteSynchronous } from './service-settings';
@@ -35,6 +36,8 @@ export interface AppConfig {
   /** Prices by model id from `MODEL_PRICES_FILE`, laid over the built-in ones for each run's `usage.costUsd`. */
   prices: ModelPriceTable;
   tools: ToolsConfig;
+  /** The MCP server at `/mcp`, and the other protocols the service speaks. */
+  protocols: ProtocolsConfig;
   runs: RunsConfig;
   access: AccessConfig;
   webhooks: WebhooksConfig;

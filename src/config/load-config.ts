@@ -3,6 +3,7 @@ import { ACCESS_SETTINGS } from './access-config';
 import type { AppConfig } from './app-config';
 import { EVENT_STREAM_SETTINGS, HTTP_LIMIT_SETTINGS } from './http-settings';
 import { MODEL_PRICES_SETTING } from './model-prices-config';
+import { PROTOCOL_SETTINGS } from './protocols-config';
 import { PROVIDER_SETTINGS } from './provider-config';
 import { RUN_SETTINGS } from './run-settings';
 import { SERVICE_SETTINGS } from './service-settings';
@@ -21,6 +22,7 @@ const SETTINGS = {
   providers: PROVIDER_SETTINGS,
   prices: MODEL_PRICES_SETTING,
   tools: TOOLS_SETTINGS,
+  protocols: PROTOCOL_SETTINGS,
   access: ACCESS_SETTINGS,
   webhooks: WEBHOOKS_SETTINGS,
   runs: RUN_SETTINGS,

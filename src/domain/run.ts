@@ -18,6 +18,12 @@ export interface RunError {
   errors?: Array<{ path: string; message: string }>;
 }
 
+/**
+ * Where a run was asked for when not through the HTTP API: an MCP client's session, or an A2A conversation (its
+ * `contextId`). Absent (null) for a run asked for over HTTP, by the console, a schedule or another run.
+ */
+export type RunSource = { protocol: 'mcp'; sessionId: string } | { protocol: 'a2a'; contextId: string };
+
 /** The latest run of an agent or a workflow, as lists show it beside `lastRun`. */
 export interface LatestRun {
   id: string;

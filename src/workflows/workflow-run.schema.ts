@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
-import { RunErrorSchema } from '../http/openapi/run.schema';
+import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { StepRetryDto } from './create-workflow/create-workflow.dto';
@@ -163,6 +163,9 @@ export class WorkflowRunSchema {
 
   @ApiPropertyOptional({ type: ReplayOfSchema, description: 'A replay: the run it replays, and from which step.' })
   replayOf?: ReplayOfSchema;
+
+  @ApiPropertyOptional({ type: RunSourceSchema, description: 'A run asked for by an MCP client: its session.' })
+  source?: RunSourceSchema;
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;

@@ -55,3 +55,8 @@ export function formatUsd(usd: number): string {
   if (usd === 0) return '$0';
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(2).replace(/0+$/, '')}`;
 }
+
+/** Where a run was asked for, when not over the HTTP API: `MCP session 5f…`. */
+export function formatSource(source: { protocol: string; sessionId?: string; contextId?: string }): string {
+  return source.protocol === 'mcp' ? `MCP session ${source.sessionId}` : `A2A conversation ${source.contextId}`;
+}

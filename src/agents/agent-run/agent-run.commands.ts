@@ -1,5 +1,5 @@
 import type { GuardrailCheck, GuardrailVerdict } from '../guardrails';
-import { ModelAttempt, RunError, Usage } from '../../domain/run';
+import { ModelAttempt, RunError, RunSource, Usage } from '../../domain/run';
 import {
   ApprovalDecision,
   ChildRunRequest,
@@ -24,6 +24,8 @@ export type QueueAgentRun = {
   depth?: number;
   /** A thread's turn that begins with another agent than the thread's. */
   startAgentId?: string;
+  /** The protocol session the run was asked for in, if not the HTTP API. */
+  source?: RunSource;
   /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
   start?: Omit<StartAgentRun, 'type'>;
   /** The agent's input guardrails: those that need no judge run on the task as it is queued. */

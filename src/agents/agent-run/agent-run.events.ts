@@ -1,6 +1,6 @@
 import type { GuardrailVerdict } from '../guardrails';
 import { DomainEvent, eventTypes } from '../../domain/decider';
-import { ModelAttempt, RunError, Usage } from '../../domain/run';
+import { ModelAttempt, RunError, RunSource, Usage } from '../../domain/run';
 import {
   AgentRun,
   ApprovalDecision,
@@ -43,6 +43,7 @@ export type AgentRunQueued = DomainEvent<
     replayOf?: string;
     depth?: number;
     startAgentId?: string;
+    source?: RunSource;
     /** The input checks that need no judge ran as it was queued: their verdicts follow it in the same commit. */
     inputChecked?: true;
   } & Partial<WorkflowStepRef> &

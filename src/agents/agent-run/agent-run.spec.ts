@@ -52,6 +52,24 @@ describe('agent run decider', () => {
       .then([queued]);
   });
 
+  it('records the protocol session a run was asked for in, and shows it', () => {
+    const { id, agentId, task, context } = queued.data;
+    const source = { protocol: 'mcp' as const, sessionId: 'a5c1e0f2-session' };
+    const command = {
+      type: 'QueueAgentRun' as const,
+      id,
+      agentId,
+      model: 'openai-compatible/m',
+      task,
+      context,
+      source,
+    };
+    const [event] = agentRunDecider.decide(null, command, now);
+    expect(event).toMatchObject({ type: 'AgentRunQueued', data: { source } });
+    expect(agentRunDecider.evolve(null, event)).toMatchObject({ source });
+    expect(agentRunDecider.evolve(null, queued)).toMatchObject({ source: null });
+  });
+
   it('refuses to queue the same run twice, but a workflow step queueing its run again is a no-op', () => {
     const { id, agentId, task, context } = queued.data;
     const model = 'openai-compatible/m';
@@ -221,6 +239,7 @@ describe('agent run decider', () => {
       outputObject: null,
       threadId: null,
       replayOf: null,
+      source: null,
       pendingApprovals: [],
       toolCalls: [
         {

@@ -1,5 +1,5 @@
 import type { GuardrailVerdict } from '../guardrails';
-import { ModelAttempt, RunError, RunStatus, Usage } from '../../domain/run';
+import { ModelAttempt, RunError, RunSource, RunStatus, Usage } from '../../domain/run';
 
 export interface ToolCall {
   id: string;
@@ -115,6 +115,8 @@ export interface AgentRun {
   threadId: string | null;
   /** The run this one replays (POST …/runs/{runId}/replay); null for a run of its own. */
   replayOf: string | null;
+  /** The MCP session or A2A conversation the run was asked for in; null for a run asked for over HTTP. */
+  source: RunSource | null;
   /** The run whose call of this agent started this one, and that call; null for a run of its own. */
   parentRunId: string | null;
   parentToolCallId: string | null;

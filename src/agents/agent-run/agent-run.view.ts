@@ -18,6 +18,8 @@ export function toAgentRun({
     outputObject: run.outputObject ?? null,
     threadId: run.threadId ?? null,
     replayOf: run.replayOf ?? null,
+    // Runs recorded before the protocol adapters have none.
+    source: run.source ?? null,
     pendingApprovals: (run.pendingApprovals ?? []).map(ownedBy(run)),
     // Runs recorded before fallback models have neither field.
     modelAttempts: run.modelAttempts ?? [],

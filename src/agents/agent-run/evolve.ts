@@ -26,6 +26,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       event.data;
     const threadId = event.data.threadId ?? null;
     const replayOf = event.data.replayOf ?? null;
+    const source = event.data.source ?? null;
     const { parentRunId = null, parentToolCallId = null, depth = 0, startAgentId = null } = event.data;
     return {
       id,
@@ -51,6 +52,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       stepIndex: stepIndex ?? null,
       threadId,
       replayOf,
+      source,
       parentRunId,
       parentToolCallId,
       depth,

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import { RunSource } from '../../domain/run';
 import { AgentRun } from '../agent-run/agent-run.state';
 
 export class RunAgentCommand extends Command<AgentRun> {
@@ -17,4 +18,6 @@ export class RunAgentCommand extends Command<AgentRun> {
 
   /** A thread's turn: the agent to begin with, instead of the one that answered the thread's last turn. */
   startAgentId?: string;
+  /** The protocol session the run is asked for in (MCP, A2A), if not the HTTP API. */
+  source?: RunSource;
 }

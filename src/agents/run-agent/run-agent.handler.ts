@@ -48,6 +48,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       ...(threadId && { threadId }),
       ...(replayOf && { replayOf }),
       ...(startAgentId && { startAgentId }),
+      ...(command.source && { source: command.source }),
       ...(start && { start }),
       // The input is checked by the guardrails of the agent that reads it first.
       inputChecks: (starting ?? agent).guardrails?.input,

@@ -28,9 +28,10 @@ export class RunAnswers implements AgentRuns {
   async queue(task: RunTaskDto, on: () => RunPlace, trace?: TraceContext): Promise<AgentRun> {
     const errors = await outputSchemaErrors(task.outputSchema);
     if (errors.length) throw new ValidationFailed(errors);
-    const { agentId, threadId, startAgentId } = on();
+    const { agentId, threadId, startAgentId, source } = on();
     const command = new RunAgentCommand(agentId, task.task, task.context, task.outputSchema, threadId);
     command.startAgentId = startAgentId;
+    command.source = source;
     return this.commands.execute(withTrace(command, trace));
   }
 

@@ -16,6 +16,18 @@ export class LatestRunSchema {
   at: string;
 }
 
+/** The protocol session a run was asked for in, when not the HTTP API (docs/protocols.md). */
+export class RunSourceSchema {
+  @ApiProperty({ enum: ['mcp', 'a2a'] })
+  protocol: string;
+
+  @ApiPropertyOptional({ maxLength: 64, description: "`mcp`: the MCP session's id (`Mcp-Session-Id`)." })
+  sessionId?: string;
+
+  @ApiPropertyOptional({ maxLength: 64, description: '`a2a`: the A2A `contextId`, which is the thread.' })
+  contextId?: string;
+}
+
 /** Why a run, or a step of a workflow run, failed. */
 export class RunErrorSchema {
   @ApiProperty({ maxLength: 64, example: 'provider_error' })

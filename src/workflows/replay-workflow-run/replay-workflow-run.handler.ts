@@ -48,10 +48,7 @@ export class ReplayWorkflowRunHandler implements ICommandHandler<ReplayWorkflowR
       workflowId,
       input ?? run.input,
       { type: 'manual' },
-      {
-        replayOf: { runId, fromStep: from },
-        workflowVersion,
-      },
+      { replay: { replayOf: { runId, fromStep: from }, workflowVersion } },
       traceOf(command),
     );
     return replay!;

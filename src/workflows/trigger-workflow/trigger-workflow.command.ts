@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import { RunSource } from '../../domain/run';
 import { RunTrigger } from '../workflow/workflow.state';
 import { WorkflowRun } from '../workflow-run/workflow-run.state';
 
@@ -10,4 +11,7 @@ export class TriggerWorkflowCommand extends Command<WorkflowRun> {
   ) {
     super();
   }
+
+  /** The protocol session the run is asked for in (MCP), if not the HTTP API. */
+  source?: RunSource;
 }

@@ -14,12 +14,12 @@ export class TriggerWorkflowHandler implements ICommandHandler<TriggerWorkflowCo
   ) {}
 
   async execute(command: TriggerWorkflowCommand): Promise<WorkflowRun> {
-    const { workflowId, input, trigger } = command;
+    const { workflowId, input, trigger, source } = command;
     // The schema as the read model has it: an update answers once the read models show it, so a trigger sent after
     // an update's answer is checked against the schema it set.
     const inputSchema = this.workflows.inputSchemaOf(workflowId);
     if (inputSchema) await checkRunInput(inputSchema, input);
     // Only a schedule tick can be skipped or kept for later by the overlap policy.
-    return (await this.triggers.trigger(workflowId, input, trigger, undefined, traceOf(command)))!;
+    return (await this.triggers.trigger(workflowId, input, trigger, { source }, traceOf(command)))!;
   }
 }

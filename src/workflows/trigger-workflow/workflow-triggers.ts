@@ -12,6 +12,7 @@ import { toWorkflowRun } from '../workflow-run/workflow-run.view';
 import { workflowRunDecider } from '../workflow-run/workflow-run';
 import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
 import { TraceContext } from '../../shared/trace-context';
+import { RunSource } from '../../domain/run';
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -37,7 +38,7 @@ export class WorkflowTriggers {
     workflowId: string,
     input: Record<string, unknown>,
     trigger: RunTrigger,
-    replay?: { replayOf: ReplayOf; workflowVersion: number },
+    { replay, source }: { replay?: { replayOf: ReplayOf; workflowVersion: number }; source?: RunSource } = {},
     trace?: TraceContext,
   ): Promise<WorkflowRun | undefined> {
     const runId = this.ids.newId('wfrun');
@@ -45,7 +46,15 @@ export class WorkflowTriggers {
     const sent = this.actors.send(
       workflowStream(workflowId),
       workflowDecider,
-      { type: 'TriggerWorkflow', workflowId, runId, input, trigger, ...(replay && { replay }) },
+      {
+        type: 'TriggerWorkflow',
+        workflowId,
+        runId,
+        input,
+        trigger,
+        ...(replay && { replay }),
+        ...(source && { source }),
+      },
       context,
       { opens: (events) => runsQueuedBy(events).map(openingCommand) },
     );

@@ -7,9 +7,10 @@ import { StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } 
 /** A workflow run after one of its events. */
 export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEvent): WorkflowRunState {
   if (event.type === 'WorkflowRunQueued') {
-    const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf } = event.data;
+    const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf, source } = event.data;
     return {
       ...(replayOf && { replayOf }),
+      ...(source && { source }),
       id,
       workflowId,
       workflowName: '',

@@ -7,7 +7,7 @@ export type QueuedRun = WorkflowRunQueued['data'];
 
 /** The run a trigger makes (the trigger alone records it; its stream is opened with it, or after it). */
 export function queuedRunOf(triggered: WorkflowTriggered['data']): QueuedRun {
-  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt, replayOf } = triggered;
+  const { runId, workflowId, input, trigger, workflowVersion, triggeredAt, replayOf, source } = triggered;
   return {
     id: runId,
     workflowId,
@@ -16,12 +16,13 @@ export function queuedRunOf(triggered: WorkflowTriggered['data']): QueuedRun {
     workflowVersion,
     createdAt: triggeredAt,
     ...(replayOf && { replayOf }),
+    ...(source && { source }),
   };
 }
 
 /** The same, from the run as it stands while its stream is not opened yet (as the read models list it). */
 export function queuedRunFrom(run: WorkflowRun): QueuedRun {
-  const { id, workflowId, input, trigger, workflowVersion, createdAt, replayOf } = run;
+  const { id, workflowId, input, trigger, workflowVersion, createdAt, replayOf, source } = run;
   return {
     id,
     workflowId,
@@ -30,5 +31,6 @@ export function queuedRunFrom(run: WorkflowRun): QueuedRun {
     ...(workflowVersion !== null && { workflowVersion }),
     createdAt,
     ...(replayOf && { replayOf }),
+    ...(source && { source }),
   };
 }

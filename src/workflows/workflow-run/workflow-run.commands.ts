@@ -1,4 +1,4 @@
-import { RunError } from '../../domain/run';
+import { RunError, RunSource } from '../../domain/run';
 import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
 import { WorkflowRun } from './workflow-run.state';
 
@@ -11,7 +11,7 @@ export type NewAgentRunId = () => string;
 export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
   WorkflowRun,
   'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'
-> & { workflowVersion?: number; replayOf?: ReplayOf };
+> & { workflowVersion?: number; replayOf?: ReplayOf; source?: RunSource };
 /** A step a replay takes from the run it replays. */
 export interface ReusedStep {
   index: number;

@@ -1,5 +1,5 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
-import { RunError } from '../../domain/run';
+import { RunError, RunSource } from '../../domain/run';
 import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
 import { SkipReason, WorkflowRun } from './workflow-run.state';
 
@@ -10,6 +10,7 @@ export type WorkflowRunQueued = DomainEvent<
   Pick<WorkflowRun, 'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'> & {
     workflowVersion?: number;
     replayOf?: ReplayOf;
+    source?: RunSource;
   }
 >;
 export type WorkflowRunStarted = DomainEvent<

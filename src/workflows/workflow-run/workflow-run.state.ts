@@ -1,4 +1,4 @@
-import { RunError, RunStatus } from '../../domain/run';
+import { RunError, RunSource, RunStatus } from '../../domain/run';
 import { StepCondition } from '../step-condition';
 import { ReplayOf, RunTrigger, StepContextOption, StepRetry } from '../workflow/workflow.state';
 
@@ -68,6 +68,8 @@ export interface WorkflowRun {
   output: string | null;
   /** Present on a replay. */
   replayOf?: ReplayOf;
+  /** Present on a run asked for in an MCP session (or another protocol), not over HTTP. */
+  source?: RunSource;
   error: RunError | null;
   createdAt: string;
   startedAt: string | null;

@@ -1,4 +1,5 @@
 import { Preconditions } from '../../domain/definition';
+import { RunSource } from '../../domain/run';
 import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition } from './workflow.state';
 
 export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
@@ -13,6 +14,8 @@ export type TriggerWorkflow = {
   trigger: RunTrigger;
   /** A replay, and the version it runs. */
   replay?: { replayOf: ReplayOf; workflowVersion: number };
+  /** The protocol session the run was asked for in, if not the HTTP API. */
+  source?: RunSource;
 };
 export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
 export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };

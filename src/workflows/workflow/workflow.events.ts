@@ -1,4 +1,5 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
+import { RunSource } from '../../domain/run';
 import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition } from './workflow.state';
 
 export type WorkflowCreated = DomainEvent<'WorkflowCreated', Omit<Workflow, 'status' | 'lastRun' | 'version'>>;
@@ -29,6 +30,7 @@ export type WorkflowTriggered = DomainEvent<
     triggeredAt: string;
     /** A replay of another run (its version is the one replayed, unless the replay asked for the current one). */
     replayOf?: ReplayOf;
+    source?: RunSource;
   }
 >;
 export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;

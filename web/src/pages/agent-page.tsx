@@ -10,6 +10,7 @@ import { formatDuration, formatJson, formatTime, parseJsonObject } from '../form
 import { href, navigate } from '../router';
 import { agentNamedBy, subAgentNames } from '../forms/agent-tools';
 import { AgentEditForm } from './agent-edit-form';
+import { AgentProtocols } from './agent-protocols';
 import { HandoffsList } from './handoffs-list';
 import { SubAgentsList } from './sub-agents-list';
 
@@ -118,6 +119,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
               <a href={href('history', `agent-${agent.id}`)}>Event history</a>
             </dd>
           </dl>
+          {agent.status === 'active' && <AgentProtocols agent={agent} />}
           {agent.status === 'active' && (
             <>
               <RunForm agentId={agentId} />

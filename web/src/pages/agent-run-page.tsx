@@ -7,7 +7,7 @@ import { PendingApprovals } from '../components/pending-approvals';
 import { ReplayForm } from '../components/replay-form';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
-import { formatDuration, formatJson, formatTime, formatUsd } from '../format';
+import { formatDuration, formatJson, formatSource, formatTime, formatUsd } from '../format';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun, newerStatus } from '../api/run-state';
 import { RunHandoffFacts } from './run-handoffs';
@@ -198,6 +198,12 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
               <dd>
                 <a href={href('agent-runs', run.replayOf)}>{run.replayOf}</a>
               </dd>
+            </>
+          )}
+          {run.source && (
+            <>
+              <dt>Asked for by</dt>
+              <dd data-testid="run-source">{formatSource(run.source)}</dd>
             </>
           )}
           <dt>History</dt>

@@ -4,7 +4,7 @@ import type { WorkflowRun } from '../api/schema';
 import { ProblemView } from '../components/problem-view';
 import { WorkflowApproval } from '../components/workflow-approval';
 import { StatusBadge } from '../components/status-badge';
-import { formatDuration, formatJson, formatTime } from '../format';
+import { formatDuration, formatJson, formatSource, formatTime } from '../format';
 import { WorkflowGraph } from '../graph/workflow-graph';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun } from '../api/run-state';
@@ -137,6 +137,12 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                   <a href={href('workflows', workflowId, 'runs', run.replayOf.runId)}>{run.replayOf.runId}</a> from step{' '}
                   {run.replayOf.fromStep}
                 </dd>
+              </>
+            )}
+            {run.source && (
+              <>
+                <dt>Asked for by</dt>
+                <dd data-testid="run-source">{formatSource(run.source)}</dd>
               </>
             )}
             <dt>Version</dt>
