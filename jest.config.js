@@ -17,8 +17,9 @@ module.exports = {
   transform: {
     '^.+\\.ts$': 'ts-jest',
     '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': '<rootDir>/test/support/dynamic-import-to-require.js',
+    '/node_modules/jose/.+\\.js$': '<rootDir>/test/support/esm-to-commonjs.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/|jose/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -10,7 +10,7 @@ import { ApiKeys, bearerToken, digestOf } from './api-keys';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * API keys and the rate limit for every `/v1` route but the API description, and for `/mcp`, checked in an `onRequest` hook: before
+ * API keys and the rate limit for every `/v1` route but the API description, and for the protocols' routes, checked in an `onRequest` hook: before
  * the body is read, so a request without a key costs no parsing, and every request counts, bad bodies included.
  *
  * Requests are limited per key, or per client address when the request carries no valid key (so made-up keys do
@@ -38,8 +38,9 @@ export class AccessControl {
         sendProblem(reply, problem(401, 'unauthorized', detail), request.url);
         return reply;
       }
-      // A read key may list an MCP server's tools (a POST, as every MCP message is); the server refuses its calls.
-      if (access === 'read' && !READ_METHODS.has(request.method) && request.routeOptions.url !== MCP_PATH) {
+      // A read key may list an MCP server's tools and read A2A tasks (POSTs, as every message of theirs is): the
+      // protocols refuse its calls, sends and cancels themselves.
+      if (access === 'read' && !READ_METHODS.has(request.method) && !PROTOCOL_POSTS.has(request.routeOptions.url!)) {
         sendProblem(reply, problem(403, 'forbidden', 'This API key may only read'), request.url);
         return reply;
       }
@@ -67,13 +68,19 @@ export class AccessControl {
   }
 }
 
-const MCP_PATH = '/mcp';
+/** The protocols' endpoints, whose messages are all POSTs, reads included. */
+const PROTOCOL_POSTS = new Set(['/mcp', '/a2a/:agentName']);
+const PROTOCOL_ROUTES = new Set([
+  ...PROTOCOL_POSTS,
+  '/a2a/:agentName/.well-known/agent-card.json',
+  '/.well-known/agent-card.json',
+]);
 
 /**
- * Routes under `/v1` and the MCP server, told by the route matched (not the raw URL, which may spell a path in
- * several ways).
+ * Routes under `/v1` and the protocols' (MCP, A2A), told by the route matched (not the raw URL, which may spell a
+ * path in several ways).
  */
 function isGuarded(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
-  return route !== undefined && ((route.startsWith('/v1/') && route !== OPENAPI_PATH) || route === MCP_PATH);
+  return route !== undefined && ((route.startsWith('/v1/') && route !== OPENAPI_PATH) || PROTOCOL_ROUTES.has(route));
 }

@@ -82,6 +82,13 @@ export abstract class AgentRuns {
    * turn in the thread's messages, and answering a run that waits for a person at once.
    */
   abstract answer(queued: AgentRun, prefer: string | undefined, reply: FastifyReply): Promise<AgentRun>;
+
+  /**
+   * The run once it has ended or waits for a person (its own approvals or those of a run below it), with a thread's
+   * turn in the thread's messages; as it stands after `timeoutMs`, or once the service stops. For the protocols
+   * (MCP, A2A), whose calls wait for the run without a `Prefer: wait` bound.
+   */
+  abstract settled(queued: AgentRun, timeoutMs: number): Promise<AgentRun>;
 }
 
 /** The OpenAPI of a route that queues an agent run and answers as AgentRuns does. */

@@ -52,8 +52,9 @@ export class IdempotencyHooks {
     fastify.addHook('preHandler', (request, reply, done) => {
       const header = request.headers['idempotency-key'];
       if (header === undefined || (request.method !== 'POST' && request.method !== 'PATCH')) return done();
-      // The MCP server answers on the raw socket, past these hooks; its messages carry ids of their own.
-      if (request.routeOptions.url === '/mcp') return done();
+      // The protocols (MCP, A2A) may answer on the raw socket, past these hooks; their messages carry ids of their own.
+      const route = request.routeOptions.url;
+      if (route === '/mcp' || route === '/a2a/:agentName') return done();
       // A replayed response is sent here, and the route's handler is not run.
       this.claim(request, reply, Array.isArray(header) ? header[0] : header).then(
         (replayed) => replayed || done(),

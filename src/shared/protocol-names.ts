@@ -15,6 +15,11 @@ export function workflowToolName(workflowName: string, disambiguator?: string): 
   return toolName('workflow', workflowName, disambiguator);
 }
 
+/** Where an agent is reached over A2A: `/a2a/{agentName}`, its card below it (`/.well-known/agent-card.json`). */
+export function a2aPath(agentName: string): string {
+  return `/a2a/${encodeURIComponent(agentName)}`;
+}
+
 function toolName(prefix: string, name: string, disambiguator?: string): string {
   const plain = `${prefix}_${name}`;
   if (TOOL_NAME.test(plain) && disambiguator === undefined) return plain;

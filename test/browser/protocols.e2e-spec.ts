@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ChatCompletionsBody, lastUserMessage, ScriptedServer } from '../support/scripted-model-server';
 import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
-import { TestApp } from '../support/test-app';
+import { TestApp, request } from '../support/test-app';
 import { startConsole, stopConsole } from '../support/console-fixture';
 
 jest.setTimeout(60_000);
@@ -32,6 +32,13 @@ describeInBrowser('the other protocols in the console, in Chromium', () => {
     expect(JSON.parse((await page.getByTestId('agent-mcp-config').textContent())!)).toMatchObject({
       mcpServers: { workflows: { url: `${app.url}/mcp` } },
     });
+    expect(await page.getByTestId('agent-a2a-card').textContent()).toBe(
+      `${app.url}/a2a/Help%20desk/.well-known/agent-card.json`,
+    );
+    expect(await page.getByTestId('agent-a2a-client').textContent()).toContain(`${app.url}/a2a/Help%20desk/`);
+    // The card link, for a name with a space in it, is one the A2A server answers.
+    const card = await request(app.url, 'GET', '/a2a/Help%20desk/.well-known/agent-card.json');
+    expect([card.status, card.body.name]).toEqual([200, 'Help desk']);
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // The name the page shows is the one the MCP server offers: a call by it runs the agent.

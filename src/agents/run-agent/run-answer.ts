@@ -10,6 +10,7 @@ import { AgentRuns, RunPlace, RunTaskDto } from '../agent-runs.port';
 import { outputSchemaErrors } from '../create-agent/agent-definition';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { ThreadTurns } from '../thread-turns.port';
+import { StreamWatch } from '../../live/stream-watch';
 import { RunAgentCommand } from './run-agent.command';
 
 /**
@@ -23,6 +24,7 @@ export class RunAnswers implements AgentRuns {
     private readonly wait: PreferWait,
     private readonly runs: AgentsReadModel,
     private readonly turns: ThreadTurns,
+    private readonly watch: StreamWatch,
   ) {}
 
   async queue(task: RunTaskDto, on: () => RunPlace, trace?: TraceContext): Promise<AgentRun> {
@@ -38,13 +40,26 @@ export class RunAnswers implements AgentRuns {
   answer(queued: AgentRun, prefer: string | undefined, reply: FastifyReply): Promise<AgentRun> {
     return this.wait.answer(queued, prefer, reply, {
       location: `/v1/agents/${queued.agentId}/runs/${queued.id}`,
+      ...this.waitFor(queued),
+      settled: (run) => this.turns.recorded(run),
+    });
+  }
+
+  async settled(queued: AgentRun, timeoutMs: number): Promise<AgentRun> {
+    const { stream, current, orWaiting, alsoOn } = this.waitFor(queued);
+    const { run } = await this.watch.runEnding(stream, current, timeoutMs, orWaiting, alsoOn);
+    await this.turns.recorded(run);
+    return run;
+  }
+
+  private waitFor(queued: AgentRun) {
+    return {
       stream: agentRunStream(queued.id),
       current: () => this.runs.getRun(queued.agentId, queued.id) ?? queued,
       // A run waiting only for its children goes on by itself: the answer waits for its end, unless a run below it
       // (whose approvals the run shows as its own) comes to wait for a person.
-      orWaiting: (run) => run.pendingApprovals.length > 0,
+      orWaiting: (run: AgentRun) => run.pendingApprovals.length > 0,
       alsoOn: ['AgentRunApprovalRequested'],
-      settled: (run) => this.turns.recorded(run),
-    });
+    };
   }
 }

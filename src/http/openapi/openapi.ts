@@ -42,17 +42,17 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('providers', 'The model providers: configured or not, and their models')
     .addTag('usage', 'Runs, tokens and what they cost')
     .addTag('operations', 'Health and metrics')
-    .addTag('protocols', 'The service as an MCP server (see docs/protocols.md)')
+    .addTag('protocols', 'The service as an MCP server and an A2A server (see docs/protocols.md)')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemSchema] });
   const { maxParamLength } = app.get<AppConfig>(APP_CONFIG).http;
   (document.components ??= {}).headers = HEADERS;
   withoutTypeBesideOneOf(document.components.schemas ?? {});
   for (const [path, item] of Object.entries(document.paths)) {
-    // The MCP server's endpoint is guarded as the API is, but speaks its own protocol: no idempotency keys, and a
-    // read key may post to it (the server refuses its tool calls itself).
-    const mcp = path === MCP_PATH;
-    const open = !path.startsWith('/v1/') && !mcp;
+    // The protocols' routes are guarded as the API is, but speak their own protocols: no idempotency keys, and a
+    // read key may post to them (they refuse its calls, sends and cancels themselves).
+    const protocol = path === '/mcp' || path.startsWith('/a2a/') || path === '/.well-known/agent-card.json';
+    const open = !path.startsWith('/v1/') && !protocol;
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
       // /metrics takes METRICS_TOKEN when one is set; the other open routes take nothing.
@@ -60,9 +60,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       const statuses = [...(open ? [] : COMMON_PROBLEMS), 400, 431, 500];
       if (operation.parameters?.some((parameter: { in?: string }) => parameter.in === 'path')) statuses.push(414);
       if (operation.requestBody) statuses.push(408, 413, 415);
-      if (!open && !mcp && method !== 'get') statuses.push(403);
+      if (!open && !protocol && method !== 'get') statuses.push(403);
       if (path === METRICS_PATH) statuses.push(401);
-      if ((method === 'post' || method === 'patch') && !mcp) {
+      if ((method === 'post' || method === 'patch') && !protocol) {
         statuses.push(409, 422);
         (operation.parameters ??= []).push(IDEMPOTENCY_KEY);
       }
@@ -85,7 +85,6 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 const METRICS_PATH = '/metrics';
-const MCP_PATH = '/mcp';
 
 /**
  * A property that may hold any JSON value is declared with `oneOf` (JSON_VALUE); the generator adds the `object`

@@ -3,12 +3,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from '../../agents/agent';
 import { AgentRun } from '../../agents/agent-run/agent-run.state';
-import { agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { AgentRuns } from '../../agents/agent-runs.port';
 import { CancelAgentRunCommand } from '../../agents/cancel-agent-run/cancel-agent-run.command';
-import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { RunAgentDto } from '../../agents/run-agent/run-agent.dto';
-import { ThreadTurns } from '../../agents/thread-turns.port';
 import { DomainError } from '../../domain/decider';
 import { RunSource, isEnded } from '../../domain/run';
 import { validateAs } from '../../http/validate-as';
@@ -48,9 +45,7 @@ export class McpToolCalls {
     private readonly commands: CommandBus,
     private readonly watch: StreamWatch,
     private readonly feed: RunFeed,
-    private readonly agents: AgentsReadModel,
     private readonly workflows: WorkflowsReadModel,
-    private readonly turns: ThreadTurns,
   ) {}
 
   async call(entry: McpEntry, args: Record<string, unknown>, call: McpCall): Promise<CallToolResult> {
@@ -81,17 +76,7 @@ export class McpToolCalls {
     const following = reporter && this.feed.follow(queued.id, (text) => reporter.text(text));
     if (following) reporter!.text(following.soFar);
     try {
-      const current = () => this.agents.getRun(agent.id, queued.id) ?? queued;
-      const run = await this.untilEnded(call.signal, cancel, () =>
-        this.watch.runEnding(
-          agentRunStream(queued.id),
-          current,
-          LONGEST_WAIT_MS,
-          (waiting) => waiting.pendingApprovals.length > 0,
-          ['AgentRunApprovalRequested'],
-        ),
-      );
-      await this.turns.recorded(run);
+      const run = await this.untilEnded(call.signal, cancel, () => this.agentRuns.settled(queued, LONGEST_WAIT_MS));
       return { ...agentResult(run, agent), _meta: meta };
     } finally {
       following?.stop();
@@ -118,9 +103,9 @@ export class McpToolCalls {
         if (last) void progress(done.length, `step ${last.id}: ${last.status}`, steps.length).catch(() => undefined);
       });
     try {
-      const run = await this.untilEnded(call.signal, cancel, () =>
-        this.watch.runEnding(workflowRunStream(queued.id), current, LONGEST_WAIT_MS, () => true),
-      );
+      const run = await this.untilEnded(call.signal, cancel, async () => {
+        return (await this.watch.runEnding(workflowRunStream(queued.id), current, LONGEST_WAIT_MS, () => true)).run;
+      });
       return { ...workflowResult(run), _meta: meta };
     } finally {
       stopProgress?.();
@@ -131,13 +116,13 @@ export class McpToolCalls {
   private async untilEnded<Run>(
     signal: AbortSignal,
     cancel: () => Promise<unknown>,
-    ending: () => Promise<{ run: Run }>,
+    ending: () => Promise<Run>,
   ): Promise<Run> {
     const onAbort = () => void cancel();
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     try {
-      return (await ending()).run;
+      return await ending();
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
