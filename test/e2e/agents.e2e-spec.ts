@@ -122,6 +122,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       outputObject: null,
       threadId: null,
       replayOf: null,
+      source: null,
       pendingApprovals: [],
       toolCalls: [],
       usage: null,

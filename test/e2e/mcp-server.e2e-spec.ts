@@ -129,6 +129,13 @@ describe('the MCP server at /mcp', () => {
     const run = await api('GET', `/v1/workflows/${created.body.id}/runs/${runId}`);
     expect(run.body).toMatchObject({ status: 'succeeded', source: { protocol: 'mcp' } });
 
+    // With a progress token: one notification per step that ends, `progress` of `total` steps.
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    await client.callTool({ name: `workflow_${name}`, arguments: { topic: 'moons' } }, undefined, {
+      onprogress: (notification) => progress.push(notification),
+    });
+    expect(progress).toEqual([{ progress: 1, total: 1, message: 'step 0: succeeded' }]);
+
     const refused = client.callTool({ name: `workflow_${name}`, arguments: { subject: 'tides' } });
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     await expect(refused).rejects.toThrow(/topic/);
@@ -221,6 +228,9 @@ describe('the MCP server at /mcp', () => {
       },
     );
     expect(stolen.status).toBe(404);
+    // problem+json, as every refusal of the service, with the JSON-RPC error an MCP client reads beside it.
+    expect(stolen.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(stolen.body).toMatchObject({ status: 404, jsonrpc: '2.0', error: { code: -32001 }, id: 2 });
   });
 
   it('refuses an unknown tool and arguments the tool does not declare', async () => {

@@ -10,6 +10,7 @@ import { Agent } from '../../agents/agent';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { DomainError } from '../../domain/decider';
 import { agentCard, serviceCard } from './a2a-cards';
+import { refuseProtocolRequest } from '../protocol-refusal';
 import { A2aRuns } from './a2a-runs';
 import { AgentTasks } from './agent-tasks';
 
@@ -100,7 +101,8 @@ export class A2aEndpoint implements BeforeApplicationShutdown {
       abort.abort();
       await answer.return(undefined);
       if (!(error instanceof TooManyStreams)) throw error;
-      return void reply.status(429).send({ jsonrpc: '2.0', id, error: { code: -32600, message: error.message } });
+      const refusal = { status: 429, slug: 'too-many-streams', code: -32600, message: error.message };
+      return refuseProtocolRequest(request, reply, refusal);
     }
     this.open.add(abort);
     reply.hijack();

@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ApiKeys, bearerToken } from '../../access/api-keys';
 import { StreamLimits, TooManyStreams, clientOf } from '../../access/stream-limits';
+import { refuseProtocolRequest } from '../protocol-refusal';
 import { McpCatalogue } from './mcp-catalogue';
 import { McpCall, McpToolCalls } from './mcp-tool-calls';
 
@@ -19,6 +20,8 @@ import { McpCall, McpToolCalls } from './mcp-tool-calls';
 const IDLE_MS = 60 * 60 * 1000;
 /** Sessions one client (key, or address without keys) may hold open; past it an `initialize` is refused. */
 const SESSIONS_PER_CLIENT = 100;
+const NO_SESSION = 'No session: send an initialize request first, then its Mcp-Session-Id with each request';
+const TOO_MANY_SESSIONS = `At most ${SESSIONS_PER_CLIENT} open sessions per key: end one (DELETE /mcp) first`;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -56,12 +59,20 @@ export class McpSessions implements BeforeApplicationShutdown {
     const header = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     let session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
-    if (sessionId !== undefined && session?.client !== client) return rpcError(reply, 404, -32001, 'Session not found');
+    if (sessionId !== undefined && session?.client !== client)
+      return refuse(
+        request,
+        reply,
+        404,
+        'session-not-found',
+        -32001,
+        'Session not found: start a new one with initialize',
+      );
     if (!session) {
       if (request.method !== 'POST' || !isInitializeRequest(request.body))
-        return rpcError(reply, 400, ErrorCode.InvalidRequest, 'No session: send an initialize request first');
+        return refuse(request, reply, 400, 'no-session', ErrorCode.InvalidRequest, NO_SESSION);
       if (this.countOf(client) >= SESSIONS_PER_CLIENT)
-        return rpcError(reply, 429, ErrorCode.InvalidRequest, `At most ${SESSIONS_PER_CLIENT} open sessions per key`);
+        return refuse(request, reply, 429, 'too-many-sessions', ErrorCode.InvalidRequest, TOO_MANY_SESSIONS);
       session = this.open(client, this.mayCall(request));
     }
     const used = session;
@@ -76,7 +87,8 @@ export class McpSessions implements BeforeApplicationShutdown {
       try {
         release = this.limits.acquire(request);
       } catch (error) {
-        if (error instanceof TooManyStreams) return rpcError(reply, 429, ErrorCode.InvalidRequest, error.message);
+        if (error instanceof TooManyStreams)
+          return refuse(request, reply, 429, 'too-many-streams', ErrorCode.InvalidRequest, error.message);
         throw error;
       }
       reply.raw.once('close', release);
@@ -166,7 +178,13 @@ function streams(request: FastifyRequest): boolean {
   return messages.some((message) => (message as { method?: unknown } | null)?.method === 'tools/call');
 }
 
-/** A JSON-RPC error, as the transport itself answers a request it refuses. */
-function rpcError(reply: FastifyReply, status: number, code: number, message: string): void {
-  void reply.status(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  slug: string,
+  code: number,
+  message: string,
+) {
+  refuseProtocolRequest(request, reply, { status, slug, code, message });
 }

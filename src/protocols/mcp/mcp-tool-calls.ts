@@ -94,13 +94,17 @@ export class McpToolCalls {
       this.commands.execute(new CancelWorkflowRunCommand(workflow.id, queued.id)).catch(() => undefined);
     const current = () => this.workflows.getRun(workflow.id, queued.id) ?? queued;
     const progress = call.progress;
+    // Progress only grows, as the protocol has it: a notification each time another step has ended.
+    let told = 0;
     const stopProgress =
       progress &&
       this.watch.watch(workflowRunStream(queued.id), () => {
         const { steps } = current();
         const done = steps.filter((step) => step.status === 'skipped' || isEnded(step.status as never));
+        if (done.length <= told) return;
+        told = done.length;
         const last = done[done.length - 1];
-        if (last) void progress(done.length, `step ${last.id}: ${last.status}`, steps.length).catch(() => undefined);
+        void progress(done.length, `step ${last.id}: ${last.status}`, steps.length).catch(() => undefined);
       });
     try {
       const run = await this.untilEnded(call.signal, cancel, async () => {
