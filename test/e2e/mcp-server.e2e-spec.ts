@@ -231,6 +231,18 @@ describe('the MCP server at /mcp', () => {
     // problem+json, as every refusal of the service, with the JSON-RPC error an MCP client reads beside it.
     expect(stolen.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(stolen.body).toMatchObject({ status: 404, jsonrpc: '2.0', error: { code: -32001 }, id: 2 });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const jsonOnly = await request(app.url, 'POST', '/mcp', initialize, {
+      authorization: `Bearer ${WRITE_KEY}`,
+      accept: 'application/json',
+    });
+    expect(jsonOnly.status).toBe(406);
+    expect(jsonOnly.body).toMatchObject({ type: expect.stringMatching(/not-acceptable$/), error: { code: -32000 } });
   });
 
   it('refuses an unknown tool and arguments the tool does not declare', async () => {

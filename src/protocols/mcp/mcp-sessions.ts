@@ -55,10 +55,13 @@ export class McpSessions implements BeforeApplicationShutdown {
 
   /** Answers one request to `/mcp` on the raw response (the transport writes JSON or an event stream). */
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const unacceptable = acceptProblem(request);
+    if (unacceptable) return refuse(request, reply, 406, 'not-acceptable', ErrorCode.ConnectionClosed, unacceptable);
     const client = clientOf(request, this.keys);
     const header = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     let session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    let opened = false;
     if (sessionId !== undefined && session?.client !== client)
       return refuse(
         request,
@@ -74,6 +77,7 @@ export class McpSessions implements BeforeApplicationShutdown {
       if (this.countOf(client) >= SESSIONS_PER_CLIENT)
         return refuse(request, reply, 429, 'too-many-sessions', ErrorCode.InvalidRequest, TOO_MANY_SESSIONS);
       session = this.open(client, this.mayCall(request));
+      opened = true;
     }
     const used = session;
     used.usedAt = Date.now();
@@ -95,6 +99,8 @@ export class McpSessions implements BeforeApplicationShutdown {
     }
     reply.hijack();
     await session.transport.handleRequest(request.raw, reply.raw, request.body);
+    // An initialize the transport refused (a wrong Accept header, say) made no session: nothing of it is kept.
+    if (opened && !session.transport.sessionId) await session.transport.close();
   }
 
   beforeApplicationShutdown(): Promise<void> {
@@ -169,6 +175,22 @@ export class McpSessions implements BeforeApplicationShutdown {
   private async closeAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => session.transport.close().catch(() => undefined)));
   }
+}
+
+/**
+ * What the transport would refuse for the `Accept` header (a POST takes JSON and event streams, a GET an event
+ * stream), said here first so that the refusal is problem+json as every other; undefined when it is acceptable.
+ */
+function acceptProblem(request: FastifyRequest): string | undefined {
+  const accept = request.headers.accept ?? '';
+  const needs =
+    request.method === 'POST'
+      ? ['application/json', 'text/event-stream']
+      : request.method === 'GET'
+        ? ['text/event-stream']
+        : [];
+  const missing = needs.filter((type) => !accept.includes(type));
+  return missing.length ? `Accept must name ${needs.join(' and ')} (the MCP Streamable HTTP transport)` : undefined;
 }
 
 /** The requests whose answers stay open as event streams: the session's own stream, and tool calls (progress). */
