@@ -9,7 +9,7 @@ import { eventually } from '../support/eventually';
 import {
   ChatCompletionsBody,
   ScriptedServer,
-  hasToolResult,
+  asksTheTime,
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
@@ -198,11 +198,7 @@ describe('the A2A server at /a2a/{agentName}', () => {
 
   it('is input-required while a tool call waits for a person, saying where to approve it', async () => {
     const agent = await createAgent({ tools: ['current_time'], approvalRequired: ['current_time'] });
-    model.respondWith((body) =>
-      hasToolResult(body)
-        ? { kind: 'text', text: 'done' }
-        : { kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }] },
-    );
+    model.respondWith(asksTheTime);
     try {
       const client = await clientOf(agent.name);
       const task = (await client.sendMessage(send('Time?'))) as Task;

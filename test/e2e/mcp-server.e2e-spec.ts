@@ -5,7 +5,7 @@ import { eventually } from '../support/eventually';
 import {
   ChatCompletionsBody,
   ScriptedServer,
-  hasToolResult,
+  asksTheTime,
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
@@ -172,11 +172,7 @@ describe('the MCP server at /mcp', () => {
 
   it('answers at once, as an error naming the approval, when a run waits for a person', async () => {
     const agent = await createAgent({ tools: ['current_time'], approvalRequired: ['current_time'] });
-    model.respondWith((body) =>
-      hasToolResult(body)
-        ? { kind: 'text', text: 'done' }
-        : { kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }] },
-    );
+    model.respondWith(asksTheTime);
     try {
       const { client } = await connect();
       const result = await client.callTool({ name: `agent_${agent.name}`, arguments: { task: 'Time?' } });

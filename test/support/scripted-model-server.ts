@@ -218,6 +218,13 @@ export function hasToolResult(body: ChatCompletionsBody): boolean {
   return toolResults(body).length > 0;
 }
 
+/** A model that calls `current_time` first, then, given its result, answers `done` (for runs that wait for approval). */
+export function asksTheTime(body: ChatCompletionsBody): ScriptedReply {
+  return hasToolResult(body)
+    ? { kind: 'text', text: 'done' }
+    : { kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }] };
+}
+
 export function startScriptedOpenAIServer(
   reply?: ReplyFunction<ChatCompletionsBody>,
 ): Promise<ScriptedServer<ChatCompletionsBody>> {
