@@ -49,8 +49,9 @@ export function ThreadPage({ threadId }: { threadId: string }) {
         if (latest.status === 'idle') break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      setLive((old) => (old && ['succeeded'].includes(old.status) ? null : old));
+      // The conversation is read before the live answer goes, so the answer never leaves the page for a moment.
       await load();
+      setLive((old) => (old && ['succeeded'].includes(old.status) ? null : old));
     } catch (caught) {
       setError(asProblem(caught));
     }
