@@ -64,6 +64,11 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     return this.deps.snapshots?.writer.settled() ?? Promise.resolve();
   }
 
+  /** Whether the store writes several streams in one commit, so that `opens` opens them with the command. */
+  get commitsSeveralStreams(): boolean {
+    return this.store.appendMultiple !== undefined;
+  }
+
   /** The stream's actor: shared, or the caller's own under `cacheActors: false` (see ActorCache.of). */
   of<S, C, E extends DomainEvent>(stream: string, decider: Decider<S, C, E>): Actor<S, C, E> {
     return this.actors.of(stream, decider);
@@ -81,9 +86,18 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     decider: Decider<S, C, E>,
     command: C,
     context: CommandContext,
+    options: SendOptions<E> = {},
+  ): Promise<SendResult<S, E>> {
+    return this.sendThrough(this.of(stream, decider), command, context, options);
+  }
+
+  /** As `send`, through an actor the caller holds (an executing run's own, whose runs' actors are not cached). */
+  sendThrough<S, C, E extends DomainEvent>(
+    actor: Actor<S, C, E>,
+    command: C,
+    context: CommandContext,
     { newStream, opens }: SendOptions<E> = {},
   ): Promise<SendResult<S, E>> {
-    const actor = this.of(stream, decider);
     if (!opens) return actor.send(command, context, { newStream });
     let commands: Array<StreamCommand<any, any, any>> = [];
     const newStreams = (events: E[], now: Date) => decideNew((commands = opens(events)), now);

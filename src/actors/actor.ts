@@ -107,6 +107,11 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.queued === 0;
   }
 
+  /** The state in memory, unread (it may be behind the stream); undefined while the actor is busy or not loaded. */
+  get stateInMemory(): State | undefined {
+    return this.loaded && this.idle ? this.state : undefined;
+  }
+
   /** The stream's state is in memory (it may still have to catch up with what another instance wrote). */
   get inMemory(): boolean {
     return this.loaded;

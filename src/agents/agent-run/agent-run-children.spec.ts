@@ -119,6 +119,31 @@ describe('agent run decider: child runs', () => {
     expect(resumed.totalUsage).toEqual({ inputTokens: 20, outputTokens: 6, costUsd: 0.002 });
   });
 
+  it("claims the run with the last child's end when the end carries a claim, and only then", () => {
+    const claim = { executorId: 'x2', warnings: [], agentVersion: 3 };
+    const withClaim = (n: number) => ({ ...endChild(n, { output: `answer ${n}` }), start: claim });
+    // Not the last child: its end is recorded alone, and the claim with it is not.
+    const first = agentRunDecider.decide(waiting.reduce(agentRunDecider.evolve, null), withClaim(1), new Date(at));
+    expect(first.map((event) => event.type)).toEqual(['AgentRunChildRunEnded']);
+    // The last: the run goes on, claimed by the executor that told it, in the same commit.
+    const last = agentRunDecider.decide(
+      [...waiting, ...first].reduce(agentRunDecider.evolve, null),
+      withClaim(2),
+      new Date(at),
+    );
+    expect(last.map((event) => event.type)).toEqual(['AgentRunChildRunEnded', 'AgentRunStarted']);
+    expect(last[1].data).toEqual({
+      runId: 'agentrun_p',
+      executorId: 'x2',
+      warnings: [],
+      agentVersion: 3,
+      startedAt: at,
+    });
+    const running = [...waiting, ...first, ...last].reduce(agentRunDecider.evolve, null)!;
+    expect(running).toMatchObject({ status: 'running', executorId: 'x2' });
+    expect(running.toolCalls.map((call) => call.output)).toEqual(['answer 1', 'answer 2']);
+  });
+
   it('waits for its approvals and its children alike: the last of them resumes it', () => {
     const approvals = [{ toolCallId: 'call_t', tool: 'current_time', args: {} }];
     const both = agentRunDecider.decide(

@@ -90,6 +90,8 @@ export type EndChildRun = {
   outcome: { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
   /** The child's `totalUsage`. */
   usage: Usage | null;
+  /** A free slot of the local executor: should this child be the last to end, the run is resumed and claimed. */
+  start?: Omit<StartAgentRun, 'type'>;
 };
 export type DecideApprovals = { type: 'DecideApprovals'; decisions: ApprovalDecision[] };
 /** Fails a run that has waited since before `before`. */

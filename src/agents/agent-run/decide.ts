@@ -162,10 +162,13 @@ function wait(state: AgentRunAggregate, command: Wait, at: string): AgentRunEven
   return events;
 }
 
-/** A child's end, told once: it answers the call that started the child, and the last one to end resumes the run. */
+/**
+ * A child's end, told once: it answers the call that started the child, and the last one to end resumes the run,
+ * claimed in the same commit when the command carries a claim (`start`).
+ */
 function endChildRun(
   state: AgentRunAggregate,
-  { childRunId, outcome, usage }: EndChildRun,
+  { childRunId, outcome, usage, start: claim }: EndChildRun,
   at: string,
 ): AgentRunEvent[] {
   const child = state.children?.find((c) => c.runId === childRunId);
@@ -177,11 +180,18 @@ function endChildRun(
       : 'error' in outcome
         ? { status: 'failed' as const, error: `${outcome.error.code}: ${outcome.error.message}` }
         : { status: 'cancelled' as const, error: `cancelled: the run of agent "${child.agent}" was cancelled` };
-  const othersOpen = openChildren(state).some((c) => c.runId !== childRunId);
-  const resumed = state.status === 'waiting' && !othersOpen && !state.pendingApprovals.length;
+  const resumed = resumesWhenEnded(state, childRunId);
   const tool = call?.tool ?? `agent:${child.agent}`;
   const data = { runId: state.id, childRunId, callId: child.toolCallId, tool, ...result, usage, resumed, at };
-  return [{ type: 'AgentRunChildRunEnded', data }];
+  const ended: AgentRunEvent = { type: 'AgentRunChildRunEnded', data };
+  if (!resumed || !claim) return [ended];
+  return [ended, start(evolveAgentRun(state, ended)!, { type: 'StartAgentRun', ...claim }, at)];
+}
+
+/** Whether the run, waiting, goes on once this child's end is told: it waits for nothing else. */
+export function resumesWhenEnded(state: AgentRunAggregate, childRunId: string): boolean {
+  const othersOpen = openChildren(state).some((c) => c.runId !== childRunId);
+  return state.status === 'waiting' && !othersOpen && !state.pendingApprovals.length;
 }
 
 /** The children whose end the run has not been told yet. */

@@ -12,6 +12,7 @@ import { ModelRunError } from '../../models/model-run-error';
 import { RunTools } from '../agent-tree/run-tools';
 import type { ChildRuns } from '../agent-tree/child-runs';
 import { persistently } from '../../actors/persistently';
+import type { SendOptions, SendResult } from '../../actors/stream-commands';
 import type { ModelMessage } from 'ai';
 import { ToolCall } from '../../agents/agent-run/agent-run.state';
 import { ModelAttempt } from '../../domain/run';
@@ -195,8 +196,9 @@ export class AgentRunExecution {
 
   /**
    * The run waits for decisions on `approvals` and for the child runs the `calls` start, holding nothing: once that
-   * is recorded the slot is let go, and the children are queued (should this fail, the agent-tree manager queues
-   * them from the log).
+   * is recorded the slot is let go. The children are queued in the same commit where the store can, those with a
+   * free slot here claimed and started while it is made; else just after it (should that fail, the agent-tree
+   * manager queues them from the log).
    */
   private async wait(
     run: AgentRunAggregate,
@@ -206,12 +208,22 @@ export class AgentRunExecution {
     modelDone: () => void,
   ): Promise<void> {
     const children = this.deps.childRuns.requests(calls);
+    const queueing = children.length
+      ? await this.deps.childRuns.prepare({ id: run.id, depth: run.depth ?? 0 }, children)
+      : undefined;
     const { executorId } = this.deps;
-    const waited = await this.send({ type: 'Wait', executorId, approvals, children, ...spent });
+    let waited: SendResult<AgentRunState, AgentRunEvent>;
+    try {
+      const sending = this.send({ type: 'Wait', executorId, approvals, children, ...spent }, queueing?.opens);
+      queueing?.startAhead();
+      waited = await sending;
+    } catch (error) {
+      queueing?.notRecorded();
+      throw error;
+    }
     modelDone();
-    if (!children.length || waited.state?.status !== 'waiting') return;
-    await this.deps.childRuns
-      .queue({ id: run.id, depth: run.depth ?? 0 }, children)
+    await queueing
+      ?.recorded(waited)
       .catch((error: unknown) =>
         this.deps.logger.warn(`Children of run ${run.id} are left to the log: ${String(error)}`),
       );
@@ -301,10 +313,11 @@ export class AgentRunExecution {
     }
   }
 
-  private async send(command: AgentRunCommand) {
+  /** A command to the run's stream, opening the streams `opens` makes from its events in the same commit. */
+  private async send(command: AgentRunCommand, opens?: SendOptions<AgentRunEvent>['opens']) {
     if (this.recorded && !(await this.recorded))
       throw new DomainError('conflict', `Run ${this.runId} was not recorded`);
-    return this.actor.send(command, this.context);
+    return this.deps.actors.sendThrough(this.actor, command, this.context, { opens });
   }
 }
 

@@ -85,7 +85,7 @@ export class AgentRunExecutor extends ProcessManager {
     });
     this.queuedHere.takeWith({
       take: (queued) => this.handedOver(queued),
-      slot: (runId, agent) => this.slot(runId, agent),
+      slot: (runId, agent, resumed) => this.slot(runId, agent, resumed),
     });
   }
 
@@ -178,10 +178,11 @@ export class AgentRunExecutor extends ProcessManager {
    * A slot for a run about to be queued in this process, when one is free and no waiting run may take it: the
    * queueing carries the claim (one commit), and the run's claim is `claimed` until that commit answers. With
    * `startNow` the run executes at once, ahead of the commit (its appends wait for it). Should the log bring the run
-   * first, the checkpoint waits below it.
+   * first, the checkpoint waits below it. A run `resumed` after it waited (its claim here before was answered) is
+   * claimed again so.
    */
-  private slot(runId: string, agent: Agent): LocalSlot | undefined {
-    if (this.stopping || this.claims.knows(runId)) return undefined;
+  private slot(runId: string, agent: Agent, resumed = false): LocalSlot | undefined {
+    if (this.stopping || this.claims.of(runId) || (!resumed && this.claims.knows(runId))) return undefined;
     if (this.claims.slotsHeld >= this.config.runs.concurrency) return undefined;
     if (this.claims.waiting && this.nextReady()) return undefined;
     const claim = this.claims.reserve(runId);

@@ -56,8 +56,11 @@ export interface RunToQueue {
 export interface LocalTaker {
   /** A run queued without a claim: it waits its turn. */
   take(queued: RunQueuedHere): void;
-  /** A slot for a run of this agent, when one is free and no run waits for it; undefined otherwise. */
-  slot(runId: string, agent: Agent): LocalSlot | undefined;
+  /**
+   * A slot for a run of this agent, when one is free and no run waits for it; undefined otherwise. A run `resumed`
+   * after it waited may have had a claim answered here.
+   */
+  slot(runId: string, agent: Agent, resumed: boolean): LocalSlot | undefined;
 }
 
 /**
@@ -92,10 +95,10 @@ export class RunsQueuedHere {
    */
   async queue<Q extends Queueing>(run: RunToQueue, append: (start?: LocalSlot['start']) => Promise<Q>): Promise<Q> {
     const { id, agent, traceparent } = run;
-    const slot = run.mayStart ? this.slot(id, agent) : undefined;
+    const slot = run.mayStart ? this.reserve(id, agent) : undefined;
     // Handed to the writer first: the run's start below overlaps that commit.
     const appended = (async () => append(slot?.start))();
-    if (slot) this.startNow(slot, run);
+    if (slot) this.startAhead(slot, run);
     let queued: Q;
     try {
       queued = await appended;
@@ -104,16 +107,40 @@ export class RunsQueuedHere {
       throw error;
     }
     const { state, position } = queued;
-    const revision = BigInt(queued.events.length - 1);
     // Queued before (a step's retry, a restart): nothing was written now, and the executor reads the stream to see.
-    if (!state || position === undefined) slot?.notRecorded();
-    else if (slot) slot.started({ run: state, revision, position, traceparent, agent });
-    else this.queued({ run: state, revision, position, traceparent });
+    const written = state && position !== undefined;
+    const revision = BigInt(queued.events.length - 1);
+    this.handOver(slot, written ? { run: state, revision, position, traceparent, agent } : undefined);
     return queued;
   }
 
-  /** The run starts while its queueing is being committed, if it can be decided here. Never throws. */
-  private startNow(slot: LocalSlot, { id, agent, traceparent, decided }: RunToQueue): void {
+  /**
+   * A free slot of the local executor for a run about to be queued here (its queueing carries `start`), or
+   * undefined: queue it without a claim. A run `resumed` after it waited may have had a claim answered here before.
+   * Never throws.
+   */
+  reserve(runId: string, agent: Agent, resumed = false): LocalSlot | undefined {
+    try {
+      return this.taker?.slot(runId, agent, resumed);
+    } catch (error) {
+      this.logger.warn(`Run ${runId} is queued without a claim: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * The queueing of a run (and, with `slot`, its claim) has answered: `queued` is the run as it left its stream, or
+   * undefined when nothing was written now (queued before, or refused). Claimed, it executes here; unclaimed, it
+   * waits its turn; not written, the slot is let go and the executor reads the run's stream to see. Never throws.
+   */
+  handOver(slot: LocalSlot | undefined, queued: (RunQueuedHere & { agent: Agent }) | undefined): void {
+    if (!queued) slot?.notRecorded();
+    else if (slot) slot.started(queued);
+    else this.queued(queued);
+  }
+
+  /** The run starts while its queueing is being committed, if it can be decided here (`decided`). Never throws. */
+  startAhead(slot: LocalSlot, { id, agent, traceparent, decided }: Omit<RunToQueue, 'mayStart'>): void {
     if (!decided) return;
     try {
       const run = decided(slot.start);
@@ -121,16 +148,6 @@ export class RunsQueuedHere {
     } catch (error) {
       // A command the decider refuses is refused again by the append, which answers the client.
       if (!(error instanceof DomainError)) this.logger.warn(`Run ${id} starts once recorded: ${String(error)}`);
-    }
-  }
-
-  /** A free slot of the local executor for the run about to be queued, or undefined: queue it alone. Never throws. */
-  private slot(runId: string, agent: Agent): LocalSlot | undefined {
-    try {
-      return this.taker?.slot(runId, agent);
-    } catch (error) {
-      this.logger.warn(`Run ${runId} is queued without a claim: ${String(error)}`);
-      return undefined;
     }
   }
 }

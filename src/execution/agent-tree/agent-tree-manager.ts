@@ -39,6 +39,8 @@ export class AgentTreeManager extends ProcessManager {
   private async handleEvent(event: RecordedEvent): Promise<void> {
     const what = `Handling ${event.type} of run ${String(event.data.runId)} at ${event.position}`;
     try {
+      // Done at once by this instance: nothing is left to do.
+      if (await this.children.handledHere(event)) return;
       if (event.type === 'AgentRunChildRunsStarted') {
         await this.persistently(() => this.queueChildren(event.data as AgentRunChildRunsStarted['data']), what);
         return;
