@@ -20,6 +20,7 @@ import { ThreadsModule } from './threads/threads.module';
 import { UsageModule } from './usage/usage.module';
 import { ToolsModule } from './tools/tools.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { DatasetsModule } from './datasets/datasets.module';
 import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -42,6 +43,7 @@ export class AppModule {
         ThreadsModule,
         ThreadPortsModule,
         WebhooksModule,
+        DatasetsModule,
         UsageModule,
         ExecutionModule,
         OperationsModule,

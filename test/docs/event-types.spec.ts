@@ -10,6 +10,7 @@ import { WORKFLOW_EVENT_TYPES, workflowStream } from '../../src/workflows/workfl
 import { WORKFLOW_RUN_EVENT_TYPES, workflowRunStream } from '../../src/workflows/workflow-run/workflow-run.events';
 import { WEBHOOK_EVENT_TYPES, webhookStream } from '../../src/webhooks/webhook';
 import { DELIVERY_EVENT_TYPES, deliveryStream } from '../../src/webhooks/webhook-delivery';
+import { DATASET_EVENT_TYPES, datasetStream } from '../../src/datasets/dataset';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -23,6 +24,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(threadStream('t'))]: THREAD_EVENT_TYPES,
   [category(webhookStream('w'))]: WEBHOOK_EVENT_TYPES,
   [category(deliveryStream('w'))]: DELIVERY_EVENT_TYPES,
+  [category(datasetStream('d'))]: DATASET_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,
