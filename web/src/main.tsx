@@ -9,6 +9,8 @@ import { AgentRunPage } from './pages/agent-run-page';
 import { AgentsPage } from './pages/agents-page';
 import { EventsPage } from './pages/events-page';
 import { DefinitionVersionPage } from './pages/definition-version-page';
+import { DatasetPage } from './pages/dataset-page';
+import { DatasetsPage } from './pages/datasets-page';
 import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
 import { WebhookPage } from './pages/webhook-page';
@@ -40,6 +42,8 @@ function Page({ path }: { path: string[] }) {
   if (section === 'threads' && id) return <ThreadPage threadId={id} />;
   if (section === 'webhooks' && id) return <WebhookPage webhookId={id} />;
   if (section === 'webhooks') return <WebhooksPage />;
+  if (section === 'datasets' && id) return <DatasetPage key={id} datasetId={id} />;
+  if (section === 'datasets') return <DatasetsPage />;
   if (section === 'usage') return <UsagePage />;
   return <AgentsPage />;
 }
@@ -75,9 +79,11 @@ function App() {
           ? 'Event log'
           : path[0] === 'webhooks'
             ? 'Webhooks'
-            : path[0] === 'usage'
-              ? 'Usage'
-              : 'Agents';
+            : path[0] === 'datasets'
+              ? 'Datasets'
+              : path[0] === 'usage'
+                ? 'Usage'
+                : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -106,6 +112,7 @@ function App() {
           {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
+          {nav('datasets', 'Datasets', section === 'datasets')}
           {nav('webhooks', 'Webhooks', section === 'webhooks')}
           {nav('usage', 'Usage', section === 'usage')}
         </nav>

@@ -24,3 +24,5 @@ export type Webhook = Schemas['WebhookSchema'];
 export type DeliveryAttempt = Schemas['DeliveryAttemptSchema'];
 export type UsageReport = Schemas['UsageReportSchema'];
 export type UsageGroup = Schemas['UsageGroupSchema'];
+export type Dataset = Schemas['DatasetSchema'];
+export type DatasetItem = Schemas['DatasetItemSchema'];

@@ -5,6 +5,7 @@ import type { AgentRun } from '../api/schema';
 import { readSse } from '../api/sse';
 import { PendingApprovals } from '../components/pending-approvals';
 import { ReplayForm } from '../components/replay-form';
+import { AddToDataset } from '../components/add-to-dataset';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatSource, formatTime, formatUsd } from '../format';
@@ -139,6 +140,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       {run && <WaitingOnLine run={run} status={status} />}
       <ProblemView error={error ?? family.error} />
       {run && <ReplayForm key={run.id} agentId={agentId} runId={runId} task={run.task} />}
+      {run && ended && <AddToDataset runId={runId} target="agent" />}
       {run && (
         <dl class="facts">
           <dt>Task</dt>

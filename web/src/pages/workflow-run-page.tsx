@@ -8,6 +8,7 @@ import { formatDuration, formatJson, formatSource, formatTime } from '../format'
 import { WorkflowGraph } from '../graph/workflow-graph';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun } from '../api/run-state';
+import { AddToDataset } from '../components/add-to-dataset';
 import { graphStepOf, RunStepCard } from './workflow-run-step';
 
 /**
@@ -119,6 +120,7 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
         )}
       </div>
       <ProblemView error={error} />
+      {run && hasEnded(run.status) && <AddToDataset runId={runId} target="workflow" />}
       {run && (
         <>
           <dl class="facts">
