@@ -21,6 +21,7 @@ import { UsageModule } from './usage/usage.module';
 import { ToolsModule } from './tools/tools.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { DatasetsModule } from './datasets/datasets.module';
+import { ScorersModule } from './scorers/scorers.module';
 import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -44,6 +45,7 @@ export class AppModule {
         ThreadPortsModule,
         WebhooksModule,
         DatasetsModule,
+        ScorersModule,
         UsageModule,
         ExecutionModule,
         OperationsModule,

@@ -38,7 +38,8 @@ export function eventTypes<Event extends DomainEvent>(types: Record<Event['type'
   return Object.keys(types) as Array<Event['type']>;
 }
 
-export type DomainErrorKind = 'not_found' | 'conflict' | 'unprocessable' | 'precondition_failed';
+/** `upstream_failed`: what the command needed of a model or an agent's run failed (a 502, not the caller's fault). */
+export type DomainErrorKind = 'not_found' | 'conflict' | 'unprocessable' | 'precondition_failed' | 'upstream_failed';
 
 /** A command the domain refuses; the HTTP layer turns the kind into a status code. */
 export class DomainError extends Error {

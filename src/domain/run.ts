@@ -19,10 +19,14 @@ export interface RunError {
 }
 
 /**
- * Where a run was asked for when not through the HTTP API: an MCP client's session, or an A2A conversation (its
- * `contextId`). Absent (null) for a run asked for over HTTP, by the console, a schedule or another run.
+ * Where a run was asked for when not through the HTTP API: an MCP client's session, an A2A conversation (its
+ * `contextId`), or a judge scorer (the run scores an answer, and is never scored itself). Absent (null) for a run
+ * asked for over HTTP, by the console, a schedule or another run.
  */
-export type RunSource = { protocol: 'mcp'; sessionId: string } | { protocol: 'a2a'; contextId: string };
+export type RunSource =
+  | { protocol: 'mcp'; sessionId: string }
+  | { protocol: 'a2a'; contextId: string }
+  | { protocol: 'scorer'; scorerId: string };
 
 /** The latest run of an agent or a workflow, as lists show it beside `lastRun`. */
 export interface LatestRun {

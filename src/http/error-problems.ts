@@ -15,7 +15,13 @@ export interface ErrorAnswer {
   log: LogLevel;
 }
 
-const DOMAIN_STATUS = { not_found: 404, conflict: 409, unprocessable: 422, precondition_failed: 412 } as const;
+const DOMAIN_STATUS = {
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  precondition_failed: 412,
+  upstream_failed: 502,
+} as const;
 
 /**
  * The problem+json answer to every error, in one place: our own, the domain's, the store's, Fastify's (as

@@ -11,6 +11,7 @@ import { WORKFLOW_RUN_EVENT_TYPES, workflowRunStream } from '../../src/workflows
 import { WEBHOOK_EVENT_TYPES, webhookStream } from '../../src/webhooks/webhook';
 import { DELIVERY_EVENT_TYPES, deliveryStream } from '../../src/webhooks/webhook-delivery';
 import { DATASET_EVENT_TYPES, datasetStream } from '../../src/datasets/dataset';
+import { SCORER_EVENT_TYPES, scorerStream } from '../../src/scorers/scorer';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -25,6 +26,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(webhookStream('w'))]: WEBHOOK_EVENT_TYPES,
   [category(deliveryStream('w'))]: DELIVERY_EVENT_TYPES,
   [category(datasetStream('d'))]: DATASET_EVENT_TYPES,
+  [category(scorerStream('s'))]: SCORER_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

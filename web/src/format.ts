@@ -57,6 +57,12 @@ export function formatUsd(usd: number): string {
 }
 
 /** Where a run was asked for, when not over the HTTP API: `MCP session 5f…`. */
-export function formatSource(source: { protocol: string; sessionId?: string; contextId?: string }): string {
+export function formatSource(source: {
+  protocol: string;
+  sessionId?: string;
+  contextId?: string;
+  scorerId?: string;
+}): string {
+  if (source.protocol === 'scorer') return `the judge of scorer ${source.scorerId}`;
   return source.protocol === 'mcp' ? `MCP session ${source.sessionId}` : `A2A conversation ${source.contextId}`;
 }

@@ -11,6 +11,8 @@ import { EventsPage } from './pages/events-page';
 import { DefinitionVersionPage } from './pages/definition-version-page';
 import { DatasetPage } from './pages/dataset-page';
 import { DatasetsPage } from './pages/datasets-page';
+import { ScorerPage } from './pages/scorer-page';
+import { ScorersPage } from './pages/scorers-page';
 import { HistoryPage } from './pages/history-page';
 import { ThreadPage } from './pages/thread-page';
 import { WebhookPage } from './pages/webhook-page';
@@ -44,6 +46,8 @@ function Page({ path }: { path: string[] }) {
   if (section === 'webhooks') return <WebhooksPage />;
   if (section === 'datasets' && id) return <DatasetPage key={id} datasetId={id} />;
   if (section === 'datasets') return <DatasetsPage />;
+  if (section === 'scorers' && id) return <ScorerPage key={id} scorerId={id} />;
+  if (section === 'scorers') return <ScorersPage />;
   if (section === 'usage') return <UsagePage />;
   return <AgentsPage />;
 }
@@ -81,9 +85,11 @@ function App() {
             ? 'Webhooks'
             : path[0] === 'datasets'
               ? 'Datasets'
-              : path[0] === 'usage'
-                ? 'Usage'
-                : 'Agents';
+              : path[0] === 'scorers'
+                ? 'Scorers'
+                : path[0] === 'usage'
+                  ? 'Usage'
+                  : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -113,6 +119,7 @@ function App() {
           {nav('workflows', 'Workflows', section === 'workflows')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
           {nav('datasets', 'Datasets', section === 'datasets')}
+          {nav('scorers', 'Scorers', section === 'scorers')}
           {nav('webhooks', 'Webhooks', section === 'webhooks')}
           {nav('usage', 'Usage', section === 'usage')}
         </nav>

@@ -16,9 +16,9 @@ export class LatestRunSchema {
   at: string;
 }
 
-/** The protocol session a run was asked for in, when not the HTTP API (docs/protocols.md). */
+/** The protocol session a run was asked for in, when not the HTTP API (docs/protocols.md), or the judge that asked. */
 export class RunSourceSchema {
-  @ApiProperty({ enum: ['mcp', 'a2a'] })
+  @ApiProperty({ enum: ['mcp', 'a2a', 'scorer'] })
   protocol: string;
 
   @ApiPropertyOptional({ maxLength: 64, description: "`mcp`: the MCP session's id (`Mcp-Session-Id`)." })
@@ -26,6 +26,12 @@ export class RunSourceSchema {
 
   @ApiPropertyOptional({ maxLength: 64, description: '`a2a`: the A2A `contextId`, which is the thread.' })
   contextId?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 40,
+    description: '`scorer`: the judge scorer whose question this run answers (a judge run is never scored itself).',
+  })
+  scorerId?: string;
 }
 
 /** Why a run, or a step of a workflow run, failed. */

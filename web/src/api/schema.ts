@@ -26,3 +26,5 @@ export type UsageReport = Schemas['UsageReportSchema'];
 export type UsageGroup = Schemas['UsageGroupSchema'];
 export type Dataset = Schemas['DatasetSchema'];
 export type DatasetItem = Schemas['DatasetItemSchema'];
+export type Scorer = Schemas['ScorerSchema'];
+export type Score = Schemas['ScoreSchema'];
