@@ -3,6 +3,7 @@ import { api, asProblem, type ProblemError, unwrap } from '../api/client';
 import type { Dataset } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
+import { TextAreaField } from '../components/text-area-field';
 import { type FieldProblem, formProblem, parseJsonField } from '../forms/form-problem';
 
 type Source = 'hand' | 'run';
@@ -69,18 +70,7 @@ export function DatasetItemForm({ dataset, onAdded }: { dataset: Dataset; onAdde
   }
 
   const text = (id: string, label: string, path: string, value: string, set: (v: string) => void, hint?: string) => (
-    <Field id={id} label={label} path={path} error={error} hint={hint}>
-      {(describedBy, invalid) => (
-        <textarea
-          id={id}
-          rows={3}
-          value={value}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          onInput={(e) => set(e.currentTarget.value)}
-        />
-      )}
-    </Field>
+    <TextAreaField {...{ id, label, path, value, hint, error }} onInput={set} />
   );
 
   return (

@@ -3,6 +3,7 @@ import { api, asProblem, type ProblemError, unwrap } from '../api/client';
 import type { Scorer } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
+import { TextAreaField } from '../components/text-area-field';
 import { type FieldProblem, formProblem, parseJsonField } from '../forms/form-problem';
 import { useActiveAgents } from '../forms/use-active-agents';
 import { navigate } from '../router';
@@ -55,19 +56,7 @@ export function ScorerForm() {
   }
 
   const area = (id: string, label: string, path: string, value: string, set: (v: string) => void, hint?: string) => (
-    <Field id={id} label={label} path={path} error={error} hint={hint}>
-      {(describedBy, invalid) => (
-        <textarea
-          id={id}
-          rows={4}
-          class="mono"
-          value={value}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          onInput={(e) => set(e.currentTarget.value)}
-        />
-      )}
-    </Field>
+    <TextAreaField {...{ id, label, path, value, hint, error }} onInput={set} rows={4} mono />
   );
 
   return (

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, type ProblemError, unwrap } from '../api/client';
 import type { Score, Scorer } from '../api/schema';
-import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
+import { TextAreaField } from '../components/text-area-field';
 import { StatusBadge } from '../components/status-badge';
 import { type FieldProblem, formProblem, parseJsonField } from '../forms/form-problem';
 import { formatJson, formatTime } from '../format';
@@ -128,18 +128,7 @@ function TryScorer({ scorer }: { scorer: Scorer }) {
   }
 
   const area = (id: string, label: string, path: string, value: string, set: (v: string) => void, hint?: string) => (
-    <Field id={id} label={label} path={path} error={error} hint={hint}>
-      {(describedBy, invalid) => (
-        <textarea
-          id={id}
-          rows={3}
-          value={value}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          onInput={(e) => set(e.currentTarget.value)}
-        />
-      )}
-    </Field>
+    <TextAreaField {...{ id, label, path, value, hint, error }} onInput={set} />
   );
 
   return (
