@@ -22,6 +22,7 @@ import { ToolsModule } from './tools/tools.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { DatasetsModule } from './datasets/datasets.module';
 import { ScorersModule } from './scorers/scorers.module';
+import { ExperimentsModule } from './experiments/experiments.module';
 import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 
@@ -46,6 +47,7 @@ export class AppModule {
         WebhooksModule,
         DatasetsModule,
         ScorersModule,
+        ExperimentsModule,
         UsageModule,
         ExecutionModule,
         OperationsModule,

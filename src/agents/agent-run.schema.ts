@@ -13,7 +13,7 @@ import {
 import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { GuardrailVerdictSchema } from './guardrails.schema';
 import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
-import { UsageSchema } from './usage.schema';
+import { UsageSchema } from '../http/openapi/usage.schema';
 
 /** The shapes the agent run routes answer with, for the OpenAPI document. */
 
@@ -192,6 +192,13 @@ export class AgentRunSchema {
     description: 'The MCP session or A2A conversation the run was asked for in; null for a run asked for over HTTP.',
   })
   source: RunSourceSchema | null;
+
+  @ApiProperty({
+    ...idField('experiment'),
+    nullable: true,
+    description: 'The experiment whose dataset item the run answers; null for a run of its own.',
+  })
+  experimentId: string | null;
 
   @ApiProperty({
     ...idField('agentrun'),

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
 import { LIST_ITEMS, NAME_LENGTH, TIME, idField } from '../http/openapi/fields';
-import { UsageSchema } from './usage.schema';
+import { UsageSchema } from '../http/openapi/usage.schema';
 
 /** The shapes of a run's place among other runs (children, handoffs, its tree), for the OpenAPI document. */
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DatasetItems } from './dataset-items.port';
 import {
   AddDatasetItemHandler,
   ArchiveDatasetHandler,
@@ -24,6 +25,8 @@ import { DatasetsReadModel } from './queries/datasets.read-model';
     ListDatasetItemsHandler,
     DatasetsReadModel,
     DatasetsProjection,
+    { provide: DatasetItems, useExisting: DatasetsReadModel },
   ],
+  exports: [DatasetsReadModel, DatasetItems],
 })
 export class DatasetsModule {}

@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
+import { DatasetsModule } from '../datasets/datasets.module';
+import { ScorersModule } from '../scorers/scorers.module';
+import { ExperimentRunner } from './experiments/experiment-runner';
+import { ItemScores } from './experiments/item-scores';
 import { ThreadExchanges } from './agent-runs/thread-exchanges';
 import { AgentRunExecutor } from './agent-runs/agent-run-executor';
 import { StaleRunSweeper } from './agent-runs/stale-run-sweeper';
@@ -13,7 +17,7 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
 
 /** The process managers that execute runs. */
 @Module({
-  imports: [AgentsModule, WorkflowsModule, ThreadsModule],
+  imports: [AgentsModule, WorkflowsModule, ThreadsModule, DatasetsModule, ScorersModule],
   providers: [
     AgentRunExecutor,
     StaleRunSweeper,
@@ -23,6 +27,8 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
     WorkflowRunManager,
     WorkflowRunSlots,
     ThreadExchanges,
+    ExperimentRunner,
+    ItemScores,
   ],
 })
 export class ExecutionModule {}

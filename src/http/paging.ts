@@ -5,8 +5,8 @@ import { RUN_ORDERS, RUN_STATUSES, RunOrder, RunStatus } from '../domain/run';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
-/** A cursor is the base64url of an id: 47 characters for the longest, `agentrun_` and a ULID (35 bytes). */
-export const CURSOR_LENGTH = 48;
+/** A cursor is the base64url of an id: 50 characters for the longest, `experiment_` and a ULID (37 bytes). */
+export const CURSOR_LENGTH = 52;
 
 export class ListQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })

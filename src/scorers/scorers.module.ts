@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ScorerDirectory } from './scorer-directory.port';
 import { AgentsModule } from '../agents/agents.module';
 import {
   ArchiveScorerHandler,
@@ -22,7 +23,8 @@ import { Scoring } from './scoring/scoring';
     ScorersReadModel,
     ScorersProjection,
     Scoring,
+    { provide: ScorerDirectory, useExisting: ScorersReadModel },
   ],
-  exports: [ScorersReadModel, Scoring],
+  exports: [ScorersReadModel, Scoring, ScorerDirectory],
 })
 export class ScorersModule {}

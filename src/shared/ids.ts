@@ -1,7 +1,18 @@
 import { randomFillSync } from 'node:crypto';
 import { monotonicUlid } from './monotonic-ulid';
 
-export const ID_PREFIXES = ['agent', 'agentrun', 'wf', 'wfrun', 'thread', 'whk', 'dataset', 'dsitem', 'scorer'] as const;
+export const ID_PREFIXES = [
+  'agent',
+  'agentrun',
+  'wf',
+  'wfrun',
+  'thread',
+  'whk',
+  'dataset',
+  'dsitem',
+  'scorer',
+  'experiment',
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';

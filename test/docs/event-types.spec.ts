@@ -12,6 +12,7 @@ import { WEBHOOK_EVENT_TYPES, webhookStream } from '../../src/webhooks/webhook';
 import { DELIVERY_EVENT_TYPES, deliveryStream } from '../../src/webhooks/webhook-delivery';
 import { DATASET_EVENT_TYPES, datasetStream } from '../../src/datasets/dataset';
 import { SCORER_EVENT_TYPES, scorerStream } from '../../src/scorers/scorer';
+import { EXPERIMENT_EVENT_TYPES, experimentStream } from '../../src/experiments/experiment';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -27,6 +28,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(deliveryStream('w'))]: DELIVERY_EVENT_TYPES,
   [category(datasetStream('d'))]: DATASET_EVENT_TYPES,
   [category(scorerStream('s'))]: SCORER_EVENT_TYPES,
+  [category(experimentStream('e'))]: EXPERIMENT_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

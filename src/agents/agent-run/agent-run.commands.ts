@@ -26,6 +26,8 @@ export type QueueAgentRun = {
   startAgentId?: string;
   /** The protocol session the run was asked for in, if not the HTTP API. */
   source?: RunSource;
+  /** The experiment whose dataset item the run answers. */
+  experimentId?: string;
   /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
   start?: Omit<StartAgentRun, 'type'>;
   /** The agent's input guardrails: those that need no judge run on the task as it is queued. */

@@ -31,6 +31,8 @@ export type AgentRunEndedData = {
   threadId?: string;
   /** A parent that ended (cancelled, failed) while these children had not: they are cancelled with it. */
   openChildren?: string[];
+  /** The experiment whose dataset item the run answers. */
+  experimentId?: string;
 } & Partial<WorkflowStepRef> &
   Partial<ParentRef>;
 export type AgentRunQueued = DomainEvent<
@@ -44,6 +46,8 @@ export type AgentRunQueued = DomainEvent<
     depth?: number;
     startAgentId?: string;
     source?: RunSource;
+    /** The experiment whose dataset item the run answers. */
+    experimentId?: string;
     /** The input checks that need no judge ran as it was queued: their verdicts follow it in the same commit. */
     inputChecked?: true;
   } & Partial<WorkflowStepRef> &

@@ -240,6 +240,7 @@ describe('agent run decider', () => {
       threadId: null,
       replayOf: null,
       source: null,
+      experimentId: null,
       pendingApprovals: [],
       toolCalls: [
         {

@@ -117,6 +117,8 @@ export interface AgentRun {
   replayOf: string | null;
   /** The MCP session or A2A conversation the run was asked for in; null for a run asked for over HTTP. */
   source: RunSource | null;
+  /** The experiment whose dataset item the run answers; null for a run of its own. */
+  experimentId: string | null;
   /** The run whose call of this agent started this one, and that call; null for a run of its own. */
   parentRunId: string | null;
   parentToolCallId: string | null;

@@ -20,6 +20,8 @@ export function toAgentRun({
     replayOf: run.replayOf ?? null,
     // Runs recorded before the protocol adapters have none.
     source: run.source ?? null,
+    // Runs recorded before experiments have none.
+    experimentId: run.experimentId ?? null,
     pendingApprovals: (run.pendingApprovals ?? []).map(ownedBy(run)),
     // Runs recorded before fallback models have neither field.
     modelAttempts: run.modelAttempts ?? [],

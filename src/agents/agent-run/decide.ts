@@ -95,6 +95,8 @@ function queue(state: AgentRunState, command: QueueAgentRun, createdAt: string):
     if (command.workflowRunId && state.workflowRunId === command.workflowRunId) return [];
     // A parent's child is queued again after a restart, or by a second instance: the same child, once.
     if (command.parentRunId && state.parentRunId === command.parentRunId) return [];
+    // An experiment's item queued again after a restart, or by a second instance: once.
+    if (command.experimentId && state.experimentId === command.experimentId) return [];
     throw new DomainError('conflict', `Agent run ${command.id} already exists`);
   }
   const { type: _type, start: claim, inputChecks, ...run } = command;
@@ -230,6 +232,7 @@ function endedData(
     ...(threadId ? { threadId } : {}),
     ...(parentRunId && parentToolCallId ? { parentRunId, parentToolCallId } : {}),
     ...(open.length && { openChildren: open }),
+    ...(state.experimentId && { experimentId: state.experimentId }),
   };
 }
 

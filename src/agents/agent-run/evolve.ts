@@ -27,6 +27,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
     const threadId = event.data.threadId ?? null;
     const replayOf = event.data.replayOf ?? null;
     const source = event.data.source ?? null;
+    const experimentId = event.data.experimentId ?? null;
     const { parentRunId = null, parentToolCallId = null, depth = 0, startAgentId = null } = event.data;
     return {
       id,
@@ -53,6 +54,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       threadId,
       replayOf,
       source,
+      experimentId,
       parentRunId,
       parentToolCallId,
       depth,

@@ -50,6 +50,13 @@ function prepareStatements(db: Database.Database) {
     item: db.prepare<[string, string], { doc: string }>(
       'SELECT doc FROM dataset_items WHERE dataset_id = ? AND item_id = ? AND removed_version IS NULL',
     ),
+    countAt: db.prepare<[string, number, number], { count: number }>(
+      `SELECT COUNT(*) AS count FROM dataset_items
+       WHERE dataset_id = ? AND added_version <= ? AND (removed_version IS NULL OR removed_version > ?)`,
+    ),
+    itemEver: db.prepare<[string, string], { doc: string }>(
+      'SELECT doc FROM dataset_items WHERE dataset_id = ? AND item_id = ?',
+    ),
   };
 }
 
@@ -94,6 +101,17 @@ export class DatasetsReadModel {
   items(datasetId: string, version: number, after: string, limit: number): Page<DatasetItem> {
     const rows = this.statements.items.all(datasetId, version, version, after, limit + 1);
     return pageOf(rows, limit, (row) => JSON.parse(row.doc) as DatasetItem);
+  }
+
+  /** How many items the dataset held at `version`. */
+  countAt(datasetId: string, version: number): number {
+    return this.statements.countAt.get(datasetId, version, version)!.count;
+  }
+
+  /** An item the dataset holds, or held at an earlier version (an experiment on that version reads it). */
+  itemEver(datasetId: string, itemId: string): DatasetItem | undefined {
+    const row = this.statements.itemEver.get(datasetId, itemId);
+    return row && (JSON.parse(row.doc) as DatasetItem);
   }
 
   /** An item the dataset holds now. */

@@ -38,6 +38,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('threads', 'Conversations with an agent that continue across runs')
     .addTag('events', 'The event log, and the history of each resource')
     .addTag('webhooks', 'Events sent to your URLs as they happen (Standard Webhooks)')
+    .addTag('experiments', "A dataset's items run on an agent and scored: whether a change made it better")
     .addTag('scorers', 'How an answer is judged: by code, by a JSON Logic rule, or by a judge agent')
     .addTag('datasets', 'Inputs with the answers expected, given by hand or made from runs, to evaluate a change on')
     .addTag('tools', 'The tools agents may use')

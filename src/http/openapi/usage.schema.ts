@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
+/** A run's tokens, and their cost when its model has a price. */
 export class UsageSchema {
   @ApiProperty()
   inputTokens: number;

@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { NAME_LENGTH, idField } from '../../http/openapi/fields';
+import { Optional } from '../../http/validation';
+import { FreeFormObject } from '../../http/free-form-json';
+
+export const MAX_EXPERIMENT_CONCURRENCY = 50;
+export const MAX_EXPERIMENT_SCORERS = 20;
+
+export class ExperimentTargetDto {
+  @ApiProperty({ maxLength: NAME_LENGTH, description: 'The name of the active agent each item is run on.' })
+  @MaxLength(NAME_LENGTH)
+  @IsString({ message: 'target.agent must be a string' })
+  @IsDefined({ message: 'target.agent is required' })
+  agent: string;
+}
+
+export class CreateExperimentDto {
+  @ApiProperty({ ...idField('dataset'), description: 'The dataset whose items are run (an agent dataset).' })
+  @Matches(/^dataset_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'dataset must be a dataset id (dataset_ and a ULID)' })
+  @IsString({ message: 'dataset must be a string' })
+  @IsDefined({ message: 'dataset is required' })
+  dataset: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    description: "The dataset's version whose items are run. Default: its current one.",
+  })
+  @Min(1, { message: 'datasetVersion must be at least 1' })
+  @IsInt({ message: 'datasetVersion must be an integer' })
+  @Optional()
+  datasetVersion?: number;
+
+  @ApiProperty({ type: ExperimentTargetDto })
+  @ValidateNested()
+  @Type(() => ExperimentTargetDto)
+  @IsObject({ message: 'target must be an object' })
+  @IsDefined({ message: 'target is required' })
+  target: ExperimentTargetDto;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: NAME_LENGTH },
+    minItems: 1,
+    maxItems: MAX_EXPERIMENT_SCORERS,
+    description: 'The names of the active scorers each answer is scored by.',
+  })
+  @MaxLength(NAME_LENGTH, { each: true })
+  @IsString({ each: true, message: 'each of scorers must be a name' })
+  @ArrayMaxSize(MAX_EXPERIMENT_SCORERS)
+  @ArrayMinSize(1, { message: 'scorers must name at least one scorer' })
+  @IsArray({ message: 'scorers must be an array' })
+  @IsDefined({ message: 'scorers is required' })
+  scorers: string[];
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_EXPERIMENT_CONCURRENCY,
+    default: 5,
+    description: 'How many items run at once (within RUN_CONCURRENCY). Default: 5.',
+  })
+  @Max(MAX_EXPERIMENT_CONCURRENCY)
+  @Min(1, { message: 'concurrency must be at least 1' })
+  @IsInt({ message: 'concurrency must be an integer' })
+  @Optional()
+  concurrency?: number;
+
+  @ApiPropertyOptional({
+    enum: ['live'],
+    default: 'live',
+    description: '`live`: each item is run as it would be now, its tools called.',
+  })
+  @IsIn(['live'], { message: 'mode must be live' })
+  @Optional()
+  mode?: 'live';
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
+    description: "The least mean each scorer named must reach: the experiment's `passed` is false when one is below.",
+  })
+  @FreeFormObject({ message: 'thresholds must be an object of scorer names and numbers from 0 to 1' })
+  thresholds?: Record<string, number>;
+}
