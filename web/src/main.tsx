@@ -11,6 +11,8 @@ import { EventsPage } from './pages/events-page';
 import { DefinitionVersionPage } from './pages/definition-version-page';
 import { DatasetPage } from './pages/dataset-page';
 import { DatasetsPage } from './pages/datasets-page';
+import { ExperimentPage } from './pages/experiment-page';
+import { ExperimentsPage } from './pages/experiments-page';
 import { ScorerPage } from './pages/scorer-page';
 import { ScorersPage } from './pages/scorers-page';
 import { HistoryPage } from './pages/history-page';
@@ -48,6 +50,8 @@ function Page({ path }: { path: string[] }) {
   if (section === 'datasets') return <DatasetsPage />;
   if (section === 'scorers' && id) return <ScorerPage key={id} scorerId={id} />;
   if (section === 'scorers') return <ScorersPage />;
+  if (section === 'experiments' && id) return <ExperimentPage key={id} experimentId={id} />;
+  if (section === 'experiments') return <ExperimentsPage />;
   if (section === 'usage') return <UsagePage />;
   return <AgentsPage />;
 }
@@ -87,9 +91,11 @@ function App() {
               ? 'Datasets'
               : path[0] === 'scorers'
                 ? 'Scorers'
-                : path[0] === 'usage'
-                  ? 'Usage'
-                  : 'Agents';
+                : path[0] === 'experiments'
+                  ? 'Experiments'
+                  : path[0] === 'usage'
+                    ? 'Usage'
+                    : 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -120,6 +126,7 @@ function App() {
           {nav('events', 'Event log', section === 'events' || section === 'history')}
           {nav('datasets', 'Datasets', section === 'datasets')}
           {nav('scorers', 'Scorers', section === 'scorers')}
+          {nav('experiments', 'Experiments', section === 'experiments')}
           {nav('webhooks', 'Webhooks', section === 'webhooks')}
           {nav('usage', 'Usage', section === 'usage')}
         </nav>

@@ -28,3 +28,5 @@ export type Dataset = Schemas['DatasetSchema'];
 export type DatasetItem = Schemas['DatasetItemSchema'];
 export type Scorer = Schemas['ScorerSchema'];
 export type Score = Schemas['ScoreSchema'];
+export type Experiment = Schemas['ExperimentSchema'];
+export type ExperimentResult = Schemas['ExperimentResultSchema'];

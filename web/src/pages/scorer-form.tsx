@@ -6,6 +6,7 @@ import { ProblemView } from '../components/problem-view';
 import { TextAreaField } from '../components/text-area-field';
 import { type FieldProblem, formProblem, parseJsonField } from '../forms/form-problem';
 import { useActiveAgents } from '../forms/use-active-agents';
+import { AgentNameField } from '../forms/agent-name-field';
 import { navigate } from '../router';
 
 type ScorerType = Scorer['type'];
@@ -114,23 +115,15 @@ export function ScorerForm() {
           )}
         {type === 'judge' && (
           <>
-            <Field id="scorer-agent" label="Judge agent" path="agent" error={error}>
-              {(describedBy, invalid) => (
-                <select
-                  id="scorer-agent"
-                  value={agent || agents.agents[0]?.name}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setAgent(e.currentTarget.value)}
-                >
-                  {agents.agents.map((choice) => (
-                    <option key={choice.id} value={choice.name}>
-                      {choice.name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <AgentNameField
+              id="scorer-agent"
+              label="Judge agent"
+              path="agent"
+              error={error}
+              agents={agents.agents}
+              value={agent}
+              onChange={setAgent}
+            />
             {area('scorer-rubric', 'Rubric', 'rubric', rubric, setRubric, 'What a good answer is')}
           </>
         )}

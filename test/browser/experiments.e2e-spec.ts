@@ -1,0 +1,64 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { ChatCompletionsBody, ScriptedServer, lastUserMessage } from '../support/scripted-model-server';
+import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
+import { startConsole, stopConsole } from '../support/console-fixture';
+import { TestApp } from '../support/test-app';
+
+jest.setTimeout(30_000);
+
+describeInBrowser('experiments in the console, in Chromium', () => {
+  let app: TestApp;
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ model, app, browser, page } = await startConsole((body) => {
+      const task = lastUserMessage(body);
+      return { kind: 'text', text: task.includes('France') ? 'Paris.' : 'No idea.', delayMs: 200 };
+    }));
+  });
+  afterAll(() => stopConsole({ browser, app, model }));
+
+  it('runs an experiment from the form, shows its progress, each mean against its threshold, and each result', async () => {
+    await app.request('POST', '/v1/agents', { name: 'geographer', model: 'openai-compatible/m' });
+    await app.request('POST', '/v1/scorers', { name: 'names Paris', type: 'contains' });
+    const dataset = (await app.request('POST', '/v1/datasets', { name: 'capitals', target: 'agent' })).body;
+    for (const task of ['Capital of France?', 'Capital of Peru?']) {
+      await app.request('POST', `/v1/datasets/${dataset.id}/items`, { input: { task }, expected: 'Paris' });
+    }
+
+    await page.goto(`${app.url}/#/experiments`);
+    await page.getByRole('heading', { name: 'Experiments', exact: true }).waitFor();
+    await page.getByText('No experiments yet.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    // Without a scorer the form says so, and sends nothing.
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.getByText('choose at least one scorer').waitFor();
+
+    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (2 items, version 3)' });
+    await page.getByLabel('Agent').selectOption('geographer');
+    await page.getByRole('checkbox', { name: 'names Paris' }).check();
+    await page.getByLabel('Threshold for names Paris').fill('0.4');
+    await page.getByLabel('Items at once').fill('1');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.getByRole('heading', { name: 'Experiment', exact: true }).waitFor();
+
+    // It runs on the page: the progress grows, then the means and `passed`.
+    await page.getByTestId('experiment-status').getByText('succeeded').waitFor({ timeout: 15_000 });
+    await page.getByTestId('experiment-progress').getByText('2 of 2 scored', { exact: false }).waitFor();
+    await page.getByTestId('experiment-passed').getByText('passed', { exact: true }).waitFor();
+    const means = page.getByTestId('experiment-scores').locator('tbody tr');
+    expect(await means.first().locator('td').allTextContents()).toEqual(['names Paris', '0.5', '0.4', 'yes']);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="experiment-results"] tbody tr').length === 2,
+    );
+    await page.getByTestId('experiment-results').getByText('No idea.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.goto(`${app.url}/#/experiments`);
+    await page.getByRole('cell', { name: 'passed', exact: true }).waitFor();
+    expect(model.requests).toHaveLength(2);
+  });
+});

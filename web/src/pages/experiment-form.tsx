@@ -1,0 +1,172 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, asProblem, type ProblemError, unwrap } from '../api/client';
+import type { Dataset, Scorer } from '../api/schema';
+import { Field } from '../components/field';
+import { ProblemView } from '../components/problem-view';
+import { type FieldProblem, formProblem, parseCount } from '../forms/form-problem';
+import { useActiveAgents } from '../forms/use-active-agents';
+import { AgentNameField } from '../forms/agent-name-field';
+import { navigate } from '../router';
+
+/** Runs an experiment: a dataset (and its version), an agent, the scorers, how many at once, and the thresholds. */
+export function ExperimentForm() {
+  const agents = useActiveAgents();
+  const [datasets, setDatasets] = useState<Dataset[]>([]);
+  const [scorers, setScorers] = useState<Scorer[]>([]);
+  const [datasetId, setDatasetId] = useState('');
+  const [version, setVersion] = useState('');
+  const [agent, setAgent] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [thresholds, setThresholds] = useState<Record<string, string>>({});
+  const [concurrency, setConcurrency] = useState('5');
+  const [error, setError] = useState<ProblemError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const load = async () => {
+      const [sets, scoring] = await Promise.all([
+        api.GET('/v1/datasets', { params: { query: { status: 'active', limit: 200 } } }),
+        api.GET('/v1/scorers', { params: { query: { status: 'active', limit: 200 } } }),
+      ]);
+      setDatasets(unwrap(sets).datasets.filter((dataset) => dataset.target === 'agent'));
+      setScorers(unwrap(scoring).scorers);
+    };
+    load().catch((caught: unknown) => setError(asProblem(caught)));
+  }, []);
+
+  const dataset = datasets.find((d) => d.id === datasetId) ?? datasets[0];
+  const agentName = agent || agents.agents[0]?.name || '';
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const problems: FieldProblem[] = [];
+    const limits: Record<string, number> = {};
+    for (const name of chosen) {
+      const text = thresholds[name]?.trim();
+      if (!text) continue;
+      const value = Number(text);
+      if (!(value >= 0 && value <= 1))
+        problems.push({ path: `thresholds.${name}`, message: 'must be a number from 0 to 1' });
+      else limits[name] = value;
+    }
+    const count = parseCount(concurrency, 'concurrency', 1, 50, problems);
+    if (!dataset) problems.push({ path: 'dataset', message: 'create an agent dataset first' });
+    if (!chosen.length) problems.push({ path: 'scorers', message: 'choose at least one scorer' });
+    if (problems.length) return setError(formProblem(problems));
+    setBusy(true);
+    try {
+      const body = {
+        dataset: dataset!.id,
+        ...(version.trim() && { datasetVersion: Number(version) }),
+        target: { agent: agentName },
+        scorers: chosen,
+        concurrency: count,
+        mode: 'live' as const,
+        ...(Object.keys(limits).length && { thresholds: limits }),
+      };
+      const experiment = unwrap(await api.POST('/v1/experiments', { body }));
+      navigate('experiments', experiment.id);
+    } catch (caught) {
+      setError(asProblem(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const toggle = (name: string, on: boolean) =>
+    setChosen((old) => (on ? [...old, name] : old.filter((other) => other !== name)));
+
+  return (
+    <section aria-labelledby="new-experiment">
+      <h2 id="new-experiment">New experiment</h2>
+      <form class="card" onSubmit={submit} noValidate>
+        <Field id="experiment-dataset" label="Dataset" path="dataset" error={error}>
+          {(describedBy, invalid) => (
+            <select
+              id="experiment-dataset"
+              value={dataset?.id ?? ''}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              onChange={(e) => setDatasetId(e.currentTarget.value)}
+            >
+              {datasets.map((choice) => (
+                <option key={choice.id} value={choice.id}>
+                  {choice.name} ({choice.itemCount} items, version {choice.version})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          id="experiment-version"
+          label="Dataset version"
+          path="datasetVersion"
+          error={error}
+          hint="Optional: an earlier version's items (default: the current ones)"
+        >
+          {(describedBy, invalid) => (
+            <input
+              id="experiment-version"
+              inputMode="numeric"
+              value={version}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              onInput={(e) => setVersion(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <AgentNameField
+          id="experiment-agent"
+          label="Agent"
+          path="target.agent"
+          error={error}
+          agents={agents.agents}
+          value={agent}
+          onChange={setAgent}
+        />
+        <fieldset>
+          <legend>Scorers, each with the least mean it must reach (optional)</legend>
+          {scorers.length === 0 && <p class="muted">No active scorers: define one on the Scorers page.</p>}
+          {scorers.map((scorer) => (
+            <div key={scorer.id} class="inline-form">
+              <label class="inline">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(scorer.name)}
+                  onChange={(e) => toggle(scorer.name, e.currentTarget.checked)}
+                />{' '}
+                {scorer.name}
+              </label>
+              <label class="inline">
+                Threshold for {scorer.name}
+                <input
+                  size={5}
+                  inputMode="decimal"
+                  value={thresholds[scorer.name] ?? ''}
+                  disabled={!chosen.includes(scorer.name)}
+                  onInput={(e) => setThresholds({ ...thresholds, [scorer.name]: e.currentTarget.value })}
+                />
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <Field id="experiment-concurrency" label="Items at once" path="concurrency" error={error} hint="1 to 50">
+          {(describedBy, invalid) => (
+            <input
+              id="experiment-concurrency"
+              inputMode="numeric"
+              value={concurrency}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              onInput={(e) => setConcurrency(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <ProblemView error={error} shownPaths={['dataset', 'datasetVersion', 'target.agent', 'concurrency']} />
+        <button type="submit" disabled={busy}>
+          Run experiment
+        </button>
+      </form>
+    </section>
+  );
+}
