@@ -6,6 +6,9 @@ module.exports = {
   testEnvironment: 'node',
   // e2e suites start real servers and processes; a busy machine must not turn a slow start into a failure.
   testTimeout: 15_000,
+  // Each test file loads the service's modules afresh, and one process running every file in turn grows past
+  // Node's heap limit; a worker is started anew once it holds more than this after a file.
+  workerIdleMemoryLimit: '1536MB',
   rootDir: '.',
   testMatch: [
     '<rootDir>/src/**/*.spec.ts',

@@ -15398,11 +15398,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
+            /** @description What the request needed of a model or an agent failed (a judge gave no score) */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/judge-failed",
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The judge run agentrun_01JDQ8ZK5N2B3C4D5E6F7G8H9K of scorer polite gave no score (provider_error: refused)"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };

@@ -123,6 +123,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       threadId: null,
       replayOf: null,
       source: null,
+      experimentId: null,
       pendingApprovals: [],
       toolCalls: [],
       usage: null,

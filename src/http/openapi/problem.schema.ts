@@ -48,6 +48,7 @@ const WHEN: Record<number, string> = {
   415: 'The body is not JSON',
   422: 'The request refers to something that cannot be used',
   429: 'Too many requests; retry after Retry-After seconds',
+  502: 'What the request needed of a model or an agent failed (a judge gave no score)',
   503: 'The event store is unavailable; retry after Retry-After seconds',
 };
 
@@ -81,6 +82,10 @@ const EXAMPLES: Record<number, { type: string; detail: string; errors?: FieldErr
   },
   429: { type: 'too-many-requests', detail: 'More than 100 requests in 1 s; retry after Retry-After seconds' },
   500: { type: 'internal-error', detail: 'An unexpected error occurred' },
+  502: {
+    type: 'judge-failed',
+    detail: 'The judge run agentrun_01JDQ8ZK5N2B3C4D5E6F7G8H9K of scorer polite gave no score (provider_error: refused)',
+  },
   503: { type: 'store-unavailable', detail: 'The event store is unavailable; try again shortly' },
   408: { type: 'request-timeout', detail: 'The request was not received in full within 30000 ms' },
   414: { type: 'uri-too-long', detail: 'A path segment is longer than the limit of 200 characters' },
