@@ -47,9 +47,6 @@ function prepareStatements(db: Database.Database) {
        WHERE dataset_id = ? AND added_version <= ? AND (removed_version IS NULL OR removed_version > ?) AND item_id > ?
        ORDER BY item_id LIMIT ?`,
     ),
-    item: db.prepare<[string, string], { doc: string }>(
-      'SELECT doc FROM dataset_items WHERE dataset_id = ? AND item_id = ? AND removed_version IS NULL',
-    ),
     countAt: db.prepare<[string, number, number], { count: number }>(
       `SELECT COUNT(*) AS count FROM dataset_items
        WHERE dataset_id = ? AND added_version <= ? AND (removed_version IS NULL OR removed_version > ?)`,
@@ -111,12 +108,6 @@ export class DatasetsReadModel {
   /** An item the dataset holds, or held at an earlier version (an experiment on that version reads it). */
   itemEver(datasetId: string, itemId: string): DatasetItem | undefined {
     const row = this.statements.itemEver.get(datasetId, itemId);
-    return row && (JSON.parse(row.doc) as DatasetItem);
-  }
-
-  /** An item the dataset holds now. */
-  item(datasetId: string, itemId: string): DatasetItem | undefined {
-    const row = this.statements.item.get(datasetId, itemId);
     return row && (JSON.parse(row.doc) as DatasetItem);
   }
 }

@@ -32,6 +32,8 @@ const FOLLOWED = ['ExperimentCreated', 'ExperimentItemsStarted', 'ExperimentItem
 export class ExperimentRunner extends ProcessManager {
   protected readonly name = 'experiment-runner';
   protected override readonly follows = { filter: { eventTypes: FOLLOWED } };
+  /** Most runs' endings are of no experiment: they cost no write each (a restart reads a second of the log again). */
+  protected override readonly checkpointEveryMs = 1000;
   /** Each experiment's starts, one after another: two at once would pick the same next items. */
   private readonly filling = new Map<string, Promise<void>>();
 

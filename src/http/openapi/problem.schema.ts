@@ -84,7 +84,8 @@ const EXAMPLES: Record<number, { type: string; detail: string; errors?: FieldErr
   500: { type: 'internal-error', detail: 'An unexpected error occurred' },
   502: {
     type: 'judge-failed',
-    detail: 'The judge run agentrun_01JDQ8ZK5N2B3C4D5E6F7G8H9K of scorer polite gave no score (provider_error: refused)',
+    detail:
+      'The judge run agentrun_01JDQ8ZK5N2B3C4D5E6F7G8H9K of scorer polite gave no score (provider_error: refused)',
   },
   503: { type: 'store-unavailable', detail: 'The event store is unavailable; try again shortly' },
   408: { type: 'request-timeout', detail: 'The request was not received in full within 30000 ms' },
