@@ -734,6 +734,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/experiments/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare two experiments on one dataset: each scorer's change, and the items that changed */
+        get: operations["ExperimentQueriesController_compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/experiments/{experimentId}": {
         parameters: {
             query?: never;
@@ -2575,6 +2592,59 @@ export interface components {
         ExperimentListSchema: {
             experiments: components["schemas"]["ExperimentSchema"][];
             nextCursor: string | null;
+        };
+        ComparedExperimentSchema: {
+            id: string;
+            agent: string;
+            agentVersion: number;
+            datasetVersion: number;
+        };
+        ComparedScorerSchema: {
+            scorer: string;
+            /** @description Its mean in base, over the items both scored. */
+            base: number | null;
+            /** @description Its mean in head, over the same items. */
+            head: number | null;
+            /** @description head less base: below 0, it got worse. */
+            change: number | null;
+        };
+        ComparedCountsSchema: {
+            /** @description Items both experiments scored. */
+            compared: number;
+            worse: number;
+            better: number;
+            same: number;
+        };
+        ComparedScoreSchema: {
+            scorer: string;
+            score: number;
+            reason?: string;
+        };
+        ComparedSideSchema: {
+            runId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
+            output: string | null;
+            scores: components["schemas"]["ComparedScoreSchema"][];
+        };
+        ComparedItemSchema: {
+            itemId: string;
+            /** @description The item's input. */
+            input: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
+            base: components["schemas"]["ComparedSideSchema"];
+            head: components["schemas"]["ComparedSideSchema"];
+            /** @description The mean change of the item's scores: below 0, worse. */
+            change: number;
+        };
+        ExperimentComparisonSchema: {
+            base: components["schemas"]["ComparedExperimentSchema"];
+            head: components["schemas"]["ComparedExperimentSchema"];
+            scorers: components["schemas"]["ComparedScorerSchema"][];
+            items: components["schemas"]["ComparedCountsSchema"];
+            /** @description The items whose score changed, worst first (at most 200). */
+            changed: components["schemas"]["ComparedItemSchema"][];
         };
         ItemScoreSchema: {
             scorer: string;
@@ -16142,6 +16212,201 @@ export interface operations {
                      *       "title": "Unsupported Media Type",
                      *       "status": 415,
                      *       "detail": "Send the body as application/json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unprocessable",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Every step must name an existing agent",
+                     *       "errors": [
+                     *         {
+                     *           "path": "steps[1].agent",
+                     *           "message": "no agent is named \"writer\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/too-many-requests",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/request-header-fields-too-large",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request line and headers are larger than the limit"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/store-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The event store is unavailable; try again shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ExperimentQueriesController_compare: {
+        parameters: {
+            query: {
+                /** @description The experiment before the change. */
+                base: string;
+                /** @description The experiment after it. */
+                head: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentComparisonSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-error",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid",
+                     *       "errors": [
+                     *         {
+                     *           "path": "trigger.cron",
+                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Agent agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J does not exist"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemSchema"];

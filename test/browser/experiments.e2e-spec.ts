@@ -16,7 +16,8 @@ describeInBrowser('experiments in the console, in Chromium', () => {
   beforeAll(async () => {
     ({ model, app, browser, page } = await startConsole((body) => {
       const task = lastUserMessage(body);
-      return { kind: 'text', text: task.includes('France') ? 'Paris.' : 'No idea.', delayMs: 200 };
+      const knows = task.includes('France') && body.model !== 'forgetful';
+      return { kind: 'text', text: knows ? 'Paris.' : 'No idea.', delayMs: 200 };
     }));
   });
   afterAll(() => stopConsole({ browser, app, model }));
@@ -60,5 +61,26 @@ describeInBrowser('experiments in the console, in Chromium', () => {
     await page.goto(`${app.url}/#/experiments`);
     await page.getByRole('cell', { name: 'passed', exact: true }).waitFor();
     expect(model.requests).toHaveLength(2);
+  });
+
+  it('compares the experiment after a change with the one before, side by side, worst items first', async () => {
+    await app.request('POST', '/v1/agents', { name: 'forgetful', model: 'openai-compatible/forgetful' });
+    const before = (await app.request('GET', '/v1/experiments')).body.experiments[0];
+    const after = await app.request(
+      'POST',
+      '/v1/experiments',
+      { dataset: before.dataset.id, target: { agent: 'forgetful' }, scorers: ['names Paris'] },
+      { prefer: 'wait=20' },
+    );
+    expect(after.body.status).toBe('succeeded');
+    await page.goto(`${app.url}/#/experiments/${after.body.id}`);
+    await page.getByLabel('Compare with (before)').selectOption(before.id);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('heading', { name: 'Comparison' }).waitFor();
+    await page.getByTestId('compare-counts').getByText('2 compared: 1 worse, 0 better, 1 the same').waitFor();
+    const scorer = page.getByTestId('compare-scorers').locator('tbody tr').first();
+    expect(await scorer.locator('td').allTextContents()).toEqual(['names Paris', '0.5', '0', '-0.5']);
+    await page.getByTestId('compare-items').getByText('Capital of France?', { exact: false }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 });

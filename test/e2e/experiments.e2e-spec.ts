@@ -25,7 +25,8 @@ describe('experiments', () => {
       const task = lastUserMessage(body).split('\n')[0];
       if (task.includes('fail')) return { kind: 'error', status: 400, message: 'refused' };
       // The capital of each country the task names, slowly enough that runs overlap.
-      const capital = /France/.test(task) ? 'Paris' : /Japan/.test(task) ? 'Tokyo' : 'I do not know';
+      const knowsJapan = body.model !== 'forgetful';
+      const capital = /France/.test(task) ? 'Paris' : /Japan/.test(task) && knowsJapan ? 'Tokyo' : 'I do not know';
       return { kind: 'text', text: `The capital is ${capital}.`, delayMs: 150 };
     });
     app = await startTestApp({
@@ -162,6 +163,52 @@ describe('experiments', () => {
     );
     expect(created.body).toMatchObject({ status: 'succeeded', dataset: { version: 2, itemCount: 1 }, passed: null });
     expect(model.requests).toHaveLength(1);
+  });
+
+  it('compares two experiments on one dataset: the change of each mean, and the items that got worse first', async () => {
+    // The change: a second agent that knows only France.
+    await app.request('POST', '/v1/agents', { name: 'forgetful', model: 'openai-compatible/forgetful' });
+    const datasetId = await dataset([
+      ['What is the capital of France?', 'Paris'],
+      ['What is the capital of Japan?', 'Tokyo'],
+      ['What is the capital of Peru?', 'Lima'],
+    ]);
+    const run = async (agent: string) => {
+      const body = { dataset: datasetId, target: { agent }, scorers: ['names the capital'] };
+      const created = await app.request('POST', '/v1/experiments', body, { prefer: 'wait=20' });
+      expect(created.body.status).toBe('succeeded');
+      return created.body.id as string;
+    };
+    const [base, head] = [await run('geographer'), await run('forgetful')];
+    const compared = await app.request('GET', `/v1/experiments/compare?base=${base}&head=${head}`);
+    expect(compared.status).toBe(200);
+    expect(compared.body).toMatchObject({
+      base: { id: base, agent: 'geographer' },
+      head: { id: head, agent: 'forgetful' },
+      scorers: [{ scorer: 'names the capital', base: 0.6667, head: 0.3333, change: -0.3333 }],
+      items: { compared: 3, worse: 1, better: 0, same: 2 },
+      changed: [
+        {
+          input: { task: 'What is the capital of Japan?' },
+          base: {
+            status: 'succeeded',
+            output: 'The capital is Tokyo.',
+            scores: [{ scorer: 'names the capital', score: 1 }],
+          },
+          head: { output: 'The capital is I do not know.', scores: [{ scorer: 'names the capital', score: 0 }] },
+          change: -1,
+        },
+      ],
+    });
+    expectProblem(await app.request('GET', `/v1/experiments/compare?base=${base}`), 400);
+    const other = await dataset([['What is the capital of France?', 'Paris']]);
+    const elsewhere = await app.request(
+      'POST',
+      '/v1/experiments',
+      { dataset: other, target: { agent: 'geographer' }, scorers: ['names the capital'] },
+      { prefer: 'wait=20' },
+    );
+    expectProblem(await app.request('GET', `/v1/experiments/compare?base=${base}&head=${elsewhere.body.id}`), 422);
   });
 
   it('refuses what names nothing, and bad plans, with a clear problem', async () => {

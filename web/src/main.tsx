@@ -11,6 +11,7 @@ import { EventsPage } from './pages/events-page';
 import { DefinitionVersionPage } from './pages/definition-version-page';
 import { DatasetPage } from './pages/dataset-page';
 import { DatasetsPage } from './pages/datasets-page';
+import { ExperimentComparePage } from './pages/experiment-compare-page';
 import { ExperimentPage } from './pages/experiment-page';
 import { ExperimentsPage } from './pages/experiments-page';
 import { ScorerPage } from './pages/scorer-page';
@@ -50,6 +51,8 @@ function Page({ path }: { path: string[] }) {
   if (section === 'datasets') return <DatasetsPage />;
   if (section === 'scorers' && id) return <ScorerPage key={id} scorerId={id} />;
   if (section === 'scorers') return <ScorersPage />;
+  if (section === 'experiments' && id === 'compare' && sub && subId)
+    return <ExperimentComparePage key={`${sub} ${subId}`} base={sub} head={subId} />;
   if (section === 'experiments' && id) return <ExperimentPage key={id} experimentId={id} />;
   if (section === 'experiments') return <ExperimentsPage />;
   if (section === 'usage') return <UsagePage />;

@@ -12,6 +12,8 @@ import { isId } from '../../shared/ids';
 import { experimentStream } from '../experiment';
 import { ExperimentListSchema, ExperimentResultListSchema, ExperimentSchema } from '../experiment.schema';
 import { ExperimentQueries } from './experiment-queries';
+import { CompareQuery } from './compare.query-params';
+import { ExperimentComparisonSchema } from '../comparison.schema';
 import { ExperimentsReadModel } from './experiments.read-model';
 
 @ApiTags('experiments')
@@ -33,6 +35,15 @@ export class ExperimentQueriesController {
       limit,
     );
     return { experiments: page.items.map((view) => this.queries.get(view.id)), nextCursor: page.nextCursor };
+  }
+
+  /** Static, so it is matched before `:experimentId`. */
+  @ApiOperation({ summary: "Compare two experiments on one dataset: each scorer's change, and the items that changed" })
+  @ApiResponse({ status: 200, type: ExperimentComparisonSchema })
+  @ApiProblems(400, 404, 422)
+  @Get('compare')
+  compare(@Query() { base, head }: CompareQuery) {
+    return this.queries.compare(base, head);
   }
 
   @ApiOperation({ summary: "Get an experiment: its progress, and each scorer's mean against its threshold" })

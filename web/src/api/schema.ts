@@ -30,3 +30,4 @@ export type Scorer = Schemas['ScorerSchema'];
 export type Score = Schemas['ScoreSchema'];
 export type Experiment = Schemas['ExperimentSchema'];
 export type ExperimentResult = Schemas['ExperimentResultSchema'];
+export type ExperimentComparison = Schemas['ExperimentComparisonSchema'];

@@ -8,6 +8,7 @@ import { usePagedList } from '../components/use-paged-list';
 import { formatTime } from '../format';
 import { href } from '../router';
 import { passedText } from './experiments-page';
+import { CompareWith } from './compare-with';
 
 /** An experiment: its plan, its progress as it runs, each scorer's mean against its threshold, and each item's result. */
 export function ExperimentPage({ experimentId }: { experimentId: string }) {
@@ -93,6 +94,7 @@ export function ExperimentPage({ experimentId }: { experimentId: string }) {
               <a href={href('history', `experiment-${experiment.id}`)}>Event history</a>
             </dd>
           </dl>
+          {experiment.status === 'succeeded' && <CompareWith experiment={experiment} />}
           <h2>Scores</h2>
           <div class="table-wrap">
             <table class="cards" data-testid="experiment-scores">
