@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { persistently } from '../actors/persistently';
+import { DomainError } from '../domain/decider';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store';
 import { CHECKPOINT_STORE, CheckpointStore } from './checkpoint-store';
 import { CheckpointedConsumer, FollowOptions } from './checkpointed-consumer';
@@ -88,5 +89,19 @@ export abstract class ProcessManager
    */
   protected persistently<T>(work: () => Promise<T>, what: string): Promise<T> {
     return persistently(work, what, this.logger, () => this.stopping);
+  }
+
+  /**
+   * Does what an event asks, persistently; a refusal of the domain means the event has nothing left to do (done
+   * before, or by another instance) and is only logged. Any other failure is thrown.
+   */
+  protected async handleOnce(event: RecordedEvent, work: () => Promise<void>): Promise<void> {
+    const what = `Handling ${event.type} at ${event.position}`;
+    try {
+      await this.persistently(work, what);
+    } catch (error) {
+      if (this.stopping || !(error instanceof DomainError)) throw error;
+      this.logger.debug(`${what}: ${String(error)}`);
+    }
   }
 }

@@ -1,30 +1,9 @@
 import { given } from '../../../test/support/decider-specification';
-import { AgentRunEvent, AgentRunQueued, AgentRunStarted } from './agent-run.events';
+import { at, now, OF_RUN, queued, started, usage } from '../../../test/support/agent-run-fixtures';
+import { AgentRunEvent } from './agent-run.events';
 import { agentRunDecider } from './agent-run';
 
 /** The approvals of a run's tool calls: asked for, decided, and the run resumed (the rest is in agent-run.spec.ts). */
-const now = new Date('2026-01-01T00:01:00.000Z');
-/** Every ending names the run's agent and model. */
-const OF_RUN = { agentId: 'agent_1', model: 'openai-compatible/m' };
-const at = now.toISOString();
-const queued: AgentRunQueued = {
-  type: 'AgentRunQueued',
-  data: {
-    id: 'agentrun_1',
-    agentId: 'agent_1',
-    model: 'openai-compatible/m',
-    agentVersion: 1,
-    task: 'Summarise',
-    context: { url: 'https://example.com' },
-    createdAt: '2026-01-01T00:00:00.000Z',
-  },
-};
-const started: AgentRunStarted = {
-  type: 'AgentRunStarted',
-  data: { runId: 'agentrun_1', executorId: 'x1', warnings: [], agentVersion: 2, startedAt: '2026-01-01T00:00:01.000Z' },
-};
-const usage = { inputTokens: 3, outputTokens: 5 };
-
 describe('agent run decider: approvals', () => {
   const requested: AgentRunEvent = {
     type: 'AgentRunApprovalRequested',

@@ -1,33 +1,8 @@
 import { given } from '../../../test/support/decider-specification';
-import {
-  AgentRunCancelRequested,
-  AgentRunEvent,
-  AgentRunQueued,
-  AgentRunStarted,
-  AgentRunToolCalled,
-} from './agent-run.events';
+import { AgentRunCancelRequested, AgentRunEvent, AgentRunToolCalled } from './agent-run.events';
 import { agentRunDecider } from './agent-run';
+import { at, now, OF_RUN, queued, started, usage } from '../../../test/support/agent-run-fixtures';
 
-const now = new Date('2026-01-01T00:01:00.000Z');
-/** Every ending names the run's agent and model. */
-const OF_RUN = { agentId: 'agent_1', model: 'openai-compatible/m' };
-const at = now.toISOString();
-const queued: AgentRunQueued = {
-  type: 'AgentRunQueued',
-  data: {
-    id: 'agentrun_1',
-    agentId: 'agent_1',
-    model: 'openai-compatible/m',
-    agentVersion: 1,
-    task: 'Summarise',
-    context: { url: 'https://example.com' },
-    createdAt: '2026-01-01T00:00:00.000Z',
-  },
-};
-const started: AgentRunStarted = {
-  type: 'AgentRunStarted',
-  data: { runId: 'agentrun_1', executorId: 'x1', warnings: [], agentVersion: 2, startedAt: '2026-01-01T00:00:01.000Z' },
-};
 const toolCalled: AgentRunToolCalled = {
   type: 'AgentRunToolCalled',
   data: { runId: 'agentrun_1', callId: 'c1', tool: 'current_time', input: {}, at: '2026-01-01T00:00:02.000Z' },
@@ -36,7 +11,6 @@ const cancelRequested: AgentRunCancelRequested = {
   type: 'AgentRunCancelRequested',
   data: { runId: 'agentrun_1', requestedAt: '2026-01-01T00:00:03.000Z' },
 };
-const usage = { inputTokens: 3, outputTokens: 5 };
 const end = (outcome: { output: string } | { error: { code: string; message: string } } | { cancelled: true }) =>
   ({ type: 'EndAgentRun', executorId: 'x1', outcome, usage, attempts: 1 }) as const;
 

@@ -1,25 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { Allow, IsDefined, IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { DescriptionField, NameField } from '../../http/resource-fields';
+import { Allow, IsDefined, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
-import { JSON_VALUE, NAME_LENGTH } from '../../http/openapi/fields';
-import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
+import { JSON_VALUE } from '../../http/openapi/fields';
+import { Optional } from '../../http/validation';
 import { DATASET_TARGETS, DatasetTarget } from '../dataset';
 import { DESCRIPTION_LENGTH, RUN_ID_PATTERN } from '../dataset.schema';
 
 export class CreateDatasetDto {
-  @ApiProperty({ maxLength: NAME_LENGTH, example: 'support questions' })
-  @MaxLength(NAME_LENGTH)
-  @Matches(NOT_BLANK, { message: 'name must not be empty' })
-  @IsString({ message: 'name must be a string' })
-  @IsDefined({ message: 'name is required' })
-  @Transform(normalizeText)
+  @NameField('support questions')
   name: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_LENGTH, description: 'Default: "".' })
-  @MaxLength(DESCRIPTION_LENGTH)
-  @IsString({ message: 'description must be a string' })
-  @Optional()
+  @DescriptionField(DESCRIPTION_LENGTH)
   description?: string;
 
   @ApiProperty({

@@ -1,6 +1,7 @@
 import type { StreamCommand, SendResult } from '../../actors/stream-commands';
 import type { Agent } from '../../agents/agent';
 import type { QueueAgentRun } from '../../agents/agent-run/agent-run.commands';
+import { queueingFor } from '../../agents/agent-run/agent-run';
 import type { AgentRunEvent } from '../../agents/agent-run/agent-run.events';
 import type { AgentRunState, ChildRunRequest } from '../../agents/agent-run/agent-run.state';
 import { contextOf } from '../../shared/trace-context';
@@ -39,18 +40,7 @@ export function queueingOf(
   agent: Agent,
   start?: LocalSlot['start'],
 ): QueueAgentRun {
-  return {
-    type: 'QueueAgentRun',
-    id: child.runId,
-    agentId: agent.id,
-    model: agent.model,
-    agentVersion: agent.version,
-    task: child.task,
-    context: child.context,
-    parentRunId: parent.id,
-    parentToolCallId: child.toolCallId,
-    depth: parent.depth + 1,
-    ...(start && { start }),
-    inputChecks: agent.guardrails?.input,
-  };
+  const { runId: id, task, context, toolCallId } = child;
+  const tree = { parentRunId: parent.id, parentToolCallId: toolCallId, depth: parent.depth + 1 };
+  return queueingFor(agent, { id, task, context, ...tree }, start);
 }

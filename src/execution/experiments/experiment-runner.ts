@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { agentDecider, agentStream } from '../../agents/agent';
-import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { agentRunDecider, queueingFor } from '../../agents/agent-run/agent-run';
 import { AGENT_RUN_ENDINGS, AgentRunEndedData, agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
 import { DatasetsReadModel } from '../../datasets/queries/datasets.read-model';
-import { DomainError } from '../../domain/decider';
 import { RecordedEvent } from '../../event-store/event-store';
 import {
   ExperimentAggregate,
@@ -50,18 +49,7 @@ export class ExperimentRunner extends ProcessManager {
   }
 
   protected override async handle(events: RecordedEvent[]): Promise<void> {
-    await Promise.all(events.map((event) => this.handleEvent(event)));
-  }
-
-  private async handleEvent(event: RecordedEvent): Promise<void> {
-    const what = `Handling ${event.type} at ${event.position}`;
-    try {
-      await this.persistently(() => this.handleNow(event), what);
-    } catch (error) {
-      if (this.stopping) throw error;
-      if (!(error instanceof DomainError)) throw error;
-      this.logger.debug(`${what}: ${String(error)}`);
-    }
+    await Promise.all(events.map((event) => this.handleOnce(event, () => this.handleNow(event))));
   }
 
   private async handleNow(event: RecordedEvent): Promise<void> {
@@ -137,18 +125,11 @@ export class ExperimentRunner extends ProcessManager {
           this.actors.send(
             agentRunStream(runId),
             agentRunDecider,
-            {
-              type: 'QueueAgentRun',
-              id: runId,
-              agentId: agent.id,
-              model: agent.model,
-              agentVersion: agent.version,
-              task: input.task,
-              context: input.context ?? {},
-              experimentId: experiment.id,
-              ...(start && { start }),
-              inputChecks: agent.guardrails?.input,
-            },
+            queueingFor(
+              agent,
+              { id: runId, task: input.task, context: input.context ?? {}, experimentId: experiment.id },
+              start,
+            ),
             context,
             { newStream: true },
           ),

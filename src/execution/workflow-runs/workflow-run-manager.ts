@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { agentDecider, agentStream } from '../../agents/agent';
 import { agentNameDecider, agentNameStream } from '../../agents/agent-name';
 import { agentRunStream } from '../../agents/agent-run/agent-run.events';
-import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { agentRunDecider, queueingFor } from '../../agents/agent-run/agent-run';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../domain/decider';
 import { isEnded } from '../../domain/run';
@@ -247,19 +247,11 @@ export class WorkflowRunManager extends ProcessManager {
       this.actors.send(
         agentRunStream(agentRunId),
         agentRunDecider,
-        {
-          type: 'QueueAgentRun',
-          id: agentRunId,
-          agentId: agent.id,
-          model: agent.model,
-          agentVersion: agent.version,
-          task,
-          context: stepContext(run, index),
-          workflowRunId: runId,
-          stepIndex: index,
-          ...(start && { start }),
-          inputChecks: agent.guardrails?.input,
-        },
+        queueingFor(
+          agent,
+          { id: agentRunId, task, context: stepContext(run, index), workflowRunId: runId, stepIndex: index },
+          start,
+        ),
         { correlationId: runId, causationId: runId },
         { newStream: true },
       ),

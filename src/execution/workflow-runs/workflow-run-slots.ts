@@ -42,16 +42,7 @@ export class WorkflowRunSlots extends ProcessManager {
   }
 
   protected override async handle(events: RecordedEvent[]): Promise<void> {
-    for (const event of events) {
-      const what = `Handling ${event.type} at ${event.position}`;
-      try {
-        await this.persistently(() => this.handleNow(event), what);
-      } catch (error) {
-        if (this.stopping) throw error;
-        if (!(error instanceof DomainError)) throw error;
-        this.logger.debug(`${what}: ${String(error)}`);
-      }
-    }
+    for (const event of events) await this.handleOnce(event, () => this.handleNow(event));
   }
 
   private async handleNow(event: RecordedEvent): Promise<void> {

@@ -1,30 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { Allow, IsBoolean, IsDefined, IsIn, IsString, Matches, MaxLength } from 'class-validator';
+import { DescriptionField, NameField } from '../../http/resource-fields';
+import { Allow, IsBoolean, IsDefined, IsIn, IsString, MaxLength } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
 import { JSON_VALUE, NAME_LENGTH, TEXT_LENGTH } from '../../http/openapi/fields';
-import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
+import { Optional } from '../../http/validation';
 import { SCORER_TYPES, ScorerType } from '../scorer';
 import { DESCRIPTION_LENGTH, RUBRIC_LENGTH } from '../scorer.schema';
 
 /** A scorer: its name and type, and the fields its type reads (the others are refused). */
 export class CreateScorerDto {
-  @ApiProperty({
-    maxLength: NAME_LENGTH,
-    example: 'mentions the refund policy',
-    description: 'Unique among active scorers.',
-  })
-  @MaxLength(NAME_LENGTH)
-  @Matches(NOT_BLANK, { message: 'name must not be empty' })
-  @IsString({ message: 'name must be a string' })
-  @IsDefined({ message: 'name is required' })
-  @Transform(normalizeText)
+  @NameField('mentions the refund policy', 'Unique among active scorers.')
   name: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_LENGTH, description: 'Default: "".' })
-  @MaxLength(DESCRIPTION_LENGTH)
-  @IsString({ message: 'description must be a string' })
-  @Optional()
+  @DescriptionField(DESCRIPTION_LENGTH)
   description?: string;
 
   @ApiProperty({ enum: SCORER_TYPES })
