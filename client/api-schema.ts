@@ -1400,6 +1400,8 @@ export interface components {
             } | unknown[] | string | number | boolean) | null;
             /** @description Why the tool failed. */
             error?: string;
+            /** @description Only in an experiment's recorded trial: true when the result is the one the recorded run got, false when the tool ran (no recorded call matched). */
+            replayed?: boolean;
             /** Format: date-time */
             startedAt: string;
             /** Format: date-time */
@@ -1480,6 +1482,14 @@ export interface components {
             contextId?: string;
             /** @description `scorer`: the judge scorer whose question this run answers (a judge run is never scored itself). */
             scorerId?: string;
+        };
+        RunTrialSchema: {
+            /** @description The merge patch of the agent's definition the run tried, never saved; null: none. */
+            overrides: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The run whose tool results were given back for the same calls (`mode: recorded`); null: tools ran. */
+            recordedFrom: string | null;
         };
         ChildRunSchema: {
             runId: string;
@@ -1566,6 +1576,8 @@ export interface components {
             source: components["schemas"]["RunSourceSchema"] | null;
             /** @description The experiment whose dataset item the run answers; null for a run of its own. */
             experimentId: string | null;
+            /** @description How the experiment ran its item (its version is `agentVersion`); null for a run of its own. */
+            trial: components["schemas"]["RunTrialSchema"] | null;
             /** @description The run whose call of this run's agent started it; null for a run of its own. */
             parentRunId: string | null;
             /** @description That call. */
@@ -2492,6 +2504,18 @@ export interface components {
         ExperimentTargetDto: {
             /** @description The name of the active agent each item is run on. */
             agent: string;
+            /** @description The agent's version each item runs on. Default: its current one (the version is kept for every item). */
+            version?: number;
+            /**
+             * @description A change to try without saving it: a merge patch of the agent's definition (as PATCH /v1/agents/{id} takes, `name` aside), checked as a PATCH is.
+             * @example {
+             *       "instructions": "Answer in one sentence.",
+             *       "model": "openai/gpt-4o-mini"
+             *     }
+             */
+            overrides?: {
+                [key: string]: unknown;
+            };
         };
         CreateExperimentDto: {
             /** @description The dataset whose items are run (an agent dataset). */
@@ -2507,11 +2531,11 @@ export interface components {
              */
             concurrency: number;
             /**
-             * @description `live`: each item is run as it would be now, its tools called.
+             * @description `live`: each item's tools are called. `recorded`: for an item made from a run, a tool call that run made (same tool, same arguments) gets the result it got then, instead of calling the tool; a call it did not make calls the tool and counts as a miss. Only the model varies.
              * @default live
              * @enum {string}
              */
-            mode: "live";
+            mode: "live" | "recorded";
             /** @description The least mean each scorer named must reach: the experiment's `passed` is false when one is below. */
             thresholds?: {
                 [key: string]: number;
@@ -2527,8 +2551,12 @@ export interface components {
         ExperimentTargetSchema: {
             agent: string;
             agentId: string;
-            /** @description The agent's version when the experiment was created. */
+            /** @description The agent's version every item runs on: `target.version` as asked, else its version when the experiment was created. */
             agentVersion: number;
+            /** @description The merge patch of the agent's definition the items run with, never saved; null: none. */
+            overrides: {
+                [key: string]: unknown;
+            } | null;
         };
         ExperimentProgressSchema: {
             total: number;
@@ -2553,6 +2581,12 @@ export interface components {
             p50: number | null;
             p95: number | null;
         };
+        RecordedCountsSchema: {
+            /** @description Tool calls given the result the recorded run got. */
+            hits: number;
+            /** @description Tool calls the recorded run did not make: the tool was called. */
+            misses: number;
+        };
         ExperimentSummarySchema: {
             scorers: components["schemas"]["ScorerMeanSchema"][];
             passed: boolean | null;
@@ -2561,6 +2595,10 @@ export interface components {
             usage: components["schemas"]["UsageSchema"];
             /** @description The items' runs' durations in milliseconds. */
             durationMs: components["schemas"]["DurationsSchema"];
+            /** @description The model requests of the items' runs. */
+            modelCalls: number;
+            /** @description `recorded` mode only (else null): the tool calls of items made from runs, replayed or not. */
+            recorded: components["schemas"]["RecordedCountsSchema"] | null;
         };
         ExperimentSchema: {
             /** @example experiment_01JDQE1C2D3E4F5G6H7J8K9M0N */
@@ -2575,7 +2613,7 @@ export interface components {
             scorers: string[];
             concurrency: number;
             /** @enum {string} */
-            mode: "live";
+            mode: "live" | "recorded";
             thresholds: {
                 [key: string]: number;
             };
@@ -2597,6 +2635,12 @@ export interface components {
             id: string;
             agent: string;
             agentVersion: number;
+            /** @description The change of the agent's definition it tried, never saved; null: none. */
+            overrides: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            mode: "live" | "recorded";
             datasetVersion: number;
         };
         ComparedScorerSchema: {
@@ -2666,6 +2710,10 @@ export interface components {
             scores: components["schemas"]["ItemScoreSchema"][];
             usage: components["schemas"]["UsageSchema"] | null;
             durationMs: number | null;
+            /** @description The model requests its run made. */
+            modelCalls?: number;
+            /** @description `recorded` mode, an item made from a run: its tool calls replayed (hits) and run (misses). */
+            recorded?: components["schemas"]["RecordedCountsSchema"];
             /** Format: date-time */
             scoredAt: string;
         };

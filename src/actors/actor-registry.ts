@@ -9,6 +9,8 @@ import { Actor, ActorDeps, CommandContext, CommandResult, metadataOf, toNewEvent
 import { ActorCache } from './actor-cache';
 import { BatchCommand, BatchOutcome, BatchSender } from './batch-sender';
 import { SnapshotWriter } from './snapshot-writer';
+import { stateAtVersion } from './state-at-version';
+import type { Versioned } from '../domain/definition';
 import { SendOptions, SendResult, StreamCommand, decideNew, withResults } from './stream-commands';
 
 export const ACTOR_OPTIONS = Symbol('ActorOptions');
@@ -67,6 +69,16 @@ export class ActorRegistry implements BeforeApplicationShutdown {
   /** Whether the store writes several streams in one commit, so that `opens` opens them with the command. */
   get commitsSeveralStreams(): boolean {
     return this.store.appendMultiple !== undefined;
+  }
+
+  /** A definition's stream as it was at `version` (see stateAtVersion): 404 when it has no such version. */
+  atVersion<S extends Versioned | null, C, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<S, C, E>,
+    version: number,
+    what: string,
+  ): Promise<NonNullable<S>> {
+    return stateAtVersion(this.store, stream, decider, version, what);
   }
 
   /** The stream's actor: shared, or the caller's own under `cacheActors: false` (see ActorCache.of). */

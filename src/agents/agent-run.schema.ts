@@ -28,6 +28,23 @@ export class ModelAttemptSchema {
   error?: RunErrorSchema;
 }
 
+export class RunTrialSchema {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "The merge patch of the agent's definition the run tried, never saved; null: none.",
+  })
+  overrides: Record<string, unknown> | null;
+
+  @ApiProperty({
+    ...idField('agentrun'),
+    nullable: true,
+    description: 'The run whose tool results were given back for the same calls (`mode: recorded`); null: tools ran.',
+  })
+  recordedFrom: string | null;
+}
+
 export class ToolCallSchema {
   @ApiProperty()
   id: string;
@@ -46,6 +63,12 @@ export class ToolCallSchema {
 
   @ApiPropertyOptional({ description: 'Why the tool failed.' })
   error?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Only in an experiment's recorded trial: true when the result is the one the recorded run got, false when the tool ran (no recorded call matched).",
+  })
+  replayed?: boolean;
 
   @ApiProperty(TIME)
   startedAt: string;
@@ -199,6 +222,13 @@ export class AgentRunSchema {
     description: 'The experiment whose dataset item the run answers; null for a run of its own.',
   })
   experimentId: string | null;
+
+  @ApiProperty({
+    type: RunTrialSchema,
+    nullable: true,
+    description: 'How the experiment ran its item (its version is `agentVersion`); null for a run of its own.',
+  })
+  trial: RunTrialSchema | null;
 
   @ApiProperty({
     ...idField('agentrun'),

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { PreferWait } from '../http/prefer-wait';
 import { SseStreams } from '../http/sse-streams';
 import { AgentDirectory } from './agent-directory.port';
+import { AgentTrials } from './agent-trials.port';
+import { AgentTrialChecks } from './agent-trial';
 import { AgentRuns } from './agent-runs.port';
 import { AgentNameClaims } from './agent-name-claims';
 import { ArchiveAgentController } from './archive-agent/archive-agent.controller';
@@ -55,6 +57,7 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     GetAgentRunHandler,
     AgentsReadModel,
     { provide: AgentDirectory, useExisting: AgentsReadModel },
+    { provide: AgentTrials, useClass: AgentTrialChecks },
     AgentsProjection,
     RunsQueuedHere,
     RunAnswers,
@@ -62,6 +65,6 @@ import { UpdateAgentHandler } from './update-agent/update-agent.handler';
     PreferWait,
     SseStreams,
   ],
-  exports: [AgentsReadModel, AgentDirectory, AgentRuns, RunsQueuedHere],
+  exports: [AgentsReadModel, AgentDirectory, AgentTrials, AgentRuns, RunsQueuedHere],
 })
 export class AgentsModule {}

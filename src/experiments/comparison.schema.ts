@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { JSON_VALUE, NAME_LENGTH, TEXT_LENGTH, idField } from '../http/openapi/fields';
 import { RUN_STATUSES } from '../domain/run';
 import { MAX_COMPARED_ITEMS } from './experiment-comparison';
+import { EXPERIMENT_MODES } from './experiment';
 
 /** The shape of a comparison of two experiments, for the OpenAPI document. */
 
@@ -14,6 +15,17 @@ class ComparedExperimentSchema {
 
   @ApiProperty({ minimum: 1 })
   agentVersion: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "The change of the agent's definition it tried, never saved; null: none.",
+  })
+  overrides: Record<string, unknown> | null;
+
+  @ApiProperty({ enum: EXPERIMENT_MODES })
+  mode: string;
 
   @ApiProperty({ minimum: 1 })
   datasetVersion: number;

@@ -1,3 +1,4 @@
+import type { ExperimentMode } from './experiment';
 import type { ExperimentView } from './experiment-view';
 import type { ScoredItem } from './experiment-summary';
 
@@ -9,6 +10,8 @@ export interface ComparedExperiment {
   id: string;
   agent: string;
   agentVersion: number;
+  overrides: Record<string, unknown> | null;
+  mode: ExperimentMode;
   datasetVersion: number;
 }
 
@@ -95,6 +98,8 @@ function described(view: ExperimentView): ComparedExperiment {
     id: view.id,
     agent: view.target.agent,
     agentVersion: view.target.agentVersion,
+    overrides: view.target.overrides ?? null,
+    mode: view.mode,
     datasetVersion: view.dataset.version,
   };
 }

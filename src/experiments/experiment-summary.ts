@@ -11,6 +11,10 @@ export interface ScoredItem {
   scores: Array<{ scorer: string; score: number; reason?: string }>;
   usage: Usage | null;
   durationMs: number | null;
+  /** The model requests its run made. */
+  modelCalls?: number;
+  /** In `recorded` mode, of an item made from a run: its tool calls given the recorded result, and those that ran. */
+  recorded?: { hits: number; misses: number };
 }
 
 /** What an experiment's scored items add up to, kept as they are scored. */
@@ -22,6 +26,8 @@ export interface ExperimentTotals {
   usage: Usage;
   /** Each item's run's duration, in the order they were scored. */
   durationsMs: number[];
+  modelCalls?: number;
+  recorded?: { hits: number; misses: number };
 }
 
 export const NO_TOTALS: ExperimentTotals = {
@@ -30,6 +36,8 @@ export const NO_TOTALS: ExperimentTotals = {
   failed: 0,
   usage: { inputTokens: 0, outputTokens: 0 },
   durationsMs: [],
+  modelCalls: 0,
+  recorded: { hits: 0, misses: 0 },
 };
 
 /** An experiment's outcome: each scorer's mean against its threshold, whether it passed, what it cost and took. */
@@ -40,6 +48,10 @@ export interface ExperimentSummary {
   items: { total: number; succeeded: number; failed: number };
   usage: Usage;
   durationMs: { p50: number | null; p95: number | null };
+  /** The model requests of every item's run. */
+  modelCalls: number;
+  /** `recorded` mode only (else null): the tool calls given a recorded result, and those that called the tool. */
+  recorded: { hits: number; misses: number } | null;
 }
 
 export function addToTotals(totals: ExperimentTotals, item: ScoredItem): ExperimentTotals {
@@ -55,11 +67,17 @@ export function addToTotals(totals: ExperimentTotals, item: ScoredItem): Experim
     failed: totals.failed + (ok ? 0 : 1),
     usage: addUsage(totals.usage, item.usage),
     durationsMs: item.durationMs === null ? totals.durationsMs : [...totals.durationsMs, item.durationMs],
+    modelCalls: (totals.modelCalls ?? 0) + (item.modelCalls ?? 0),
+    recorded: {
+      hits: (totals.recorded?.hits ?? 0) + (item.recorded?.hits ?? 0),
+      misses: (totals.recorded?.misses ?? 0) + (item.recorded?.misses ?? 0),
+    },
   };
 }
 
 /** The summary of the experiment as it stands. A scorer that gave no score (every run failed) has no mean. */
 export function summaryOf(state: {
+  mode?: 'live' | 'recorded';
   scorers: Array<{ name: string }>;
   thresholds: Record<string, number>;
   dataset: { itemCount: number };
@@ -81,6 +99,8 @@ export function summaryOf(state: {
     items: { total: state.dataset.itemCount, succeeded: totals.succeeded, failed: totals.failed },
     usage: totals.usage,
     durationMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95) },
+    modelCalls: totals.modelCalls ?? 0,
+    recorded: state.mode === 'recorded' ? (totals.recorded ?? { hits: 0, misses: 0 }) : null,
   };
 }
 

@@ -34,5 +34,5 @@ export function createdView(plan: ExperimentPlan, createdAt: string): Experiment
 export function summarySoFar(view: ExperimentView, results: ScoredItem[]): ExperimentSummary {
   const totals = results.reduce(addToTotals, NO_TOTALS);
   const scorers = view.scorers.map((name) => ({ name }));
-  return summaryOf({ scorers, thresholds: view.thresholds, dataset: view.dataset, totals });
+  return summaryOf({ mode: view.mode, scorers, thresholds: view.thresholds, dataset: view.dataset, totals });
 }

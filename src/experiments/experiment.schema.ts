@@ -3,6 +3,7 @@ import { CURSOR, JSON_VALUE, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField
 import { RunErrorSchema } from '../http/openapi/run.schema';
 import { UsageSchema } from '../http/openapi/usage.schema';
 import { RUN_STATUSES } from '../domain/run';
+import { EXPERIMENT_MODES } from './experiment';
 
 /** The shapes the experiment routes answer with, for the OpenAPI document. */
 
@@ -27,8 +28,28 @@ class ExperimentTargetSchema {
   @ApiProperty(idField('agent'))
   agentId: string;
 
-  @ApiProperty({ minimum: 1, description: "The agent's version when the experiment was created." })
+  @ApiProperty({
+    minimum: 1,
+    description:
+      "The agent's version every item runs on: `target.version` as asked, else its version when the experiment was created.",
+  })
   agentVersion: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "The merge patch of the agent's definition the items run with, never saved; null: none.",
+  })
+  overrides: Record<string, unknown> | null;
+}
+
+class RecordedCountsSchema {
+  @ApiProperty({ minimum: 0, description: 'Tool calls given the result the recorded run got.' })
+  hits: number;
+
+  @ApiProperty({ minimum: 0, description: 'Tool calls the recorded run did not make: the tool was called.' })
+  misses: number;
 }
 
 class ScorerMeanSchema {
@@ -83,6 +104,16 @@ export class ExperimentSummarySchema {
 
   @ApiProperty({ type: DurationsSchema, description: "The items' runs' durations in milliseconds." })
   durationMs: DurationsSchema;
+
+  @ApiProperty({ minimum: 0, description: "The model requests of the items' runs." })
+  modelCalls: number;
+
+  @ApiProperty({
+    type: RecordedCountsSchema,
+    nullable: true,
+    description: '`recorded` mode only (else null): the tool calls of items made from runs, replayed or not.',
+  })
+  recorded: RecordedCountsSchema | null;
 }
 
 class ExperimentProgressSchema {
@@ -115,7 +146,7 @@ export class ExperimentSchema {
   @ApiProperty({ minimum: 1, maximum: 50 })
   concurrency: number;
 
-  @ApiProperty({ enum: ['live'] })
+  @ApiProperty({ enum: EXPERIMENT_MODES })
   mode: string;
 
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number', minimum: 0, maximum: 1 } })
@@ -187,6 +218,15 @@ export class ExperimentResultSchema {
 
   @ApiProperty({ type: Number, nullable: true })
   durationMs: number | null;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'The model requests its run made.' })
+  modelCalls?: number;
+
+  @ApiPropertyOptional({
+    type: RecordedCountsSchema,
+    description: '`recorded` mode, an item made from a run: its tool calls replayed (hits) and run (misses).',
+  })
+  recorded?: RecordedCountsSchema;
 
   @ApiProperty(TIME)
   scoredAt: string;

@@ -10,14 +10,20 @@ import {
 
 export type { ScoredItem };
 
-/** What an experiment runs: every item of a dataset's version on an agent, scored by each scorer. */
+export const EXPERIMENT_MODES = ['live', 'recorded'] as const;
+export type ExperimentMode = (typeof EXPERIMENT_MODES)[number];
+
+/**
+ * What an experiment runs: every item of a dataset's version on an agent at one version (with `overrides`, a merge
+ * patch of its definition tried without saving it), scored by each scorer.
+ */
 export interface ExperimentPlan {
   id: string;
   dataset: { id: string; name: string; version: number; itemCount: number };
-  target: { agentId: string; agent: string; agentVersion: number };
+  target: { agentId: string; agent: string; agentVersion: number; overrides: Record<string, unknown> | null };
   scorers: Array<{ id: string; name: string }>;
   concurrency: number;
-  mode: 'live';
+  mode: ExperimentMode;
   /** The least mean each scorer named must reach for the experiment to pass. */
   thresholds: Record<string, number>;
 }

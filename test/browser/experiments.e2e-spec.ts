@@ -39,7 +39,7 @@ describeInBrowser('experiments in the console, in Chromium', () => {
     await page.getByText('choose at least one scorer').waitFor();
 
     await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (2 items, version 3)' });
-    await page.getByLabel('Agent').selectOption('geographer');
+    await page.getByLabel('Agent', { exact: true }).selectOption('geographer');
     await page.getByRole('checkbox', { name: 'names Paris' }).check();
     await page.getByLabel('Threshold for names Paris').fill('0.4');
     await page.getByLabel('Items at once').fill('1');
@@ -81,6 +81,34 @@ describeInBrowser('experiments in the console, in Chromium', () => {
     const scorer = page.getByTestId('compare-scorers').locator('tbody tr').first();
     expect(await scorer.locator('td').allTextContents()).toEqual(['names Paris', '0.5', '0', '-0.5']);
     await page.getByTestId('compare-items').getByText('Capital of France?', { exact: false }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  it('tries an earlier version of the agent with a change from the form, recorded, and shows what it tried', async () => {
+    const agentId = (await app.request('GET', '/v1/agents?name=geographer')).body.agents[0].id;
+    await app.request('PATCH', `/v1/agents/${agentId}`, { instructions: 'Be brief.' });
+    model.requests.splice(0);
+    await page.goto(`${app.url}/#/experiments`);
+    await page.getByRole('heading', { name: 'New experiment' }).waitFor();
+    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (2 items, version 3)' });
+    await page.getByLabel('Agent', { exact: true }).selectOption('geographer');
+    await page.getByRole('checkbox', { name: 'names Paris' }).check();
+    await page.getByLabel('Agent version').fill('1');
+    await page.getByLabel('Tools').selectOption('recorded');
+    // A change the service refuses is named beside its field, and nothing runs.
+    await page.getByLabel('Overrides').fill('{"tools": ["no_such_tool"]}');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.getByText('"no_such_tool" is not a known tool', { exact: false }).waitFor();
+    expect(model.requests).toHaveLength(0);
+
+    await page.getByLabel('Overrides').fill('{"model": "openai-compatible/forgetful"}');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.getByRole('heading', { name: 'Experiment', exact: true }).waitFor();
+    await page.getByTestId('experiment-status').getByText('succeeded').waitFor({ timeout: 15_000 });
+    await page.getByText('geographer (version 1)', { exact: false }).waitFor();
+    await page.getByTestId('experiment-overrides').getByText('openai-compatible/forgetful', { exact: false }).waitFor();
+    await page.getByTestId('experiment-mode').getByText('0 calls replayed, 0 ran', { exact: false }).waitFor();
+    expect(model.requests.map((body) => body.model)).toEqual(['forgetful', 'forgetful']);
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 });

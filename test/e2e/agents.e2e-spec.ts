@@ -124,6 +124,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       replayOf: null,
       source: null,
       experimentId: null,
+      trial: null,
       pendingApprovals: [],
       toolCalls: [],
       usage: null,

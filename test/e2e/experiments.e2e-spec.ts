@@ -223,7 +223,7 @@ describe('experiments', () => {
       [{ ...body, thresholds: { 'names the capital': 2 } }, 400, 'thresholds.names the capital'],
       [{ ...body, scorers: [] }, 400, 'scorers'],
       [{ ...body, concurrency: 0 }, 400, 'concurrency'],
-      [{ ...body, mode: 'recorded' }, 400, 'mode'],
+      [{ ...body, mode: 'replayed' }, 400, 'mode'],
     ];
     for (const [request, status, path] of refused) {
       const answer = await app.request('POST', '/v1/experiments', request);

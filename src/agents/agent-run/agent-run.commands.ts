@@ -6,6 +6,7 @@ import {
   ParentRef,
   PendingApproval,
   RunHandoff,
+  RunTrial,
   WorkflowStepRef,
 } from './agent-run.state';
 
@@ -28,6 +29,8 @@ export type QueueAgentRun = {
   source?: RunSource;
   /** The experiment whose dataset item the run answers. */
   experimentId?: string;
+  /** How the experiment runs it: the agent at `agentVersion`, overrides, recorded tool results. */
+  trial?: RunTrial;
   /** The local executor has a free slot: the run is queued and claimed (started) in one commit. */
   start?: Omit<StartAgentRun, 'type'>;
   /** The agent's input guardrails: those that need no judge run on the task as it is queued. */
@@ -56,6 +59,8 @@ export type RecordToolResult = {
   tool: string;
   output?: unknown;
   error?: string;
+  /** In a trial replaying a recorded run: whether the result is the recorded one. */
+  replayed?: boolean;
 };
 /** What a guardrail check made of the task, the answer or a tool's result (`callId`). */
 export type RecordGuardrailVerdict = {

@@ -8,6 +8,7 @@ import {
   ParentRef,
   PendingApproval,
   RunHandoff,
+  RunTrial,
   WorkflowStepRef,
 } from './agent-run.state';
 
@@ -48,6 +49,7 @@ export type AgentRunQueued = DomainEvent<
     source?: RunSource;
     /** The experiment whose dataset item the run answers. */
     experimentId?: string;
+    trial?: RunTrial;
     /** The input checks that need no judge ran as it was queued: their verdicts follow it in the same commit. */
     inputChecked?: true;
   } & Partial<WorkflowStepRef> &
@@ -70,7 +72,7 @@ export type AgentRunToolCalled = DomainEvent<
 >;
 export type AgentRunToolReturned = DomainEvent<
   'AgentRunToolReturned',
-  { runId: string; callId: string; tool: string; output?: unknown; error?: string; at: string }
+  { runId: string; callId: string; tool: string; output?: unknown; error?: string; replayed?: boolean; at: string }
 >;
 /** A guardrail's verdict: positions and kinds of what it found, never the text (a redacted original is kept nowhere). */
 export type AgentRunGuardrailChecked = DomainEvent<

@@ -215,6 +215,7 @@ describe('agent run decider', () => {
       replayOf: null,
       source: null,
       experimentId: null,
+      trial: null,
       pendingApprovals: [],
       toolCalls: [
         {

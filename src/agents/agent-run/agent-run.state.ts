@@ -8,8 +8,20 @@ export interface ToolCall {
   input: unknown;
   output?: unknown;
   error?: string;
+  /** In a trial replaying a recorded run: true when the result is the recorded one, false when the tool ran. */
+  replayed?: boolean;
   startedAt: string;
   endedAt: string | null;
+}
+
+/**
+ * How an experiment runs its item: the agent as it was at the run's `agentVersion`, with `overrides` (a merge patch
+ * of its definition, never saved) applied, and with `recordedFrom`, the tool results of that run given back for
+ * the same calls instead of calling the tools again.
+ */
+export interface RunTrial {
+  overrides: Record<string, unknown> | null;
+  recordedFrom: string | null;
 }
 
 /** A tool call that waits for a person's decision. */
@@ -119,6 +131,8 @@ export interface AgentRun {
   source: RunSource | null;
   /** The experiment whose dataset item the run answers; null for a run of its own. */
   experimentId: string | null;
+  /** How the experiment runs it (a pinned version, overrides, recorded tool results); null for a run of its own. */
+  trial: RunTrial | null;
   /** The run whose call of this agent started this one, and that call; null for a run of its own. */
   parentRunId: string | null;
   parentToolCallId: string | null;

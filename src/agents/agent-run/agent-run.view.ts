@@ -22,6 +22,7 @@ export function toAgentRun({
     source: run.source ?? null,
     // Runs recorded before experiments have none.
     experimentId: run.experimentId ?? null,
+    trial: run.trial ?? null,
     pendingApprovals: (run.pendingApprovals ?? []).map(ownedBy(run)),
     // Runs recorded before fallback models have neither field.
     modelAttempts: run.modelAttempts ?? [],

@@ -22,9 +22,10 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
     }
     case 'RecordToolResult': {
       checkExecutor(state, command.executorId);
-      const { callId, tool, output, error } = command;
+      const { callId, tool, output, error, replayed } = command;
       const result = error === undefined ? { output: output ?? null } : { error };
-      return [{ type: 'AgentRunToolReturned', data: { runId, callId, tool, ...result, at } }];
+      const replay = replayed !== undefined && { replayed };
+      return [{ type: 'AgentRunToolReturned', data: { runId, callId, tool, ...result, ...replay, at } }];
     }
     case 'RecordGuardrailVerdict': {
       checkExecutor(state, command.executorId);

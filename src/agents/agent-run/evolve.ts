@@ -28,6 +28,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
     const replayOf = event.data.replayOf ?? null;
     const source = event.data.source ?? null;
     const experimentId = event.data.experimentId ?? null;
+    const trial = event.data.trial ?? null;
     const { parentRunId = null, parentToolCallId = null, depth = 0, startAgentId = null } = event.data;
     return {
       id,
@@ -55,6 +56,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       replayOf,
       source,
       experimentId,
+      trial,
       parentRunId,
       parentToolCallId,
       depth,
@@ -101,8 +103,8 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       return { ...state, toolCalls: [...state.toolCalls, call] };
     }
     case 'AgentRunToolReturned': {
-      const { callId, output, error, at } = event.data;
-      return { ...state, toolCalls: withResult(state.toolCalls, callId, { output, error }, at) };
+      const { callId, output, error, replayed, at } = event.data;
+      return { ...state, toolCalls: withResult(state.toolCalls, callId, { output, error, replayed }, at) };
     }
     case 'AgentRunGuardrailChecked': {
       const { runId: _runId, ...verdict } = event.data;
@@ -186,10 +188,16 @@ function ended(state: AgentRunAggregate, status: RunStatus, data: AgentRunEndedD
 }
 
 /** The calls with `callId`'s result: its output, or its error. */
-function withResult(calls: ToolCall[], callId: string, result: { output?: unknown; error?: string }, at: string) {
-  const { output, error } = result;
+function withResult(
+  calls: ToolCall[],
+  callId: string,
+  result: Pick<ToolCall, 'output' | 'error' | 'replayed'>,
+  at: string,
+) {
+  const { output, error, replayed } = result;
+  const replay = replayed !== undefined && { replayed };
   return calls.map((call) =>
-    call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), endedAt: at } : call,
+    call.id === callId ? { ...call, ...(error === undefined ? { output } : { error }), ...replay, endedAt: at } : call,
   );
 }
 

@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../tools/tool-registry';
 import { Agent, AgentDefinition, AgentUpdated, agentDecider, agentStream } from '../agent';
 import { AgentNameClaims } from '../agent-name-claims';
 import { AgentsReadModel } from '../queries/agents.read-model';
-import { checkAgentDefinition } from '../create-agent/agent-definition';
+import { checkMergedAgent } from './check-merged-agent';
 import { agentDefinition, mergeAgentPatch } from './update-agent.dto';
 import { UpdateAgentCommand } from './update-agent.command';
 import { TraceContext, traceOf } from '../../shared/trace-context';
@@ -38,21 +38,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
       checkIfMatch('Agent', agentId, agent, { ifMatch });
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
       const next = mergeAgentPatch(agent, patch);
-      // Only what the patch changes is checked (see checkAgentDefinition).
-      const changed = <K extends keyof AgentDefinition>(key: K) => (key in patch ? next[key] : undefined);
-      await checkAgentDefinition(
-        {
-          name: next.name,
-          model: changed('model'),
-          tools: changed('tools'),
-          outputSchema: changed('outputSchema'),
-          fallbackModels: changed('fallbackModels'),
-          guardrails: changed('guardrails'),
-          approvalRequired: changed('approvalRequired'),
-          handoffs: changed('handoffs'),
-        },
-        { registry: this.tools, agents: this.agents },
-      );
+      await checkMergedAgent(next, patch, { registry: this.tools, agents: this.agents });
       try {
         return await this.apply(agent, changedFields(agentDefinition(agent), next), ifMatch, traceOf(command));
       } catch (error) {

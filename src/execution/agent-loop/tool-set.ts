@@ -6,6 +6,12 @@ import { currentTraceparent } from '../../shared/trace-context';
 
 export type ToolResult = { output: unknown } | { error: string };
 
+/** Results an earlier run's calls got, given back for the same calls (an experiment's recorded trial). */
+export interface RecordedResults {
+  /** The result of a recorded call of `tool` with `input` not given back yet, which is then used; else undefined. */
+  take(tool: string, input: unknown): ToolResult | undefined;
+}
+
 /** A call the loop does not answer itself: it waits for a person's decision. */
 export interface ApprovalCall {
   toolCallId: string;
@@ -55,6 +61,8 @@ export interface ToolSetOptions {
   childRunRefusal?: string;
   /** Set when the run may not hand off again (`RUN_MAX_HANDOFFS`): the error a transfer gets instead. */
   handoffRefusal?: string;
+  /** A trial's recorded run: a call it made gets its result instead of running the tool. */
+  recorded?: RecordedResults;
 }
 
 /** Told of each call; an error it throws stops the loop (the run could not be recorded). */
@@ -62,7 +70,13 @@ export interface ToolObserver {
   /** Awaited before the tool runs; `tool` is the tool's id, not its model name. */
   toolCalled(call: { id: string; tool: string; input: unknown }): Promise<void>;
   /** Awaited before the result goes back to the model. */
-  toolReturned(result: { id: string; tool: string; output?: unknown; error?: string }): Promise<void>;
+  toolReturned(result: {
+    id: string;
+    tool: string;
+    output?: unknown;
+    error?: string;
+    replayed?: boolean;
+  }): Promise<void>;
 }
 
 type Observe = (report: () => Promise<void>) => Promise<void>;
@@ -72,7 +86,7 @@ type Observe = (report: () => Promise<void>) => Promise<void>;
  * A call that waits for a person, or that starts another agent's run, is not answered here: it is added to `paused`.
  */
 export function toolSet(
-  { tools, needsApproval, checkToolResult, childRunRefusal, handoffRefusal }: ToolSetOptions,
+  { tools, needsApproval, checkToolResult, childRunRefusal, handoffRefusal, recorded }: ToolSetOptions,
   observer: ToolObserver,
   observe: Observe,
   executed: Set<string>,
@@ -122,10 +136,12 @@ export function toolSet(
           return { pending: 'waiting for approval' };
         }
         await observe(() => observer.toolCalled({ ...call, input }));
-        const ran = await runTool(runnable, input, abortSignal, redact, toolCallId);
+        const replay = recorded?.take(runnable.id, input);
+        const ran = replay ?? (await runTool(runnable, input, abortSignal, redact, toolCallId));
         let result = ran;
         await observe(async () => void (result = checkToolResult ? await checkToolResult(toolCallId, ran) : ran));
-        await observe(() => observer.toolReturned({ ...call, ...result }));
+        const replayed = recorded && { replayed: replay !== undefined };
+        await observe(() => observer.toolReturned({ ...call, ...result, ...replayed }));
         return 'error' in result ? { error: result.error } : result.output;
       },
     });

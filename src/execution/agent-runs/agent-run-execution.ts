@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { Actor, CommandContext } from '../../actors/actor';
-import { Agent, agentDecider, agentStream } from '../../agents/agent';
+import { Agent } from '../../agents/agent';
 import { AgentRunAggregate, AgentRunState } from '../../agents/agent-run/agent-run.state';
 import { AgentRunCommand, EndAgentRun, StartAgentRun, Wait } from '../../agents/agent-run/agent-run.commands';
 import { AgentRunEvent, agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../../agents/agent-run/agent-run';
+import { agentNow, agentOf, recordedCallsOf } from './run-agents';
 import { DomainError } from '../../domain/decider';
 import type { ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
@@ -25,7 +26,7 @@ import { memoryWindow } from '../../threads/thread';
 import type { ModelPrices } from '../../models/model-prices';
 import { runSpanEnded } from './agent-run-span';
 import { RunGuardrails } from '../guardrails/run-guardrails';
-import { HandoffFailed, RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
+import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 import { AgentTurns } from './agent-turns';
 import { GuardrailJudge } from '../guardrails/guardrail-judge';
 import type { AgentDirectory } from '../../agents/agent-directory.port';
@@ -82,11 +83,10 @@ export class AgentRunExecution {
     const run = queued ? queued.run : await this.actor.read();
     // A claim of ours whose answer was lost (a deadline, with the append done) is still ours.
     if (run?.status === 'running' && run.executorId === this.deps.executorId) {
-      const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
-      return { run, agent };
+      return { run, agent: await agentOf(this.deps.actors, run) };
     }
     if (run?.status !== 'queued') return undefined;
-    const agent = await this.deps.actors.of(agentStream(run.agentId), agentDecider).read();
+    const agent = await agentOf(this.deps.actors, run);
     try {
       await this.send({ type: 'StartAgentRun', ...claimOf(agent, this.deps.executorId, this.deps.tools) });
     } catch (error) {
@@ -129,8 +129,10 @@ export class AgentRunExecution {
       const loop = await import('../agent-loop/agent-loop');
       const { toModelMessages } = await import('../agent-loop/thread-history');
       const judge = new GuardrailJudge(this.deps.agents, this.deps.providers, loop, signal);
-      const turns = new AgentTurns(run, { ...this.deps, judge: judge.ask }, (command) => this.record(command), signal);
-      const turn = turns.prepare(await this.agentNow(run, agent));
+      const recorded = await recordedCallsOf(this.deps.actors, run);
+      const turnsDeps = { ...this.deps, judge: judge.ask, recorded };
+      const turns = new AgentTurns(run, turnsDeps, (command) => this.record(command), signal);
+      const turn = turns.prepare(await agentNow(this.deps.actors, run, agent));
       const { tools, modelNames, guard } = turn;
       // A run resumed after decisions or its children's ends: carry the decisions out, then go on from its
       // conversation so far (the children's answers are the results of the calls that started them). After a
@@ -230,14 +232,6 @@ export class AgentRunExecution {
   }
 
   /** The agent the run goes on with: after a handoff, the one handed to; a thread's turn may begin with another. */
-  private async agentNow(run: AgentRunAggregate, agent: Agent): Promise<Agent> {
-    const id = run.handoffs?.length ? run.handoffs[run.handoffs.length - 1].to : run.startAgentId;
-    if (!id || id === agent.id) return agent;
-    const other = await this.deps.actors.of(agentStream(id), agentDecider).read();
-    if (!other || other.status === 'archived') throw new HandoffFailed(run.handoffs?.at(-1)?.toName ?? id);
-    return other;
-  }
-
   /** A decided call: an approved one runs (with the args the person gave, if any); a rejected one has its result. */
   private async carryOut(
     decided: AgentRunAggregate['decided'][number],

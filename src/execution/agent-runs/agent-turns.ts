@@ -14,6 +14,7 @@ import type { RunTools } from '../agent-tree/run-tools';
 import { RunGuardrails } from '../guardrails/run-guardrails';
 import type { Judge } from '../../agents/guardrail-checks/run-checks';
 import { HandoffFailed } from './run-outcome';
+import type { RecordedCalls } from '../agent-loop/recorded-calls';
 
 type AgentLoopModule = typeof import('../agent-loop/agent-loop');
 
@@ -27,6 +28,8 @@ export interface AgentTurnsDeps {
   maxHandoffs: number;
   /** Asks the judges of the agents' `{type: "agent"}` guardrail checks. */
   judge: Judge;
+  /** A trial's recorded run, whose tool results its calls get back. */
+  recorded?: RecordedCalls;
 }
 
 /** One agent's part in a run: its tools (with the names its model sees them by) and its guardrails. */
@@ -134,6 +137,7 @@ export class AgentTurns {
       ...(handoffs >= max && {
         handoffRefusal: `handoffs_exceeded: a run may hand off at most ${max} times (RUN_MAX_HANDOFFS); answer yourself`,
       }),
+      recorded: this.deps.recorded,
       signal: this.signal,
     };
   }
@@ -146,8 +150,16 @@ export class AgentTurns {
       delta: (text: string) => (guard.holdsOutput ? undefined : feed.publish(runId, text)),
       toolCalled: ({ id, tool, input }: { id: string; tool: string; input: unknown }) =>
         this.record({ type: 'RecordToolCall', executorId, callId: id, tool, input }),
-      toolReturned: ({ id, tool, output, error }: { id: string; tool: string; output?: unknown; error?: string }) =>
-        this.record({ type: 'RecordToolResult', executorId, callId: id, tool, output, error }),
+      toolReturned: ({
+        id,
+        ...result
+      }: {
+        id: string;
+        tool: string;
+        output?: unknown;
+        error?: string;
+        replayed?: boolean;
+      }) => this.record({ type: 'RecordToolResult', executorId, callId: id, ...result }),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { agentDecider, agentStream } from '../../agents/agent';
+import { trialAgent } from '../../agents/agent-trial';
 import { agentRunDecider, queueingFor } from '../../agents/agent-run/agent-run';
 import { AGENT_RUN_ENDINGS, AgentRunEndedData, agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
@@ -111,28 +111,27 @@ export class ExperimentRunner extends ProcessManager {
     if (recorded) await this.queueRuns(started.state!, recorded.data.items);
   }
 
-  /** Queues each item's run (a run queued before is left as it is), claimed here when a slot is free. */
+  /**
+   * Queues each item's run (a run queued before is left as it is), claimed here when a slot is free: the agent at
+   * the experiment's version with its overrides, and in `recorded` mode, an item made from a run replaying that
+   * run's tool results.
+   */
   private async queueRuns(experiment: ExperimentAggregate, items: Array<{ itemId: string; runId: string }>) {
-    const agent = await this.actors.of(agentStream(experiment.target.agentId), agentDecider).read();
-    if (!agent) return;
+    const { agentId, agentVersion, overrides } = experiment.target;
+    const agent = await trialAgent(this.actors, agentId, agentVersion, overrides);
+    const { id: experimentId, mode } = experiment;
     await Promise.all(
       items.map(async ({ itemId, runId }) => {
         const item = this.datasets.itemEver(experiment.dataset.id, itemId);
         if (!item) return;
         const input = item.input as { task: string; context?: Record<string, unknown> };
-        const context = { correlationId: experiment.id, causationId: experiment.id };
+        const trial = { overrides, recordedFrom: mode === 'recorded' ? item.sourceRunId : null };
+        const run = { id: runId, task: input.task, context: input.context ?? {}, experimentId, trial };
+        const context = { correlationId: experimentId, causationId: experimentId };
         await this.queuedHere.queue({ id: runId, agent, mayStart: true }, (start) =>
-          this.actors.send(
-            agentRunStream(runId),
-            agentRunDecider,
-            queueingFor(
-              agent,
-              { id: runId, task: input.task, context: input.context ?? {}, experimentId: experiment.id },
-              start,
-            ),
-            context,
-            { newStream: true },
-          ),
+          this.actors.send(agentRunStream(runId), agentRunDecider, queueingFor(agent, run, start), context, {
+            newStream: true,
+          }),
         );
       }),
     );

@@ -64,6 +64,14 @@ export class ItemScores {
       scores,
       usage,
       durationMs,
+      modelCalls: run.attempts,
+      ...(run.trial?.recordedFrom && { recorded: recordedCounts(run.toolCalls) }),
     };
   }
+}
+
+/** A trial's tool calls given their recorded result, and those that ran the tool (calls of agents aside). */
+function recordedCounts(calls: Array<{ replayed?: boolean }>): { hits: number; misses: number } {
+  const hits = calls.filter((call) => call.replayed === true).length;
+  return { hits, misses: calls.filter((call) => call.replayed === false).length };
 }

@@ -11,6 +11,8 @@ import { ExperimentView } from '../experiment-view';
 import { ExperimentQueries } from '../queries/experiment-queries';
 import { CreateExperimentCommand } from './experiment.commands';
 import { planOf } from './experiment-plan';
+import { checkTrial } from './experiment-trial';
+import { AgentTrials } from '../../agents/agent-trials.port';
 
 @CommandHandler(CreateExperimentCommand)
 export class CreateExperimentHandler implements ICommandHandler<CreateExperimentCommand> {
@@ -22,12 +24,14 @@ export class CreateExperimentHandler implements ICommandHandler<CreateExperiment
     private readonly datasets: DatasetItems,
     private readonly agents: AgentDirectory,
     private readonly scorers: ScorerDirectory,
+    private readonly trials: AgentTrials,
   ) {}
 
   async execute(command: CreateExperimentCommand): Promise<ExperimentView> {
     const id = this.ids.newId('experiment');
     const { datasets, agents, scorers } = this;
     const plan = planOf(id, command.body, { datasets, agents, scorers });
+    await checkTrial(plan.target, this.trials);
     const created = await this.actors.send(
       experimentStream(id),
       experimentDecider,

@@ -13,8 +13,8 @@ export interface PlanSources {
 }
 
 /**
- * What an experiment will run, from its request: the dataset's version and its item count, the agent by name, the
- * scorers by name, each resolved now and recorded (a scorer renamed or an agent archived later changes nothing).
+ * What an experiment will run, from its request: the dataset's version and its item count, the agent by name and
+ * its version, the scorers by name, each resolved now and recorded (a scorer renamed or an agent archived later changes nothing).
  * A threshold that is not a number from 0 to 1 is a 400; what names nothing (a dataset, an agent, a scorer, a
  * threshold's scorer not among `scorers`) a 422 naming the field.
  */
@@ -37,6 +37,9 @@ export function planOf(id: string, body: CreateExperimentDto, sources: PlanSourc
     errors.push({ path: 'datasetVersion', message: `must be at most the dataset's version, ${dataset.version}` });
   const agent = sources.agents.activeAgentNamed(body.target.agent);
   if (!agent) errors.push({ path: 'target.agent', message: `No active agent is named "${body.target.agent}"` });
+  const agentVersion = body.target.version ?? agent?.version ?? 1;
+  if (agent && agentVersion > agent.version)
+    errors.push({ path: 'target.version', message: `must be at most the agent's version, ${agent.version}` });
   const scorers = body.scorers.map((name, i) => {
     const scorer = sources.scorers.activeNamed(name);
     if (!scorer) errors.push({ path: `scorers[${i}]`, message: `No active scorer is named "${name}"` });
@@ -52,10 +55,10 @@ export function planOf(id: string, body: CreateExperimentDto, sources: PlanSourc
   return {
     id,
     dataset: { id: dataset.id, name: dataset.name, version, itemCount: sources.datasets.countAt(dataset.id, version) },
-    target: { agentId: agent.id, agent: agent.name, agentVersion: agent.version },
+    target: { agentId: agent.id, agent: agent.name, agentVersion, overrides: body.target.overrides ?? null },
     scorers,
     concurrency,
-    mode: 'live',
+    mode: body.mode ?? 'live',
     thresholds,
   };
 }

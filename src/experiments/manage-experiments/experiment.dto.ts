@@ -18,6 +18,7 @@ import {
 import { NAME_LENGTH, idField } from '../../http/openapi/fields';
 import { Optional } from '../../http/validation';
 import { FreeFormObject } from '../../http/free-form-json';
+import { EXPERIMENT_MODES, ExperimentMode } from '../experiment';
 
 export const MAX_EXPERIMENT_CONCURRENCY = 50;
 export const MAX_EXPERIMENT_SCORERS = 20;
@@ -28,6 +29,26 @@ export class ExperimentTargetDto {
   @IsString({ message: 'target.agent must be a string' })
   @IsDefined({ message: 'target.agent is required' })
   agent: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    description:
+      "The agent's version each item runs on. Default: its current one (the version is kept for every item).",
+  })
+  @Min(1, { message: 'target.version must be at least 1' })
+  @IsInt({ message: 'target.version must be an integer' })
+  @Optional()
+  version?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "A change to try without saving it: a merge patch of the agent's definition (as PATCH /v1/agents/{id} takes, `name` aside), checked as a PATCH is.",
+    example: { instructions: 'Answer in one sentence.', model: 'openai/gpt-4o-mini' },
+  })
+  @FreeFormObject({ message: 'target.overrides must be an object' })
+  overrides?: Record<string, unknown>;
 }
 
 export class CreateExperimentDto {
@@ -81,13 +102,14 @@ export class CreateExperimentDto {
   concurrency?: number;
 
   @ApiPropertyOptional({
-    enum: ['live'],
+    enum: EXPERIMENT_MODES,
     default: 'live',
-    description: '`live`: each item is run as it would be now, its tools called.',
+    description:
+      "`live`: each item's tools are called. `recorded`: for an item made from a run, a tool call that run made (same tool, same arguments) gets the result it got then, instead of calling the tool; a call it did not make calls the tool and counts as a miss. Only the model varies.",
   })
-  @IsIn(['live'], { message: 'mode must be live' })
+  @IsIn(EXPERIMENT_MODES, { message: 'mode must be live or recorded' })
   @Optional()
-  mode?: 'live';
+  mode?: ExperimentMode;
 
   @ApiPropertyOptional({
     type: 'object',

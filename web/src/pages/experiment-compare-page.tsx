@@ -21,7 +21,9 @@ export function ExperimentComparePage({ base, head }: { base: string; head: stri
 
   const name = (side: ExperimentComparison['base']) => (
     <a href={href('experiments', side.id)}>
-      {side.agent} (version {side.agentVersion}), dataset version {side.datasetVersion}
+      {side.agent} (version {side.agentVersion}
+      {side.overrides && `, with overrides ${JSON.stringify(side.overrides)}`}
+      {side.mode === 'recorded' && ', recorded tools'}), dataset version {side.datasetVersion}
     </a>
   );
   const scores = (side: Side) =>

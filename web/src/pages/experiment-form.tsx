@@ -3,12 +3,17 @@ import { api, asProblem, type ProblemError, unwrap } from '../api/client';
 import type { Dataset, Scorer } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
-import { type FieldProblem, formProblem, parseCount } from '../forms/form-problem';
+import { type FieldProblem, formProblem, parseCount, parseJsonField } from '../forms/form-problem';
+import { TextAreaField } from '../components/text-area-field';
+import { TextInputField } from '../components/text-input-field';
 import { useActiveAgents } from '../forms/use-active-agents';
 import { AgentNameField } from '../forms/agent-name-field';
 import { navigate } from '../router';
 
-/** Runs an experiment: a dataset (and its version), an agent, the scorers, how many at once, and the thresholds. */
+/**
+ * Runs an experiment: a dataset (and its version), an agent (its version, and a change to try on it), the
+ * scorers, how many at once, the thresholds, and whether tools are called or their recorded results given back.
+ */
 export function ExperimentForm() {
   const agents = useActiveAgents();
   const [datasets, setDatasets] = useState<Dataset[]>([]);
@@ -19,6 +24,9 @@ export function ExperimentForm() {
   const [chosen, setChosen] = useState<string[]>([]);
   const [thresholds, setThresholds] = useState<Record<string, string>>({});
   const [concurrency, setConcurrency] = useState('5');
+  const [agentVersion, setAgentVersion] = useState('');
+  const [overrides, setOverrides] = useState('');
+  const [mode, setMode] = useState<'live' | 'recorded'>('live');
   const [error, setError] = useState<ProblemError | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -50,6 +58,8 @@ export function ExperimentForm() {
       else limits[name] = value;
     }
     const count = parseCount(concurrency, 'concurrency', 1, 50, problems);
+    const pinned = agentVersion.trim() && parseCount(agentVersion, 'target.version', 1, 1_000_000, problems);
+    const change = parseJsonField(overrides, 'target.overrides', problems) as Record<string, unknown> | undefined;
     if (!dataset) problems.push({ path: 'dataset', message: 'create an agent dataset first' });
     if (!chosen.length) problems.push({ path: 'scorers', message: 'choose at least one scorer' });
     if (problems.length) return setError(formProblem(problems));
@@ -58,10 +68,10 @@ export function ExperimentForm() {
       const body = {
         dataset: dataset!.id,
         ...(version.trim() && { datasetVersion: Number(version) }),
-        target: { agent: agentName },
+        target: { agent: agentName, ...(pinned && { version: pinned }), ...(change && { overrides: change }) },
         scorers: chosen,
         concurrency: count,
-        mode: 'live' as const,
+        mode,
         ...(Object.keys(limits).length && { thresholds: limits }),
       };
       const experiment = unwrap(await api.POST('/v1/experiments', { body }));
@@ -97,24 +107,16 @@ export function ExperimentForm() {
             </select>
           )}
         </Field>
-        <Field
+        <TextInputField
           id="experiment-version"
           label="Dataset version"
           path="datasetVersion"
+          value={version}
+          onInput={setVersion}
           error={error}
+          inputMode="numeric"
           hint="Optional: an earlier version's items (default: the current ones)"
-        >
-          {(describedBy, invalid) => (
-            <input
-              id="experiment-version"
-              inputMode="numeric"
-              value={version}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onInput={(e) => setVersion(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        />
         <AgentNameField
           id="experiment-agent"
           label="Agent"
@@ -124,6 +126,46 @@ export function ExperimentForm() {
           value={agent}
           onChange={setAgent}
         />
+        <TextInputField
+          id="experiment-agent-version"
+          label="Agent version"
+          path="target.version"
+          value={agentVersion}
+          onInput={setAgentVersion}
+          error={error}
+          inputMode="numeric"
+          hint="Optional: an earlier version of the agent (default: its current one)"
+        />
+        <TextAreaField
+          id="experiment-overrides"
+          label="Overrides"
+          path="target.overrides"
+          value={overrides}
+          onInput={setOverrides}
+          error={error}
+          mono
+          hint='Optional: a change to try without saving it, as JSON fields of the agent, e.g. {"instructions": "Answer in one line."}'
+        />
+        <Field
+          id="experiment-mode"
+          label="Tools"
+          path="mode"
+          error={error}
+          hint="Recorded: items made from runs get the results those runs' tool calls got; only the model varies"
+        >
+          {(describedBy, invalid) => (
+            <select
+              id="experiment-mode"
+              value={mode}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              onChange={(e) => setMode(e.currentTarget.value as 'live' | 'recorded')}
+            >
+              <option value="live">Live: call the tools</option>
+              <option value="recorded">Recorded: give back recorded results</option>
+            </select>
+          )}
+        </Field>
         <fieldset>
           <legend>Scorers, each with the least mean it must reach (optional)</legend>
           {scorers.length === 0 && <p class="muted">No active scorers: define one on the Scorers page.</p>}
@@ -150,19 +192,28 @@ export function ExperimentForm() {
             </div>
           ))}
         </fieldset>
-        <Field id="experiment-concurrency" label="Items at once" path="concurrency" error={error} hint="1 to 50">
-          {(describedBy, invalid) => (
-            <input
-              id="experiment-concurrency"
-              inputMode="numeric"
-              value={concurrency}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onInput={(e) => setConcurrency(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <ProblemView error={error} shownPaths={['dataset', 'datasetVersion', 'target.agent', 'concurrency']} />
+        <TextInputField
+          id="experiment-concurrency"
+          label="Items at once"
+          path="concurrency"
+          value={concurrency}
+          onInput={setConcurrency}
+          error={error}
+          inputMode="numeric"
+          hint="1 to 50"
+        />
+        <ProblemView
+          error={error}
+          shownPaths={[
+            'dataset',
+            'datasetVersion',
+            'target.agent',
+            'target.version',
+            'target.overrides',
+            'mode',
+            'concurrency',
+          ]}
+        />
         <button type="submit" disabled={busy}>
           Run experiment
         </button>

@@ -62,6 +62,22 @@ export function ExperimentPage({ experimentId }: { experimentId: string }) {
               <a href={href('agents', experiment.target.agentId)}>{experiment.target.agent}</a> (version{' '}
               {experiment.target.agentVersion})
             </dd>
+            {experiment.target.overrides && (
+              <>
+                <dt>Overrides</dt>
+                <dd>
+                  <pre class="mono" data-testid="experiment-overrides">
+                    {JSON.stringify(experiment.target.overrides, null, 2)}
+                  </pre>
+                </dd>
+              </>
+            )}
+            <dt>Tools</dt>
+            <dd data-testid="experiment-mode">
+              {experiment.mode === 'recorded'
+                ? `recorded results given back: ${summary.recorded?.hits ?? 0} calls replayed, ${summary.recorded?.misses ?? 0} ran (no recorded call matched)`
+                : 'called live'}
+            </dd>
             <dt>Dataset</dt>
             <dd>
               <a href={href('datasets', experiment.dataset.id)}>{experiment.dataset.name}</a>, version{' '}
@@ -76,7 +92,7 @@ export function ExperimentPage({ experimentId }: { experimentId: string }) {
             <dd data-testid="experiment-passed">{passedText(experiment.passed)}</dd>
             <dt>Runs</dt>
             <dd>
-              {summary.items.succeeded} succeeded, {summary.items.failed} failed
+              {summary.items.succeeded} succeeded, {summary.items.failed} failed, {summary.modelCalls} model calls
             </dd>
             <dt>Tokens</dt>
             <dd>
