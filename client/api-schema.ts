@@ -822,6 +822,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live scores of runs over a window of days
+         * @description The scores agents' `scorers` gave their runs: how many, their mean, least and greatest, by agent and scorer, and by day with `groupBy=day`.
+         */
+        get: operations["ScoresController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1172,6 +1192,12 @@ export interface components {
             /** @description On each tool's result, before the model sees it. */
             toolResults?: components["schemas"]["GuardrailCheckSchema"][];
         };
+        LiveScorerDto: {
+            /** @description An active scorer's name. */
+            scorer: string;
+            /** @description The share of its succeeded runs scored: 0 none, 1 every run. */
+            sampling: number;
+        };
         CreateAgentDto: {
             /**
              * @description Unique among agents.
@@ -1251,6 +1277,16 @@ export interface components {
                 /** @enum {string} */
                 input?: "all" | "last_user" | "summary";
             })[];
+            /**
+             * @description Scorers (by name) its succeeded runs are scored by after they end, each on a share of them: `sampling` from 0 (none) to 1 (every run). Default: none.
+             * @example [
+             *       {
+             *         "scorer": "polite",
+             *         "sampling": 0.1
+             *       }
+             *     ]
+             */
+            scorers?: components["schemas"]["LiveScorerDto"][];
         };
         AgentMemorySchema: {
             /**
@@ -1317,6 +1353,8 @@ export interface components {
                 /** @enum {string} */
                 input?: "all" | "last_user" | "summary";
             })[];
+            /** @description Scorers its succeeded runs are scored by after they end, each on a share of them; [] when none. */
+            scorers: components["schemas"]["LiveScorerDto"][];
             /**
              * @description Counts the changes, from 1.
              * @example 1
@@ -1352,6 +1390,7 @@ export interface components {
                 /** @enum {string} */
                 input?: "all" | "last_user" | "summary";
             })[] | null;
+            scorers?: components["schemas"]["LiveScorerDto"][] | null;
         };
         RunAgentDto: {
             /** @example Summarise this paper */
@@ -1491,6 +1530,16 @@ export interface components {
             /** @description The run whose tool results were given back for the same calls (`mode: recorded`); null: tools ran. */
             recordedFrom: string | null;
         };
+        RunScoreSchema: {
+            scorer: string;
+            scorerId: string;
+            score: number;
+            reason?: string;
+            /** @description A judge's score: the judge's own run. */
+            judgeRunId?: string;
+            /** Format: date-time */
+            at: string;
+        };
         ChildRunSchema: {
             runId: string;
             agentId: string;
@@ -1578,6 +1627,8 @@ export interface components {
             experimentId: string | null;
             /** @description How the experiment ran its item (its version is `agentVersion`); null for a run of its own. */
             trial: components["schemas"]["RunTrialSchema"] | null;
+            /** @description Its live scores (its agent's `scorers`, sampled), recorded after it succeeded; [] when none. */
+            scores: components["schemas"]["RunScoreSchema"][];
             /** @description The run whose call of this run's agent started it; null for a run of its own. */
             parentRunId: string | null;
             /** @description That call. */
@@ -2773,6 +2824,29 @@ export interface components {
             totals: components["schemas"]["UsageTotalsSchema"];
             /** @description Empty without `groupBy`. Days in time order; agents and models by cost, then by runs. At most 10000. */
             groups: components["schemas"]["UsageGroupSchema"][];
+        };
+        ScoreGroupSchema: {
+            agentId: string;
+            /** @description The agent's name now. */
+            agentName: string | null;
+            scorer: string;
+            /**
+             * @description With `groupBy=day`: the day (UTC).
+             * @example 2026-11-01
+             */
+            day?: string;
+            /** @description How many scores. */
+            count: number;
+            mean: number;
+            min: number;
+            max: number;
+        };
+        ScoresReportSchema: {
+            from: string | null;
+            to: string | null;
+            /** @enum {string|null} */
+            groupBy: "day" | null;
+            scores: components["schemas"]["ScoreGroupSchema"][];
         };
         CheckSchema: {
             /** @enum {string} */
@@ -17155,6 +17229,161 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageReportSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-error",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid",
+                     *       "errors": [
+                     *         {
+                     *           "path": "trigger.cron",
+                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/too-many-requests",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/request-header-fields-too-large",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request line and headers are larger than the limit"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/store-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The event store is unavailable; try again shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    ScoresController_get: {
+        parameters: {
+            query?: {
+                /** @description Only this agent's runs' scores. */
+                agent?: string;
+                /** @description Only this scorer's scores (by name). */
+                scorer?: string;
+                /** @description Scores given on this day (UTC) or after. Unset: from the first. */
+                from?: string;
+                /** @description Scores given before this day (UTC). Unset: to the last. */
+                to?: string;
+                /** @description Also by day (UTC): each group then has its `day`. */
+                groupBy?: "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScoresReportSchema"];
                 };
             };
             /** @description The request is not valid (see `errors`) */

@@ -18,6 +18,7 @@ import { ModelsModule } from './models/models.module';
 import { ThreadPortsModule } from './threads/thread-ports.module';
 import { ThreadsModule } from './threads/threads.module';
 import { UsageModule } from './usage/usage.module';
+import { ScoresModule } from './scores/scores.module';
 import { ToolsModule } from './tools/tools.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { DatasetsModule } from './datasets/datasets.module';
@@ -49,6 +50,7 @@ export class AppModule {
         ScorersModule,
         ExperimentsModule,
         UsageModule,
+        ScoresModule,
         ExecutionModule,
         OperationsModule,
         EventsModule,

@@ -28,6 +28,26 @@ export class ModelAttemptSchema {
   error?: RunErrorSchema;
 }
 
+export class RunScoreSchema {
+  @ApiProperty({ maxLength: NAME_LENGTH })
+  scorer: string;
+
+  @ApiProperty(idField('scorer'))
+  scorerId: string;
+
+  @ApiProperty({ minimum: 0, maximum: 1 })
+  score: number;
+
+  @ApiPropertyOptional({ maxLength: 10_000 })
+  reason?: string;
+
+  @ApiPropertyOptional({ ...idField('agentrun'), description: "A judge's score: the judge's own run." })
+  judgeRunId?: string;
+
+  @ApiProperty(TIME)
+  at: string;
+}
+
 export class RunTrialSchema {
   @ApiProperty({
     type: 'object',
@@ -229,6 +249,13 @@ export class AgentRunSchema {
     description: 'How the experiment ran its item (its version is `agentVersion`); null for a run of its own.',
   })
   trial: RunTrialSchema | null;
+
+  @ApiProperty({
+    type: [RunScoreSchema],
+    maxItems: 10,
+    description: "Its live scores (its agent's `scorers`, sampled), recorded after it succeeded; [] when none.",
+  })
+  scores: RunScoreSchema[];
 
   @ApiProperty({
     ...idField('agentrun'),

@@ -4,6 +4,7 @@ import { ToolRegistry } from '../tools/tool-registry';
 import { ValidationFailed } from '../shared/validation-failed';
 import { Agent, agentDecider, agentStream } from './agent';
 import { AgentTrials } from './agent-trials.port';
+import { ScorerNames } from './scorer-names.port';
 import { AgentsReadModel } from './queries/agents.read-model';
 import { checkMergedAgent } from './update-agent/check-merged-agent';
 import { checkAgentPatch, mergeAgentPatch } from './update-agent/update-agent.dto';
@@ -29,6 +30,7 @@ export class AgentTrialChecks implements AgentTrials {
     private readonly actors: ActorRegistry,
     private readonly registry: ToolRegistry,
     private readonly agents: AgentsReadModel,
+    private readonly scorers: ScorerNames,
   ) {}
 
   async check(agentId: string, version: number, overrides: Record<string, unknown>): Promise<void> {
@@ -39,9 +41,7 @@ export class AgentTrialChecks implements AgentTrials {
       ]);
     }
     const pinned = await trialAgent(this.actors, agentId, version, null);
-    await checkMergedAgent(mergeAgentPatch(pinned, overrides), overrides, {
-      registry: this.registry,
-      agents: this.agents,
-    });
+    const { registry, agents, scorers } = this;
+    await checkMergedAgent(mergeAgentPatch(pinned, overrides), overrides, { registry, agents, scorers });
   }
 }

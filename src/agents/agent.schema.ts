@@ -1,6 +1,8 @@
 import { GuardrailsSchema } from './guardrails.schema';
 import type { HandoffSpec } from './handoffs';
 import { HANDOFFS_FIELD } from './handoffs.schema';
+import { MAX_LIVE_SCORERS } from './live-scorers';
+import { LiveScorerDto } from './create-agent/create-agent.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { LatestRunSchema } from '../http/openapi/run.schema';
@@ -89,6 +91,13 @@ export class AgentSchema extends AgentSummarySchema {
   @ApiProperty({ ...HANDOFFS_FIELD, description: 'Agents it may hand the conversation to; [] when none.' })
   handoffs: HandoffSpec[];
 
+  @ApiProperty({
+    type: () => [LiveScorerDto],
+    maxItems: MAX_LIVE_SCORERS,
+    description: 'Scorers its succeeded runs are scored by after they end, each on a share of them; [] when none.',
+  })
+  scorers: LiveScorerDto[];
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -135,6 +144,9 @@ export class AgentPatchSchema {
 
   @ApiPropertyOptional({ ...HANDOFFS_FIELD, nullable: true })
   handoffs?: HandoffSpec[] | null;
+
+  @ApiPropertyOptional({ type: () => [LiveScorerDto], maxItems: MAX_LIVE_SCORERS, nullable: true })
+  scorers?: LiveScorerDto[] | null;
 }
 
 export class AgentListSchema {

@@ -2,6 +2,7 @@ import { Decider, DomainError, DomainEvent, eventTypes } from '../domain/decider
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../domain/definition';
 import type { Guardrails } from './guardrails';
 import type { HandoffSpec } from './handoffs';
+import type { LiveScorer } from './live-scorers';
 
 export type AgentStatus = 'active' | 'archived';
 export const AGENT_STATUSES: AgentStatus[] = ['active', 'archived'];
@@ -29,6 +30,8 @@ export interface Agent {
   guardrails: Guardrails;
   /** Agents it may hand the conversation to (`transfer_to_<name>` tools): names, or `{agent, input}`. */
   handoffs: HandoffSpec[];
+  /** The scorers its succeeded runs are scored by after they end, each on a share of them; [] when none. */
+  scorers: LiveScorer[];
   /** Counts the agent's changes: 1 when created, +1 for each update that changes something and for its archiving. */
   version: number;
   createdAt: string;
@@ -40,7 +43,7 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 /** The definition's fields of `from` (an agent, a create's body), as plain values. */
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
-  const { approvalRequired, fallbackModels, guardrails, handoffs } = from;
+  const { approvalRequired, fallbackModels, guardrails, handoffs, scorers } = from;
   const memory = { maxMessages: from.memory.maxMessages };
   return {
     name,
@@ -55,12 +58,20 @@ export function pickDefinition(from: AgentDefinition): AgentDefinition {
     fallbackModels,
     guardrails,
     handoffs,
+    scorers,
   };
 }
 
 /** The fields added after the first agents were made: a create may leave them out, and older events lack them. */
 type OptionalField =
-  'description' | 'outputSchema' | 'memory' | 'approvalRequired' | 'fallbackModels' | 'guardrails' | 'handoffs';
+  | 'description'
+  | 'outputSchema'
+  | 'memory'
+  | 'approvalRequired'
+  | 'fallbackModels'
+  | 'guardrails'
+  | 'handoffs'
+  | 'scorers';
 
 /** Whether a call of the tool `toolId` needs a person's approval under `rules` (ids, or `mcp:<server>/*`). */
 export function needsApproval(rules: string[], toolId: string): boolean {
@@ -100,6 +111,7 @@ export type AgentCreated = DomainEvent<
     fallbackModels?: string[];
     guardrails?: Guardrails;
     handoffs?: HandoffSpec[];
+    scorers?: LiveScorer[];
     description?: string;
   }
 >;
@@ -138,6 +150,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
         fallbackModels,
         guardrails,
         handoffs,
+        scorers,
         description,
         ...agent
       } = command;
@@ -150,6 +163,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
         ...(fallbackModels?.length && { fallbackModels }),
         ...(guardrails && Object.keys(guardrails).length && { guardrails }),
         ...(handoffs?.length && { handoffs }),
+        ...(scorers?.length && { scorers }),
         createdAt: now.toISOString(),
       };
       return [{ type: 'AgentCreated', data }];
@@ -206,6 +220,7 @@ export function withDefaults(agent: Agent): Agent {
     fallbackModels: agent.fallbackModels ?? [],
     guardrails: agent.guardrails ?? {},
     handoffs: agent.handoffs ?? [],
+    scorers: agent.scorers ?? [],
     description: agent.description ?? '',
   };
 }

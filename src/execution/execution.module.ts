@@ -6,6 +6,7 @@ import { DatasetsModule } from '../datasets/datasets.module';
 import { ScorersModule } from '../scorers/scorers.module';
 import { ExperimentRunner } from './experiments/experiment-runner';
 import { ItemScores } from './experiments/item-scores';
+import { LiveScorer } from './live-scoring/live-scorer';
 import { ThreadExchanges } from './agent-runs/thread-exchanges';
 import { AgentRunExecutor } from './agent-runs/agent-run-executor';
 import { StaleRunSweeper } from './agent-runs/stale-run-sweeper';
@@ -29,6 +30,7 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
     ThreadExchanges,
     ExperimentRunner,
     ItemScores,
+    LiveScorer,
   ],
 })
 export class ExecutionModule {}

@@ -7,7 +7,7 @@ import { AppliedEvents } from '../read-models/applied-events';
 import { ReadModelReadiness } from '../read-models/read-model-readiness';
 import { READ_DATABASE } from '../read-models/read-database';
 import { WorkflowTriggered } from '../workflows/workflow/workflow.events';
-import { AGENT_RUN_ENDINGS, AgentRunSucceeded } from '../agents/agent-run/agent-run.events';
+import { AGENT_RUN_ENDINGS, AgentRunScored, AgentRunSucceeded } from '../agents/agent-run/agent-run.events';
 import { RunStatusCounts } from './run-status-counts';
 import type { ModelAttempt, Usage } from '../domain/run';
 
@@ -46,6 +46,13 @@ export class Metrics implements OnModuleInit {
     name: 'model_cost_usd_total',
     help: 'What ended agent runs cost in US dollars, by provider, model and agent (runs of priced models only)',
     labelNames: ['provider', 'model', 'agent'],
+    registers: [this.registry],
+  });
+  private readonly scores = new Histogram({
+    name: 'run_score',
+    help: "Live scores of succeeded runs (their agent's scorers, sampled), by agent and scorer",
+    labelNames: ['agent', 'scorer'],
+    buckets: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1],
     registers: [this.registry],
   });
   private readonly runCounts: RunStatusCounts[] = [];
@@ -134,6 +141,10 @@ export class Metrics implements OnModuleInit {
       this.events.inc({ type: event.type });
       this.projectionLag.observe(Math.max(0, now - event.recordedAt.getTime()) / 1000);
       if ((AGENT_RUN_ENDINGS as readonly string[]).includes(event.type)) this.runEnded(event);
+      if (event.type === 'AgentRunScored') {
+        const { agentId, scores } = event.data as AgentRunScored['data'];
+        for (const { scorer, score } of scores) this.scores.observe({ agent: agentId, scorer }, score);
+      }
       if (event.type === 'WorkflowTriggered') {
         const { trigger, triggeredAt } = event.data as WorkflowTriggered['data'];
         if (trigger.type === 'schedule') {

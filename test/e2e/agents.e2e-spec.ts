@@ -38,6 +38,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       fallbackModels: [],
       guardrails: {},
       handoffs: [],
+      scorers: [],
       description: '',
       version: 1,
       createdAt: api.clock.now().toISOString(),

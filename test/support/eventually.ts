@@ -1,5 +1,5 @@
-/** Polls until `check` passes or `ms` ran out; then the last failure is thrown. */
-export async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
+/** Polls until `check` passes (and gives what it returns) or `ms` ran out; then the last failure is thrown. */
+export async function eventually<T>(check: () => Promise<T> | T, ms = 5000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {

@@ -71,6 +71,7 @@ export async function startSchedulerInstance(
           fallbackModels: [],
           guardrails: {},
           handoffs: [],
+          scorers: [],
           description: '',
         }),
       );

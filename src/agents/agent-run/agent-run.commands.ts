@@ -6,6 +6,7 @@ import {
   ParentRef,
   PendingApproval,
   RunHandoff,
+  RunScore,
   RunTrial,
   WorkflowStepRef,
 } from './agent-run.state';
@@ -115,6 +116,8 @@ export type EndAgentRun = {
   answeredBy?: string;
 };
 export type CancelAgentRun = { type: 'CancelAgentRun' };
+/** Records a succeeded run's live scores; a scorer that has scored the run already is left out. */
+export type ScoreAgentRun = { type: 'ScoreAgentRun'; scores: Array<Omit<RunScore, 'at'>> };
 /** Ends a run whose executor stopped renewing its lease before `staleBefore`. */
 export type InterruptAgentRun = { type: 'InterruptAgentRun'; staleBefore: string };
 export type AgentRunCommand =
@@ -131,4 +134,5 @@ export type AgentRunCommand =
   | ExpireApprovals
   | EndAgentRun
   | CancelAgentRun
-  | InterruptAgentRun;
+  | InterruptAgentRun
+  | ScoreAgentRun;

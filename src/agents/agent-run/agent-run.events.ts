@@ -8,6 +8,7 @@ import {
   ParentRef,
   PendingApproval,
   RunHandoff,
+  RunScore,
   RunTrial,
   WorkflowStepRef,
 } from './agent-run.state';
@@ -129,6 +130,8 @@ export type AgentRunSucceeded = DomainEvent<
 export type AgentRunFailed = DomainEvent<'AgentRunFailed', AgentRunEndedData & { error: RunError }>;
 export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
 export type AgentRunCancelled = DomainEvent<'AgentRunCancelled', AgentRunEndedData>;
+/** A succeeded run's live scores (its agent's `scorers`, sampled), recorded after it ended. */
+export type AgentRunScored = DomainEvent<'AgentRunScored', { runId: string; agentId: string; scores: RunScore[] }>;
 export type AgentRunEvent =
   | AgentRunQueued
   | AgentRunStarted
@@ -144,7 +147,8 @@ export type AgentRunEvent =
   | AgentRunSucceeded
   | AgentRunFailed
   | AgentRunCancelRequested
-  | AgentRunCancelled;
+  | AgentRunCancelled
+  | AgentRunScored;
 
 export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunQueued: true,
@@ -162,6 +166,7 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunFailed: true,
   AgentRunCancelRequested: true,
   AgentRunCancelled: true,
+  AgentRunScored: true,
 });
 
 /** The events that end an agent run. */

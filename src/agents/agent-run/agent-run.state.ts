@@ -14,6 +14,17 @@ export interface ToolCall {
   endedAt: string | null;
 }
 
+/** A live score of a succeeded run, by one of its agent's scorers (an agent's `scorers`, sampled). */
+export interface RunScore {
+  scorer: string;
+  scorerId: string;
+  score: number;
+  reason?: string;
+  /** A judge's score: the judge's own run. */
+  judgeRunId?: string;
+  at: string;
+}
+
 /**
  * How an experiment runs its item: the agent as it was at the run's `agentVersion`, with `overrides` (a merge patch
  * of its definition, never saved) applied, and with `recordedFrom`, the tool results of that run given back for
@@ -150,6 +161,8 @@ export interface AgentRun {
   answeredBy: string | null;
   /** A thread's turn begins with this agent (the one that answered the turn before, or the one asked for). */
   startAgentId: string | null;
+  /** Its live scores, once it has succeeded and been sampled: one per scorer at most. */
+  scores: RunScore[];
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;

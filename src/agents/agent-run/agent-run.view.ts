@@ -23,6 +23,8 @@ export function toAgentRun({
     // Runs recorded before experiments have none.
     experimentId: run.experimentId ?? null,
     trial: run.trial ?? null,
+    // Runs recorded before live scores have none.
+    scores: run.scores ?? [],
     pendingApprovals: (run.pendingApprovals ?? []).map(ownedBy(run)),
     // Runs recorded before fallback models have neither field.
     modelAttempts: run.modelAttempts ?? [],

@@ -78,6 +78,12 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
         return [{ type: 'AgentRunCancelled', data: endedData(state, state.usage, state.attempts, at) }];
       }
       return [{ type: 'AgentRunCancelRequested', data: { runId, requestedAt: at } }];
+    case 'ScoreAgentRun': {
+      if (state.status !== 'succeeded') throw new DomainError('conflict', `Agent run ${runId} is ${state.status}`);
+      const known = new Set((state.scores ?? []).map((score) => score.scorer));
+      const scores = command.scores.filter((score) => !known.has(score.scorer)).map((score) => ({ ...score, at }));
+      return scores.length ? [{ type: 'AgentRunScored', data: { runId, agentId: state.agentId, scores } }] : [];
+    }
     case 'InterruptAgentRun': {
       const lastSign = state.heartbeatAt ?? state.startedAt;
       if (state.status !== 'running' || (lastSign && Date.parse(lastSign) >= Date.parse(command.staleBefore)))

@@ -68,6 +68,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       answeredBy: null,
       startAgentId,
       lastHandoff: null,
+      scores: [],
       inputChecked: event.data.inputChecked === true,
       cancelRequested: false,
       createdAt,
@@ -106,6 +107,8 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       const { callId, output, error, replayed, at } = event.data;
       return { ...state, toolCalls: withResult(state.toolCalls, callId, { output, error, replayed }, at) };
     }
+    case 'AgentRunScored':
+      return { ...state, scores: [...(state.scores ?? []), ...event.data.scores] };
     case 'AgentRunGuardrailChecked': {
       const { runId: _runId, ...verdict } = event.data;
       return { ...state, guardrails: [...(state.guardrails ?? []), verdict] };

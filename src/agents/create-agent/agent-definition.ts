@@ -7,6 +7,8 @@ import { guardrailsErrors, judgeErrors } from './guardrails-check';
 import { handoffsErrors } from './handoffs-check';
 import { agentNamedBy } from '../agent-tool';
 import type { AgentDirectory } from '../agent-directory.port';
+import type { LiveScorer } from '../live-scorers';
+import type { ScorerNames } from '../scorer-names.port';
 
 /**
  * What the DTO cannot check alone: the guardrails' shape, patterns and judges, the model and each fallback model name a
@@ -18,7 +20,7 @@ import type { AgentDirectory } from '../agent-directory.port';
  */
 export async function checkAgentDefinition(
   definition: Partial<AgentDefinition>,
-  { registry, agents }: { registry: ToolRegistry; agents: Pick<AgentDirectory, 'hasAgentNamed'> },
+  { registry, agents, scorers }: DefinitionChecks,
 ): Promise<void> {
   const { name, model, tools, outputSchema, fallbackModels, guardrails, approvalRequired, handoffs } = definition;
   const errors: FieldError[] = [];
@@ -45,7 +47,26 @@ export async function checkAgentDefinition(
   });
   errors.push(...guardrailsErrors(guardrails), ...judgeErrors(guardrails, name, agents));
   errors.push(...handoffsErrors(handoffs, name, agents));
+  errors.push(...liveScorersErrors(definition.scorers, scorers));
   if (errors.length) throw new ValidationFailed(errors);
+}
+
+/** What an agent's definition is checked against: the tools offered, the active agents and the active scorers. */
+export interface DefinitionChecks {
+  registry: ToolRegistry;
+  agents: Pick<AgentDirectory, 'hasAgentNamed'>;
+  scorers: ScorerNames;
+}
+
+/** Each of an agent's scorers names an active scorer, once. */
+function liveScorersErrors(entries: LiveScorer[] | undefined, scorers: ScorerNames): FieldError[] {
+  return (entries ?? []).flatMap(({ scorer }, i) => {
+    const path = `scorers[${i}].scorer`;
+    if (entries!.findIndex((other) => other.scorer === scorer) !== i)
+      return [{ path, message: `"${scorer}" is named twice` }];
+    if (scorers.hasActiveScorerNamed(scorer)) return [];
+    return [{ path, message: `No active scorer is named "${scorer}" (GET /v1/scorers lists them)` }];
+  });
 }
 
 /**

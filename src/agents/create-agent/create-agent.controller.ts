@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { Agent, pickDefinition } from '../agent';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { checkAgentDefinition } from './agent-definition';
+import { ScorerNames } from '../scorer-names.port';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { CreateAgentCommand } from './create-agent.command';
 import { CreateAgentDto } from './create-agent.dto';
@@ -20,6 +21,7 @@ export class CreateAgentController {
     private readonly commands: CommandBus,
     private readonly tools: ToolRegistry,
     private readonly agents: AgentsReadModel,
+    private readonly scorers: ScorerNames,
   ) {}
 
   @ApiOperation({ summary: 'Create an agent' })
@@ -32,7 +34,7 @@ export class CreateAgentController {
     @Body() body: CreateAgentDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Agent> {
-    await checkAgentDefinition(body, { registry: this.tools, agents: this.agents });
+    await checkAgentDefinition(body, { registry: this.tools, agents: this.agents, scorers: this.scorers });
     const definition = pickDefinition(body);
     const agent = await this.commands.execute(withTrace(new CreateAgentCommand(definition), trace));
     void reply.header('Location', `/v1/agents/${agent.id}`);

@@ -6,6 +6,7 @@ import {
   IsArray,
   IsDefined,
   IsInt,
+  IsNumber,
   IsObject,
   IsString,
   ValidateNested,
@@ -19,6 +20,7 @@ import { FreeFormObject } from '../../http/free-form-json';
 import type { Guardrails } from '../guardrails';
 import { HANDOFF_INPUTS, HandoffSpec, MAX_HANDOFFS } from '../handoffs';
 import { HANDOFFS_FIELD } from '../handoffs.schema';
+import { MAX_LIVE_SCORERS } from '../live-scorers';
 import { GuardrailsSchema } from '../guardrails.schema';
 import { FastBodySchema } from '../../http/body-schema';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
@@ -87,6 +89,19 @@ const CREATE_AGENT_BODY = {
     },
     outputSchema: { type: 'object' },
     guardrails: { type: 'object' },
+    scorers: {
+      type: 'array',
+      maxItems: MAX_LIVE_SCORERS,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['scorer', 'sampling'],
+        properties: {
+          scorer: { type: 'string', maxLength: 200 },
+          sampling: { type: 'number', minimum: 0, maximum: 1 },
+        },
+      },
+    },
     handoffs: {
       type: 'array',
       maxItems: MAX_HANDOFFS,
@@ -248,4 +263,33 @@ export class CreateAgentDto {
   @IsArray({ message: 'handoffs must be a list of agent names' })
   @Optional()
   handoffs: HandoffSpec[] = [];
+
+  @ApiPropertyOptional({
+    type: () => [LiveScorerDto],
+    maxItems: MAX_LIVE_SCORERS,
+    example: [{ scorer: 'polite', sampling: 0.1 }],
+    description:
+      'Scorers (by name) its succeeded runs are scored by after they end, each on a share of them: `sampling` from 0 (none) to 1 (every run). Default: none.',
+  })
+  @ValidateNested({ each: true })
+  @Type(() => LiveScorerDto)
+  @ArrayMaxSize(MAX_LIVE_SCORERS)
+  @IsArray({ message: 'scorers must be a list of {scorer, sampling}' })
+  @Optional()
+  scorers: LiveScorerDto[] = [];
+}
+
+export class LiveScorerDto {
+  @ApiProperty({ maxLength: 200, description: "An active scorer's name." })
+  @MaxLength(200)
+  @IsString({ message: 'scorer must be a scorer name' })
+  @IsDefined({ message: 'scorer is required' })
+  scorer: string;
+
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'The share of its succeeded runs scored: 0 none, 1 every run.' })
+  @Max(1, { message: 'sampling must be from 0 to 1' })
+  @Min(0, { message: 'sampling must be from 0 to 1' })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'sampling must be a number from 0 to 1' })
+  @IsDefined({ message: 'sampling is required' })
+  sampling: number;
 }

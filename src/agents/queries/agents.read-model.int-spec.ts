@@ -38,6 +38,7 @@ describe('agents read model', () => {
       description: 'Reads files.',
       guardrails: { input: [{ type: 'pii' as const, kinds: ['email' as const], action: 'redact' as const }] },
       handoffs: ['billing', { agent: 'refunds', input: 'summary' as const }],
+      scorers: [{ scorer: 'polite', sampling: 0.25 }],
       version: 3,
       createdAt: '2026-01-01T00:00:00.000Z',
     };

@@ -242,8 +242,8 @@ function withContext(run: StoredAgentRun, context: string): AgentRunAggregate {
 
 /** The definition's fields kept in the `options` column. */
 function optionsOf(agent: Agent) {
-  const { outputSchema, memory, approvalRequired, fallbackModels, guardrails, handoffs, description } = agent;
-  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails, handoffs, description };
+  const { outputSchema, memory, approvalRequired, fallbackModels, guardrails, handoffs, scorers, description } = agent;
+  return { outputSchema, memory, approvalRequired, fallbackModels, guardrails, handoffs, scorers, description };
 }
 
 /** `lease_at`: when a running run's lease was last renewed, or since when a waiting run waits. */
@@ -267,6 +267,7 @@ function toAgent(row: AgentRow): Agent {
     fallbackModels: options.fallbackModels ?? [],
     guardrails: options.guardrails ?? {},
     handoffs: options.handoffs ?? [],
+    scorers: options.scorers ?? [],
     description: options.description ?? '',
     version: row.version,
     createdAt: row.created_at,

@@ -1,7 +1,5 @@
-import type { ToolRegistry } from '../../tools/tool-registry';
 import type { AgentDefinition } from '../agent';
-import type { AgentDirectory } from '../agent-directory.port';
-import { checkAgentDefinition } from '../create-agent/agent-definition';
+import { DefinitionChecks, checkAgentDefinition } from '../create-agent/agent-definition';
 
 /**
  * Checks an agent's definition with a merge patch applied, as a create would, but only the fields the patch
@@ -11,7 +9,7 @@ import { checkAgentDefinition } from '../create-agent/agent-definition';
 export function checkMergedAgent(
   next: AgentDefinition,
   patch: Record<string, unknown>,
-  deps: { registry: ToolRegistry; agents: Pick<AgentDirectory, 'hasAgentNamed'> },
+  deps: DefinitionChecks,
 ): Promise<void> {
   const changed = <K extends keyof AgentDefinition>(key: K) => (key in patch ? next[key] : undefined);
   return checkAgentDefinition(
@@ -24,6 +22,7 @@ export function checkMergedAgent(
       guardrails: changed('guardrails'),
       approvalRequired: changed('approvalRequired'),
       handoffs: changed('handoffs'),
+      scorers: changed('scorers'),
     },
     deps,
   );

@@ -17,6 +17,7 @@ export const EDITABLE_AGENT_FIELDS = [
   'fallbackModels',
   'guardrails',
   'handoffs',
+  'scorers',
 ] as const;
 
 const READ_ONLY_AGENT_FIELDS: Record<string, string> = {

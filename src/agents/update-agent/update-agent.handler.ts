@@ -8,6 +8,7 @@ import { Agent, AgentDefinition, AgentUpdated, agentDecider, agentStream } from 
 import { AgentNameClaims } from '../agent-name-claims';
 import { AgentsReadModel } from '../queries/agents.read-model';
 import { checkMergedAgent } from './check-merged-agent';
+import { ScorerNames } from '../scorer-names.port';
 import { agentDefinition, mergeAgentPatch } from './update-agent.dto';
 import { UpdateAgentCommand } from './update-agent.command';
 import { TraceContext, traceOf } from '../../shared/trace-context';
@@ -28,6 +29,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
     private readonly names: AgentNameClaims,
     private readonly tools: ToolRegistry,
     private readonly agents: AgentsReadModel,
+    private readonly scorers: ScorerNames,
   ) {}
 
   async execute(command: UpdateAgentCommand): Promise<Agent> {
@@ -38,7 +40,7 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand, A
       checkIfMatch('Agent', agentId, agent, { ifMatch });
       if (agent.status === 'archived') throw new DomainError('conflict', `Agent ${agentId} is archived`);
       const next = mergeAgentPatch(agent, patch);
-      await checkMergedAgent(next, patch, { registry: this.tools, agents: this.agents });
+      await checkMergedAgent(next, patch, { registry: this.tools, agents: this.agents, scorers: this.scorers });
       try {
         return await this.apply(agent, changedFields(agentDefinition(agent), next), ifMatch, traceOf(command));
       } catch (error) {

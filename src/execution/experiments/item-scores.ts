@@ -5,7 +5,7 @@ import { agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { DatasetsReadModel } from '../../datasets/queries/datasets.read-model';
 import type { ExperimentAggregate, ScoredItem } from '../../experiments/experiment';
 import { ScorersReadModel } from '../../scorers/queries/scorers.read-model';
-import type { ScoredAnswer } from '../../scorers/scoring/code-scorers';
+import { runAnswer } from '../../scorers/scoring/run-answer';
 import { JudgeFailed, Scoring } from '../../scorers/scoring/scoring';
 
 /**
@@ -28,16 +28,8 @@ export class ItemScores {
     const run = await this.actors.of(agentRunStream(runId), agentRunDecider).read();
     if (!run) throw new Error(`The run ${runId} of experiment ${experiment.id} is not in the store`);
     const item = this.datasets.itemEver(experiment.dataset.id, itemId);
-    const durationMs = run.startedAt && run.endedAt ? Date.parse(run.endedAt) - Date.parse(run.startedAt) : null;
-    const usage = run.totalUsage ?? run.usage;
-    const toolCalls = run.toolCalls.map(({ tool, input, output, error }) => ({ tool, input, output, error }));
-    const answer: ScoredAnswer = {
-      input: item?.input ?? null,
-      output: run.output,
-      outputObject: run.outputObject ?? undefined,
-      expected: item?.expected ?? null,
-      run: { toolCalls, usage, durationMs },
-    };
+    const answer = runAnswer(run, { input: item?.input ?? null, expected: item?.expected ?? null });
+    const { usage, durationMs } = answer.run!;
     const scores: ScoredItem['scores'] = [];
     for (const { id, name } of experiment.scorers) {
       if (run.status !== 'succeeded') {

@@ -44,6 +44,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('tools', 'The tools agents may use')
     .addTag('providers', 'The model providers: configured or not, and their models')
     .addTag('usage', 'Runs, tokens and what they cost')
+    .addTag('scores', 'Live scores of runs, by agent, scorer and day')
     .addTag('operations', 'Health and metrics')
     .addTag('protocols', 'The service as an MCP server and an A2A server (see docs/protocols.md)')
     .build();

@@ -48,6 +48,11 @@ export class ScorersReadModel {
   }
 
   /** The active scorer of this name (experiments and agents name scorers). */
+  /** Whether an active scorer has this name (an agent's `scorers` name them). */
+  hasActiveScorerNamed(name: string): boolean {
+    return this.activeNamed(name) !== undefined;
+  }
+
   activeNamed(name: string): Scorer | undefined {
     const row = this.statements.activeNamed.get(name);
     return row && (JSON.parse(row.doc) as Scorer);
