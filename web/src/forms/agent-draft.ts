@@ -4,6 +4,7 @@ import { agentToolId } from './agent-tools';
 import { GuardrailsDraft, guardrailsBody, guardrailsDraft } from './guardrails-draft';
 import { HandoffDraft, handoffsBody, handoffsDraft } from './handoffs-draft';
 import { checkObjectSchema } from './json-schema-check';
+import { LiveScorerDraft, scorersBody, scorersDraft } from './scorers-draft';
 
 /** An agent as its form holds it: every field the API takes, as typed. */
 export interface AgentDraft {
@@ -25,6 +26,8 @@ export interface AgentDraft {
   guardrails: GuardrailsDraft;
   /** The agents it may hand the conversation to, each with what it is sent. */
   handoffs: HandoffDraft[];
+  /** The scorers of its succeeded runs, each with the share of runs it scores. */
+  scorers: LiveScorerDraft[];
   maxMessages: string;
   maxSteps: string;
 }
@@ -42,6 +45,7 @@ export const AGENT_PATHS = [
   'outputSchema',
   'guardrails',
   'handoffs',
+  'scorers',
   'memory.maxMessages',
   'maxSteps',
 ];
@@ -62,6 +66,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
       outputSchema: '',
       guardrails: guardrailsDraft(),
       handoffs: [],
+      scorers: [],
       maxMessages: '50',
       maxSteps: '10',
     };
@@ -81,6 +86,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
     outputSchema: agent.outputSchema ? JSON.stringify(agent.outputSchema, null, 2) : '',
     guardrails: guardrailsDraft(agent.guardrails),
     handoffs: handoffsDraft(agent.handoffs),
+    scorers: scorersDraft(agent.scorers),
     maxMessages: String(agent.memory.maxMessages),
     maxSteps: String(agent.maxSteps),
   };
@@ -138,6 +144,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
   const tools = draft.recursive && draft.name ? [...draft.tools.filter((tool) => tool !== self), self] : draft.tools;
   const guardrails = guardrailsBody(draft.guardrails, problems);
   const handoffs = handoffsBody(draft.handoffs, draft.name, problems);
+  const scorers = scorersBody(draft.scorers, problems);
   const body = {
     name: draft.name,
     description: draft.description,
@@ -149,6 +156,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     outputSchema,
     guardrails,
     handoffs,
+    scorers,
     memory: { maxMessages },
     maxSteps,
   };

@@ -7,6 +7,7 @@ import { JsonSchemaField } from './json-schema-field';
 import { EXAMPLE_OUTPUT_SCHEMA } from './json-schema-check';
 import { GuardrailsEditor } from './guardrails-editor';
 import { HandoffsPicker } from './handoffs-picker';
+import { ScorersPicker } from './scorers-picker';
 import { SubAgentsPicker } from './sub-agents-picker';
 import { ToolsPicker } from './tools-picker';
 import { useActiveAgents } from './use-active-agents';
@@ -200,6 +201,12 @@ export function AgentFields({
         agents={activeAgents}
         selfId={agentId}
         selfName={draft.name}
+        error={error}
+        idPrefix={idPrefix}
+      />
+      <ScorersPicker
+        scorers={draft.scorers}
+        onChange={(scorers) => set({ scorers })}
         error={error}
         idPrefix={idPrefix}
       />

@@ -46,3 +46,17 @@ export function parseCount(text: string, path: string, min: number, max: number,
   }
   return value;
 }
+
+/**
+ * The service's messages about a list field (`handoffs`, `handoffs[1].input`), each led by the name of the entry
+ * it is about (`names[i]`), so that it can be told which entry to change.
+ */
+export function listMessages(error: ProblemError | null, field: string, names: Array<string | undefined>): string[] {
+  return (error?.problem.errors ?? [])
+    .filter((e) => e.path === field || e.path.startsWith(`${field}[`))
+    .map((e) => {
+      const index = new RegExp(`^${field}\\[(\\d+)\\]`).exec(e.path)?.[1];
+      const name = index === undefined ? undefined : names[Number(index)];
+      return name ? `${name}: ${e.message}` : e.message;
+    });
+}

@@ -1,23 +1,10 @@
 import type { ProblemError } from '../api/client';
+import { listMessages } from './form-problem';
 import { ProblemView } from '../components/problem-view';
 import { HANDOFF_INPUT_LABELS, HandoffDraft, HandoffInput, MAX_HANDOFFS } from './handoffs-draft';
 import type { ActiveAgents } from './use-active-agents';
 
 const INPUTS = Object.keys(HANDOFF_INPUT_LABELS) as HandoffInput[];
-
-/**
- * The service's messages about the handoffs (`handoffs`, `handoffs[1].input`), each led by the agent its entry
- * names, so that it can be told which choice to change.
- */
-function handoffMessages(error: ProblemError | null, handoffs: HandoffDraft[]): string[] {
-  return (error?.problem.errors ?? [])
-    .filter((e) => e.path === 'handoffs' || e.path.startsWith('handoffs['))
-    .map((e) => {
-      const index = /^handoffs\[(\d+)\]/.exec(e.path)?.[1];
-      const agent = index === undefined ? undefined : handoffs[Number(index)]?.agent;
-      return agent ? `${agent}: ${e.message}` : e.message;
-    });
-}
 
 /** One chosen or choosable agent: its checkbox and, once chosen, what it is sent. */
 function HandoffChoice({
@@ -96,7 +83,11 @@ export function HandoffsPicker({
     );
   const setInput = (name: string, input: HandoffInput) =>
     onChange(handoffs.map((handoff) => (handoff.agent === name ? { ...handoff, input } : handoff)));
-  const messages = handoffMessages(error, handoffs);
+  const messages = listMessages(
+    error,
+    'handoffs',
+    handoffs.map((entry) => entry.agent),
+  );
 
   return (
     <fieldset aria-describedby={messages.length ? errorId : undefined}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ScoresChart } from '../components/scores-chart';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { Agent, AgentRun } from '../api/schema';
 import { Field } from '../components/field';
@@ -114,11 +115,18 @@ export function AgentPage({ agentId }: { agentId: string }) {
                 'none'
               )}
             </dd>
+            <dt>Live scorers</dt>
+            <dd data-testid="agent-scorers">
+              {agent.scorers.length
+                ? agent.scorers.map((entry) => `${entry.scorer} (${entry.sampling * 100}% of runs)`).join(', ')
+                : 'none'}
+            </dd>
             <dt>History</dt>
             <dd>
               <a href={href('history', `agent-${agent.id}`)}>Event history</a>
             </dd>
           </dl>
+          <ScoresChart agentId={agent.id} />
           {agent.status === 'active' && <AgentProtocols agent={agent} />}
           {agent.status === 'active' && (
             <>

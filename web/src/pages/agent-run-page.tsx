@@ -1,3 +1,4 @@
+import { RunScores } from './run-scores';
 import { GuardrailVerdicts } from './guardrail-verdicts';
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
@@ -56,6 +57,11 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       } else if (event === 'end') {
         setRun(payload);
         setStatus(payload.status);
+        // The stream ends with the run as it ended; what is recorded on it since (its scores) is read.
+        api.GET('/v1/agents/{agentId}/runs/{runId}', { params: { path: { agentId, runId } } }).then(
+          (result) => setRun(unwrap(result)),
+          () => undefined,
+        );
       }
     }).catch((caught) => !abort.signal.aborted && setError(asProblem(caught)));
     return () => abort.abort();
@@ -250,6 +256,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
         </>
       )}
       {run && run.guardrails.length > 0 && <GuardrailVerdicts verdicts={run.guardrails} />}
+      {run && run.scores.length > 0 && <RunScores scores={run.scores} />}
       <h2>Tool calls</h2>
       {toolCalls.length === 0 && <p class="muted">None.</p>}
       <ol class="tool-calls">
