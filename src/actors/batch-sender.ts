@@ -14,6 +14,12 @@ export interface BatchCommand<C> {
   stream: string;
   command: C;
   context: CommandContext;
+  /**
+   * The stream as the caller knows it (its state after the event at `revision`), for an actor not in memory: it is
+   * decided on without a read. Should the stream have moved on, the append conflicts and the command goes through
+   * `send`, which reads it.
+   */
+  known?: { state: unknown; revision: bigint };
 }
 
 /** How one command of a batch went: what `send` would have answered, or what it would have thrown. */
@@ -80,7 +86,11 @@ export class BatchSender {
         outcomes.push(...(await this.send(decider, commands.slice(from, from + most), { opens })));
       return outcomes;
     }
-    const actors = commands.map(({ stream }) => this.actors.of(stream, decider));
+    const actors = commands.map(({ stream, known }) => {
+      const actor = this.actors.of(stream, decider);
+      if (known) actor.adopt(known.state as S, known.revision);
+      return actor;
+    });
     const cold = actors.filter((actor) => actor.idle && !actor.inMemory);
     // A failed load leaves the actor out of memory: its command goes through `send`, which reports the failure.
     if (cold.length) await Promise.all(cold.map((actor) => actor.read().catch(() => undefined)));

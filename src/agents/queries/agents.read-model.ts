@@ -212,6 +212,12 @@ export class AgentsReadModel implements AgentDirectory {
   }
 
   /** The run as the API shows it, with its context; with `tree`, its whole tree of runs. */
+  /** A run's context, kept apart from the rest of it (see saveRun); undefined when there is no such run. */
+  runContext(runId: string): AgentRunAggregate['context'] | undefined {
+    const row = this.statements.getContext.get(runId);
+    return row && (JSON.parse(row.context) as AgentRunAggregate['context']);
+  }
+
   getRun(agentId: string, runId: string, tree = false): (AgentRun & { tree?: RunTree }) | undefined {
     const run = this.getRunAggregate(runId, agentId);
     const row = run && this.statements.getContext.get(runId);
