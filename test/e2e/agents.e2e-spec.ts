@@ -126,6 +126,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       source: null,
       experimentId: null,
       trial: null,
+      scores: [],
       pendingApprovals: [],
       toolCalls: [],
       usage: null,

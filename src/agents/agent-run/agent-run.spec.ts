@@ -216,6 +216,7 @@ describe('agent run decider', () => {
       source: null,
       experimentId: null,
       trial: null,
+      scores: [],
       pendingApprovals: [],
       toolCalls: [
         {
