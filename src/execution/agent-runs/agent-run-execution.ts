@@ -231,7 +231,6 @@ export class AgentRunExecution {
       );
   }
 
-  /** The agent the run goes on with: after a handoff, the one handed to; a thread's turn may begin with another. */
   /** A decided call: an approved one runs (with the args the person gave, if any); a rejected one has its result. */
   private async carryOut(
     decided: AgentRunAggregate['decided'][number],
