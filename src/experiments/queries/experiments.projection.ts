@@ -23,7 +23,9 @@ export class ExperimentsProjection extends ReadModelProjection {
     const event = recorded as unknown as ExperimentEvent;
     if (event.type === 'ExperimentCreated') {
       const { createdAt, ...plan } = event.data;
-      return this.readModel.put(createdView(plan, createdAt));
+      // Experiments created before overrides have none.
+      const target = { ...plan.target, overrides: plan.target.overrides ?? null };
+      return this.readModel.put(createdView({ ...plan, target }, createdAt));
     }
     const view = this.readModel.get(event.data.experimentId);
     if (!view) return;
@@ -39,7 +41,10 @@ export class ExperimentsProjection extends ReadModelProjection {
         return this.readModel.put({ ...view, progress: { ...progress, scored: progress.scored + 1 } });
       }
       case 'ExperimentCompleted': {
-        const { summary, completedAt } = event.data;
+        const { completedAt } = event.data;
+        // Summaries recorded before model calls and recorded tool results were counted have neither.
+        const summary = { ...event.data.summary, modelCalls: event.data.summary.modelCalls ?? 0 };
+        summary.recorded ??= null;
         return this.readModel.put({ ...view, status: 'succeeded', summary, passed: summary.passed, completedAt });
       }
     }

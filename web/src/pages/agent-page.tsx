@@ -118,7 +118,9 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dt>Live scorers</dt>
             <dd data-testid="agent-scorers">
               {agent.scorers.length
-                ? agent.scorers.map((entry) => `${entry.scorer} (${entry.sampling * 100}% of runs)`).join(', ')
+                ? agent.scorers
+                    .map((entry) => `${entry.scorer} (${Math.round(entry.sampling * 1000) / 10}% of runs)`)
+                    .join(', ')
                 : 'none'}
             </dd>
             <dt>History</dt>
