@@ -14,7 +14,8 @@ export interface PlanSources {
 
 /**
  * What an experiment will run, from its request: the dataset's version and its item count, the agent by name and
- * its version, the scorers by name, each resolved now and recorded (a scorer renamed or an agent archived later changes nothing).
+ * its version, the scorers by name, each resolved now and recorded (a scorer renamed or an agent archived later
+ * changes nothing).
  * A threshold that is not a number from 0 to 1 is a 400; what names nothing (a dataset, an agent, a scorer, a
  * threshold's scorer not among `scorers`) a 422 naming the field.
  */
