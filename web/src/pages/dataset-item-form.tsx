@@ -4,6 +4,7 @@ import type { Dataset } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
 import { TextAreaField } from '../components/text-area-field';
+import { TextInputField } from '../components/text-input-field';
 import { type FieldProblem, formProblem, parseJsonField } from '../forms/form-problem';
 
 type Source = 'hand' | 'run';
@@ -88,23 +89,15 @@ export function DatasetItemForm({ dataset, onAdded }: { dataset: Dataset; onAdde
           </label>
         </fieldset>
         {source === 'run' ? (
-          <Field
+          <TextInputField
             id="item-run"
             label="Run id"
             path="fromRunId"
+            value={runId}
+            onInput={setRunId}
             error={error}
             hint={`An ended ${dataset.target} run: its input, and its output as the answer expected unless one is given below`}
-          >
-            {(describedBy, invalid) => (
-              <input
-                id="item-run"
-                value={runId}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onInput={(e) => setRunId(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+          />
         ) : dataset.target === 'agent' ? (
           <>
             {text('item-task', 'Task', 'input.task', task, setTask)}

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, asProblem, type ProblemError, unwrap } from '../api/client';
 import type { Dataset } from '../api/schema';
 import { Field } from '../components/field';
+import { TextAreaField } from '../components/text-area-field';
+import { TextInputField } from '../components/text-input-field';
 import { LoadMore } from '../components/load-more';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
@@ -87,29 +89,17 @@ function CreateDataset() {
     <section aria-labelledby="new-dataset">
       <h2 id="new-dataset">New dataset</h2>
       <form class="card" onSubmit={submit} noValidate>
-        <Field id="dataset-name" label="Name" path="name" error={error}>
-          {(describedBy, invalid) => (
-            <input
-              id="dataset-name"
-              value={name}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field id="dataset-description" label="Description" path="description" error={error} hint="Optional">
-          {(describedBy, invalid) => (
-            <textarea
-              id="dataset-description"
-              rows={2}
-              value={description}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onInput={(e) => setDescription(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextInputField id="dataset-name" label="Name" path="name" value={name} onInput={setName} error={error} />
+        <TextAreaField
+          id="dataset-description"
+          label="Description"
+          path="description"
+          value={description}
+          onInput={setDescription}
+          error={error}
+          hint="Optional"
+          rows={2}
+        />
         <Field
           id="dataset-target"
           label="Target"

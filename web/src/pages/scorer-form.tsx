@@ -4,6 +4,7 @@ import type { Scorer } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
 import { TextAreaField } from '../components/text-area-field';
+import { TextInputField } from '../components/text-input-field';
 import { type FieldProblem, formProblem, parseJsonField } from '../forms/form-problem';
 import { useActiveAgents } from '../forms/use-active-agents';
 import { AgentNameField } from '../forms/agent-name-field';
@@ -64,17 +65,15 @@ export function ScorerForm() {
     <section aria-labelledby="new-scorer">
       <h2 id="new-scorer">New scorer</h2>
       <form class="card" onSubmit={submit} noValidate>
-        <Field id="scorer-name" label="Name" path="name" error={error} hint="Unique among active scorers">
-          {(describedBy, invalid) => (
-            <input
-              id="scorer-name"
-              value={name}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextInputField
+          id="scorer-name"
+          label="Name"
+          path="name"
+          value={name}
+          onInput={setName}
+          error={error}
+          hint="Unique among active scorers"
+        />
         {area('scorer-description', 'Description', 'description', description, setDescription, 'Optional')}
         <Field id="scorer-type" label="Type" path="type" error={error}>
           {(describedBy, invalid) => (
