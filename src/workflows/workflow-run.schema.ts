@@ -132,6 +132,24 @@ export class WorkflowRunStepSchema {
   endedAt: string | null;
 }
 
+export class WorkflowRunTrialSchema {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "The merge patch of the workflow's definition the run tried, never saved; null: none.",
+  })
+  overrides: Record<string, unknown> | null;
+
+  @ApiProperty({
+    ...idField('wfrun'),
+    nullable: true,
+    description:
+      "The run whose steps' tool results were given back to the same steps for the same calls (`mode: recorded`); null: tools ran.",
+  })
+  recordedFrom: string | null;
+}
+
 export class WorkflowRunSchema {
   @ApiProperty(idField('wfrun', 'wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M'))
   id: string;
@@ -166,6 +184,18 @@ export class WorkflowRunSchema {
 
   @ApiPropertyOptional({ type: RunSourceSchema, description: 'A run asked for by an MCP client: its session.' })
   source?: RunSourceSchema;
+
+  @ApiPropertyOptional({
+    ...idField('experiment'),
+    description: "A run of an experiment's dataset item: the experiment (absent for the others).",
+  })
+  experimentId?: string;
+
+  @ApiPropertyOptional({
+    type: () => WorkflowRunTrialSchema,
+    description: 'How the experiment ran its item (its version is `workflowVersion`); absent for the others.',
+  })
+  trial?: WorkflowRunTrialSchema;
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;

@@ -7,10 +7,13 @@ import { StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } 
 /** A workflow run after one of its events. */
 export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEvent): WorkflowRunState {
   if (event.type === 'WorkflowRunQueued') {
-    const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf, source } = event.data;
+    const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf, source, experimentId, trial } =
+      event.data;
     return {
       ...(replayOf && { replayOf }),
       ...(source && { source }),
+      ...(experimentId && { experimentId }),
+      ...(trial && { trial }),
       id,
       workflowId,
       workflowName: '',

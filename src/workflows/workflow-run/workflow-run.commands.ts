@@ -1,6 +1,6 @@
 import { RunError, RunSource } from '../../domain/run';
 import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
-import { WorkflowRun } from './workflow-run.state';
+import { WorkflowRun, WorkflowRunTrial } from './workflow-run.state';
 
 /** How a step's agent run ended. */
 export type StepOutcome = { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
@@ -11,7 +11,13 @@ export type NewAgentRunId = () => string;
 export type QueueWorkflowRun = { type: 'QueueWorkflowRun' } & Pick<
   WorkflowRun,
   'id' | 'workflowId' | 'input' | 'trigger' | 'createdAt'
-> & { workflowVersion?: number; replayOf?: ReplayOf; source?: RunSource };
+> & {
+    workflowVersion?: number;
+    replayOf?: ReplayOf;
+    source?: RunSource;
+    experimentId?: string;
+    trial?: WorkflowRunTrial;
+  };
 /** A step a replay takes from the run it replays. */
 export interface ReusedStep {
   index: number;

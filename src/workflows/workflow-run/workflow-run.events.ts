@@ -1,9 +1,10 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
 import { RunError, RunSource } from '../../domain/run';
 import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
-import { SkipReason, WorkflowRun } from './workflow-run.state';
+import { SkipReason, WorkflowRun, WorkflowRunTrial } from './workflow-run.state';
 
-type RunEnded = { runId: string; endedAt: string };
+/** `experimentId`: the run answers an item of that experiment (absent for the others). */
+type RunEnded = { runId: string; experimentId?: string; endedAt: string };
 /** `workflowVersion` is absent from runs recorded before versions. */
 export type WorkflowRunQueued = DomainEvent<
   'WorkflowRunQueued',
@@ -11,6 +12,8 @@ export type WorkflowRunQueued = DomainEvent<
     workflowVersion?: number;
     replayOf?: ReplayOf;
     source?: RunSource;
+    experimentId?: string;
+    trial?: WorkflowRunTrial;
   }
 >;
 export type WorkflowRunStarted = DomainEvent<

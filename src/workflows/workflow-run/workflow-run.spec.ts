@@ -203,4 +203,40 @@ describe('workflow run decider', () => {
     const state = [queued, started, step0].reduce(workflowRunDecider.evolve, null)!;
     expect(state.steps.map((step) => step.task)).toEqual(['Research cron', null]);
   });
+
+  it("keeps an experiment's trial, and names the experiment on each way the run can end", () => {
+    const trial = { overrides: { outputStep: '0' }, recordedFrom: 'wfrun_source' };
+    const tried = { ...queued, data: { ...queued.data, experimentId: 'experiment_1', trial } };
+    given(workflowRunDecider, [])
+      .when({
+        type: 'QueueWorkflowRun',
+        id,
+        workflowId,
+        input,
+        trigger,
+        createdAt,
+        experimentId: 'experiment_1',
+        trial,
+      })
+      .then([tried]);
+    const state = [tried, started].reduce(workflowRunDecider.evolve, null)!;
+    expect(state).toMatchObject({ experimentId: 'experiment_1', trial });
+    const ended = { runId: 'wfrun_1', experimentId: 'experiment_1', endedAt: at };
+    given(workflowRunDecider, [tried, started, step0])
+      .when({ type: 'CancelWorkflowRun' }, now)
+      .then([{ type: 'WorkflowRunCancelled', data: ended }]);
+    const failure = { index: 0, agentRunId: 'agentrun_a', outcome: { error: { code: 'x', message: 'no' } } };
+    const failed = workflowRunDecider.decide(
+      [tried, started, step0].reduce(workflowRunDecider.evolve, null),
+      { type: 'EndWorkflowStep', ...failure, newAgentRunId: () => 'agentrun_b' },
+      now,
+    );
+    expect(failed.map((event) => event.type)).toEqual(['WorkflowStepEnded', 'WorkflowRunFailed']);
+    expect(failed[0].data).not.toHaveProperty('experimentId');
+    expect(failed[1].data).toMatchObject({ experimentId: 'experiment_1' });
+    // A run of no experiment ends as before.
+    given(workflowRunDecider, [queued, started, step0])
+      .when({ type: 'CancelWorkflowRun' }, now)
+      .then([{ type: 'WorkflowRunCancelled', data: { runId: 'wfrun_1', endedAt: at } }]);
+  });
 });

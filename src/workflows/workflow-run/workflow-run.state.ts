@@ -51,6 +51,16 @@ export interface WorkflowRunStep {
   endedAt: string | null;
 }
 
+/**
+ * How an experiment runs its item on a workflow: its steps as they were at the run's `workflowVersion`, with
+ * `overrides` (a merge patch of the definition, never saved) applied, and with `recordedFrom`, a workflow run whose
+ * steps' tool results are given back to the same steps for the same calls instead of calling the tools again.
+ */
+export interface WorkflowRunTrial {
+  overrides: Record<string, unknown> | null;
+  recordedFrom: string | null;
+}
+
 export interface WorkflowRun {
   id: string;
   workflowId: string;
@@ -70,6 +80,9 @@ export interface WorkflowRun {
   replayOf?: ReplayOf;
   /** Present on a run asked for in an MCP session (or another protocol), not over HTTP. */
   source?: RunSource;
+  /** Present on a run of an experiment's dataset item: the experiment, and how it tries the workflow. */
+  experimentId?: string;
+  trial?: WorkflowRunTrial;
   error: RunError | null;
   createdAt: string;
   startedAt: string | null;
