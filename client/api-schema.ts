@@ -2055,6 +2055,14 @@ export interface components {
             /** @description The step it ran again from. */
             fromStep: string;
         };
+        WorkflowRunTrialSchema: {
+            /** @description The merge patch of the workflow's definition the run tried, never saved; null: none. */
+            overrides: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The run whose steps' tool results were given back to the same steps for the same calls (`mode: recorded`); null: tools ran. */
+            recordedFrom: string | null;
+        };
         WorkflowRunSchema: {
             /** @example wfrun_01JDQA3B4C5D6E7F8G9H0J1K2M */
             id: string;
@@ -2074,6 +2082,10 @@ export interface components {
             replayOf?: components["schemas"]["ReplayOfSchema"];
             /** @description A run asked for by an MCP client: its session. */
             source?: components["schemas"]["RunSourceSchema"];
+            /** @description A run of an experiment's dataset item: the experiment (absent for the others). */
+            experimentId?: string;
+            /** @description How the experiment ran its item (its version is `workflowVersion`); absent for the others. */
+            trial?: components["schemas"]["WorkflowRunTrialSchema"];
             error: components["schemas"]["RunErrorSchema"] | null;
             /** Format: date-time */
             createdAt: string;
@@ -2553,12 +2565,14 @@ export interface components {
             nextCursor: string | null;
         };
         ExperimentTargetDto: {
-            /** @description The name of the active agent each item is run on. */
-            agent: string;
-            /** @description The agent's version each item runs on. Default: its current one (the version is kept for every item). */
+            /** @description The name of the active agent each item of an agent dataset is run on (or `workflow`). */
+            agent?: string;
+            /** @description The workflow each item of a workflow dataset is run on, by name (one workflow not archived must have it) or by id (or `agent`). */
+            workflow?: string;
+            /** @description The agent's or workflow's version each item runs on. Default: its current one (the version is kept for every item). */
             version?: number;
             /**
-             * @description A change to try without saving it: a merge patch of the agent's definition (as PATCH /v1/agents/{id} takes, `name` aside), checked as a PATCH is.
+             * @description A change to try without saving it: a merge patch of the agent's definition (as PATCH /v1/agents/{id} takes, `name` aside) or of the workflow's (as PATCH /v1/workflows/{id} takes: `steps`, `outputStep`, `inputSchema`), checked as a PATCH is.
              * @example {
              *       "instructions": "Answer in one sentence.",
              *       "model": "openai/gpt-4o-mini"
@@ -2569,7 +2583,7 @@ export interface components {
             };
         };
         CreateExperimentDto: {
-            /** @description The dataset whose items are run (an agent dataset). */
+            /** @description The dataset whose items are run: an agent dataset's on `target.agent`, a workflow dataset's on `target.workflow`. */
             dataset: string;
             /** @description The dataset's version whose items are run. Default: its current one. */
             datasetVersion?: number;
@@ -2600,11 +2614,17 @@ export interface components {
             itemCount: number;
         };
         ExperimentTargetSchema: {
-            agent: string;
-            agentId: string;
+            /** @description An agent target: the agent. */
+            agent?: string;
+            agentId?: string;
             /** @description The agent's version every item runs on: `target.version` as asked, else its version when the experiment was created. */
-            agentVersion: number;
-            /** @description The merge patch of the agent's definition the items run with, never saved; null: none. */
+            agentVersion?: number;
+            /** @description A workflow target: the workflow. */
+            workflow?: string;
+            workflowId?: string;
+            /** @description The workflow's version whose steps every item runs: `target.version` as asked, else its version when the experiment was created. */
+            workflowVersion?: number;
+            /** @description The merge patch of the agent's or workflow's definition the items run with, never saved; null: none. */
             overrides: {
                 [key: string]: unknown;
             } | null;
@@ -2684,9 +2704,13 @@ export interface components {
         };
         ComparedExperimentSchema: {
             id: string;
-            agent: string;
-            agentVersion: number;
-            /** @description The change of the agent's definition it tried, never saved; null: none. */
+            /** @description The agent it ran on (absent for a workflow). */
+            agent?: string;
+            agentVersion?: number;
+            /** @description The workflow it ran on (absent for an agent). */
+            workflow?: string;
+            workflowVersion?: number;
+            /** @description The change of the agent's or workflow's definition it tried, never saved; null: none. */
             overrides: {
                 [key: string]: unknown;
             } | null;
@@ -2748,7 +2772,7 @@ export interface components {
         };
         ExperimentResultSchema: {
             itemId: string;
-            /** @description The item's run. */
+            /** @description The item's run: an agent run, or a workflow run for a workflow dataset. */
             runId: string;
             /** @enum {string} */
             status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";

@@ -1,12 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CURSOR, JSON_VALUE, NAME_LENGTH, PAGE_ITEMS, TIME, idField } from '../http/openapi/fields';
+import { CURSOR, JSON_VALUE, NAME_LENGTH, PAGE_ITEMS, RUN_ID, TIME, idField } from '../http/openapi/fields';
 import { DATASET_TARGETS, MAX_DATASET_ITEMS } from './dataset';
 
 /** The shapes the dataset routes answer with, for the OpenAPI document. */
 
 export const DESCRIPTION_LENGTH = 1000;
-/** An agent run's id or a workflow run's. */
-export const RUN_ID_PATTERN = '^(agentrun|wfrun)_[0-9A-HJKMNP-TV-Z]{26}$';
 /** An item's input, expected answer and metadata together, as JSON. */
 export const MAX_ITEM_BYTES = 64 * 1024;
 
@@ -67,9 +65,7 @@ export class DatasetItemSchema {
   metadata: Record<string, unknown>;
 
   @ApiProperty({
-    type: String,
-    maxLength: 36,
-    pattern: RUN_ID_PATTERN,
+    ...RUN_ID,
     nullable: true,
     description: 'The run it was made from; null for an item given by hand.',
   })

@@ -5,6 +5,7 @@ import { WorkflowsModule } from '../workflows/workflows.module';
 import { DatasetsModule } from '../datasets/datasets.module';
 import { ScorersModule } from '../scorers/scorers.module';
 import { ExperimentRunner } from './experiments/experiment-runner';
+import { ItemRuns } from './experiments/item-runs';
 import { ItemScores } from './experiments/item-scores';
 import { LiveScorer } from './live-scoring/live-scorer';
 import { ThreadExchanges } from './agent-runs/thread-exchanges';
@@ -29,6 +30,7 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
     WorkflowRunSlots,
     ThreadExchanges,
     ExperimentRunner,
+    ItemRuns,
     ItemScores,
     LiveScorer,
   ],

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { JSON_VALUE, NAME_LENGTH, TEXT_LENGTH, idField } from '../http/openapi/fields';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JSON_VALUE, NAME_LENGTH, TEXT_LENGTH, RUN_ID, idField } from '../http/openapi/fields';
 import { RUN_STATUSES } from '../domain/run';
 import { MAX_COMPARED_ITEMS } from './experiment-comparison';
 import { EXPERIMENT_MODES } from './experiment';
@@ -10,17 +10,23 @@ class ComparedExperimentSchema {
   @ApiProperty(idField('experiment'))
   id: string;
 
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  agent: string;
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'The agent it ran on (absent for a workflow).' })
+  agent?: string;
 
-  @ApiProperty({ minimum: 1 })
-  agentVersion: number;
+  @ApiPropertyOptional({ minimum: 1 })
+  agentVersion?: number;
+
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'The workflow it ran on (absent for an agent).' })
+  workflow?: string;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  workflowVersion?: number;
 
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
     nullable: true,
-    description: "The change of the agent's definition it tried, never saved; null: none.",
+    description: "The change of the agent's or workflow's definition it tried, never saved; null: none.",
   })
   overrides: Record<string, unknown> | null;
 
@@ -71,7 +77,7 @@ class ComparedScoreSchema {
 }
 
 class ComparedSideSchema {
-  @ApiProperty(idField('agentrun'))
+  @ApiProperty(RUN_ID)
   runId: string;
 
   @ApiProperty({ enum: RUN_STATUSES })

@@ -1,4 +1,4 @@
-import type { ExperimentMode } from './experiment';
+import { type ExperimentMode, isWorkflowTarget } from './experiment';
 import type { ExperimentView } from './experiment-view';
 import type { ScoredItem } from './experiment-summary';
 
@@ -8,8 +8,11 @@ export const MAX_COMPARED_ITEMS = 200;
 /** One side of a comparison: the experiment, what it ran, and the mean of each scorer. */
 export interface ComparedExperiment {
   id: string;
-  agent: string;
-  agentVersion: number;
+  /** What it ran on: an agent at a version, or a workflow at one. */
+  agent?: string;
+  agentVersion?: number;
+  workflow?: string;
+  workflowVersion?: number;
   overrides: Record<string, unknown> | null;
   mode: ExperimentMode;
   datasetVersion: number;
@@ -94,11 +97,13 @@ function side({ runId, status, output, scores }: ScoredItem) {
 }
 
 function described(view: ExperimentView): ComparedExperiment {
+  const { target } = view;
   return {
     id: view.id,
-    agent: view.target.agent,
-    agentVersion: view.target.agentVersion,
-    overrides: view.target.overrides ?? null,
+    ...(isWorkflowTarget(target)
+      ? { workflow: target.workflow, workflowVersion: target.workflowVersion }
+      : { agent: target.agent, agentVersion: target.agentVersion }),
+    overrides: target.overrides ?? null,
     mode: view.mode,
     datasetVersion: view.dataset.version,
   };

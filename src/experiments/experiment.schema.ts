@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CURSOR, JSON_VALUE, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
+import {
+  CURSOR,
+  JSON_VALUE,
+  NAME_LENGTH,
+  PAGE_ITEMS,
+  TEXT_LENGTH,
+  TIME,
+  RUN_ID,
+  idField,
+} from '../http/openapi/fields';
 import { RunErrorSchema } from '../http/openapi/run.schema';
 import { UsageSchema } from '../http/openapi/usage.schema';
 import { RUN_STATUSES } from '../domain/run';
@@ -21,25 +30,39 @@ class ExperimentDatasetSchema {
   itemCount: number;
 }
 
+/** An agent target has `agent`, `agentId` and `agentVersion`; a workflow target `workflow`, `workflowId` and `workflowVersion`. */
 class ExperimentTargetSchema {
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  agent: string;
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'An agent target: the agent.' })
+  agent?: string;
 
-  @ApiProperty(idField('agent'))
-  agentId: string;
+  @ApiPropertyOptional(idField('agent'))
+  agentId?: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     minimum: 1,
     description:
       "The agent's version every item runs on: `target.version` as asked, else its version when the experiment was created.",
   })
-  agentVersion: number;
+  agentVersion?: number;
+
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'A workflow target: the workflow.' })
+  workflow?: string;
+
+  @ApiPropertyOptional(idField('wf'))
+  workflowId?: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    description:
+      "The workflow's version whose steps every item runs: `target.version` as asked, else its version when the experiment was created.",
+  })
+  workflowVersion?: number;
 
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
     nullable: true,
-    description: "The merge patch of the agent's definition the items run with, never saved; null: none.",
+    description: "The merge patch of the agent's or workflow's definition the items run with, never saved; null: none.",
   })
   overrides: Record<string, unknown> | null;
 }
@@ -195,7 +218,7 @@ export class ExperimentResultSchema {
   @ApiProperty(idField('dsitem'))
   itemId: string;
 
-  @ApiProperty({ ...idField('agentrun'), description: "The item's run." })
+  @ApiProperty({ ...RUN_ID, description: "The item's run: an agent run, or a workflow run for a workflow dataset." })
   runId: string;
 
   @ApiProperty({ enum: RUN_STATUSES })

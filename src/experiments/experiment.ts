@@ -13,14 +13,34 @@ export type { ScoredItem };
 export const EXPERIMENT_MODES = ['live', 'recorded'] as const;
 export type ExperimentMode = (typeof EXPERIMENT_MODES)[number];
 
+/** An agent dataset's items run on the agent at one version, each as a run of it. */
+export interface AgentTarget {
+  agentId: string;
+  agent: string;
+  agentVersion: number;
+  overrides: Record<string, unknown> | null;
+}
+
+/** A workflow dataset's items run on the workflow at one version, each as a run of it triggered with the item. */
+export interface WorkflowTarget {
+  workflowId: string;
+  workflow: string;
+  workflowVersion: number;
+  overrides: Record<string, unknown> | null;
+}
+
+export type ExperimentTarget = AgentTarget | WorkflowTarget;
+
+export const isWorkflowTarget = (target: ExperimentTarget): target is WorkflowTarget => 'workflowId' in target;
+
 /**
- * What an experiment runs: every item of a dataset's version on an agent at one version (with `overrides`, a merge
- * patch of its definition tried without saving it), scored by each scorer.
+ * What an experiment runs: every item of a dataset's version on an agent or a workflow at one version (with
+ * `overrides`, a merge patch of its definition tried without saving it), scored by each scorer.
  */
 export interface ExperimentPlan {
   id: string;
   dataset: { id: string; name: string; version: number; itemCount: number };
-  target: { agentId: string; agent: string; agentVersion: number; overrides: Record<string, unknown> | null };
+  target: ExperimentTarget;
   scorers: Array<{ id: string; name: string }>;
   concurrency: number;
   mode: ExperimentMode;

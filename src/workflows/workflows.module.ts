@@ -37,6 +37,9 @@ import { UpdateWorkflowController } from './update-workflow/update-workflow.cont
 import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler';
 import { WorkflowChanges } from './workflow-changes';
 
+import { WorkflowTrialChecks } from './workflow-trial';
+import { WorkflowTrials } from './workflow-trials.port';
+
 @Module({
   imports: [AgentsModule],
   controllers: [
@@ -76,7 +79,8 @@ import { WorkflowChanges } from './workflow-changes';
     WorkflowsReadModel,
     WorkflowsProjection,
     PreferWait,
+    { provide: WorkflowTrials, useClass: WorkflowTrialChecks },
   ],
-  exports: [WorkflowsReadModel, WorkflowRunOpener],
+  exports: [WorkflowsReadModel, WorkflowRunOpener, WorkflowTrials],
 })
 export class WorkflowsModule {}

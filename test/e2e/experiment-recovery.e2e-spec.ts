@@ -95,4 +95,34 @@ describe('an experiment on two instances of one EventStoreDB (the test double)',
     const scored = history.body.events.filter((event: { type: string }) => event.type === 'ExperimentItemScored');
     expect(scored).toHaveLength(8);
   });
+
+  it('runs each item of a workflow dataset as one workflow run, scored once', async () => {
+    const url = two.first.url;
+    await setUp(url, 0);
+    const workflow = await request(url, 'POST', '/v1/workflows', {
+      name: 'chores',
+      steps: [{ agent: 'worker', action: '{{input.task}}' }],
+    });
+    expect(workflow.status).toBe(201);
+    const dataset = (await request(url, 'POST', '/v1/datasets', { name: 'flows', target: 'workflow' })).body;
+    for (let i = 0; i < 6; i++) {
+      const item = { input: { task: `Flow task ${i}` }, expected: 'done' };
+      expect((await request(url, 'POST', `/v1/datasets/${dataset.id}/items`, item)).status).toBe(201);
+    }
+    const created = await two.second.request(
+      'POST',
+      '/v1/experiments',
+      { dataset: dataset.id, target: { workflow: 'chores' }, scorers: ['says done'], concurrency: 3 },
+      { prefer: 'wait=30' },
+    );
+    expect(created.body).toMatchObject({ status: 'succeeded', progress: { total: 6, started: 6, scored: 6 } });
+    expect(created.body.summary.scorers).toEqual([{ scorer: 'says done', mean: 1, threshold: null, passed: null }]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const flowCalls = Object.entries(callsByTask(two.model)).filter(([task]) => task.startsWith('Flow task'));
+    expect(flowCalls).toHaveLength(6);
+    expect(flowCalls.every(([, count]) => count === 1)).toBe(true);
+    const runs = await two.first.request('GET', `/v1/workflows/${workflow.body.id}/runs?limit=50`);
+    expect(runs.body.runs).toHaveLength(6);
+    expect(runs.body.runs.every((run: { experimentId?: string }) => run.experimentId === created.body.id)).toBe(true);
+  });
 });

@@ -1,13 +1,13 @@
-import { Server, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
 import {
   ChatCompletionsBody,
   ScriptedServer,
   hasToolResult,
   lastUserMessage,
   startScriptedOpenAIServer,
+  systemMessage,
   toolResults,
 } from '../support/scripted-model-server';
+import { CountingSite, startCountingSite } from '../support/counting-site';
 import { expectProblem } from '../support/problem-expectations';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -19,16 +19,11 @@ import { TestApp, startTestApp } from '../support/test-app';
  */
 describe('experiment trials', () => {
   let model: ScriptedServer<ChatCompletionsBody>;
-  let site: Server;
-  let siteUrl: string;
-  /** The paths the site was asked for, in order. */
-  const fetched: string[] = [];
+  let site: CountingSite;
   let app: TestApp;
   let fetcherId: string;
 
   /** The system message of a model request: the agent's instructions. */
-  const instructionsOf = (body: ChatCompletionsBody) =>
-    String(body.messages.find((message) => message.role === 'system')?.content ?? '');
   /** The page a task asks for: its country; the model `varied` asks another page for Peru. */
   const pageOf = (task: string, variedModel: boolean) => {
     const country = /France/.test(task) ? 'france' : 'peru';
@@ -36,25 +31,20 @@ describe('experiment trials', () => {
   };
 
   beforeAll(async () => {
-    site = createServer((request, response) => {
-      fetched.push(request.url ?? '');
-      response.writeHead(200, { 'content-type': 'text/plain' }).end(`page ${request.url} #${fetched.length}`);
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    site = await startCountingSite();
     model = await startScriptedOpenAIServer((body) => {
       const task = lastUserMessage(body);
       if (body.model === 'fetch' || body.model === 'varied') {
         if (hasToolResult(body)) return { kind: 'text', text: `Read: ${String(toolResults(body)[0].content)}` };
-        const url = `${siteUrl}/${pageOf(task, body.model === 'varied')}`;
+        const url = `${site.url}/${pageOf(task, body.model === 'varied')}`;
         return { kind: 'toolCalls', calls: [{ name: 'http_get', arguments: { url } }] };
       }
-      return { kind: 'text', text: `[${instructionsOf(body)}] ${task}` };
+      return { kind: 'text', text: `[${systemMessage(body)}] ${task}` };
     });
     app = await startTestApp({
       env: {
         OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
-        HTTP_TOOL_ALLOWED_HOSTS: new URL(siteUrl).host,
+        HTTP_TOOL_ALLOWED_HOSTS: new URL(site.url).host,
         RATE_LIMIT: '0',
         MODEL_MAX_RETRIES: '0',
       },
@@ -74,7 +64,7 @@ describe('experiment trials', () => {
   });
   beforeEach(() => {
     model.requests.splice(0);
-    fetched.splice(0);
+    site.fetched.splice(0);
   });
 
   async function dataset(items: Array<Record<string, unknown>>) {
@@ -99,13 +89,13 @@ describe('experiment trials', () => {
 
     const earlier = await experiment({ dataset: datasetId, target: { agent: 'writer', version: 1 } });
     expect(earlier.body).toMatchObject({ status: 'succeeded', target: { agentVersion: 1, overrides: null } });
-    expect(model.requests.map(instructionsOf)).toEqual(['Write plainly.']);
+    expect(model.requests.map(systemMessage)).toEqual(['Write plainly.']);
 
     model.requests.splice(0);
     const overrides = { instructions: 'Write in French.', maxSteps: 3 };
     const tried = await experiment({ dataset: datasetId, target: { agent: 'writer', overrides } });
     expect(tried.body).toMatchObject({ status: 'succeeded', target: { agentVersion: 2, overrides } });
-    expect(model.requests.map(instructionsOf)).toEqual(['Write in French.']);
+    expect(model.requests.map(systemMessage)).toEqual(['Write in French.']);
     const [result] = (await app.request('GET', `/v1/experiments/${tried.body.id}/results`)).body.results;
     const run = await app.request('GET', `/v1/agents/${writer.body.id}/runs/${result.runId}`);
     expect(run.body).toMatchObject({ agentVersion: 2, trial: { overrides, recordedFrom: null } });
@@ -150,18 +140,18 @@ describe('experiment trials', () => {
       expect(run.body.status).toBe('succeeded');
       sources.push(run.body.id);
     }
-    expect(fetched).toEqual(['/france', '/peru']);
+    expect(site.fetched).toEqual(['/france', '/peru']);
     const datasetId = await dataset(sources.map((fromRunId) => ({ fromRunId })));
 
     // The same model makes the same calls: every result is the recorded one, and the site is asked nothing.
-    fetched.splice(0);
+    site.fetched.splice(0);
     const same = await experiment({ dataset: datasetId, target: { agent: 'fetcher' }, mode: 'recorded' });
     expect(same.body).toMatchObject({
       status: 'succeeded',
       mode: 'recorded',
       summary: { recorded: { hits: 2, misses: 0 } },
     });
-    expect(fetched).toEqual([]);
+    expect(site.fetched).toEqual([]);
     const results = (await app.request('GET', `/v1/experiments/${same.body.id}/results`)).body.results;
     // Each answer read the page its source run read (the site numbers what it serves).
     const outputs = results.map((result: { output: string }) => result.output).sort();
@@ -177,12 +167,12 @@ describe('experiment trials', () => {
       mode: 'recorded',
     });
     expect(varied.body.summary).toMatchObject({ recorded: { hits: 1, misses: 1 }, modelCalls: 4 });
-    expect(fetched).toEqual(['/peru-again']);
+    expect(site.fetched).toEqual(['/peru-again']);
 
     // Live mode calls every tool.
-    fetched.splice(0);
+    site.fetched.splice(0);
     const live = await experiment({ dataset: datasetId, target: { agent: 'fetcher' } });
     expect(live.body.summary).toMatchObject({ recorded: null, modelCalls: 4 });
-    expect(fetched.sort()).toEqual(['/france', '/peru']);
+    expect(site.fetched.sort()).toEqual(['/france', '/peru']);
   });
 });

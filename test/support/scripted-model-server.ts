@@ -207,6 +207,11 @@ export function lastUserMessage(body: ChatCompletionsBody): string {
   return Array.isArray(last.content) ? last.content.map((p: { text?: string }) => p.text ?? '').join('') : '';
 }
 
+/** The system message of a request: the agent's instructions ('' when there is none). */
+export function systemMessage(body: ChatCompletionsBody): string {
+  return String(body.messages.find((message) => message.role === 'system')?.content ?? '');
+}
+
 /** The tool results sent back to the model, in order. */
 export function toolResults(body: ChatCompletionsBody): { toolCallId: string; content: unknown }[] {
   return body.messages

@@ -5,7 +5,8 @@ import { FreeFormObject } from '../../http/free-form-json';
 import { JSON_VALUE } from '../../http/openapi/fields';
 import { Optional } from '../../http/validation';
 import { DATASET_TARGETS, DatasetTarget } from '../dataset';
-import { DESCRIPTION_LENGTH, RUN_ID_PATTERN } from '../dataset.schema';
+import { RUN_ID_PATTERN } from '../../http/openapi/fields';
+import { DESCRIPTION_LENGTH } from '../dataset.schema';
 
 export class CreateDatasetDto {
   @NameField('support questions')

@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ActorRegistry } from '../../actors/actor-registry';
-import { trialAgent } from '../../agents/agent-trial';
-import { agentRunDecider, queueingFor } from '../../agents/agent-run/agent-run';
-import { AGENT_RUN_ENDINGS, AgentRunEndedData, agentRunStream } from '../../agents/agent-run/agent-run.events';
+import { AGENT_RUN_ENDINGS, AgentRunEndedData } from '../../agents/agent-run/agent-run.events';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
 import { DatasetsReadModel } from '../../datasets/queries/datasets.read-model';
@@ -12,17 +10,25 @@ import {
   ExperimentItemsStarted,
   experimentDecider,
   experimentStream,
+  isWorkflowTarget,
   openSlots,
 } from '../../experiments/experiment';
 import { IdGenerator } from '../../shared/ids';
-import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
+import { WORKFLOW_RUN_ENDINGS } from '../../workflows/workflow-run/workflow-run.events';
+import { ItemRuns } from './item-runs';
 import { ItemScores } from './item-scores';
 
-const FOLLOWED = ['ExperimentCreated', 'ExperimentItemsStarted', 'ExperimentItemScored', ...AGENT_RUN_ENDINGS];
+const FOLLOWED = [
+  'ExperimentCreated',
+  'ExperimentItemsStarted',
+  'ExperimentItemScored',
+  ...AGENT_RUN_ENDINGS,
+  ...WORKFLOW_RUN_ENDINGS,
+];
 
 /**
  * The process manager of experiments, over events: a created experiment starts its first items (at most
- * `concurrency`), each an ordinary agent run with `experimentId`; an item's run that ends is scored by every
+ * `concurrency`), each an ordinary run of the agent or workflow with `experimentId`; an item's run that ends is scored by every
  * scorer, and the next item starts in its place, until every item is scored. It follows the log from its own
  * checkpoint and every step is idempotent (an item is started once and scored once), so after a crash, or on a
  * second instance, it reads on from where it was and no item runs twice.
@@ -42,7 +48,7 @@ export class ExperimentRunner extends ProcessManager {
     private readonly actors: ActorRegistry,
     private readonly ids: IdGenerator,
     private readonly datasets: DatasetsReadModel,
-    private readonly queuedHere: RunsQueuedHere,
+    private readonly itemRuns: ItemRuns,
     private readonly scores: ItemScores,
   ) {
     super(deps, config.runs.executorEnabled);
@@ -56,14 +62,15 @@ export class ExperimentRunner extends ProcessManager {
     if (event.type === 'ExperimentItemsStarted') {
       const { experimentId, items } = event.data as ExperimentItemsStarted['data'];
       const experiment = await this.experiment(experimentId);
-      if (experiment) await this.queueRuns(experiment, items);
+      if (experiment) await this.itemRuns.queue(experiment, items);
       return;
     }
     if (event.type === 'ExperimentCreated' || event.type === 'ExperimentItemScored') {
       const experimentId = String(event.type === 'ExperimentCreated' ? event.data.id : event.data.experimentId);
       return this.fill(experimentId);
     }
-    const ended = event.data as unknown as AgentRunEndedData;
+    // An agent run's ending or a workflow run's: both name the run and, for an experiment's, the experiment.
+    const ended = event.data as unknown as Pick<AgentRunEndedData, 'runId' | 'experimentId'>;
     if (!ended.experimentId) return;
     const experiment = await this.experiment(ended.experimentId);
     if (!experiment || experiment.status === 'succeeded') return;
@@ -98,7 +105,8 @@ export class ExperimentRunner extends ProcessManager {
     const { dataset } = experiment;
     const after = experiment.lastStartedItemId ?? '';
     const page = this.datasets.items(dataset.id, dataset.version, after, slots);
-    const items = page.items.map((item) => ({ itemId: item.id, runId: this.ids.newId('agentrun') }));
+    const prefix = isWorkflowTarget(experiment.target) ? 'wfrun' : 'agentrun';
+    const items = page.items.map((item) => ({ itemId: item.id, runId: this.ids.newId(prefix) }));
     if (!items.length) return;
     const started = await this.actors.send(
       experimentStream(experimentId),
@@ -108,33 +116,7 @@ export class ExperimentRunner extends ProcessManager {
     );
     // Recorded first, then queued: should this stop here, ExperimentItemsStarted brings them from the log.
     const recorded = started.events[0] as ExperimentItemsStarted | undefined;
-    if (recorded) await this.queueRuns(started.state!, recorded.data.items);
-  }
-
-  /**
-   * Queues each item's run (a run queued before is left as it is), claimed here when a slot is free: the agent at
-   * the experiment's version with its overrides, and in `recorded` mode, an item made from a run replaying that
-   * run's tool results.
-   */
-  private async queueRuns(experiment: ExperimentAggregate, items: Array<{ itemId: string; runId: string }>) {
-    const { agentId, agentVersion, overrides } = experiment.target;
-    const agent = await trialAgent(this.actors, agentId, agentVersion, overrides);
-    const { id: experimentId, mode } = experiment;
-    await Promise.all(
-      items.map(async ({ itemId, runId }) => {
-        const item = this.datasets.itemEver(experiment.dataset.id, itemId);
-        if (!item) return;
-        const input = item.input as { task: string; context?: Record<string, unknown> };
-        const trial = { overrides, recordedFrom: mode === 'recorded' ? item.sourceRunId : null };
-        const run = { id: runId, task: input.task, context: input.context ?? {}, experimentId, trial };
-        const context = { correlationId: experimentId, causationId: experimentId };
-        await this.queuedHere.queue({ id: runId, agent, mayStart: true }, (start) =>
-          this.actors.send(agentRunStream(runId), agentRunDecider, queueingFor(agent, run, start), context, {
-            newStream: true,
-          }),
-        );
-      }),
-    );
+    if (recorded) await this.itemRuns.queue(started.state!, recorded.data.items);
   }
 
   private experiment(experimentId: string): Promise<ExperimentAggregate | null> {

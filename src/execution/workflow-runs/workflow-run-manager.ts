@@ -30,6 +30,7 @@ import { isHeld } from '../../domain/run-slots';
 import { currentTraceparent, inAsyncScope, laterInThisScope } from '../../shared/trace-context';
 import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
 import { WorkflowRunActors } from './workflow-run-actors';
+import { stepTrial, trialStart } from './workflow-run-trials';
 import { WorkflowRunTraces } from './workflow-run-traces';
 import {
   FOLLOWED_EVENT_TYPES,
@@ -130,7 +131,10 @@ export class WorkflowRunManager extends ProcessManager {
     }
   }
 
-  /** Starts a queued run, unless it waits for a slot (`maxConcurrentRuns`; WorkflowRunSlots starts it then). */
+  /**
+   * Starts a queued run, unless it waits for a slot (`maxConcurrentRuns`; WorkflowRunSlots starts it then): an
+   * experiment's run with the steps it tries, a replay with those it replays, any other with the workflow's own.
+   */
   async start(runId: string, workflowId: string): Promise<void> {
     if (this.hasEnded(runId)) return;
     const workflow = await this.actors.of(workflowStream(workflowId), workflowDecider).read();
@@ -138,6 +142,11 @@ export class WorkflowRunManager extends ProcessManager {
     if (isHeld(workflow.runs, runId)) return;
     const run = await this.runs.read(runId);
     if (run?.status !== 'queued') return;
+    const newAgentRunId = () => this.ids.newId('agentrun');
+    if (run.trial) {
+      await this.sendToRun(runId, { type: 'StartWorkflowRun', ...(await trialStart(this.actors, run)), newAgentRunId });
+      return;
+    }
     const replayed = run.replayOf ? await this.replayed(run.replayOf.runId) : undefined;
     // A replay runs the version it replays (unless it asked for the current one), from what that run recorded.
     const original = replayed && replayed.workflowVersion === run.workflowVersion;
@@ -150,7 +159,7 @@ export class WorkflowRunManager extends ProcessManager {
       workflowVersion,
       steps,
       ...(outputStep !== undefined && { outputStep }),
-      newAgentRunId: () => this.ids.newId('agentrun'),
+      newAgentRunId,
       ...(run.replayOf && replayed && { reuse: reusableSteps(steps, run.replayOf.fromStep, replayed.run) }),
     });
   }
@@ -243,13 +252,14 @@ export class WorkflowRunManager extends ProcessManager {
     }
     // With a free slot of the local executor, the step's run is queued and claimed in one commit.
     const traceparent = currentTraceparent();
+    const trial = await stepTrial(this.runs, run, index);
     await this.queuedHere.queue({ id: agentRunId, agent, traceparent, mayStart: true }, (start) =>
       this.actors.send(
         agentRunStream(agentRunId),
         agentRunDecider,
         queueingFor(
           agent,
-          { id: agentRunId, task, context: stepContext(run, index), workflowRunId: runId, stepIndex: index },
+          { id: agentRunId, task, context: stepContext(run, index), workflowRunId: runId, stepIndex: index, ...trial },
           start,
         ),
         { correlationId: runId, causationId: runId },

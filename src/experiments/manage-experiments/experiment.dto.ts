@@ -23,17 +23,31 @@ import { EXPERIMENT_MODES, ExperimentMode } from '../experiment';
 export const MAX_EXPERIMENT_CONCURRENCY = 50;
 export const MAX_EXPERIMENT_SCORERS = 20;
 
+/** What an experiment tries: an agent (for an agent dataset) or a workflow (for a workflow dataset), one of them. */
 export class ExperimentTargetDto {
-  @ApiProperty({ maxLength: NAME_LENGTH, description: 'The name of the active agent each item is run on.' })
+  @ApiPropertyOptional({
+    maxLength: NAME_LENGTH,
+    description: 'The name of the active agent each item of an agent dataset is run on (or `workflow`).',
+  })
   @MaxLength(NAME_LENGTH)
   @IsString({ message: 'target.agent must be a string' })
-  @IsDefined({ message: 'target.agent is required' })
-  agent: string;
+  @Optional()
+  agent?: string;
+
+  @ApiPropertyOptional({
+    maxLength: NAME_LENGTH,
+    description:
+      'The workflow each item of a workflow dataset is run on, by name (one workflow not archived must have it) or by id (or `agent`).',
+  })
+  @MaxLength(NAME_LENGTH)
+  @IsString({ message: 'target.workflow must be a string' })
+  @Optional()
+  workflow?: string;
 
   @ApiPropertyOptional({
     minimum: 1,
     description:
-      "The agent's version each item runs on. Default: its current one (the version is kept for every item).",
+      "The agent's or workflow's version each item runs on. Default: its current one (the version is kept for every item).",
   })
   @Min(1, { message: 'target.version must be at least 1' })
   @IsInt({ message: 'target.version must be an integer' })
@@ -44,7 +58,7 @@ export class ExperimentTargetDto {
     type: 'object',
     additionalProperties: true,
     description:
-      "A change to try without saving it: a merge patch of the agent's definition (as PATCH /v1/agents/{id} takes, `name` aside), checked as a PATCH is.",
+      "A change to try without saving it: a merge patch of the agent's definition (as PATCH /v1/agents/{id} takes, `name` aside) or of the workflow's (as PATCH /v1/workflows/{id} takes: `steps`, `outputStep`, `inputSchema`), checked as a PATCH is.",
     example: { instructions: 'Answer in one sentence.', model: 'openai/gpt-4o-mini' },
   })
   @FreeFormObject({ message: 'target.overrides must be an object' })
@@ -52,7 +66,11 @@ export class ExperimentTargetDto {
 }
 
 export class CreateExperimentDto {
-  @ApiProperty({ ...idField('dataset'), description: 'The dataset whose items are run (an agent dataset).' })
+  @ApiProperty({
+    ...idField('dataset'),
+    description:
+      "The dataset whose items are run: an agent dataset's on `target.agent`, a workflow dataset's on `target.workflow`.",
+  })
   @Matches(/^dataset_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'dataset must be a dataset id (dataset_ and a ULID)' })
   @IsString({ message: 'dataset must be a string' })
   @IsDefined({ message: 'dataset is required' })

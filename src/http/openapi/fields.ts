@@ -26,6 +26,12 @@ export function idField(prefix: IdPrefix, example?: string) {
   return { type: String, maxLength: prefix.length + 27, pattern: `^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`, example };
 }
 
+/** An agent run's id or a workflow run's. */
+export const RUN_ID_PATTERN = '^(agentrun|wfrun)_[0-9A-HJKMNP-TV-Z]{26}$';
+
+/** The id of an agent run or of a workflow run (as an experiment's items and a dataset's sources are). */
+export const RUN_ID = { type: String, maxLength: 'agentrun'.length + 27, pattern: RUN_ID_PATTERN } as const;
+
 /** A position in the log or a revision in a stream: an unsigned 64-bit integer in decimal. */
 export const POSITION = { type: String, maxLength: 20, pattern: '^[0-9]+$' } as const;
 

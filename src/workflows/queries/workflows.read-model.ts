@@ -75,6 +75,9 @@ function prepareStatements(db: Database.Database) {
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
     ),
     get: db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?'),
+    activeNamed: db.prepare<[string], WorkflowRow>(
+      `SELECT * FROM workflows WHERE name = ? AND status != 'archived' ORDER BY id LIMIT 10`,
+    ),
     inputSchema: db.prepare<[string], { input_schema: string | null }>(
       `SELECT input_schema FROM workflows WHERE id = ? AND status != 'archived'`,
     ),
@@ -231,6 +234,11 @@ export class WorkflowsReadModel implements WorkflowsUsingAgent {
   get(id: string): Workflow | undefined {
     const row = this.statements.get.get(id);
     return row && toWorkflow(row);
+  }
+
+  /** The workflows not archived with this name (names need not be unique), oldest first. */
+  activeNamed(name: string): Workflow[] {
+    return this.statements.activeNamed.all(name).map(toWorkflow);
   }
 
   /** The `inputSchema` of a workflow not archived; undefined when it has none (or there is no such workflow). */
