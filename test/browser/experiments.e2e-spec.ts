@@ -38,7 +38,7 @@ describeInBrowser('experiments in the console, in Chromium', () => {
     await page.getByRole('button', { name: 'Run experiment' }).click();
     await page.getByText('choose at least one scorer').waitFor();
 
-    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (2 items, version 3)' });
+    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (agent, 2 items, version 3)' });
     await page.getByLabel('Agent', { exact: true }).selectOption('geographer');
     await page.getByRole('checkbox', { name: 'names Paris' }).check();
     await page.getByLabel('Threshold for names Paris').fill('0.4');
@@ -90,7 +90,7 @@ describeInBrowser('experiments in the console, in Chromium', () => {
     model.requests.splice(0);
     await page.goto(`${app.url}/#/experiments`);
     await page.getByRole('heading', { name: 'New experiment' }).waitFor();
-    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (2 items, version 3)' });
+    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'capitals (agent, 2 items, version 3)' });
     await page.getByLabel('Agent', { exact: true }).selectOption('geographer');
     await page.getByRole('checkbox', { name: 'names Paris' }).check();
     await page.getByLabel('Agent version').fill('1');
@@ -108,7 +108,54 @@ describeInBrowser('experiments in the console, in Chromium', () => {
     await page.getByText('geographer (version 1)', { exact: false }).waitFor();
     await page.getByTestId('experiment-overrides').getByText('openai-compatible/forgetful', { exact: false }).waitFor();
     await page.getByTestId('experiment-mode').getByText('0 calls replayed, 0 ran', { exact: false }).waitFor();
+    // Each item's run names its experiment and the change it tried.
+    await page
+      .getByTestId('experiment-results')
+      .getByRole('link', { name: /^agentrun_/ })
+      .first()
+      .click();
+    await page.getByTestId('run-experiment').waitFor();
+    await page.getByText('"model": "openai-compatible/forgetful"', { exact: false }).waitFor();
     expect(model.requests.map((body) => body.model)).toEqual(['forgetful', 'forgetful']);
     expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  it('runs a workflow dataset on a workflow from the form, and links each item to its workflow run', async () => {
+    const workflow = await app.request('POST', '/v1/workflows', {
+      name: 'capital-flow',
+      steps: [{ id: 'ask', agent: 'geographer', action: 'Capital of {{input.country}}?' }],
+    });
+    const dataset = (await app.request('POST', '/v1/datasets', { name: 'flows', target: 'workflow' })).body;
+    await app.request('POST', `/v1/datasets/${dataset.id}/items`, { input: { country: 'France' }, expected: 'Paris' });
+    model.requests.splice(0);
+    await page.goto(`${app.url}/#/experiments`);
+    await page.getByRole('heading', { name: 'New experiment' }).waitFor();
+    await page.getByLabel('Dataset', { exact: true }).selectOption({ label: 'flows (workflow, 1 items, version 2)' });
+    // A workflow dataset runs on a workflow: the form asks for one instead of an agent.
+    await page.getByLabel('Workflow', { exact: true }).selectOption(workflow.body.id);
+    expect(await page.getByLabel('Agent', { exact: true }).count()).toBe(0);
+    await page.getByRole('checkbox', { name: 'names Paris' }).check();
+    const step = { id: 'ask', agent: 'nobody', action: 'Capital of {{input.country}}?' };
+    await page.getByLabel('Overrides').fill(JSON.stringify({ steps: [step] }));
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.getByText('no agent is named "nobody"', { exact: false }).waitFor();
+    expect(model.requests).toHaveLength(0);
+
+    await page.getByLabel('Overrides').fill('');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.getByRole('heading', { name: 'Experiment', exact: true }).waitFor();
+    await page.getByTestId('experiment-status').getByText('succeeded').waitFor({ timeout: 15_000 });
+    await page.getByText('capital-flow (version 1)', { exact: false }).waitFor();
+    const experimentId = page.url().split('/').pop()!;
+    await page.getByTestId('experiment-results').getByText('Paris.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page
+      .getByTestId('experiment-results')
+      .getByRole('link', { name: /^wfrun_/ })
+      .click();
+    await page.getByRole('heading', { name: 'Workflow run' }).waitFor();
+    expect(page.url()).toContain(`#/workflows/${workflow.body.id}/runs/wfrun_`);
+    await page.getByTestId('run-experiment').getByRole('link', { name: experimentId }).waitFor();
+    expect(model.requests).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import { AddToDataset } from '../components/add-to-dataset';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatSource, formatTime, formatUsd } from '../format';
+import { TrialFacts } from '../components/trial-facts';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun, newerStatus } from '../api/run-state';
 import { RunHandoffFacts } from './run-handoffs';
@@ -214,6 +215,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
               <dd data-testid="run-source">{formatSource(run.source)}</dd>
             </>
           )}
+          <TrialFacts experimentId={run.experimentId} trial={run.trial} recordedHref={(id) => href('agent-runs', id)} />
           <dt>History</dt>
           <dd>
             <a href={href('history', `agentrun-${runId}`)}>Event history</a>

@@ -35,7 +35,7 @@ export function CompareWith({ experiment }: { experiment: Experiment }) {
       <select id="compare-with" value={chosen} onChange={(e) => setChosen(e.currentTarget.value)}>
         {others.map((other) => (
           <option key={other.id} value={other.id}>
-            {other.target.agent}, {other.id}
+            {other.target.agent ?? other.target.workflow}, {other.id}
           </option>
         ))}
       </select>

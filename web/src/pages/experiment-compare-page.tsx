@@ -21,7 +21,7 @@ export function ExperimentComparePage({ base, head }: { base: string; head: stri
 
   const name = (side: ExperimentComparison['base']) => (
     <a href={href('experiments', side.id)}>
-      {side.agent} (version {side.agentVersion}
+      {side.agent ?? side.workflow} (version {side.agentVersion ?? side.workflowVersion}
       {side.overrides && `, with overrides ${JSON.stringify(side.overrides)}`}
       {side.mode === 'recorded' && ', recorded tools'}), dataset version {side.datasetVersion}
     </a>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, type ProblemError, unwrap } from '../api/client';
-import type { Dataset, Scorer } from '../api/schema';
+import type { Dataset, Scorer, WorkflowSummary } from '../api/schema';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
 import { type FieldProblem, formProblem, parseCount, parseJsonField } from '../forms/form-problem';
@@ -11,13 +11,16 @@ import { AgentNameField } from '../forms/agent-name-field';
 import { navigate } from '../router';
 
 /**
- * Runs an experiment: a dataset (and its version), an agent (its version, and a change to try on it), the
- * scorers, how many at once, the thresholds, and whether tools are called or their recorded results given back.
+ * Runs an experiment: a dataset (and its version), an agent for an agent dataset or a workflow for a workflow
+ * dataset (its version, and a change to try on it), the scorers, how many at once, the thresholds, and whether
+ * tools are called or their recorded results given back.
  */
 export function ExperimentForm() {
   const agents = useActiveAgents();
   const [datasets, setDatasets] = useState<Dataset[]>([]);
   const [scorers, setScorers] = useState<Scorer[]>([]);
+  const [workflows, setWorkflows] = useState<WorkflowSummary[]>([]);
+  const [workflowId, setWorkflowId] = useState('');
   const [datasetId, setDatasetId] = useState('');
   const [version, setVersion] = useState('');
   const [agent, setAgent] = useState('');
@@ -32,18 +35,23 @@ export function ExperimentForm() {
 
   useEffect(() => {
     const load = async () => {
-      const [sets, scoring] = await Promise.all([
+      const [sets, scoring, flows] = await Promise.all([
         api.GET('/v1/datasets', { params: { query: { status: 'active', limit: 200 } } }),
         api.GET('/v1/scorers', { params: { query: { status: 'active', limit: 200 } } }),
+        api.GET('/v1/workflows', { params: { query: { limit: 200 } } }),
       ]);
-      setDatasets(unwrap(sets).datasets.filter((dataset) => dataset.target === 'agent'));
+      setDatasets(unwrap(sets).datasets);
       setScorers(unwrap(scoring).scorers);
+      setWorkflows(unwrap(flows).workflows);
     };
     load().catch((caught: unknown) => setError(asProblem(caught)));
   }, []);
 
   const dataset = datasets.find((d) => d.id === datasetId) ?? datasets[0];
   const agentName = agent || agents.agents[0]?.name || '';
+  const onWorkflow = dataset?.target === 'workflow';
+  const chosenWorkflow = workflowId || workflows[0]?.id || '';
+  const kind = onWorkflow ? 'workflow' : 'agent';
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -60,7 +68,8 @@ export function ExperimentForm() {
     const count = parseCount(concurrency, 'concurrency', 1, 50, problems);
     const pinned = agentVersion.trim() && parseCount(agentVersion, 'target.version', 1, 1_000_000, problems);
     const change = parseJsonField(overrides, 'target.overrides', problems) as Record<string, unknown> | undefined;
-    if (!dataset) problems.push({ path: 'dataset', message: 'create an agent dataset first' });
+    if (!dataset) problems.push({ path: 'dataset', message: 'create a dataset first' });
+    if (onWorkflow && !chosenWorkflow) problems.push({ path: 'target.workflow', message: 'create a workflow first' });
     if (!chosen.length) problems.push({ path: 'scorers', message: 'choose at least one scorer' });
     if (problems.length) return setError(formProblem(problems));
     setBusy(true);
@@ -68,7 +77,11 @@ export function ExperimentForm() {
       const body = {
         dataset: dataset!.id,
         ...(version.trim() && { datasetVersion: Number(version) }),
-        target: { agent: agentName, ...(pinned && { version: pinned }), ...(change && { overrides: change }) },
+        target: {
+          ...(onWorkflow ? { workflow: chosenWorkflow } : { agent: agentName }),
+          ...(pinned && { version: pinned }),
+          ...(change && { overrides: change }),
+        },
         scorers: chosen,
         concurrency: count,
         mode,
@@ -101,7 +114,7 @@ export function ExperimentForm() {
             >
               {datasets.map((choice) => (
                 <option key={choice.id} value={choice.id}>
-                  {choice.name} ({choice.itemCount} items, version {choice.version})
+                  {choice.name} ({choice.target}, {choice.itemCount} items, version {choice.version})
                 </option>
               ))}
             </select>
@@ -117,24 +130,44 @@ export function ExperimentForm() {
           inputMode="numeric"
           hint="Optional: an earlier version's items (default: the current ones)"
         />
-        <AgentNameField
-          id="experiment-agent"
-          label="Agent"
-          path="target.agent"
-          error={error}
-          agents={agents.agents}
-          value={agent}
-          onChange={setAgent}
-        />
+        {onWorkflow ? (
+          <Field id="experiment-workflow" label="Workflow" path="target.workflow" error={error}>
+            {(describedBy, invalid) => (
+              <select
+                id="experiment-workflow"
+                value={chosenWorkflow}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                onChange={(e) => setWorkflowId(e.currentTarget.value)}
+              >
+                {workflows.map((choice) => (
+                  <option key={choice.id} value={choice.id}>
+                    {choice.name} ({choice.id})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : (
+          <AgentNameField
+            id="experiment-agent"
+            label="Agent"
+            path="target.agent"
+            error={error}
+            agents={agents.agents}
+            value={agent}
+            onChange={setAgent}
+          />
+        )}
         <TextInputField
           id="experiment-agent-version"
-          label="Agent version"
+          label={onWorkflow ? 'Workflow version' : 'Agent version'}
           path="target.version"
           value={agentVersion}
           onInput={setAgentVersion}
           error={error}
           inputMode="numeric"
-          hint="Optional: an earlier version of the agent (default: its current one)"
+          hint={`Optional: an earlier version of the ${kind} (default: its current one)`}
         />
         <TextAreaField
           id="experiment-overrides"
@@ -144,14 +177,18 @@ export function ExperimentForm() {
           onInput={setOverrides}
           error={error}
           mono
-          hint='Optional: a change to try without saving it, as JSON fields of the agent, e.g. {"instructions": "Answer in one line."}'
+          hint={
+            onWorkflow
+              ? 'Optional: a change to try without saving it, as JSON fields of the workflow, e.g. {"steps": [...]}'
+              : 'Optional: a change to try without saving it, as JSON fields of the agent, e.g. {"instructions": "Answer in one line."}'
+          }
         />
         <Field
           id="experiment-mode"
           label="Tools"
           path="mode"
           error={error}
-          hint="Recorded: items made from runs get the results those runs' tool calls got; only the model varies"
+          hint="Recorded: items made from runs get the results those runs' tool calls got (step by step for a workflow); only the model varies"
         >
           {(describedBy, invalid) => (
             <select
@@ -207,7 +244,9 @@ export function ExperimentForm() {
           shownPaths={[
             'dataset',
             'datasetVersion',
+            'target',
             'target.agent',
+            'target.workflow',
             'target.version',
             'target.overrides',
             'mode',

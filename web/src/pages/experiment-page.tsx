@@ -57,11 +57,7 @@ export function ExperimentPage({ experimentId }: { experimentId: string }) {
       {experiment && summary && (
         <>
           <dl class="facts">
-            <dt>Agent</dt>
-            <dd>
-              <a href={href('agents', experiment.target.agentId)}>{experiment.target.agent}</a> (version{' '}
-              {experiment.target.agentVersion})
-            </dd>
+            <TargetFacts target={experiment.target} />
             {experiment.target.overrides && (
               <>
                 <dt>Overrides</dt>
@@ -154,7 +150,7 @@ export function ExperimentPage({ experimentId }: { experimentId: string }) {
             {results.items.map((result) => (
               <tr key={result.itemId}>
                 <td data-label="Run" class="mono">
-                  <a href={href('agent-runs', result.runId)}>{result.runId}</a>
+                  <a href={runHref(experiment?.target, result.runId)}>{result.runId}</a>
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={result.status} />
@@ -179,4 +175,32 @@ export function ExperimentPage({ experimentId }: { experimentId: string }) {
       <LoadMore hasMore={results.hasMore} loading={results.loading} onClick={results.loadMore} />
     </main>
   );
+}
+
+/** What the experiment ran on: the agent or the workflow, at its version. */
+function TargetFacts({ target }: { target: Experiment['target'] }) {
+  return target.workflowId ? (
+    <>
+      <dt>Workflow</dt>
+      <dd>
+        <a href={href('workflows', target.workflowId)}>{target.workflow}</a> (version {target.workflowVersion})
+      </dd>
+    </>
+  ) : (
+    <>
+      <dt>Agent</dt>
+      <dd>
+        <a href={href('agents', target.agentId ?? '')}>{target.agent}</a> (version {target.agentVersion})
+      </dd>
+    </>
+  );
+}
+
+/**
+ * An item's run: the agent run's page, or the workflow run's under its workflow (none until the experiment, which
+ * names the workflow, is loaded).
+ */
+function runHref(target: Experiment['target'] | undefined, runId: string): string | undefined {
+  if (!runId.startsWith('wfrun_')) return href('agent-runs', runId);
+  return target?.workflowId && href('workflows', target.workflowId, 'runs', runId);
 }

@@ -33,7 +33,7 @@ export function ExperimentsPage() {
           <thead>
             <tr>
               <th scope="col">Experiment</th>
-              <th scope="col">Agent</th>
+              <th scope="col">Agent or workflow</th>
               <th scope="col">Dataset</th>
               <th scope="col">Status</th>
               <th scope="col">Scored</th>
@@ -47,7 +47,7 @@ export function ExperimentsPage() {
                 <td data-label="Experiment" class="mono">
                   <a href={href('experiments', experiment.id)}>{experiment.id}</a>
                 </td>
-                <td data-label="Agent">{experiment.target.agent}</td>
+                <td data-label="Agent or workflow">{experiment.target.agent ?? experiment.target.workflow}</td>
                 <td data-label="Dataset">
                   {experiment.dataset.name} (version {experiment.dataset.version})
                 </td>

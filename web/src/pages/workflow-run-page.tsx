@@ -6,6 +6,7 @@ import { WorkflowApproval } from '../components/workflow-approval';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatSource, formatTime } from '../format';
 import { WorkflowGraph } from '../graph/workflow-graph';
+import { TrialFacts } from '../components/trial-facts';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun } from '../api/run-state';
 import { AddToDataset } from '../components/add-to-dataset';
@@ -147,6 +148,11 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                 <dd data-testid="run-source">{formatSource(run.source)}</dd>
               </>
             )}
+            <TrialFacts
+              experimentId={run.experimentId}
+              trial={run.trial}
+              recordedHref={(id) => href('workflows', workflowId, 'runs', id)}
+            />
             <dt>Version</dt>
             <dd>{run.workflowVersion ?? '—'}</dd>
             <dt>Duration</dt>
