@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JSON_VALUE, NAME_LENGTH, TEXT_LENGTH, RUN_ID, idField } from '../http/openapi/fields';
+import { JSON_VALUE, NAME_LENGTH, RUN_ID, TEXT_LENGTH, idField } from '../http/openapi/fields';
 import { RUN_STATUSES } from '../domain/run';
 import { MAX_COMPARED_ITEMS } from './experiment-comparison';
 import { EXPERIMENT_MODES } from './experiment';

@@ -4,9 +4,9 @@ import {
   JSON_VALUE,
   NAME_LENGTH,
   PAGE_ITEMS,
+  RUN_ID,
   TEXT_LENGTH,
   TIME,
-  RUN_ID,
   idField,
 } from '../http/openapi/fields';
 import { RunErrorSchema } from '../http/openapi/run.schema';
@@ -30,7 +30,10 @@ class ExperimentDatasetSchema {
   itemCount: number;
 }
 
-/** An agent target has `agent`, `agentId` and `agentVersion`; a workflow target `workflow`, `workflowId` and `workflowVersion`. */
+/**
+ * What an experiment runs on: an agent target has `agent`, `agentId` and `agentVersion`; a workflow target
+ * `workflow`, `workflowId` and `workflowVersion`.
+ */
 class ExperimentTargetSchema {
   @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'An agent target: the agent.' })
   agent?: string;

@@ -2,10 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DescriptionField, NameField } from '../../http/resource-fields';
 import { Allow, IsDefined, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
-import { JSON_VALUE } from '../../http/openapi/fields';
+import { JSON_VALUE, RUN_ID_PATTERN } from '../../http/openapi/fields';
 import { Optional } from '../../http/validation';
 import { DATASET_TARGETS, DatasetTarget } from '../dataset';
-import { RUN_ID_PATTERN } from '../../http/openapi/fields';
 import { DESCRIPTION_LENGTH } from '../dataset.schema';
 
 export class CreateDatasetDto {

@@ -28,8 +28,8 @@ const FOLLOWED = [
 
 /**
  * The process manager of experiments, over events: a created experiment starts its first items (at most
- * `concurrency`), each an ordinary run of the agent or workflow with `experimentId`; an item's run that ends is scored by every
- * scorer, and the next item starts in its place, until every item is scored. It follows the log from its own
+ * `concurrency`), each an ordinary run of the agent or workflow with `experimentId`; an item's run that ends is
+ * scored by every scorer, and the next item starts in its place, until every item is scored. It follows the log from its own
  * checkpoint and every step is idempotent (an item is started once and scored once), so after a crash, or on a
  * second instance, it reads on from where it was and no item runs twice.
  */
