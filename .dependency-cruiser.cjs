@@ -6,10 +6,10 @@
 // A decider is a file of its own, or a folder of its own when it is split by job (agents/agent-run/, workflows/workflow/,
 // workflows/workflow-run/: events, commands, decide, evolve, view).
 const DOMAIN =
-  '^src/(domain/|agents/((agent|agent-name|agent-tool|guardrails|handoffs|live-scorers)[.]ts$|agent-run/|guardrail-checks/)|workflows/((step-task|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/thread[.]ts$|datasets/dataset[.]ts$|scorers/scorer[.]ts$|experiments/(experiment|experiment-summary)[.]ts$|idempotency/idempotency-key[.]ts$)';
+  '^src/(domain/|agents/((agent|agent-name|agent-tool|guardrails|handoffs|live-scorers)[.]ts$|agent-run/|guardrail-checks/)|workflows/((step-task|step-condition|condition-budget)[.]ts$|(workflow|workflow-run)/)|threads/thread[.]ts$|datasets/dataset[.]ts$|scorers/scorer[.]ts$|signals/signal[.]ts$|experiments/(experiment|experiment-summary)[.]ts$|idempotency/idempotency-key[.]ts$)';
 const HTTP = '^src/http/|[.](controller|dto)[.]ts$';
 const READ_SIDE = '^src/(read-models|consumers|live)/|[.](read-model|projection)[.]ts$|-tables[.]ts$';
-const FEATURES = '(agents|workflows|threads|webhooks|datasets|scorers|experiments|scores|usage|tools|models)';
+const FEATURES = '(agents|workflows|threads|webhooks|datasets|scorers|experiments|scores|signals|usage|tools|models)';
 
 /**
  * The layers by folder, from the top. A folder may import its own layer and the layers below it, never one above
@@ -18,7 +18,7 @@ const FEATURES = '(agents|workflows|threads|webhooks|datasets|scorers|experiment
  */
 const LAYERS = [
   ['bootstrap', '^src/[^/]+[.]ts$'],
-  ['features', '^src/(agents|workflows|threads|webhooks|datasets|scorers|experiments|scores|usage|events|operations|execution|idempotency|models|tools|protocols)/'],
+  ['features', '^src/(agents|workflows|threads|webhooks|datasets|scorers|experiments|scores|signals|usage|events|operations|execution|idempotency|models|tools|protocols)/'],
   ['routes', '^src/(http|access)/'],
   ['read-side', '^src/(live|read-models|consumers)/'],
   ['actors', '^src/actors/'],
@@ -93,7 +93,7 @@ module.exports = {
         'The process managers in execution/ build on the features. A feature that queues an agent run hands it to the ' +
         'local executor through execution/agent-runs/runs-queued-here.ts, and imports nothing else of execution/.',
       severity: 'error',
-      from: { path: '^src/(agents|workflows|threads|webhooks|datasets|scorers|experiments|scores|usage|tools)/' },
+      from: { path: '^src/(agents|workflows|threads|webhooks|datasets|scorers|experiments|scores|signals|usage|tools)/' },
       to: { path: '^src/execution/', pathNot: '^src/execution/agent-runs/runs-queued-here[.]ts$' },
     },
     {

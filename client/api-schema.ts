@@ -368,6 +368,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signal to the workflow runs waiting for it (by name and key) */
+        post: operations["SignalsController_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/threads": {
         parameters: {
             query?: never;
@@ -1747,6 +1764,32 @@ export interface components {
             /** @description The longest wait: each retry waits twice as long as the one before, up to this. Default: no cap. */
             maxBackoffMs?: number;
         };
+        WaitDto: {
+            /**
+             * @description The name of the signal.
+             * @example order.paid
+             */
+            signal: string;
+            /**
+             * @description Only a signal with this key ends the wait: a template over the input and the earlier steps, as an action is, filled in when the wait begins (at most 200 characters then). Default: a signal of that name with any key.
+             * @example {{input.orderId}}
+             */
+            key?: string;
+            /** @description How long it may wait, in ms, before the step fails with signal_timeout. Default: no limit. */
+            timeoutMs?: number;
+        };
+        SleepDto: {
+            /**
+             * @description How long, in ms.
+             * @example 86400000
+             */
+            ms?: number;
+            /**
+             * @description Until when: a template over the input and the earlier steps that must give an ISO time when the step begins (a time past wakes it at once; anything else fails it with sleep_until_invalid).
+             * @example {{input.remindAt}}
+             */
+            until?: string;
+        };
         StepDto: {
             /**
              * @description Unique in the workflow. Default: the step's position ("0", "1", …).
@@ -1796,6 +1839,10 @@ export interface components {
              * @example Publish this digest?
              */
             approval?: string;
+            /** @description A wait step: the run waits here for a signal (POST /v1/signals), holding nothing meanwhile. */
+            wait?: components["schemas"]["WaitDto"];
+            /** @description A sleep step: the run sleeps here (a durable timer, nothing held meanwhile); its output is when it woke. */
+            sleep?: components["schemas"]["SleepDto"];
             /** @description An approval step: how long it may wait, in ms, before the run fails with approval_timeout; an agent step: how long all its attempts may take together, before it fails with step_timeout. Default: no limit. */
             timeoutMs?: number;
         };
@@ -1881,6 +1928,10 @@ export interface components {
             context?: "input" | "steps" | "all";
             /** @description An approval step: the text shown to the approver. */
             approval?: string;
+            /** @description A wait step: the signal it waits for. */
+            wait?: components["schemas"]["WaitDto"];
+            /** @description A sleep step: for how long (`ms`) or until when (`until`). */
+            sleep?: components["schemas"]["SleepDto"];
             /** @description An approval step: how long it may wait, in ms; an agent step: how long all its attempts may take. */
             timeoutMs?: number;
         };
@@ -1994,6 +2045,19 @@ export interface components {
             status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             error: components["schemas"]["RunErrorSchema"] | null;
         };
+        AwaitingSchema: {
+            /** @description The signal's name. */
+            signal: string;
+            /** @description Its key, filled in; null: any key. */
+            key: string | null;
+            /**
+             * Format: date-time
+             * @description When the wait fails with signal_timeout; null: never.
+             */
+            timeoutAt: string | null;
+            /** @description The signal that ended the wait. */
+            signalId?: string;
+        };
         WorkflowRunStepSchema: {
             index: number;
             /** @description Its id, or its position when the workflow names none. */
@@ -2009,14 +2073,25 @@ export interface components {
             attempts?: components["schemas"]["StepAttemptSchema"][];
             /** @description A replay took its output from the run it replays: no model call. */
             reused?: boolean;
-            /** @description null for an approval step. */
+            /** @description null but for an agent step. */
             agent: string | null;
-            /** @description null for an approval step. */
+            /** @description null but for an agent step. */
             action: string | null;
             /** @description An approval step: the text shown to the approver. */
             approval?: string;
             /** @description An approval step: how long it may wait, in ms. */
             timeoutMs?: number;
+            /** @description A wait step: the signal it waits for, as defined. */
+            wait?: components["schemas"]["WaitDto"];
+            /** @description A sleep step, as defined. */
+            sleep?: components["schemas"]["SleepDto"];
+            /** @description A wait step once it waits: what for, until when, and the signal that ended it. */
+            awaiting?: components["schemas"]["AwaitingSchema"];
+            /**
+             * Format: date-time
+             * @description A sleep step once it sleeps: when it wakes.
+             */
+            wakeAt?: string;
             /**
              * @description Absent: the task alone.
              * @enum {string}
@@ -2146,6 +2221,45 @@ export interface components {
         WorkflowRunListSchema: {
             runs: components["schemas"]["WorkflowRunSchema"][];
             nextCursor: string | null;
+        };
+        SendSignalDto: {
+            /**
+             * @description The name the wait steps wait for.
+             * @example order.paid
+             */
+            name: string;
+            /**
+             * @description Reaches only the waits for this key (and those with none). Default: none (only waits with no key).
+             * @example order_1234
+             */
+            key?: string;
+            /** @description Any JSON (at most 64 KB): the `outputObject` of each step it ends, and as JSON its `output`. Default: null. */
+            data?: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
+        };
+        SignalDeliverySchema: {
+            workflowRunId: string;
+            /** @description The id of the wait step the signal ended. */
+            step: string;
+        };
+        SignalSchema: {
+            id: string;
+            name: string;
+            key: string | null;
+            /** @description The signal's data: the output of each step it ends. */
+            data: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
+            /** Format: date-time */
+            sentAt: string;
+            /**
+             * Format: date-time
+             * @description Until when it is kept for a wait that begins later, had it reached no run (SIGNAL_RETENTION_MS).
+             */
+            expiresAt: string;
+            /** @description The waiting steps it reached: every step waiting for its name (and key) when it was sent, or the one wait that took it later. */
+            delivered: components["schemas"]["SignalDeliverySchema"][];
         };
         CreateThreadDto: {
             /** @description The agent the conversation is with. */
@@ -9516,6 +9630,283 @@ export interface operations {
                      *       "title": "URI Too Long",
                      *       "status": 414,
                      *       "detail": "A path segment is longer than the limit of 200 characters"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/too-many-requests",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "More than 100 requests in 1 s; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request line and headers are too large */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/request-header-fields-too-large",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request line and headers are larger than the limit"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description An unexpected error in the service (a bug): retrying may not help */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The event store is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/store-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The event store is unavailable; try again shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+        };
+    };
+    SignalsController_send: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendSignalDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalSchema"];
+                };
+            };
+            /** @description The request is not valid (see `errors`) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-error",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid",
+                     *       "errors": [
+                     *         {
+                     *           "path": "trigger.cron",
+                     *           "message": "cron has an invalid hour field \"25\" (0-23): Field value (25) is out of range"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description No API key, or one that is not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is needed: send \"Authorization: Bearer <key>\""
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The API key may only read */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This API key may only read"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request did not arrive in time */
+            408: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/request-timeout",
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The request was not received in full within 30000 ms"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Agent \"researcher\" is used by workflows that are not archived: \"digest\" (wf_01JDQ9N4Z8V7W6X5Y4T3S2R1QP, step 0). Change or archive them first, or archive anyway with ?force=true (their runs will then fail at that step)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than the limit of 1048576 bytes"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description The request refers to something that cannot be used, or reuses an Idempotency-Key for another body */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unprocessable",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Every step must name an existing agent",
+                     *       "errors": [
+                     *         {
+                     *           "path": "steps[1].agent",
+                     *           "message": "no agent is named \"writer\""
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemSchema"];

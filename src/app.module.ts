@@ -26,6 +26,7 @@ import { ScorersModule } from './scorers/scorers.module';
 import { ExperimentsModule } from './experiments/experiments.module';
 import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
+import { SignalsModule } from './signals/signals.module';
 
 @Module({})
 export class AppModule {
@@ -43,6 +44,7 @@ export class AppModule {
         AgentsModule,
         WorkflowsModule,
         WorkflowPortsModule,
+        SignalsModule,
         ThreadsModule,
         ThreadPortsModule,
         WebhooksModule,

@@ -8,6 +8,7 @@ import type { SqliteSynchronous } from './service-settings';
 import type { TelemetryConfig } from './telemetry-config';
 import type { ToolsConfig } from './tools-config';
 import type { WebhooksConfig } from './webhooks-config';
+import type { WorkflowsConfig } from './workflow-settings';
 
 export const APP_CONFIG = Symbol('AppConfig');
 
@@ -39,6 +40,7 @@ export interface AppConfig {
   /** The MCP server at `/mcp`, and the other protocols the service speaks. */
   protocols: ProtocolsConfig;
   runs: RunsConfig;
+  workflows: WorkflowsConfig;
   access: AccessConfig;
   webhooks: WebhooksConfig;
   /** Applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */

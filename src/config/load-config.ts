@@ -10,6 +10,7 @@ import { SERVICE_SETTINGS } from './service-settings';
 import { TELEMETRY_SETTINGS } from './telemetry-config';
 import { TOOLS_SETTINGS } from './tools-config';
 import { WEBHOOKS_SETTINGS } from './webhooks-config';
+import { WORKFLOW_SETTINGS } from './workflow-settings';
 
 /**
  * Every environment variable: read in this order, and listed so in `docs/configuration.md`. Each group is declared
@@ -26,6 +27,7 @@ const SETTINGS = {
   access: ACCESS_SETTINGS,
   webhooks: WEBHOOKS_SETTINGS,
   runs: RUN_SETTINGS,
+  workflows: WORKFLOW_SETTINGS,
   telemetry: TELEMETRY_SETTINGS,
 } satisfies Settings;
 

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
+import { SignalsModule } from '../signals/signals.module';
+import { SignalDeliveries } from './signals/signal-deliveries';
+import { StepTimers } from './workflow-runs/step-timers';
 import { DatasetsModule } from '../datasets/datasets.module';
 import { ScorersModule } from '../scorers/scorers.module';
 import { ExperimentRunner } from './experiments/experiment-runner';
@@ -19,7 +22,7 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
 
 /** The process managers that execute runs. */
 @Module({
-  imports: [AgentsModule, WorkflowsModule, ThreadsModule, DatasetsModule, ScorersModule],
+  imports: [AgentsModule, WorkflowsModule, ThreadsModule, DatasetsModule, ScorersModule, SignalsModule],
   providers: [
     AgentRunExecutor,
     StaleRunSweeper,
@@ -33,6 +36,8 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
     ItemRuns,
     ItemScores,
     LiveScorer,
+    SignalDeliveries,
+    StepTimers,
   ],
 })
 export class ExecutionModule {}

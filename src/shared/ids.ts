@@ -12,6 +12,7 @@ export const ID_PREFIXES = [
   'dsitem',
   'scorer',
   'experiment',
+  'signal',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

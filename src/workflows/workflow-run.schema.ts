@@ -4,6 +4,7 @@ import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { StepRetryDto } from './create-workflow/create-workflow.dto';
+import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
 import { SKIP_REASONS } from './workflow-run/workflow-run.state';
 import { WHEN } from './workflow.schema';
 
@@ -34,6 +35,20 @@ export class ReplayOfSchema {
 
   @ApiProperty({ maxLength: 64, description: 'The step it ran again from.' })
   fromStep: string;
+}
+
+export class AwaitingSchema {
+  @ApiProperty({ maxLength: 200, description: "The signal's name." })
+  signal: string;
+
+  @ApiProperty({ type: String, maxLength: 200, nullable: true, description: 'Its key, filled in; null: any key.' })
+  key: string | null;
+
+  @ApiProperty({ ...TIME, nullable: true, description: 'When the wait fails with signal_timeout; null: never.' })
+  timeoutAt: string | null;
+
+  @ApiPropertyOptional({ ...idField('signal'), description: 'The signal that ended the wait.' })
+  signalId?: string;
 }
 
 export class WorkflowRunStepSchema {
@@ -67,10 +82,10 @@ export class WorkflowRunStepSchema {
   @ApiPropertyOptional({ description: 'A replay took its output from the run it replays: no model call.' })
   reused?: boolean;
 
-  @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null for an approval step.' })
+  @ApiProperty({ type: String, maxLength: NAME_LENGTH, nullable: true, description: 'null but for an agent step.' })
   agent: string | null;
 
-  @ApiProperty({ type: String, maxLength: TEXT_LENGTH, nullable: true, description: 'null for an approval step.' })
+  @ApiProperty({ type: String, maxLength: TEXT_LENGTH, nullable: true, description: 'null but for an agent step.' })
   action: string | null;
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
@@ -78,6 +93,21 @@ export class WorkflowRunStepSchema {
 
   @ApiPropertyOptional({ description: 'An approval step: how long it may wait, in ms.' })
   timeoutMs?: number;
+
+  @ApiPropertyOptional({ type: WaitDto, description: 'A wait step: the signal it waits for, as defined.' })
+  wait?: WaitDto;
+
+  @ApiPropertyOptional({ type: SleepDto, description: 'A sleep step, as defined.' })
+  sleep?: SleepDto;
+
+  @ApiPropertyOptional({
+    type: () => AwaitingSchema,
+    description: 'A wait step once it waits: what for, until when, and the signal that ended it.',
+  })
+  awaiting?: AwaitingSchema;
+
+  @ApiPropertyOptional({ ...TIME, description: 'A sleep step once it sleeps: when it wakes.' })
+  wakeAt?: string;
 
   @ApiPropertyOptional({ enum: STEP_CONTEXT_OPTIONS, description: 'Absent: the task alone.' })
   context?: string;

@@ -2,13 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LatestRunSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
-import {
-  CRON_LENGTH,
-  INPUT_SCHEMA_FIELD,
-  MAX_CONCURRENT_RUNS,
-  StepRetryDto,
-  TIMEZONE_LENGTH,
-} from './create-workflow/create-workflow.dto';
+import { INPUT_SCHEMA_FIELD, MAX_CONCURRENT_RUNS, StepRetryDto } from './create-workflow/create-workflow.dto';
+import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/trigger.dto';
+import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
 import { OVERLAP_POLICIES } from '../domain/run-slots';
 
 /** A step's `when`: a JSON Logic rule, or a constant. */
@@ -35,7 +31,7 @@ export class WorkflowTriggerSchema {
   timezone?: string;
 }
 
-/** An agent step (`agent`, `action`) or an approval step (`approval`, `timeoutMs`). */
+/** An agent step (`agent`, `action`), an approval step (`approval`, `timeoutMs`), a wait step (`wait`) or a sleep step (`sleep`). */
 export class WorkflowStepSchema {
   @ApiPropertyOptional({
     maxLength: 64,
@@ -78,6 +74,12 @@ export class WorkflowStepSchema {
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
   approval?: string;
+
+  @ApiPropertyOptional({ type: WaitDto, description: 'A wait step: the signal it waits for.' })
+  wait?: WaitDto;
+
+  @ApiPropertyOptional({ type: SleepDto, description: 'A sleep step: for how long (`ms`) or until when (`until`).' })
+  sleep?: SleepDto;
 
   @ApiPropertyOptional({
     description: 'An approval step: how long it may wait, in ms; an agent step: how long all its attempts may take.',

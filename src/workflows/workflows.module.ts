@@ -37,6 +37,8 @@ import { UpdateWorkflowController } from './update-workflow/update-workflow.cont
 import { UpdateWorkflowHandler } from './update-workflow/update-workflow.handler';
 import { WorkflowChanges } from './workflow-changes';
 
+import { StepTimersProjection } from './queries/step-timers.projection';
+import { StepTimersReadModel } from './queries/step-timers.read-model';
 import { WorkflowTrialChecks } from './workflow-trial';
 import { WorkflowTrials } from './workflow-trials.port';
 
@@ -78,9 +80,11 @@ import { WorkflowTrials } from './workflow-trials.port';
     GetWorkflowRunHandler,
     WorkflowsReadModel,
     WorkflowsProjection,
+    StepTimersReadModel,
+    StepTimersProjection,
     PreferWait,
     { provide: WorkflowTrials, useClass: WorkflowTrialChecks },
   ],
-  exports: [WorkflowsReadModel, WorkflowRunOpener, WorkflowTrials],
+  exports: [WorkflowsReadModel, WorkflowRunOpener, WorkflowTrials, StepTimersReadModel],
 })
 export class WorkflowsModule {}

@@ -13,6 +13,7 @@ import { DELIVERY_EVENT_TYPES, deliveryStream } from '../../src/webhooks/webhook
 import { DATASET_EVENT_TYPES, datasetStream } from '../../src/datasets/dataset';
 import { SCORER_EVENT_TYPES, scorerStream } from '../../src/scorers/scorer';
 import { EXPERIMENT_EVENT_TYPES, experimentStream } from '../../src/experiments/experiment';
+import { SIGNAL_EVENT_TYPES, signalStream } from '../../src/signals/signal';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -29,6 +30,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(datasetStream('d'))]: DATASET_EVENT_TYPES,
   [category(scorerStream('s'))]: SCORER_EVENT_TYPES,
   [category(experimentStream('e'))]: EXPERIMENT_EVENT_TYPES,
+  [category(signalStream('s'))]: SIGNAL_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

@@ -4,7 +4,7 @@ import {
   lastUserMessage,
   startScriptedOpenAIServer,
 } from '../support/scripted-model-server';
-import { StaleRunSweeper } from '../../src/execution/agent-runs/stale-run-sweeper';
+import { StepTimers } from '../../src/execution/workflow-runs/step-timers';
 import { eventually } from '../support/eventually';
 import { expectProblem } from '../support/problem-expectations';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -103,11 +103,12 @@ describe('workflow approval steps', () => {
 
   it('fails a run that waits past the step timeoutMs with approval_timeout', async () => {
     const { path } = await waitingRun({ approval: 'Quick?', timeoutMs: 5000 });
-    const sweeper = app.app.get(StaleRunSweeper);
-    await sweeper.sweep();
+    // The time-out is a step timer in the read model, fired by StepTimers (on every instance, once).
+    const timers = app.app.get(StepTimers);
+    await eventually(async () => expect(await timers.fireDue()).toBe(0));
     expect((await app.request('GET', path)).body.status).toBe('waiting');
     app.clock.advance(5001);
-    await sweeper.sweep();
+    expect(await timers.fireDue()).toBe(1);
     expect((await app.request('GET', path)).body).toMatchObject({
       status: 'failed',
       error: { code: 'approval_timeout' },

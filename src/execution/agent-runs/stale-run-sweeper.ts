@@ -8,9 +8,6 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ProcessManager, ProcessManagerDeps } from '../../consumers/process-manager';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { Clock } from '../../shared/clock';
-import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
-import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
-import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
 
 /** Runs read, and ended together (their appends share commits), at a time; the sweep goes on until none is left. */
 const BATCH = 100;
@@ -32,7 +29,6 @@ export class StaleRunSweeper extends ProcessManager {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actors: ActorRegistry,
     private readonly runs: AgentsReadModel,
-    private readonly workflows: WorkflowsReadModel,
     private readonly readYourWrites: ReadYourWrites,
     private readonly clock: Clock,
   ) {
@@ -60,7 +56,7 @@ export class StaleRunSweeper extends ProcessManager {
 
   private async sweepNow(): Promise<number> {
     const staleBefore = new Date(this.clock.now().getTime() - this.config.runs.leaseMs).toISOString();
-    let ended = (await this.expireApprovals()) + (await this.expireWorkflowApprovals());
+    let ended = await this.expireApprovals();
     let after: StaleRun | undefined;
     for (;;) {
       const page = this.runs.staleRuns(staleBefore, BATCH, after);
@@ -99,25 +95,6 @@ export class StaleRunSweeper extends ProcessManager {
               agentRunStream(id),
               agentRunDecider,
               { type: 'ExpireApprovals', before, timeoutMs },
-              causedBy(id),
-            ),
-          ),
-        ),
-    );
-    return outcomes.filter(Boolean).length;
-  }
-
-  /** Workflow runs waiting at an approval step past its `timeoutMs` fail with `approval_timeout`. */
-  private async expireWorkflowApprovals(): Promise<number> {
-    const outcomes = await Promise.all(
-      this.workflows
-        .waitingRuns(BATCH)
-        .map((id) =>
-          this.end(id, 'the waiting workflow run', () =>
-            this.actors.send(
-              workflowRunStream(id),
-              workflowRunDecider,
-              { type: 'ExpireWorkflowApproval' },
               causedBy(id),
             ),
           ),

@@ -35,10 +35,14 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addTag('agents', 'Agents, and runs of an agent on a task')
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
+    .addTag('signals', 'What happened outside, sent to the workflow runs that wait for it')
     .addTag('threads', 'Conversations with an agent that continue across runs')
     .addTag('events', 'The event log, and the history of each resource')
     .addTag('webhooks', 'Events sent to your URLs as they happen (Standard Webhooks)')
-    .addTag('experiments', "A dataset's items run on an agent and scored: whether a change made it better")
+    .addTag(
+      'experiments',
+      "A dataset's items run on an agent or a workflow and scored: whether a change made it better",
+    )
     .addTag('scorers', 'How an answer is judged: by code, by a JSON Logic rule, or by a judge agent')
     .addTag('datasets', 'Inputs with the answers expected, given by hand or made from runs, to evaluate a change on')
     .addTag('tools', 'The tools agents may use')

@@ -4,7 +4,7 @@ import { Agent } from '../../agents/agent';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { AppliedEvents } from '../../read-models/applied-events';
 import { agentToolName, workflowToolName } from '../../shared/protocol-names';
-import { Workflow, isApprovalStep } from '../../workflows/workflow/workflow.state';
+import { Workflow, isAgentStep } from '../../workflows/workflow/workflow.state';
 import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
 
 /** One tool of the MCP server: an active agent or a workflow not archived, and how it is offered. */
@@ -109,7 +109,7 @@ function agentTool(name: string, agent: Agent): Tool {
 }
 
 function workflowTool(name: string, workflow: Workflow): Tool {
-  const agents = [...new Set(workflow.steps.flatMap((step) => (isApprovalStep(step) ? [] : [step.agent])))];
+  const agents = [...new Set(workflow.steps.flatMap((step) => (isAgentStep(step) ? [step.agent] : [])))];
   const steps = `${workflow.steps.length} step${workflow.steps.length === 1 ? '' : 's'}`;
   const description = `Runs the workflow "${workflow.name}" (${steps}${agents.length ? `, agents ${agents.join(', ')}` : ''}) and answers with its output.`;
   const inputSchema = workflow.inputSchema ?? {

@@ -15,16 +15,15 @@ import {
   Matches,
   MaxLength,
   ValidateNested,
-  ValidationArguments,
-  registerDecorator,
 } from 'class-validator';
 import { FreeFormObject } from '../../http/free-form-json';
 import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
-import { cronProblem, isTimeZone } from '../../shared/cron-rules';
 import { STEP_ID, STEP_ID_RULE } from '../../shared/step-graph';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
 import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow/workflow.state';
 import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
+import { TriggerDto } from './trigger.dto';
+import { SleepDto, WaitDto } from './waiting-steps.dto';
 
 /** How `inputSchema` is described wherever a workflow's definition is. */
 export const INPUT_SCHEMA_FIELD = {
@@ -38,72 +37,14 @@ export const INPUT_SCHEMA_FIELD = {
 /** The most runs of one workflow `maxConcurrentRuns` may allow at once. */
 export const MAX_CONCURRENT_RUNS = 1000;
 
-type TriggerField = 'cron' | 'timezone';
-
-/** Longer than any five cron fields are written, or than any IANA zone's name. */
-export const CRON_LENGTH = 256;
-export const TIMEZONE_LENGTH = 64;
-
-/** `cron` and `timezone` belong to schedule triggers; a schedule needs a valid cron in its time zone. */
-function ScheduleField(field: TriggerField): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: `schedule-${field}`,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value: unknown, args: ValidationArguments) =>
-          problemWith(field, value, args.object as TriggerDto) === undefined,
-        defaultMessage: (args: ValidationArguments) => problemWith(field, args.value, args.object as TriggerDto)!,
-      },
-    });
-}
-
-function problemWith(field: TriggerField, value: unknown, trigger: TriggerDto): string | undefined {
-  if (trigger.type !== 'schedule')
-    return value === undefined ? undefined : `${field} is only allowed when type is "schedule"`;
-  const maxLength = field === 'cron' ? CRON_LENGTH : TIMEZONE_LENGTH;
-  if (typeof value === 'string' && value.length > maxLength) {
-    return `${field} must be at most ${maxLength} characters`;
-  }
-  if (field === 'timezone') {
-    if (value === undefined) return undefined;
-    return typeof value === 'string' && isTimeZone(value)
-      ? undefined
-      : 'timezone must be an IANA time zone name, e.g. "Europe/Berlin"';
-  }
-  if (value === undefined) return 'cron is required when type is "schedule", e.g. "0 9 * * 1-5"';
-  if (typeof value !== 'string') return 'cron must be a string';
-  const timezone = trigger.timezone !== undefined && isTimeZone(trigger.timezone) ? trigger.timezone : 'UTC';
-  const problem = cronProblem(value, timezone);
-  return problem && `cron ${problem}`;
-}
-
-export class TriggerDto {
-  @ApiProperty({ enum: ['manual', 'schedule'] })
-  @IsIn(['schedule', 'manual'], { message: 'type must be "schedule" or "manual"' })
-  @IsDefined({ message: 'type is required' })
-  type: 'schedule' | 'manual';
-
-  @ApiPropertyOptional({
-    maxLength: CRON_LENGTH,
-    example: '0 9 * * 1-5',
-    description: 'Five cron fields; required for schedules.',
-  })
-  @ScheduleField('cron')
-  cron?: string;
-
-  @ApiPropertyOptional({
-    maxLength: TIMEZONE_LENGTH,
-    example: 'Europe/Berlin',
-    description: 'An IANA time zone. Default: UTC.',
-  })
-  @ScheduleField('timezone')
-  timezone?: string;
-}
-
-/** A step is an agent step (`agent` and `action`) or an approval step (`approval`, `timeoutMs`?). */
-const isApproval = (step: object) => (step as { approval?: unknown }).approval !== undefined;
+/**
+ * A step is an agent step (`agent` and `action`), an approval step (`approval`, `timeoutMs`?), a wait step (`wait`)
+ * or a sleep step (`sleep`).
+ */
+const isAgentKind = (step: object) => {
+  const { approval, wait, sleep } = step as { approval?: unknown; wait?: unknown; sleep?: unknown };
+  return approval === undefined && wait === undefined && sleep === undefined;
+};
 
 /** A step's retries: attempts in all (1: no retry), and the wait before each retry, doubled each time. */
 export class StepRetryDto {
@@ -185,8 +126,8 @@ export class StepDto {
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
-  @IsDefined({ message: 'agent is required (or approval, for an approval step)' })
-  @ValidateIf((step: object) => !isApproval(step))
+  @IsDefined({ message: 'agent is required (or approval, wait or sleep, for the other kinds of step)' })
+  @ValidateIf(isAgentKind)
   @Transform(normalizeText)
   agent?: string;
 
@@ -200,7 +141,7 @@ export class StepDto {
   @Matches(NOT_BLANK, { message: 'action must not be empty' })
   @IsString()
   @IsDefined({ message: 'action is required' })
-  @ValidateIf((step: object) => !isApproval(step))
+  @ValidateIf(isAgentKind)
   action?: string;
 
   @ApiPropertyOptional({
@@ -224,6 +165,27 @@ export class StepDto {
   approval?: string;
 
   @ApiPropertyOptional({
+    type: WaitDto,
+    description: 'A wait step: the run waits here for a signal (POST /v1/signals), holding nothing meanwhile.',
+  })
+  @ValidateNested()
+  @IsObject({ message: 'wait must be an object' })
+  @Optional()
+  @Type(() => WaitDto)
+  wait?: WaitDto;
+
+  @ApiPropertyOptional({
+    type: SleepDto,
+    description:
+      'A sleep step: the run sleeps here (a durable timer, nothing held meanwhile); its output is when it woke.',
+  })
+  @ValidateNested()
+  @IsObject({ message: 'sleep must be an object' })
+  @Optional()
+  @Type(() => SleepDto)
+  sleep?: SleepDto;
+
+  @ApiPropertyOptional({
     minimum: 1000,
     maximum: 31_536_000_000,
     description:
@@ -241,11 +203,20 @@ export function policyOf({ overlap, maxConcurrentRuns }: Pick<CreateWorkflowDto,
   return { ...(overlap && { overlap }), ...(maxConcurrentRuns !== undefined && { maxConcurrentRuns }) };
 }
 
-/** The step as the domain has it: an agent step or an approval step, nothing else. */
+/** The step as the domain has it: an agent, approval, wait or sleep step, nothing else. */
 export function toWorkflowStep(dto: StepDto): WorkflowStep {
-  const { agent, action, context, approval, timeoutMs, id, needs, when, retry } = dto;
+  const { agent, action, context, approval, timeoutMs, id, needs, when, retry, wait, sleep } = dto;
   const placement = { ...(id !== undefined && { id }), ...(needs && { needs }), ...(when !== undefined && { when }) };
   if (approval !== undefined) return { approval, ...placement, ...(timeoutMs !== undefined && { timeoutMs }) };
+  if (wait !== undefined) {
+    const { signal, key, timeoutMs: waitMs } = wait;
+    return {
+      wait: { signal, ...(key !== undefined && { key }), ...(waitMs !== undefined && { timeoutMs: waitMs }) },
+      ...placement,
+    };
+  }
+  if (sleep !== undefined)
+    return { sleep: sleep.ms !== undefined ? { ms: sleep.ms } : { until: sleep.until! }, ...placement };
   const retries = retry && {
     retry: {
       attempts: retry.attempts,

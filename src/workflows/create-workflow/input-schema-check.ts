@@ -1,7 +1,7 @@
 import { objectSchemaErrors } from '../../shared/json-schema';
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { inputPathsIn } from '../step-task';
-import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
+import { WorkflowStep, templatesOf } from '../workflow/workflow.state';
 
 /**
  * A workflow's `inputSchema`, when it has one: within the bounds of a safe check, as an agent's `outputSchema` is
@@ -26,17 +26,18 @@ export async function checkInputSchema(
  */
 export function undeclaredInputs(schema: Record<string, unknown>, steps: WorkflowStep[]): FieldError[] {
   return steps.flatMap((step, i) => {
-    if (isApprovalStep(step)) return [];
     const reported = new Set<string>();
-    return inputPathsIn(step.action).flatMap((path): FieldError[] => {
-      const undeclared = undeclaredPart(schema, path);
-      const field = undeclared && `input.${undeclared.at.join('.')}`;
-      if (!undeclared || reported.has(field!)) return [];
-      reported.add(field!);
-      const known = undeclared.known.length ? undeclared.known.join(', ') : 'none';
-      const message = `{{input.${path.join('.')}}}: inputSchema declares no ${field} (its properties there: ${known})`;
-      return [{ path: `steps[${i}].action`, message }];
-    });
+    return templatesOf(step).flatMap(({ field: template, text }) =>
+      inputPathsIn(text).flatMap((path): FieldError[] => {
+        const undeclared = undeclaredPart(schema, path);
+        const field = undeclared && `input.${undeclared.at.join('.')}`;
+        if (!undeclared || reported.has(field!)) return [];
+        reported.add(field!);
+        const known = undeclared.known.length ? undeclared.known.join(', ') : 'none';
+        const message = `{{input.${path.join('.')}}}: inputSchema declares no ${field} (its properties there: ${known})`;
+        return [{ path: `steps[${i}].${template}`, message }];
+      }),
+    );
   });
 }
 

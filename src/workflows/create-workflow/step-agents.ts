@@ -1,12 +1,12 @@
 import { AgentDirectory } from '../../agents/agent-directory.port';
 import { DomainError } from '../../domain/decider';
 import { isId } from '../../shared/ids';
-import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
+import { WorkflowStep, isAgentStep } from '../workflow/workflow.state';
 
 /** Every step must name an existing agent that is not archived: a 422 names each step that does not. */
 export function checkStepAgents(steps: WorkflowStep[], agents: AgentDirectory): void {
   const unknownAgents = steps.flatMap((step, i) =>
-    isApprovalStep(step) || agents.hasAgentNamed(step.agent)
+    !isAgentStep(step) || agents.hasAgentNamed(step.agent)
       ? []
       : [{ path: `steps[${i}].agent`, message: whyNot(step.agent, agents) }],
   );

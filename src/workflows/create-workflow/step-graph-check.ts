@@ -1,7 +1,7 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { conditionProblem, conditionStepRefs } from '../step-condition';
 import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../../shared/step-graph';
-import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
+import { WorkflowStep, templatesOf } from '../workflow/workflow.state';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
@@ -10,11 +10,7 @@ export function toWorkflowSteps(dtos: StepDto[], outputStep?: string): WorkflowS
   if (outputStep !== undefined && stepIndexOf(steps, outputStep) === undefined) {
     throw new ValidationFailed([{ path: 'outputStep', message: `no step has the id "${outputStep}"` }]);
   }
-  const errors = dtos.flatMap((dto, i) =>
-    dto.approval !== undefined && dto.retry !== undefined
-      ? [{ path: `steps[${i}].retry`, message: 'retry is for agent steps only' }]
-      : [],
-  );
+  const errors = dtos.flatMap(kindProblems);
   if (!errors.length) errors.push(...stepGraphProblems(steps));
   if (errors.length) throw new ValidationFailed(errors, 'The steps do not make a valid graph');
   return steps;
@@ -53,10 +49,10 @@ export function stepGraphProblems(steps: WorkflowStep[]): FieldError[] {
       const at = stepIndexOf(steps, ref);
       return at === undefined ? `no step has the id "${ref}"` : before.has(at) ? undefined : notAmongNeeds(ref);
     };
-    if (!isApprovalStep(step)) {
-      for (const ref of stepRefsIn(step.action)) {
+    for (const { field, text } of templatesOf(step)) {
+      for (const ref of stepRefsIn(text)) {
         const problem = notNeeded(ref);
-        if (problem) errors.push({ path: `steps[${i}].action`, message: `{{steps.${ref}…}}: ${problem}` });
+        if (problem) errors.push({ path: `steps[${i}].${field}`, message: `{{steps.${ref}…}}: ${problem}` });
       }
     }
     if (step.when !== undefined) {
@@ -68,6 +64,30 @@ export function stepGraphProblems(steps: WorkflowStep[]): FieldError[] {
       }
     }
   });
+  return errors;
+}
+
+/** The fields that belong to another kind of step than the one given, and a sleep with both or neither time. */
+function kindProblems(dto: StepDto, i: number): FieldError[] {
+  const kinds = (['approval', 'wait', 'sleep'] as const).filter((kind) => dto[kind] !== undefined);
+  if (kinds.length > 1) {
+    return [{ path: `steps[${i}].${kinds[1]}`, message: `a step is one kind: it has ${kinds.join(' and ')}` }];
+  }
+  const kind = kinds[0];
+  if (kind === undefined) return [];
+  const agentOnly = ['agent', 'action', 'context', 'retry'] as const;
+  const foreign: string[] = agentOnly.filter((field) => dto[field] !== undefined);
+  if ((kind === 'wait' || kind === 'sleep') && dto.timeoutMs !== undefined) foreign.push('timeoutMs');
+  const errors = foreign.map((field) => ({
+    path: `steps[${i}].${field}`,
+    message:
+      field === 'timeoutMs'
+        ? `a ${kind} step has no timeoutMs${kind === 'wait' ? ' (its wait.timeoutMs bounds the wait)' : ''}`
+        : `${field} is for agent steps only, not a ${kind} step`,
+  }));
+  if (dto.sleep && (dto.sleep.ms === undefined) === (dto.sleep.until === undefined)) {
+    errors.push({ path: `steps[${i}].sleep`, message: 'sleep takes either ms or until' });
+  }
   return errors;
 }
 

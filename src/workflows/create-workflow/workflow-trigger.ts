@@ -1,5 +1,5 @@
 import { WorkflowTrigger } from '../workflow/workflow.state';
-import { TriggerDto } from './create-workflow.dto';
+import { TriggerDto } from './trigger.dto';
 
 /** The trigger as the decider takes it, from the one a client sent: the cron's fields single-spaced, UTC by default. */
 export function toTrigger(trigger: TriggerDto): WorkflowTrigger {

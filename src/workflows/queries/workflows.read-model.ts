@@ -67,9 +67,6 @@ function prepareStatements(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET stream_opened = max(stream_opened, excluded.stream_opened)`,
     ),
-    waitingRuns: db.prepare<[number], { id: string }>(
-      `SELECT id FROM workflow_runs WHERE status = 'waiting' ORDER BY id LIMIT ?`,
-    ),
     markStreamOpened: db.prepare<[string]>('UPDATE workflow_runs SET stream_opened = 1 WHERE id = ?'),
     unopenedRuns: db.prepare<[string, number], WorkflowRunRow>(
       'SELECT * FROM workflow_runs WHERE stream_opened = 0 AND created_at <= ? ORDER BY created_at LIMIT ?',
@@ -210,12 +207,6 @@ export class WorkflowsReadModel implements WorkflowsUsingAgent {
   /** Runs triggered no later than `before` whose own stream was never opened (see WorkflowRunOpener). */
   unopenedRuns(before: string, limit: number): WorkflowRun[] {
     return this.statements.unopenedRuns.all(before, limit).map(toRun);
-  }
-
-  /** The run with what only the process manager needs; `workflowId`, when given, must be the run's workflow. */
-  /** Runs waiting at an approval step (the sweeper fails those past their step's `timeoutMs`). */
-  waitingRuns(limit: number): string[] {
-    return this.statements.waitingRuns.all(limit).map((row) => row.id);
   }
 
   /** The run without its input (read only by `getRun`); `workflowId`, when given, must be the run's workflow. */

@@ -2,11 +2,18 @@ import { RunError } from '../../domain/run';
 import { CONDITION_BUDGET_TEXT } from '../condition-budget';
 import { ConditionScope, conditionVerdict } from '../step-condition';
 import { stepIndexOf } from '../../shared/step-graph';
-import { MAX_TASK_LENGTH, StepTaskScope, missingPaths, renderStepTask } from '../step-task';
+import { MAX_TASK_LENGTH, missingPaths, renderStepTask } from '../step-task';
 import { NewAgentRunId } from './workflow-run.commands';
-import { WorkflowApprovalRequested, WorkflowRunEvent, WorkflowStepStarted } from './workflow-run.events';
+import {
+  WorkflowApprovalRequested,
+  WorkflowRunEvent,
+  WorkflowSignalAwaited,
+  WorkflowStepSleeping,
+  WorkflowStepStarted,
+} from './workflow-run.events';
 import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
 import { evolveWorkflowRun } from './evolve';
+import { startSleep, startWait, templateScope } from './waiting-steps';
 
 /** Formatted when the module loads, as CONDITION_BUDGET_TEXT is, rather than while a run advances. */
 const TASK_LIMIT_TEXT = MAX_TASK_LENGTH.toLocaleString('en-US');
@@ -83,19 +90,16 @@ function startStep(
   index: number,
   newAgentRunId: NewAgentRunId,
   at: string,
-): WorkflowStepStarted | WorkflowApprovalRequested | RunError {
+): WorkflowStepStarted | WorkflowApprovalRequested | WorkflowSignalAwaited | WorkflowStepSleeping | RunError {
   const step = run.steps[index];
   if (step.approval !== undefined) {
     const { approval, timeoutMs } = step;
     const data = { runId: run.id, index, approval, ...(timeoutMs !== undefined && { timeoutMs }), requestedAt: at };
     return { type: 'WorkflowApprovalRequested', data };
   }
-  const scope: StepTaskScope = {
-    input: run.input,
-    outputs: run.steps.map((s) => s.output),
-    objects: run.steps.map((s) => s.outputObject),
-    indexOf: (ref) => stepIndexOf(run.steps, ref),
-  };
+  if (step.wait) return startWait(run, step, at);
+  if (step.sleep) return startSleep(run, step, at);
+  const scope = templateScope(run);
   const task = renderStepTask(step.action!, scope);
   if (task === undefined) {
     const message = `Step "${step.id}": its task would be longer than ${TASK_LIMIT_TEXT} characters`;

@@ -7,6 +7,7 @@ import { WorkflowRunAggregate, WorkflowRunState } from './workflow-run.state';
 import { advance } from './advance';
 import { evolveWorkflowRun } from './evolve';
 import { retryOf } from './step-retry';
+import { decideWaiting } from './decide-waiting';
 
 /**
  * The events a command records on a workflow run. Starting the run, or ending a step, also starts the steps that can
@@ -88,6 +89,10 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
         { type: 'WorkflowRunFailed', data: { runId, error, endedAt: at } },
       ];
     }
+    case 'DeliverSignal':
+    case 'ExpireWorkflowWait':
+    case 'WakeWorkflowStep':
+      return isEnded(state.status) ? [] : decideWaiting(state, command, now);
     case 'CancelWorkflowRun':
       if (state.status === 'cancelled') return [];
       if (isEnded(state.status)) throw new DomainError('conflict', `Workflow run ${runId} has already ${state.status}`);

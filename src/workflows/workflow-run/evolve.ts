@@ -1,6 +1,14 @@
 import { RunError, RunStatus, isEnded } from '../../domain/run';
 import { needsOf, stepIdOf } from '../../shared/step-graph';
-import { WorkflowStep, isApprovalStep } from '../workflow/workflow.state';
+import {
+  ApprovalStep,
+  SleepStep,
+  WaitStep,
+  WorkflowStep,
+  isAgentStep,
+  isApprovalStep,
+  isWaitStep,
+} from '../workflow/workflow.state';
 import { WorkflowRunEvent } from './workflow-run.events';
 import { StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } from './workflow-run.state';
 
@@ -77,6 +85,20 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       ];
       return updateStep(state, index, { agentRunId: nextAgentRunId, attempts });
     }
+    case 'WorkflowSignalAwaited': {
+      const { index, signal, key, timeoutAt, awaitedAt } = event.data;
+      const awaiting = { signal, key, timeoutAt: timeoutAt ?? null };
+      return updateStep(state, index, { status: 'waiting', startedAt: awaitedAt, awaiting });
+    }
+    case 'WorkflowSignalReceived': {
+      const { index, signalId } = event.data;
+      const awaiting = state.steps.find((s) => s.index === index)?.awaiting;
+      return awaiting ? updateStep(state, index, { awaiting: { ...awaiting, signalId } }) : state;
+    }
+    case 'WorkflowStepSleeping': {
+      const { index, until, sleptAt } = event.data;
+      return updateStep(state, index, { status: 'waiting', startedAt: sleptAt, wakeAt: until });
+    }
     case 'WorkflowApprovalRequested': {
       const { index, requestedAt } = event.data;
       return updateStep(state, index, { status: 'waiting', startedAt: requestedAt });
@@ -104,17 +126,16 @@ function pendingSteps(steps: WorkflowStep[]): WorkflowRunStep[] {
 }
 
 function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): WorkflowRunStep {
-  const timeout = step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs };
-  const kind = isApprovalStep(step)
-    ? { agent: null, action: null, approval: step.approval, ...timeout }
-    : {
+  const kind = isAgentStep(step)
+    ? {
         agent: step.agent,
         action: step.action,
         ...(step.context && { context: step.context }),
         ...(step.retry && { retry: step.retry }),
-        ...timeout,
+        ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
         attempts: [],
-      };
+      }
+    : { agent: null, action: null, ...waitingKind(step) };
   return {
     index,
     id: stepIdOf(step, index),
@@ -129,6 +150,14 @@ function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): 
     startedAt: null,
     endedAt: null,
   };
+}
+
+/** An approval, wait or sleep step as its run keeps it. */
+function waitingKind(step: ApprovalStep | WaitStep | SleepStep) {
+  if (isApprovalStep(step)) {
+    return { approval: step.approval, ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }) };
+  }
+  return isWaitStep(step) ? { wait: step.wait } : { sleep: step.sleep };
 }
 
 /** A step changes; a run not ended waits while any of its steps waits for a person, and runs otherwise. */

@@ -50,6 +50,20 @@ export type EndWorkflowSteps = {
 /** Fails a step whose attempts have taken longer than its `timeoutMs`. */
 export type ExpireWorkflowStep = { type: 'ExpireWorkflowStep'; index: number };
 export type CancelWorkflowRun = { type: 'CancelWorkflowRun' };
+/** A signal for the wait step at `index`: it ends the step, its data the step's answer, if the step waits for it. */
+export type DeliverSignal = {
+  type: 'DeliverSignal';
+  index: number;
+  signalId: string;
+  signal: string;
+  key: string | null;
+  data: unknown;
+  newAgentRunId: NewAgentRunId;
+};
+/** Fails a wait step past its `timeoutMs` with `signal_timeout`. */
+export type ExpireWorkflowWait = { type: 'ExpireWorkflowWait'; index: number };
+/** Wakes a sleep step whose time has come: it succeeds and the run goes on. */
+export type WakeWorkflowStep = { type: 'WakeWorkflowStep'; index: number; newAgentRunId: NewAgentRunId };
 /** A person's decision at the approval step the run waits at: approve goes on (`data` is the step's output). */
 export type DecideWorkflowApproval = {
   type: 'DecideWorkflowApproval';
@@ -68,4 +82,7 @@ export type WorkflowRunCommand =
   | CancelWorkflowRun
   | DecideWorkflowApproval
   | ExpireWorkflowApproval
+  | DeliverSignal
+  | ExpireWorkflowWait
+  | WakeWorkflowStep
   | ExpireWorkflowStep;

@@ -64,6 +64,29 @@ export type WorkflowApprovalRequested = DomainEvent<
   'WorkflowApprovalRequested',
   { runId: string; index: number; approval: string; timeoutMs?: number; requestedAt: string }
 >;
+/** A wait step began to wait for a signal: its name, its key filled in (null: any key), and when it times out. */
+export type WorkflowSignalAwaited = DomainEvent<
+  'WorkflowSignalAwaited',
+  {
+    runId: string;
+    index: number;
+    stepId: string;
+    signal: string;
+    key: string | null;
+    timeoutAt?: string;
+    awaitedAt: string;
+  }
+>;
+/** A signal reached the waiting step: the step's WorkflowStepEnded, the signal's data its answer, follows. */
+export type WorkflowSignalReceived = DomainEvent<
+  'WorkflowSignalReceived',
+  { runId: string; index: number; signalId: string; receivedAt: string }
+>;
+/** A sleep step sleeps until `until`; it holds nothing meanwhile. */
+export type WorkflowStepSleeping = DomainEvent<
+  'WorkflowStepSleeping',
+  { runId: string; index: number; until: string; sleptAt: string }
+>;
 export type WorkflowStepEnded = DomainEvent<
   'WorkflowStepEnded',
   {
@@ -87,6 +110,9 @@ export type WorkflowRunEvent =
   | WorkflowStepSkipped
   | WorkflowStepRetrying
   | WorkflowApprovalRequested
+  | WorkflowSignalAwaited
+  | WorkflowSignalReceived
+  | WorkflowStepSleeping
   | WorkflowStepEnded
   | WorkflowRunSucceeded
   | WorkflowRunFailed
@@ -100,6 +126,9 @@ export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
   WorkflowStepSkipped: true,
   WorkflowStepRetrying: true,
   WorkflowApprovalRequested: true,
+  WorkflowSignalAwaited: true,
+  WorkflowSignalReceived: true,
+  WorkflowStepSleeping: true,
   WorkflowStepEnded: true,
   WorkflowRunSucceeded: true,
   WorkflowRunFailed: true,

@@ -30,6 +30,17 @@ export interface WorkflowRunStep {
   /** An approval step: the text shown to the approver, and how long it may wait. */
   approval?: string;
   timeoutMs?: number;
+  /** A wait step: the signal it waits for (`key` a template), and how long it may wait. */
+  wait?: { signal: string; key?: string; timeoutMs?: number };
+  /** A sleep step: for how long, or until when (a template). */
+  sleep?: { ms: number } | { until: string };
+  /**
+   * A wait step once it waits: the signal's name, its key filled in (null: any key), when the wait times out (null:
+   * never), and the signal that ended it.
+   */
+  awaiting?: { signal: string; key: string | null; timeoutAt: string | null; signalId?: string };
+  /** A sleep step once it sleeps: when it wakes. */
+  wakeAt?: string;
   /** What the step's agent run gets besides its task; absent: nothing. */
   context?: StepContextOption;
   /** The task sent to the step's agent: its action with the placeholders filled in; null until it starts. */

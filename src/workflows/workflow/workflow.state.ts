@@ -56,10 +56,43 @@ export interface ApprovalStep extends StepPlacement {
   timeoutMs?: number;
 }
 
-export type WorkflowStep = AgentStep | ApprovalStep;
+/**
+ * A step that waits for the world: for a signal of that name (`POST /v1/signals`) and, when given, that key (a
+ * template over the input and the earlier steps, filled in when the wait begins), at most `timeoutMs`.
+ */
+export interface WaitStep extends StepPlacement {
+  wait: { signal: string; key?: string; timeoutMs?: number };
+}
+
+/** A step that sleeps for `ms`, or until the time `until` gives (a template that must give an ISO time). */
+export interface SleepStep extends StepPlacement {
+  sleep: { ms: number } | { until: string };
+}
+
+export type WorkflowStep = AgentStep | ApprovalStep | WaitStep | SleepStep;
+
+export function isAgentStep(step: WorkflowStep): step is AgentStep {
+  return 'agent' in step;
+}
 
 export function isApprovalStep(step: WorkflowStep): step is ApprovalStep {
   return 'approval' in step;
+}
+
+export function isWaitStep(step: WorkflowStep): step is WaitStep {
+  return 'wait' in step;
+}
+
+export function isSleepStep(step: WorkflowStep): step is SleepStep {
+  return 'sleep' in step;
+}
+
+/** The fields of a step that are templates filled in when it starts. */
+export function templatesOf(step: WorkflowStep): Array<{ field: string; text: string }> {
+  if (isAgentStep(step)) return [{ field: 'action', text: step.action }];
+  if (isWaitStep(step)) return step.wait.key === undefined ? [] : [{ field: 'wait.key', text: step.wait.key }];
+  if (isSleepStep(step) && 'until' in step.sleep) return [{ field: 'sleep.until', text: step.sleep.until }];
+  return [];
 }
 
 export interface Workflow {
