@@ -78,9 +78,12 @@ describe('remote MCP servers', () => {
     api('POST', `/v1/agents/${agentId}/run`, { task: 'Echo' }, { prefer: 'wait=20' });
 
   it('connects over Streamable HTTP and over HTTP+SSE, and an agent gets the result of a tool of each', async () => {
-    expect(log).toMatch(/MCP server \\"streamable\\" connected over Streamable HTTP with \d+ tools/);
-    expect(log).toMatch(/MCP server \\"legacy\\" connected over HTTP\+SSE with \d+ tools/);
-    expect(await listed('mcp:legacy/echo')).toMatchObject({ available: true, unavailableReason: null });
+    // The servers are connected in the background after start-up, so a loaded machine may be ready first.
+    await eventually(async () => {
+      expect(log).toMatch(/MCP server \\"streamable\\" connected over Streamable HTTP with \d+ tools/);
+      expect(log).toMatch(/MCP server \\"legacy\\" connected over HTTP\+SSE with \d+ tools/);
+      expect(await listed('mcp:legacy/echo')).toMatchObject({ available: true, unavailableReason: null });
+    }, 20_000);
     calls = [
       { name: 'mcp_streamable_echo', arguments: { message: 'one' } },
       { name: 'mcp_legacy_echo', arguments: { message: 'two' } },
@@ -89,15 +92,17 @@ describe('remote MCP servers', () => {
     const ran = await run(agentId);
     expect(ran.body).toMatchObject({ status: 'succeeded', warnings: [] });
     expect(ran.body.toolCalls.map((call: { output: unknown }) => call.output)).toEqual(['Echo: one', 'Echo: two']);
-  });
+  }, 30_000);
 
   it('refuses a loopback address that MCP_ALLOWED_HOSTS does not name, says why in GET /v1/tools, and logs it once', async () => {
-    expect(await listed('mcp:blocked/*')).toMatchObject({
-      available: false,
-      unavailableReason:
-        'MCP server "blocked" is refused: its address 127.0.0.2 is a loopback address, not a public one, ' +
-        `and 127.0.0.2:${streamable.port} is not in MCP_ALLOWED_HOSTS`,
-    });
+    await eventually(async () => {
+      expect(await listed('mcp:blocked/*')).toMatchObject({
+        available: false,
+        unavailableReason:
+          'MCP server "blocked" is refused: its address 127.0.0.2 is a loopback address, not a public one, ' +
+          `and 127.0.0.2:${streamable.port} is not in MCP_ALLOWED_HOSTS`,
+      });
+    }, 10_000);
     expect(log.match(/"level":40[^\n]*MCP server \\"blocked\\" is refused/g)).toHaveLength(1);
   });
 
