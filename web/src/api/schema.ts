@@ -12,6 +12,8 @@ export type AgentRun = Schemas['AgentRunSchema'];
 export type ToolCall = Schemas['ToolCallSchema'];
 export type Tool = Schemas['ToolDefinitionSchema'];
 export type Workflow = Schemas['WorkflowSchema'];
+/** Any JSON, as a signal's data. */
+export type SignalData = Schemas['SendSignalDto']['data'];
 export type WorkflowSummary = Schemas['WorkflowSummarySchema'];
 export type WorkflowRun = Schemas['WorkflowRunSchema'];
 export type EventEnvelope = Schemas['EventEnvelopeSchema'];

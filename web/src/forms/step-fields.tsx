@@ -1,7 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import type { ProblemError } from '../api/client';
 import { Field } from '../components/field';
-import type { StepContext, StepDraft } from './workflow-draft';
+import type { StepContext, StepDraft, StepKind } from './workflow-draft';
+
+const KINDS: Array<{ kind: StepKind; label: string }> = [
+  { kind: 'agent', label: "An agent's task" },
+  { kind: 'approval', label: "A person's approval" },
+  { kind: 'wait', label: 'Wait for a signal' },
+  { kind: 'sleep', label: 'Sleep' },
+];
 
 const CONTEXTS: Array<{ value: '' | StepContext; label: string }> = [
   { value: '', label: 'Only the task (default)' },
@@ -10,7 +17,17 @@ const CONTEXTS: Array<{ value: '' | StepContext; label: string }> = [
   { value: 'all', label: 'The task, the input and the earlier outputs' },
 ];
 
-/** The fields of step `i`: what it is (an agent's task or a person's approval), its place in the graph, its limits. */
+const TIME_LIMIT_HINTS: Record<StepKind, string> = {
+  agent: 'For all its attempts together (1000 or more). Blank: none.',
+  approval: 'How long it may wait for a person (1000 or more). Blank: none.',
+  wait: 'How long it may wait for the signal (1000 or more), then it fails with signal_timeout. Blank: none.',
+  sleep: '',
+};
+
+/**
+ * The fields of step `i`: what it is (an agent's task, a person's approval, a wait for a signal, a sleep), its
+ * place in the graph, its limits.
+ */
 export function StepFields({
   step,
   i,
@@ -68,26 +85,19 @@ export function StepFields({
     <>
       <fieldset class="inline-choice">
         <legend>{name} kind</legend>
-        <label class="checkbox">
-          <input
-            type="radio"
-            name={`step-${i}-kind`}
-            checked={step.kind === 'agent'}
-            onChange={() => update({ kind: 'agent' })}
-          />{' '}
-          An agent's task
-        </label>
-        <label class="checkbox">
-          <input
-            type="radio"
-            name={`step-${i}-kind`}
-            checked={step.kind === 'approval'}
-            onChange={() => update({ kind: 'approval' })}
-          />{' '}
-          A person's approval
-        </label>
+        {KINDS.map(({ kind, label }) => (
+          <label key={kind} class="checkbox">
+            <input
+              type="radio"
+              name={`step-${i}-kind`}
+              checked={step.kind === kind}
+              onChange={() => update({ kind })}
+            />{' '}
+            {label}
+          </label>
+        ))}
       </fieldset>
-      {step.kind === 'agent' ? (
+      {step.kind === 'agent' && (
         <>
           <Field id={`step-${i}-agent`} label={`${name} agent`} path={path('agent')} error={error}>
             {(describedBy, invalid) => (
@@ -103,11 +113,31 @@ export function StepFields({
           </Field>
           {text('action', 'action', { area: true })}
         </>
-      ) : (
+      )}
+      {step.kind === 'approval' &&
         text('approval', 'approval text', {
           area: true,
           hint: 'What the approver reads before approving or rejecting.',
-        })
+        })}
+      {step.kind === 'wait' && (
+        <div class="row">
+          {text('signal', 'signal', { errorPath: path('wait.signal'), placeholder: 'order.paid' })}
+          {text('signalKey', 'signal key', {
+            errorPath: path('wait.key'),
+            placeholder: 'any key; e.g. {{input.orderId}}',
+            hint: 'Only a signal with this key ends the wait (filled in from the input and earlier steps).',
+          })}
+        </div>
+      )}
+      {step.kind === 'sleep' && (
+        <div class="row">
+          {text('sleepMs', 'sleep for (ms)', { errorPath: path('sleep.ms'), numeric: true, placeholder: '86400000' })}
+          {text('sleepUntil', 'sleep until', {
+            errorPath: path('sleep.until'),
+            placeholder: 'or a time, e.g. {{input.remindAt}}',
+            hint: 'An ISO time, or a template giving one. Fill in one of the two.',
+          })}
+        </div>
       )}
       <div class="row">
         {text('id', 'id', { placeholder: String(i) })}
@@ -137,13 +167,12 @@ export function StepFields({
         </div>
       )}
       <div class="row">
-        {text('timeoutMs', 'time limit (ms)', {
-          numeric: true,
-          hint:
-            step.kind === 'agent'
-              ? 'For all its attempts together (1000 or more). Blank: none.'
-              : 'How long it may wait for a person (1000 or more). Blank: none.',
-        })}
+        {step.kind !== 'sleep' &&
+          text('timeoutMs', 'time limit (ms)', {
+            numeric: true,
+            errorPath: step.kind === 'wait' ? path('wait.timeoutMs') : path('timeoutMs'),
+            hint: TIME_LIMIT_HINTS[step.kind],
+          })}
         {step.kind === 'agent' && (
           <Field id={`step-${i}-context`} label={`${name} sends`} path={path('context')} error={error}>
             {(describedBy) => (

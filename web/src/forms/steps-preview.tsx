@@ -17,7 +17,7 @@ export function StepsPreview({ steps }: { steps: StepDraft[] }) {
       id: stepIdOf(shape[i], i),
       // A graph with a cycle cannot be laid out in columns: it is drawn without its edges until the cycle is gone.
       needs: cyclic ? [] : needsOf(shape, i).map((at) => stepIdOf(shape[at], at)),
-      title: step.kind === 'approval' ? 'approval' : step.agent.trim() || '(no agent yet)',
+      title: step.kind === 'agent' ? step.agent.trim() || '(no agent yet)' : previewTitle(step),
     }));
     return { nodes, problems };
   }, [steps]);
@@ -41,4 +41,10 @@ export function StepsPreview({ steps }: { steps: StepDraft[] }) {
       <WorkflowGraph steps={nodes} label="The steps as a graph, as typed" />
     </section>
   );
+}
+
+/** What a step that is not an agent's shows in the preview. */
+function previewTitle(step: StepDraft): string {
+  if (step.kind === 'wait') return `waits for ${step.signal.trim() || 'a signal'}`;
+  return step.kind === 'sleep' ? 'sleeps' : 'approval';
 }

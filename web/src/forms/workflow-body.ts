@@ -55,18 +55,26 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
     problems.push({ path: `${at}.id`, message: STEP_ID_RULE });
   }
   const when = parseJsonField(step.when, `${at}.when`, problems, 'any');
-  const timeoutMs = step.timeoutMs.trim()
-    ? parseCount(step.timeoutMs, `${at}.timeoutMs`, 1000, 31_536_000_000, problems)
-    : undefined;
+  const timeoutPath = step.kind === 'wait' ? `${at}.wait.timeoutMs` : `${at}.timeoutMs`;
+  const timeoutMs =
+    step.timeoutMs.trim() && step.kind !== 'sleep'
+      ? parseCount(step.timeoutMs, timeoutPath, 1000, 31_536_000_000, problems)
+      : undefined;
   const common = {
     ...(id && { id }),
     ...(needsOfDraft(step) !== undefined && { needs: needsOfDraft(step) }),
     ...(when !== undefined && { when: when as Record<string, unknown> | boolean }),
-    ...(timeoutMs !== undefined && { timeoutMs }),
   };
+  if (step.kind === 'wait') {
+    if (!step.signal.trim()) problems.push({ path: `${at}.wait.signal`, message: 'wait.signal must not be empty' });
+    const key = step.signalKey.trim() && { key: step.signalKey };
+    return { ...common, wait: { signal: step.signal, ...key, ...(timeoutMs !== undefined && { timeoutMs }) } };
+  }
+  if (step.kind === 'sleep') return { ...common, sleep: sleepOf(step, at, problems) };
+  const limit = timeoutMs !== undefined && { timeoutMs };
   if (step.kind === 'approval') {
     if (!step.approval.trim()) problems.push({ path: `${at}.approval`, message: 'approval must not be empty' });
-    return { ...common, approval: step.approval };
+    return { ...common, ...limit, approval: step.approval };
   }
   const agent = step.agent.trim();
   if (!agent) problems.push({ path: `${at}.agent`, message: 'agent must not be empty' });
@@ -87,11 +95,22 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
       : undefined;
   return {
     ...common,
+    ...limit,
     agent: step.agent,
     action: step.action,
     ...(step.context && { context: step.context }),
     ...(retry && { retry }),
   };
+}
+
+/** A sleep step's time: `ms` or `until`, whichever is filled in (one of them). */
+function sleepOf(step: StepDraft, at: string, problems: FieldProblem[]): { ms: number } | { until: string } {
+  if (step.sleepUntil.trim()) return { until: step.sleepUntil.trim() };
+  if (!step.sleepMs.trim()) {
+    problems.push({ path: `${at}.sleep.ms`, message: 'sleep takes either ms or until: fill in one' });
+    return { ms: 0 };
+  }
+  return { ms: parseCount(step.sleepMs, `${at}.sleep.ms`, 1, 31_536_000_000, problems) };
 }
 
 /** Ids used twice, needs that name no step or the step itself, and a cycle, as the service would name them. */

@@ -2,13 +2,21 @@ import type { Workflow } from '../api/schema';
 
 export type StepContext = 'input' | 'steps' | 'all';
 
-/** One step as the form holds it: an agent step or an approval step, every optional field as typed. */
+export type StepKind = 'agent' | 'approval' | 'wait' | 'sleep';
+
+/** One step as the form holds it: an agent, approval, wait or sleep step, every optional field as typed. */
 export interface StepDraft {
-  kind: 'agent' | 'approval';
+  kind: StepKind;
   agent: string;
   action: string;
   /** An approval step: the text the approver reads. */
   approval: string;
+  /** A wait step: the signal's name, and its key (a template; blank: any key). */
+  signal: string;
+  signalKey: string;
+  /** A sleep step: for how long (ms), or until when (a template giving an ISO time); one of the two. */
+  sleepMs: string;
+  sleepUntil: string;
   context: '' | StepContext;
   /** Blank: the step's position. */
   id: string;
@@ -43,6 +51,10 @@ export function emptyStep(): StepDraft {
     agent: '',
     action: '',
     approval: '',
+    signal: '',
+    signalKey: '',
+    sleepMs: '',
+    sleepUntil: '',
     context: '',
     id: '',
     needs: '',
@@ -89,7 +101,7 @@ export function workflowDraft(workflow?: Workflow): WorkflowDraft {
 function stepDraft(step: ApiStep): StepDraft {
   return {
     ...emptyStep(),
-    kind: step.approval !== undefined ? 'approval' : 'agent',
+    kind: kindOf(step),
     agent: step.agent ?? '',
     action: step.action ?? '',
     approval: step.approval ?? '',
@@ -102,8 +114,18 @@ function stepDraft(step: ApiStep): StepDraft {
       backoffMs: String(step.retry.backoffMs),
       maxBackoffMs: step.retry.maxBackoffMs === undefined ? '' : String(step.retry.maxBackoffMs),
     }),
-    timeoutMs: step.timeoutMs === undefined ? '' : String(step.timeoutMs),
+    timeoutMs: String(step.timeoutMs ?? step.wait?.timeoutMs ?? ''),
+    signal: step.wait?.signal ?? '',
+    signalKey: step.wait?.key ?? '',
+    sleepMs: step.sleep?.ms === undefined ? '' : String(step.sleep.ms),
+    sleepUntil: step.sleep?.until ?? '',
   };
+}
+
+function kindOf(step: ApiStep): StepKind {
+  if (step.approval !== undefined) return 'approval';
+  if (step.wait !== undefined) return 'wait';
+  return step.sleep !== undefined ? 'sleep' : 'agent';
 }
 
 /** A step's needs as typed, as the API takes them: undefined for the step before, [] for nothing. */

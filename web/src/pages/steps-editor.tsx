@@ -6,9 +6,22 @@ import { StepDraft, emptyStep } from '../forms/workflow-draft';
 /** The paths of the step fields, for the problem view to leave to them. */
 export function stepPaths(steps: StepDraft[]): string[] {
   return steps.flatMap((_, i) =>
-    ['agent', 'action', 'approval', 'context', 'id', 'needs', 'when', 'retry', 'timeoutMs'].map(
-      (field) => `steps[${i}].${field}`,
-    ),
+    [
+      'agent',
+      'action',
+      'approval',
+      'context',
+      'id',
+      'needs',
+      'when',
+      'retry',
+      'timeoutMs',
+      'wait.signal',
+      'wait.key',
+      'wait.timeoutMs',
+      'sleep.ms',
+      'sleep.until',
+    ].map((field) => `steps[${i}].${field}`),
   );
 }
 

@@ -3,6 +3,7 @@ import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { WorkflowRun } from '../api/schema';
 import { ProblemView } from '../components/problem-view';
 import { WorkflowApproval } from '../components/workflow-approval';
+import { SendSignal } from '../components/send-signal';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatSource, formatTime } from '../format';
 import { WorkflowGraph } from '../graph/workflow-graph';
@@ -179,6 +180,15 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                     text={step.approval}
                     onDecided={(decided) => setRun((old) => newerRun(old, decided))}
                   />
+                ),
+            )}
+          {run.status === 'waiting' &&
+            run.steps.map(
+              (step) =>
+                step.status === 'waiting' &&
+                step.awaiting &&
+                !step.awaiting.signalId && (
+                  <SendSignal key={step.index} signal={step.awaiting.signal} signalKey={step.awaiting.key} />
                 ),
             )}
           <h2>Steps</h2>

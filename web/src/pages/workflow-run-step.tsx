@@ -1,6 +1,7 @@
 import type { WorkflowRun } from '../api/schema';
 import { StatusBadge } from '../components/status-badge';
-import { formatDuration, formatJson } from '../format';
+import { formatDuration, formatJson, formatTime } from '../format';
+import { stepTitle, waitingText } from '../components/step-title';
 import { href } from '../router';
 import type { GraphStep } from '../graph/workflow-graph';
 
@@ -22,7 +23,7 @@ export function graphStepOf(step: RunStep): GraphStep {
   return {
     id: step.id,
     needs: step.needs,
-    title: step.agent ?? 'approval',
+    title: stepTitle(step),
     status: step.status,
     detail: detail.join(' · ') || undefined,
   };
@@ -48,7 +49,8 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
     >
       <div class="page-head">
         <strong>
-          Step {step.id === String(step.index) ? step.index : `${step.index} “${step.id}”`}: {step.agent ?? 'Approval'}
+          Step {step.id === String(step.index) ? step.index : `${step.index} “${step.id}”`}:{' '}
+          {step.agent ?? capitalized(stepTitle(step))}
         </strong>
         <StatusBadge status={step.status} />
         {step.reused && <span class="muted">reused</span>}
@@ -77,13 +79,14 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
           Replay from here<span class="visually-hidden"> (step {step.id})</span>
         </button>
       )}
+      <WaitingFor step={step} />
       {step.task !== null ? (
         <details class="sent-task" open={selected || undefined}>
           <summary>Task sent</summary>
           <pre>{step.task}</pre>
         </details>
       ) : (
-        <p class="muted">{step.action ?? step.approval}</p>
+        <p class="muted">{step.action ?? step.approval ?? waitingText(step)}</p>
       )}
       {(step.outputObject || step.output) && (
         <>
@@ -97,5 +100,29 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
         </p>
       )}
     </li>
+  );
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What a wait or sleep step waits for while it waits, and what ended it. */
+function WaitingFor({ step }: { step: RunStep }) {
+  const { awaiting, wakeAt } = step;
+  if (awaiting) {
+    const key = awaiting.key === null ? 'any key' : `the key ${awaiting.key}`;
+    const until = awaiting.timeoutAt ? `, until ${formatTime(awaiting.timeoutAt)}` : '';
+    return (
+      <p class="muted" data-testid="waiting-for">
+        {awaiting.signalId
+          ? `Ended by the signal ${awaiting.signalId} (${awaiting.signal}, ${key}).`
+          : `Waits for the signal ${awaiting.signal} with ${key}${until}.`}
+      </p>
+    );
+  }
+  if (!wakeAt) return null;
+  return (
+    <p class="muted" data-testid="waiting-for">
+      {step.status === 'waiting' ? `Sleeps until ${formatTime(wakeAt)}.` : `Slept until ${formatTime(wakeAt)}.`}
+    </p>
   );
 }

@@ -3,6 +3,7 @@ import type { Workflow } from '../api/schema';
 import { formatJson } from '../format';
 import { needsOf, stepIdOf } from '../../../src/shared/step-graph';
 import { WorkflowGraph } from '../graph/workflow-graph';
+import { stepTitle, waitingText } from '../components/step-title';
 
 type Step = Workflow['steps'][number];
 
@@ -14,7 +15,7 @@ export function WorkflowStepsView({ steps }: { steps: Step[] }) {
       steps.map((step, i) => ({
         id: ids[i],
         needs: needsOf(steps, i).map((at) => ids[at]),
-        title: step.agent ?? 'approval',
+        title: stepTitle(step),
       })),
     [steps],
   );
@@ -35,8 +36,10 @@ export function WorkflowStepsView({ steps }: { steps: Step[] }) {
                 {' '}
                 — agent <strong>{step.agent}</strong>: {step.action}
               </>
-            ) : (
+            ) : step.approval !== undefined ? (
               <> — a person's approval: {step.approval}</>
+            ) : (
+              <> — {waitingText(step)}</>
             )}
             <StepFacts step={step} needs={nodes[i].needs} />
           </li>
@@ -57,7 +60,8 @@ function StepFacts({ step, needs }: { step: Step; needs: string[] }) {
     const cap = maxBackoffMs === undefined ? '' : `, at most ${maxBackoffMs} ms`;
     facts.push(['retry', `${attempts} attempts, waiting ${backoffMs} ms first${cap}`]);
   }
-  if (step.timeoutMs !== undefined) facts.push(['time limit', `${step.timeoutMs} ms`]);
+  const limit = step.timeoutMs ?? step.wait?.timeoutMs;
+  if (limit !== undefined) facts.push(['time limit', `${limit} ms`]);
   if (!facts.length) return null;
   return (
     <ul class="step-facts muted">

@@ -1,0 +1,26 @@
+/** The fields that say what kind of step it is, as a workflow's and a run's steps both have them. */
+interface StepKindFields {
+  agent?: string | null;
+  approval?: string;
+  wait?: { signal: string; key?: string };
+  sleep?: { ms?: number; until?: string };
+}
+
+/** What does the step, as the graph and the cards name it: the agent, or what the step waits for. */
+export function stepTitle(step: StepKindFields): string {
+  if (step.agent) return step.agent;
+  if (step.wait) return `signal ${step.wait.signal}`;
+  if (step.sleep) return 'sleep';
+  return 'approval';
+}
+
+/** A wait or sleep step's definition in words; undefined for the other kinds. */
+export function waitingText(step: StepKindFields): string | undefined {
+  if (step.wait) {
+    const key = step.wait.key === undefined ? '' : ` with the key ${step.wait.key}`;
+    return `waits for the signal ${step.wait.signal}${key}`;
+  }
+  if (step.sleep)
+    return step.sleep.until !== undefined ? `sleeps until ${step.sleep.until}` : `sleeps ${step.sleep.ms} ms`;
+  return undefined;
+}
