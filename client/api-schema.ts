@@ -1764,6 +1764,18 @@ export interface components {
             /** @description The longest wait: each retry waits twice as long as the one before, up to this. Default: no cap. */
             maxBackoffMs?: number;
         };
+        MapDto: {
+            /**
+             * @description Where the list is: `input.<path>`, or `steps.<id>.outputObject.<path>` (`steps.<id>.output` also takes a step output that is a JSON array). The step named must be among the needs. Not a list when the step begins: it fails with map_not_a_list; longer than WORKFLOW_MAX_MAP_ITEMS: map_too_many_items.
+             * @example input.orders
+             */
+            over: string;
+            /**
+             * @description How many items run at once (each is an agent run, under RUN_CONCURRENCY too).
+             * @default 1
+             */
+            concurrency: number;
+        };
         WaitDto: {
             /**
              * @description The name of the signal.
@@ -1834,6 +1846,14 @@ export interface components {
              * @enum {string}
              */
             context?: "input" | "steps" | "all";
+            /** @description A map step: an agent step whose agent runs once per item of a list, with `{{item}}`, `{{item.<path>}}` and `{{index}}` in its action. Its `outputObject` is the items' outputs in order (each item's `outputObject`, or its text). */
+            map?: components["schemas"]["MapDto"];
+            /**
+             * @description A map step: what a failed item does. `fail`: the step fails with map_item_failed (the items still running are cancelled); `skip`: the others go on, and the failed item leaves null in its place.
+             * @default fail
+             * @enum {string}
+             */
+            onItemError: "fail" | "skip";
             /**
              * @description An approval step: the text shown to the approver. The run waits here for POST …/approvals.
              * @example Publish this digest?
@@ -1926,6 +1946,13 @@ export interface components {
              * @enum {string}
              */
             context?: "input" | "steps" | "all";
+            /** @description A map step: the list its agent runs over, once per item. */
+            map?: components["schemas"]["MapDto"];
+            /**
+             * @description A map step: what a failed item does.
+             * @enum {string}
+             */
+            onItemError?: "fail" | "skip";
             /** @description An approval step: the text shown to the approver. */
             approval?: string;
             /** @description A wait step: the signal it waits for. */
@@ -2045,6 +2072,27 @@ export interface components {
             status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             error: components["schemas"]["RunErrorSchema"] | null;
         };
+        MapItemSchema: {
+            /** @description The item's position in the list. */
+            index: number;
+            /**
+             * @description `skipped`: the step ended before the item started.
+             * @enum {string}
+             */
+            status: "pending" | "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "skipped";
+            /** @description The item's agent run; null until it starts. */
+            agentRunId: string | null;
+            /** @description The action filled in for the item. */
+            task: string | null;
+            /** @description The placeholders whose path led nowhere for this item. Absent: none. */
+            missing?: string[];
+            output: string | null;
+            /** @description The item's structured answer. */
+            outputObject?: {
+                [key: string]: unknown;
+            };
+            error: components["schemas"]["RunErrorSchema"] | null;
+        };
         AwaitingSchema: {
             /** @description The signal's name. */
             signal: string;
@@ -2077,6 +2125,15 @@ export interface components {
             agent: string | null;
             /** @description null but for an agent step. */
             action: string | null;
+            /** @description A map step: the list its agent runs over, as defined. */
+            map?: components["schemas"]["MapDto"];
+            /**
+             * @description A map step: what a failed item does.
+             * @enum {string}
+             */
+            onItemError?: "fail" | "skip";
+            /** @description A map step once it has started: each item, in the order of the list. */
+            items?: components["schemas"]["MapItemSchema"][];
             /** @description An approval step: the text shown to the approver. */
             approval?: string;
             /** @description An approval step: how long it may wait, in ms. */
@@ -2115,10 +2172,10 @@ export interface components {
             skipReason?: "condition_false" | "needs_skipped";
             agentRunId: string | null;
             output: string | null;
-            /** @description The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`). */
+            /** @description The step's structured answer (`{{steps.<n>.output.<field>}}`): its agent run's, when the agent has an `outputSchema`; a wait step's signal data; a map step's outputs, in order. */
             outputObject?: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
             error: components["schemas"]["RunErrorSchema"] | null;
             /** Format: date-time */
             startedAt: string | null;

@@ -5,6 +5,7 @@ import { HOUR } from './units';
 export interface WorkflowsConfig {
   signalRetentionMs: number;
   timerPollMs: number;
+  maxMapItems: number;
 }
 
 /** The settings of `WorkflowsConfig`, each from its variable. */
@@ -23,5 +24,12 @@ export const WORKFLOW_SETTINGS = {
     10,
     60_000,
     "How often an instance looks for the steps' timers (sleeps waking, waits and approvals timing out) due soon; each fires on time within that.",
+  ),
+  maxMapItems: int(
+    'WORKFLOW_MAX_MAP_ITEMS',
+    1000,
+    1,
+    10_000,
+    'The most items a map step runs its agent over: a longer list fails the step with map_too_many_items, naming its length.',
   ),
 } satisfies Settings;

@@ -6,16 +6,20 @@ export interface StepTaskScope {
   objects?: unknown[];
   /** The position of the step an id names (default: references are positions). */
   indexOf?: (ref: string) => number | undefined;
+  /** A map step's item and its position (`{{item}}`, `{{item.<path>}}`, `{{index}}`); absent: left as written. */
+  locals?: { item: unknown; index: number };
 }
 
 /** The longest task an agent run takes (the limit of `task` on POST /v1/agents/{id}/runs), rendered ones too. */
 export const MAX_TASK_LENGTH = 100_000;
 
-const PLACEHOLDER = /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.([^{}\s.]+)\.output((?:\.[^{}\s.]+)*))\s*\}\}/g;
+const PLACEHOLDER =
+  /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.([^{}\s.]+)\.output((?:\.[^{}\s.]+)*)|(item|index)((?:\.[^{}\s.]+)*))\s*\}\}/g;
 
 /**
  * Fills `{{input.<path>}}`, `{{steps.<id or n>.output}}` and `{{steps.<n>.output.<path>}}` (a field of the step's
- * structured answer) into a step's action by plain substitution, never evaluated. A string goes in as it is, any
+ * structured answer) into a step's action by plain substitution, never evaluated; in a map step also `{{item}}`,
+ * `{{item.<path>}}` and `{{index}}`. A string goes in as it is, any
  * other value (an object inserted whole) as JSON; a path that leads nowhere, or a step not run yet, becomes the
  * empty string. Anything else between braces is left as written. A task that would be longer than `maxLength`
  * is undefined: filling stops at the first placeholder past it, so `{{input}}` written many times over a large
@@ -25,9 +29,9 @@ export function renderStepTask(action: string, scope: StepTaskScope, maxLength =
   const indexOf = indexOfIn(scope);
   let length = action.length;
   let tooLong = false;
-  const task = action.replace(PLACEHOLDER, (match: string, path: string, step?: string, field?: string) => {
+  const task = action.replace(PLACEHOLDER, (match: string, ...groups: Array<string | undefined>) => {
     if (tooLong) return '';
-    const value = placeholderValue(scope, indexOf, path, step, field);
+    const value = placeholderValue(scope, indexOf, groups);
     if (value === NO_SUCH_STEP) return match;
     const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     length += text.length - match.length;
@@ -45,35 +49,41 @@ export function renderStepTask(action: string, scope: StepTaskScope, maxLength =
 export function missingPaths(action: string, scope: StepTaskScope): string[] {
   const indexOf = indexOfIn(scope);
   const missing = new Set<string>();
-  for (const [, path, step, field] of action.matchAll(PLACEHOLDER)) {
-    if (placeholderValue(scope, indexOf, path, step, field) === undefined) missing.add(path);
+  for (const [, ...groups] of action.matchAll(PLACEHOLDER)) {
+    if (placeholderValue(scope, indexOf, groups) === undefined) missing.add(groups[0]!);
   }
   return [...missing];
 }
 
 /** The input paths the placeholders of a template read (`{{input.a.b}}`: `["a", "b"]`); `{{input}}` alone reads none. */
 export function inputPathsIn(template: string): string[][] {
-  return [...template.matchAll(PLACEHOLDER)].flatMap(([, path, step]) =>
-    step === undefined && path !== 'input' ? [path.split('.').slice(1)] : [],
+  return [...template.matchAll(PLACEHOLDER)].flatMap(([, path, step, , local]) =>
+    step === undefined && local === undefined && path !== 'input' ? [path.split('.').slice(1)] : [],
   );
 }
 
-/** A step reference that names no step: not a placeholder, so it is left as written. */
+/** A reference that names nothing here (no such step; an item outside a map step): left as written. */
 const NO_SUCH_STEP = Symbol('no such step');
 
 function indexOfIn(scope: StepTaskScope): (ref: string) => number | undefined {
   return scope.indexOf ?? ((ref: string) => (/^\d+$/.test(ref) ? Number(ref) : undefined));
 }
 
-/** What a placeholder stands for: undefined when its path leads nowhere. */
+/**
+ * What a placeholder stands for (its groups: the whole path, the step and the field of a step's output, the local
+ * and its path): undefined when its path leads nowhere.
+ */
 function placeholderValue(
   scope: StepTaskScope,
   indexOf: (ref: string) => number | undefined,
-  path: string,
-  step: string | undefined,
-  field: string | undefined,
+  [path, step, field, local, localPath]: Array<string | undefined>,
 ): unknown {
-  if (step === undefined) return lookUp(scope.input, path.split('.').slice(1));
+  if (local !== undefined) {
+    if (!scope.locals) return NO_SUCH_STEP;
+    if (local === 'index') return localPath ? NO_SUCH_STEP : scope.locals.index;
+    return valueAt(scope.locals.item, localPath ? localPath.split('.').slice(1) : []);
+  }
+  if (step === undefined) return valueAt(scope.input, path!.split('.').slice(1));
   const index = indexOf(step);
   return index === undefined ? NO_SUCH_STEP : stepOutput(scope, index, field);
 }
@@ -81,10 +91,11 @@ function placeholderValue(
 function stepOutput(scope: StepTaskScope, step: number, field: string | undefined): unknown {
   const object = scope.objects?.[step];
   if (!field) return object ?? scope.outputs[step];
-  return lookUp(object, field.split('.').slice(1));
+  return valueAt(object, field.split('.').slice(1));
 }
 
-function lookUp(value: unknown, path: string[]): unknown {
+/** The value at `path` in `value` (own fields only); undefined when the path leads nowhere. */
+export function valueAt(value: unknown, path: string[]): unknown {
   let current = value;
   for (const key of path) {
     if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) {

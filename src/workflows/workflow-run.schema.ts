@@ -2,9 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
 import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
-import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
+import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { StepRetryDto } from './create-workflow/create-workflow.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
+import { MapDto } from './create-workflow/map-step.dto';
+
+/** The most items a map step may have (WORKFLOW_MAX_MAP_ITEMS at its highest). */
+const MAX_MAP_ITEMS = 10_000;
 import { SKIP_REASONS } from './workflow-run/workflow-run.state';
 import { WHEN } from './workflow.schema';
 
@@ -51,6 +55,40 @@ export class AwaitingSchema {
   signalId?: string;
 }
 
+export class MapItemSchema {
+  @ApiProperty({ description: "The item's position in the list." })
+  index: number;
+
+  @ApiProperty({
+    enum: ['pending', ...RUN_STATUSES, 'skipped'],
+    description: '`skipped`: the step ended before the item started.',
+  })
+  status: string;
+
+  @ApiProperty({ ...idField('agentrun'), nullable: true, description: "The item's agent run; null until it starts." })
+  agentRunId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The action filled in for the item.' })
+  task: string | null;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: TEXT_LENGTH },
+    maxItems: LIST_ITEMS,
+    description: 'The placeholders whose path led nowhere for this item. Absent: none.',
+  })
+  missing?: string[];
+
+  @ApiProperty({ type: String, nullable: true })
+  output: string | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "The item's structured answer." })
+  outputObject?: unknown;
+
+  @ApiProperty({ type: RunErrorSchema, nullable: true })
+  error: RunErrorSchema | null;
+}
+
 export class WorkflowRunStepSchema {
   @ApiProperty()
   index: number;
@@ -87,6 +125,19 @@ export class WorkflowRunStepSchema {
 
   @ApiProperty({ type: String, maxLength: TEXT_LENGTH, nullable: true, description: 'null but for an agent step.' })
   action: string | null;
+
+  @ApiPropertyOptional({ type: MapDto, description: 'A map step: the list its agent runs over, as defined.' })
+  map?: MapDto;
+
+  @ApiPropertyOptional({ enum: ITEM_ERROR_POLICIES, description: 'A map step: what a failed item does.' })
+  onItemError?: string;
+
+  @ApiPropertyOptional({
+    type: [MapItemSchema],
+    maxItems: MAX_MAP_ITEMS,
+    description: 'A map step once it has started: each item, in the order of the list.',
+  })
+  items?: MapItemSchema[];
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
   approval?: string;
@@ -146,9 +197,12 @@ export class WorkflowRunStepSchema {
   output: string | null;
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: "The step's structured answer, when its agent has an `outputSchema` (`{{steps.<n>.output.<field>}}`).",
+    oneOf: [
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {}, maxItems: MAX_MAP_ITEMS },
+    ],
+    description:
+      "The step's structured answer (`{{steps.<n>.output.<field>}}`): its agent run's, when the agent has an `outputSchema`; a wait step's signal data; a map step's outputs, in order.",
   })
   outputObject?: unknown;
 

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LatestRunSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
-import { STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
+import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { INPUT_SCHEMA_FIELD, MAX_CONCURRENT_RUNS, StepRetryDto } from './create-workflow/create-workflow.dto';
 import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/trigger.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
+import { MapDto } from './create-workflow/map-step.dto';
 import { OVERLAP_POLICIES } from '../domain/run-slots';
 
 /** A step's `when`: a JSON Logic rule, or a constant. */
@@ -31,7 +32,7 @@ export class WorkflowTriggerSchema {
   timezone?: string;
 }
 
-/** An agent step (`agent`, `action`), an approval step (`approval`, `timeoutMs`), a wait step (`wait`) or a sleep step (`sleep`). */
+/** An agent step (`agent`, `action`, and `map` for a map step), an approval step (`approval`, `timeoutMs`), a wait step (`wait`) or a sleep step (`sleep`). */
 export class WorkflowStepSchema {
   @ApiPropertyOptional({
     maxLength: 64,
@@ -71,6 +72,12 @@ export class WorkflowStepSchema {
       'What the agent gets besides the task: absent, nothing; `input` the run input; `steps` the earlier outputs; `all` both, with the workflow.',
   })
   context?: string;
+
+  @ApiPropertyOptional({ type: MapDto, description: 'A map step: the list its agent runs over, once per item.' })
+  map?: MapDto;
+
+  @ApiPropertyOptional({ enum: ITEM_ERROR_POLICIES, description: 'A map step: what a failed item does.' })
+  onItemError?: string;
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
   approval?: string;

@@ -6,6 +6,8 @@ import { StepOutcome } from '../../workflows/workflow-run/workflow-run.commands'
 export const FOLLOWED_EVENT_TYPES = [
   'WorkflowRunQueued',
   'WorkflowStepStarted',
+  'WorkflowMapStarted',
+  'WorkflowMapItemStarted',
   'WorkflowStepRetrying',
   'WorkflowStepEnded',
   'WorkflowRunCancelled',
@@ -36,16 +38,20 @@ export function stepEndOf(event: RecordedEvent) {
   return { workflowRunId, index: stepIndex, agentRunId, outcome };
 }
 
+/** A step, or an item of a map step, started: its agent run is to be queued. */
+export const queuesAnAgentRun = (event: RecordedEvent) =>
+  event.type === 'WorkflowStepStarted' || event.type === 'WorkflowMapItemStarted';
+
 /**
- * A run's events in order, in groups: steps started together (their agent runs are queued at once), and agent
- * runs that ended one after another (their steps end in one command).
+ * A run's events in order, in groups: steps (and items) started together (their agent runs are queued at once),
+ * and agent runs that ended one after another (their steps end in one command).
  */
 export function sideBySide(events: RecordedEvent[]): RecordedEvent[][] {
   const groups: RecordedEvent[][] = [];
   for (const event of events) {
     const last = groups[groups.length - 1];
     const together =
-      (event.type === 'WorkflowStepStarted' && last?.[0].type === 'WorkflowStepStarted') ||
+      (queuesAnAgentRun(event) && last !== undefined && queuesAnAgentRun(last[0])) ||
       (isAgentRunEnding(event) && last !== undefined && isAgentRunEnding(last[0]));
     if (together) last.push(event);
     else groups.push([event]);

@@ -25,6 +25,7 @@ import {
   workflowRunStream,
 } from '../../workflows/workflow-run/workflow-run.events';
 import { stepContext } from '../../workflows/workflow-run/step-context';
+import { taskOfAgentRun } from '../../workflows/workflow-run/map-steps';
 import { reusableSteps } from '../../workflows/replay-workflow-run/reusable-steps';
 import { isHeld } from '../../domain/run-slots';
 import { currentTraceparent, inAsyncScope, laterInThisScope } from '../../shared/trace-context';
@@ -54,6 +55,7 @@ export class WorkflowRunManager extends ProcessManager {
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
   private readonly traces: WorkflowRunTraces;
   private readonly runs: WorkflowRunActors;
+  private readonly maxMapItems: number;
 
   constructor(
     deps: ProcessManagerDeps,
@@ -68,6 +70,7 @@ export class WorkflowRunManager extends ProcessManager {
     super(deps, config.runs.executorEnabled);
     this.runs = new WorkflowRunActors(actors);
     this.traces = new WorkflowRunTraces(this.runs, deps.store);
+    this.maxMapItems = config.workflows.maxMapItems;
   }
 
   protected override stopTakingWork(): void {
@@ -118,7 +121,10 @@ export class WorkflowRunManager extends ProcessManager {
         this.runs.adoptOpening(event.data.id as string, event);
         return this.start(event.data.id as string, event.data.workflowId as string);
       case 'WorkflowStepStarted':
+      case 'WorkflowMapItemStarted':
         return this.stepStarted(event);
+      case 'WorkflowMapStarted':
+        return this.watchTimeLimit(event);
       case 'WorkflowStepRetrying':
         return this.retryLater(event);
       case 'WorkflowStepEnded':
@@ -143,8 +149,10 @@ export class WorkflowRunManager extends ProcessManager {
     const run = await this.runs.read(runId);
     if (run?.status !== 'queued') return;
     const newAgentRunId = () => this.ids.newId('agentrun');
+    const { maxMapItems } = this;
     if (run.trial) {
-      await this.sendToRun(runId, { type: 'StartWorkflowRun', ...(await trialStart(this.actors, run)), newAgentRunId });
+      const trial = await trialStart(this.actors, run);
+      await this.sendToRun(runId, { type: 'StartWorkflowRun', ...trial, maxMapItems, newAgentRunId });
       return;
     }
     const replayed = run.replayOf ? await this.replayed(run.replayOf.runId) : undefined;
@@ -159,6 +167,7 @@ export class WorkflowRunManager extends ProcessManager {
       workflowVersion,
       steps,
       ...(outputStep !== undefined && { outputStep }),
+      maxMapItems,
       newAgentRunId,
       ...(run.replayOf && replayed && { reuse: reusableSteps(steps, run.replayOf.fromStep, replayed.run) }),
     });
@@ -179,11 +188,20 @@ export class WorkflowRunManager extends ProcessManager {
     return { run, steps, workflowVersion, outputStep };
   }
 
-  /** A step started: its agent run is queued, and its time limit, if it has one, is watched. */
+  /**
+   * A step (or an item of a map step) started: its agent run is queued, and a step's time limit, if it has one, is
+   * watched.
+   */
   private async stepStarted(event: RecordedEvent): Promise<void> {
     const { runId, index, agentRunId } = event.data as WorkflowStepStarted['data'];
     const run = await this.queueStepRun(runId, index, agentRunId);
-    const step = run?.steps[index];
+    if (run && event.type === 'WorkflowStepStarted') this.watchTimeLimit(event, run);
+  }
+
+  /** Fails a running step once its `timeoutMs` has passed (a map step's bounds all its items). */
+  private async watchTimeLimit(event: RecordedEvent, known?: WorkflowRunAggregate): Promise<void> {
+    const { runId, index } = event.data as { runId: string; index: number };
+    const step = (known ?? (await this.runs.read(runId)))?.steps[index];
     if (!step?.timeoutMs || !step.startedAt) return;
     const at = Date.parse(step.startedAt) + step.timeoutMs;
     this.setTimer(`${runId}:${index}`, event, at, () => this.sendToRun(runId, { type: 'ExpireWorkflowStep', index }));
@@ -229,9 +247,9 @@ export class WorkflowRunManager extends ProcessManager {
   ): Promise<WorkflowRunAggregate | undefined> {
     const run = await this.runs.read(runId);
     const step = run?.steps[index];
-    if (!run || isEnded(run.status) || step?.agentRunId !== agentRunId || !step.agent || step.task === null) return;
+    const task = step && taskOfAgentRun(step, agentRunId);
+    if (!run || isEnded(run.status) || !step?.agent || task === undefined) return;
     const name = step.agent;
-    const task = step.task;
     const { claimedBy } = await this.actors.of(agentNameStream(name), agentNameDecider).read();
     const agent = claimedBy ? await this.actors.of(agentStream(claimedBy), agentDecider).read() : null;
     // An archived agent, or one renamed since, is no longer the agent of that name.
@@ -290,14 +308,18 @@ export class WorkflowRunManager extends ProcessManager {
     });
   }
 
+  /** The agent runs of a run that ended: its cancelled steps', its timed-out step's, and its cancelled items'. */
   private async cancelSteps(runId: string): Promise<void> {
     const run = await this.runs.read(runId);
-    for (const step of run?.steps ?? []) {
-      const stopped = step.status === 'cancelled' || step.error?.code === 'step_timeout';
-      if (step.agentRunId === null || !stopped) continue;
+    const stopped = (run?.steps ?? []).flatMap((step) => {
+      const items = (step.items ?? []).filter((item) => item.status === 'cancelled' && item.agentRunId !== null);
+      const own = step.status === 'cancelled' || step.error?.code === 'step_timeout';
+      return [...items.map((item) => item.agentRunId!), ...(own && step.agentRunId !== null ? [step.agentRunId] : [])];
+    });
+    for (const agentRunId of stopped) {
       await this.actors
         .send(
-          agentRunStream(step.agentRunId),
+          agentRunStream(agentRunId),
           agentRunDecider,
           { type: 'CancelAgentRun' },
           { correlationId: runId, causationId: runId },

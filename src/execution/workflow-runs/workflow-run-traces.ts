@@ -33,7 +33,8 @@ export class WorkflowRunTraces {
   contextOf(event: RecordedEvent, runId: string): Context | undefined {
     // Without tracing, events carry no trace context: nothing to hash.
     if (event.metadata.traceparent === undefined) return undefined;
-    const step = event.type === 'WorkflowStepStarted' ? (event.data.index as number) : undefined;
+    const starts = event.type === 'WorkflowStepStarted' || event.type === 'WorkflowMapItemStarted';
+    const step = starts ? (event.data.index as number) : undefined;
     return contextOf(event.metadata.traceparent, spanIdOf(runId, step));
   }
 

@@ -20,10 +20,17 @@ import { FreeFormObject } from '../../http/free-form-json';
 import { NOT_BLANK, Optional, normalizeText } from '../../http/validation';
 import { STEP_ID, STEP_ID_RULE } from '../../shared/step-graph';
 import { TEXT_LENGTH } from '../../http/openapi/fields';
-import { STEP_CONTEXT_OPTIONS, StepContextOption, WorkflowStep } from '../workflow/workflow.state';
+import {
+  ITEM_ERROR_POLICIES,
+  ItemErrorPolicy,
+  STEP_CONTEXT_OPTIONS,
+  StepContextOption,
+  WorkflowStep,
+} from '../workflow/workflow.state';
 import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
 import { TriggerDto } from './trigger.dto';
 import { SleepDto, WaitDto } from './waiting-steps.dto';
+import { MapDto } from './map-step.dto';
 
 /** How `inputSchema` is described wherever a workflow's definition is. */
 export const INPUT_SCHEMA_FIELD = {
@@ -38,8 +45,8 @@ export const INPUT_SCHEMA_FIELD = {
 export const MAX_CONCURRENT_RUNS = 1000;
 
 /**
- * A step is an agent step (`agent` and `action`), an approval step (`approval`, `timeoutMs`?), a wait step (`wait`)
- * or a sleep step (`sleep`).
+ * A step is an agent step (`agent` and `action`; with `map`, once per item of a list), an approval step (`approval`,
+ * `timeoutMs`?), a wait step (`wait`) or a sleep step (`sleep`).
  */
 const isAgentKind = (step: object) => {
   const { approval, wait, sleep } = step as { approval?: unknown; wait?: unknown; sleep?: unknown };
@@ -154,6 +161,27 @@ export class StepDto {
   context?: StepContextOption;
 
   @ApiPropertyOptional({
+    type: MapDto,
+    description:
+      "A map step: an agent step whose agent runs once per item of a list, with `{{item}}`, `{{item.<path>}}` and `{{index}}` in its action. Its `outputObject` is the items' outputs in order (each item's `outputObject`, or its text).",
+  })
+  @ValidateNested()
+  @IsObject({ message: 'map must be an object' })
+  @Optional()
+  @Type(() => MapDto)
+  map?: MapDto;
+
+  @ApiPropertyOptional({
+    enum: ITEM_ERROR_POLICIES,
+    default: 'fail',
+    description:
+      'A map step: what a failed item does. `fail`: the step fails with map_item_failed (the items still running are cancelled); `skip`: the others go on, and the failed item leaves null in its place.',
+  })
+  @IsIn(ITEM_ERROR_POLICIES, { message: `onItemError must be one of ${ITEM_ERROR_POLICIES.join(', ')}` })
+  @Optional()
+  onItemError?: ItemErrorPolicy;
+
+  @ApiPropertyOptional({
     maxLength: 2000,
     example: 'Publish this digest?',
     description: 'An approval step: the text shown to the approver. The run waits here for POST …/approvals.',
@@ -205,7 +233,7 @@ export function policyOf({ overlap, maxConcurrentRuns }: Pick<CreateWorkflowDto,
 
 /** The step as the domain has it: an agent, approval, wait or sleep step, nothing else. */
 export function toWorkflowStep(dto: StepDto): WorkflowStep {
-  const { agent, action, context, approval, timeoutMs, id, needs, when, retry, wait, sleep } = dto;
+  const { agent, action, context, approval, timeoutMs, id, needs, when, retry, wait, sleep, map, onItemError } = dto;
   const placement = { ...(id !== undefined && { id }), ...(needs && { needs }), ...(when !== undefined && { when }) };
   if (approval !== undefined) return { approval, ...placement, ...(timeoutMs !== undefined && { timeoutMs }) };
   if (wait !== undefined) {
@@ -231,6 +259,8 @@ export function toWorkflowStep(dto: StepDto): WorkflowStep {
     ...placement,
     ...retries,
     ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(map && { map: { over: map.over, ...(map.concurrency !== undefined && { concurrency: map.concurrency }) } }),
+    ...(onItemError !== undefined && { onItemError }),
   };
 }
 

@@ -3,6 +3,7 @@ import { conditionProblem, conditionStepRefs } from '../step-condition';
 import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../../shared/step-graph';
 import { WorkflowStep, templatesOf } from '../workflow/workflow.state';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
+import { MAP_OVER } from '../workflow-run/map-steps';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
 export function toWorkflowSteps(dtos: StepDto[], outputStep?: string): WorkflowStep[] {
@@ -49,6 +50,9 @@ export function stepGraphProblems(steps: WorkflowStep[]): FieldError[] {
       const at = stepIndexOf(steps, ref);
       return at === undefined ? `no step has the id "${ref}"` : before.has(at) ? undefined : notAmongNeeds(ref);
     };
+    const mapFrom = 'map' in step && step.map ? MAP_OVER.exec(step.map.over)?.[1] : undefined;
+    const mapProblem = mapFrom === undefined ? undefined : notNeeded(mapFrom);
+    if (mapProblem) errors.push({ path: `steps[${i}].map.over`, message: `steps.${mapFrom}: ${mapProblem}` });
     for (const { field, text } of templatesOf(step)) {
       for (const ref of stepRefsIn(text)) {
         const problem = notNeeded(ref);
@@ -74,8 +78,8 @@ function kindProblems(dto: StepDto, i: number): FieldError[] {
     return [{ path: `steps[${i}].${kinds[1]}`, message: `a step is one kind: it has ${kinds.join(' and ')}` }];
   }
   const kind = kinds[0];
-  if (kind === undefined) return [];
-  const agentOnly = ['agent', 'action', 'context', 'retry'] as const;
+  if (kind === undefined) return mapProblems(dto, i);
+  const agentOnly = ['agent', 'action', 'context', 'retry', 'map', 'onItemError'] as const;
   const foreign: string[] = agentOnly.filter((field) => dto[field] !== undefined);
   if ((kind === 'wait' || kind === 'sleep') && dto.timeoutMs !== undefined) foreign.push('timeoutMs');
   const errors = foreign.map((field) => ({
@@ -89,6 +93,16 @@ function kindProblems(dto: StepDto, i: number): FieldError[] {
     errors.push({ path: `steps[${i}].sleep`, message: 'sleep takes either ms or until' });
   }
   return errors;
+}
+
+/** A map step retries nothing yet (onItemError says what a failed item does), and onItemError needs a map. */
+function mapProblems(dto: StepDto, i: number): FieldError[] {
+  if (dto.map === undefined) {
+    const message = 'onItemError is for map steps only (a step with map)';
+    return dto.onItemError === undefined ? [] : [{ path: `steps[${i}].onItemError`, message }];
+  }
+  const message = 'a map step has no retry: onItemError says what a failed item does';
+  return dto.retry === undefined ? [] : [{ path: `steps[${i}].retry`, message }];
 }
 
 const notAmongNeeds = (ref: string) =>

@@ -1,4 +1,4 @@
-import { RunError } from '../../domain/run';
+import { RunError, isEnded } from '../../domain/run';
 import { CONDITION_BUDGET_TEXT } from '../condition-budget';
 import { ConditionScope, conditionVerdict } from '../step-condition';
 import { stepIndexOf } from '../../shared/step-graph';
@@ -14,6 +14,7 @@ import {
 import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
 import { evolveWorkflowRun } from './evolve';
 import { startSleep, startWait, templateScope } from './waiting-steps';
+import { startMap } from './map-steps';
 
 /** Formatted when the module loads, as CONDITION_BUDGET_TEXT is, rather than while a run advances. */
 const TASK_LIMIT_TEXT = MAX_TASK_LENGTH.toLocaleString('en-US');
@@ -72,7 +73,9 @@ export function advance(
       } else {
         const started = startStep(run, index, newAgentRunId, at);
         if ('code' in started) return [...out, ...stepFailed(run.id, index, started, at)];
-        apply(started);
+        for (const event of Array.isArray(started) ? started : [started]) apply(event);
+        // A map step's first item can end the run (a task too long, under `onItemError: fail`).
+        if (isEnded(run.status)) return out;
       }
     }
   }
@@ -90,7 +93,13 @@ function startStep(
   index: number,
   newAgentRunId: NewAgentRunId,
   at: string,
-): WorkflowStepStarted | WorkflowApprovalRequested | WorkflowSignalAwaited | WorkflowStepSleeping | RunError {
+):
+  | WorkflowStepStarted
+  | WorkflowApprovalRequested
+  | WorkflowSignalAwaited
+  | WorkflowStepSleeping
+  | WorkflowRunEvent[]
+  | RunError {
   const step = run.steps[index];
   if (step.approval !== undefined) {
     const { approval, timeoutMs } = step;
@@ -99,6 +108,7 @@ function startStep(
   }
   if (step.wait) return startWait(run, step, at);
   if (step.sleep) return startSleep(run, step, at);
+  if (step.map) return startMap(run, index, newAgentRunId, at);
   const scope = templateScope(run);
   const task = renderStepTask(step.action!, scope);
   if (task === undefined) {

@@ -8,6 +8,7 @@ import { advance } from './advance';
 import { evolveWorkflowRun } from './evolve';
 import { retryOf } from './step-retry';
 import { decideWaiting } from './decide-waiting';
+import { endMapItem } from './map-steps';
 
 /**
  * The events a command records on a workflow run. Starting the run, or ending a step, also starts the steps that can
@@ -29,11 +30,12 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
   switch (command.type) {
     case 'StartWorkflowRun': {
       if (state.status !== 'queued') return [];
-      const { workflowName, workflowVersion, steps, outputStep } = command;
+      const { workflowName, workflowVersion, steps, outputStep, maxMapItems } = command;
       const output = outputStep !== undefined && { outputStep };
+      const limit = maxMapItems !== undefined && steps.some((step) => 'map' in step) && { maxMapItems };
       const started: WorkflowRunStarted = {
         type: 'WorkflowRunStarted',
-        data: { runId, workflowName, workflowVersion, steps, ...output, startedAt: at },
+        data: { runId, workflowName, workflowVersion, steps, ...output, ...limit, startedAt: at },
       };
       const fromRunId = state.replayOf?.runId ?? '';
       const reused = (command.reuse ?? []).map(({ index, output, outputObject }): WorkflowStepReused => ({
@@ -45,7 +47,9 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
     case 'EndWorkflowStep': {
       const step = state.steps[command.index];
       // Repeats, and agent runs that end after their workflow run did, change nothing.
-      if (isEnded(state.status) || step?.status !== 'running' || step.agentRunId !== command.agentRunId) return [];
+      if (isEnded(state.status) || step?.status !== 'running') return [];
+      if (step.items) return endItem(state, command, at);
+      if (step.agentRunId !== command.agentRunId) return [];
       return endStep(state, command, now);
     }
     case 'EndWorkflowSteps': {
@@ -98,6 +102,14 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
       if (isEnded(state.status)) throw new DomainError('conflict', `Workflow run ${runId} has already ${state.status}`);
       return [{ type: 'WorkflowRunCancelled', data: { runId, endedAt: at } }];
   }
+}
+
+/** A map step's item ended; once the step has, the steps that can run next start. */
+function endItem(state: WorkflowRunAggregate, command: EndWorkflowStep, at: string): WorkflowRunEvent[] {
+  const { index, agentRunId, outcome, newAgentRunId } = command;
+  const events = endMapItem(state, index, agentRunId, outcome, newAgentRunId, at);
+  const ended = events.some((event) => event.type === 'WorkflowStepEnded' && event.data.status === 'succeeded');
+  return ended ? advance(state, events, newAgentRunId, at) : events;
 }
 
 /** Approved: the step's output is `data` (as JSON) or the reason, and the run goes on; rejected: the run fails. */

@@ -10,7 +10,7 @@ import {
   isWaitStep,
 } from '../workflow/workflow.state';
 import { WorkflowRunEvent } from './workflow-run.events';
-import { StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } from './workflow-run.state';
+import { MapItem, StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } from './workflow-run.state';
 
 /** A workflow run after one of its events. */
 export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEvent): WorkflowRunState {
@@ -40,7 +40,7 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
   if (!state) return state;
   switch (event.type) {
     case 'WorkflowRunStarted': {
-      const { workflowName, steps, startedAt, outputStep } = event.data;
+      const { workflowName, steps, startedAt, outputStep, maxMapItems } = event.data;
       const workflowVersion = event.data.workflowVersion ?? state.workflowVersion;
       const output = outputStep !== undefined && { outputStep };
       return {
@@ -51,6 +51,7 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
         startedAt,
         steps: pendingSteps(steps),
         ...output,
+        ...(maxMapItems !== undefined && { maxMapItems }),
       };
     }
     case 'WorkflowStepStarted': {
@@ -99,6 +100,27 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       const { index, until, sleptAt } = event.data;
       return updateStep(state, index, { status: 'waiting', startedAt: sleptAt, wakeAt: until });
     }
+    case 'WorkflowMapStarted': {
+      const { index, count, startedAt } = event.data;
+      const items = Array.from({ length: count }, (_, at): MapItem => ({
+        index: at,
+        status: 'pending',
+        agentRunId: null,
+        task: null,
+        output: null,
+        error: null,
+      }));
+      return updateStep(state, index, { status: 'running', startedAt, items });
+    }
+    case 'WorkflowMapItemStarted': {
+      const { index, item, task, missing, agentRunId } = event.data;
+      return updateItem(state, index, item, { status: 'running', agentRunId, task, ...(missing && { missing }) });
+    }
+    case 'WorkflowMapItemEnded': {
+      const { index, item, status, output, outputObject, error } = event.data;
+      const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
+      return updateItem(state, index, item, { status, ...answer, error: error ?? null });
+    }
     case 'WorkflowApprovalRequested': {
       const { index, requestedAt } = event.data;
       return updateStep(state, index, { status: 'waiting', startedAt: requestedAt });
@@ -108,7 +130,8 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
       const step = state.steps.find((s) => s.index === index);
       const attempts = step?.attempts && { attempts: endAttempt(step.attempts, status, error ?? null) };
-      return updateStep(state, index, { status, ...answer, error: error ?? null, endedAt, ...attempts });
+      const items = step?.items && { items: stopItems(step.items) };
+      return updateStep(state, index, { status, ...answer, error: error ?? null, endedAt, ...attempts, ...items });
     }
     case 'WorkflowRunSucceeded':
       return { ...finish(state, 'succeeded', event.data.endedAt), output: event.data.output };
@@ -133,7 +156,8 @@ function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): 
         ...(step.context && { context: step.context }),
         ...(step.retry && { retry: step.retry }),
         ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
-        attempts: [],
+        ...(step.map && { map: step.map, onItemError: step.onItemError ?? 'fail' }),
+        ...(!step.map && { attempts: [] }),
       }
     : { agent: null, action: null, ...waitingKind(step) };
   return {
@@ -171,6 +195,30 @@ function updateStep(
   return { ...state, steps, status: steps.some((step) => step.status === 'waiting') ? 'waiting' : 'running' };
 }
 
+/** An item of a map step changes. */
+function updateItem(
+  state: WorkflowRunAggregate,
+  index: number,
+  item: number,
+  change: Partial<MapItem>,
+): WorkflowRunAggregate {
+  const items = state.steps.find((step) => step.index === index)?.items;
+  if (!items) return state;
+  return updateStep(state, index, { items: items.map((it) => (it.index === item ? { ...it, ...change } : it)) });
+}
+
+/** A map step ended before all its items did: those running are cancelled, and those not started never will be. */
+function stopItems(items: MapItem[]): MapItem[] {
+  if (items.every((item) => item.status !== 'running' && item.status !== 'pending')) return items;
+  return items.map((item) =>
+    item.status === 'running'
+      ? { ...item, status: 'cancelled' }
+      : item.status === 'pending'
+        ? { ...item, status: 'skipped' }
+        : item,
+  );
+}
+
 function endAttempt(attempts: StepAttempt[] | undefined, status: RunStatus, error: RunError | null): StepAttempt[] {
   if (!attempts?.length) return [];
   return [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], status, error }];
@@ -182,7 +230,8 @@ function finish(state: WorkflowRunAggregate, status: RunStatus, endedAt: string)
     if (step.status === 'pending') return { ...step, status: 'skipped' };
     if (step.status === 'running' || step.status === 'waiting') {
       const attempts = step.attempts && { attempts: endAttempt(step.attempts, 'cancelled', null) };
-      return { ...step, status: 'cancelled', endedAt, ...attempts };
+      const items = step.items && { items: stopItems(step.items) };
+      return { ...step, status: 'cancelled', endedAt, ...attempts, ...items };
     }
     return step;
   });

@@ -30,6 +30,8 @@ export type StartWorkflowRun = {
   workflowVersion: number;
   steps: WorkflowStep[];
   outputStep?: string;
+  /** WORKFLOW_MAX_MAP_ITEMS, recorded on the run so that its decisions never depend on the instance. */
+  maxMapItems?: number;
   newAgentRunId: NewAgentRunId;
   /** A replay: the steps it takes from the run it replays. */
   reuse?: ReusedStep[];

@@ -25,6 +25,8 @@ export type WorkflowRunStarted = DomainEvent<
     steps: WorkflowStep[];
     /** The step whose output is the run's, when the workflow names one. */
     outputStep?: string;
+    /** The most items a map step may run over (WORKFLOW_MAX_MAP_ITEMS when the run started); absent: 1,000. */
+    maxMapItems?: number;
     startedAt: string;
   }
 >;
@@ -87,6 +89,38 @@ export type WorkflowStepSleeping = DomainEvent<
   'WorkflowStepSleeping',
   { runId: string; index: number; until: string; sleptAt: string }
 >;
+/** A map step began over a list of `count` items; its items start as `WorkflowMapItemStarted`, `concurrency` at once. */
+export type WorkflowMapStarted = DomainEvent<
+  'WorkflowMapStarted',
+  { runId: string; index: number; count: number; concurrency: number; startedAt: string }
+>;
+/** An item of a map step started: its agent run is queued with the step's action filled in for the item. */
+export type WorkflowMapItemStarted = DomainEvent<
+  'WorkflowMapItemStarted',
+  {
+    runId: string;
+    index: number;
+    item: number;
+    task: string;
+    missing?: string[];
+    agentRunId: string;
+    startedAt: string;
+  }
+>;
+/** An item of a map step ended; once every item has, the step's WorkflowStepEnded holds their outputs in order. */
+export type WorkflowMapItemEnded = DomainEvent<
+  'WorkflowMapItemEnded',
+  {
+    runId: string;
+    index: number;
+    item: number;
+    status: 'succeeded' | 'failed' | 'cancelled';
+    output?: string;
+    outputObject?: unknown;
+    error?: RunError;
+    endedAt: string;
+  }
+>;
 export type WorkflowStepEnded = DomainEvent<
   'WorkflowStepEnded',
   {
@@ -113,6 +147,9 @@ export type WorkflowRunEvent =
   | WorkflowSignalAwaited
   | WorkflowSignalReceived
   | WorkflowStepSleeping
+  | WorkflowMapStarted
+  | WorkflowMapItemStarted
+  | WorkflowMapItemEnded
   | WorkflowStepEnded
   | WorkflowRunSucceeded
   | WorkflowRunFailed
@@ -129,6 +166,9 @@ export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
   WorkflowSignalAwaited: true,
   WorkflowSignalReceived: true,
   WorkflowStepSleeping: true,
+  WorkflowMapStarted: true,
+  WorkflowMapItemStarted: true,
+  WorkflowMapItemEnded: true,
   WorkflowStepEnded: true,
   WorkflowRunSucceeded: true,
   WorkflowRunFailed: true,

@@ -1,6 +1,13 @@
 import { RunError, RunSource, RunStatus } from '../../domain/run';
 import { StepCondition } from '../step-condition';
-import { ReplayOf, RunTrigger, StepContextOption, StepRetry } from '../workflow/workflow.state';
+import {
+  ItemErrorPolicy,
+  MapOver,
+  ReplayOf,
+  RunTrigger,
+  StepContextOption,
+  StepRetry,
+} from '../workflow/workflow.state';
 
 export type StepStatus = 'pending' | RunStatus | 'skipped';
 export const SKIP_REASONS = ['condition_false', 'needs_skipped'] as const;
@@ -10,6 +17,21 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 export interface StepAttempt {
   runId: string;
   status: RunStatus;
+  error: RunError | null;
+}
+
+/**
+ * One item of a map step: its agent run, the task it got, and how it ended (`skipped`: the step ended before it
+ * started).
+ */
+export interface MapItem {
+  index: number;
+  status: StepStatus;
+  agentRunId: string | null;
+  task: string | null;
+  missing?: string[];
+  output: string | null;
+  outputObject?: unknown;
   error: RunError | null;
 }
 
@@ -41,6 +63,10 @@ export interface WorkflowRunStep {
   awaiting?: { signal: string; key: string | null; timeoutAt: string | null; signalId?: string };
   /** A sleep step once it sleeps: when it wakes. */
   wakeAt?: string;
+  /** A map step: the list it runs over, what a failed item does, and its items once it has started. */
+  map?: MapOver;
+  onItemError?: ItemErrorPolicy;
+  items?: MapItem[];
   /** What the step's agent run gets besides its task; absent: nothing. */
   context?: StepContextOption;
   /** The task sent to the step's agent: its action with the placeholders filled in; null until it starts. */
@@ -103,6 +129,8 @@ export interface WorkflowRun {
 export interface WorkflowRunAggregate extends WorkflowRun {
   workflowName: string;
   outputStep?: string;
+  /** The most items a map step may run over, as the run was started with (absent: the default, 1,000). */
+  maxMapItems?: number;
 }
 
 export type WorkflowRunState = WorkflowRunAggregate | null;

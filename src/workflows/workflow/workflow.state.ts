@@ -40,6 +40,19 @@ export interface StepRetry {
   maxBackoffMs?: number;
 }
 
+/**
+ * A map step's list: `over` is a path to an array (`input.<path>`, or `steps.<id>.output` or `.outputObject`
+ * followed by a path into the step's structured answer); at most `concurrency` items (default 1) run at once.
+ */
+export interface MapOver {
+  over: string;
+  concurrency?: number;
+}
+
+/** What a map step does when an item's run fails: fails the step (and the run), or leaves null in its place. */
+export type ItemErrorPolicy = 'fail' | 'skip';
+export const ITEM_ERROR_POLICIES: readonly ItemErrorPolicy[] = ['fail', 'skip'];
+
 export interface AgentStep extends StepPlacement {
   agent: string;
   action: string;
@@ -48,6 +61,10 @@ export interface AgentStep extends StepPlacement {
   retry?: StepRetry;
   /** Bounds all of its attempts together. */
   timeoutMs?: number;
+  /** A map step: its agent runs once per item of the list, with `{{item}}` and `{{index}}` in its action. */
+  map?: MapOver;
+  /** A map step: absent means `fail`. */
+  onItemError?: ItemErrorPolicy;
 }
 
 /** A step that waits for a person: `approval` is the text shown to the approver. */

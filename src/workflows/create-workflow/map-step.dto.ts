@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Optional } from '../../http/validation';
+import { MAP_OVER } from '../workflow-run/map-steps';
+
+/** The most items of a map step that may run at once. */
+export const MAX_MAP_CONCURRENCY = 1000;
+
+/** A map step's `map`: the list its agent runs over, and how many of its items run at once. */
+export class MapDto {
+  @ApiProperty({
+    maxLength: 500,
+    pattern: MAP_OVER.source,
+    example: 'input.orders',
+    description:
+      'Where the list is: `input.<path>`, or `steps.<id>.outputObject.<path>` (`steps.<id>.output` also takes a step output that is a JSON array). The step named must be among the needs. Not a list when the step begins: it fails with map_not_a_list; longer than WORKFLOW_MAX_MAP_ITEMS: map_too_many_items.',
+  })
+  @MaxLength(500)
+  @Matches(MAP_OVER, {
+    message: 'map.over must be a path: input.<path>, or steps.<id>.output or steps.<id>.outputObject and a path',
+  })
+  @IsString({ message: 'map.over must be a string' })
+  @IsDefined({ message: 'map.over is required' })
+  over: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_MAP_CONCURRENCY,
+    default: 1,
+    description: 'How many items run at once (each is an agent run, under RUN_CONCURRENCY too).',
+  })
+  @Max(MAX_MAP_CONCURRENCY)
+  @Min(1)
+  @IsInt({ message: 'map.concurrency must be an integer' })
+  @Optional()
+  concurrency?: number;
+}
