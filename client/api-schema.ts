@@ -1770,11 +1770,8 @@ export interface components {
              * @example input.orders
              */
             over: string;
-            /**
-             * @description How many items run at once (each is an agent run, under RUN_CONCURRENCY too).
-             * @default 1
-             */
-            concurrency: number;
+            /** @description How many items run at once (each is an agent run, under RUN_CONCURRENCY too). Default: 1. */
+            concurrency?: number;
         };
         WaitDto: {
             /**
@@ -1849,11 +1846,10 @@ export interface components {
             /** @description A map step: an agent step whose agent runs once per item of a list, with `{{item}}`, `{{item.<path>}}` and `{{index}}` in its action. Its `outputObject` is the items' outputs in order (each item's `outputObject`, or its text). */
             map?: components["schemas"]["MapDto"];
             /**
-             * @description A map step: what a failed item does. `fail`: the step fails with map_item_failed (the items still running are cancelled); `skip`: the others go on, and the failed item leaves null in its place.
-             * @default fail
+             * @description A map step: what a failed item does. `fail` (default): the step fails with map_item_failed (the items still running are cancelled); `skip`: the others go on, and the failed item leaves null in its place.
              * @enum {string}
              */
-            onItemError: "fail" | "skip";
+            onItemError?: "fail" | "skip";
             /**
              * @description An approval step: the text shown to the approver. The run waits here for POST …/approvals.
              * @example Publish this digest?

@@ -8,6 +8,12 @@
 export const STEP_ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 export const STEP_ID_RULE = 'id must start with a letter or _ and hold only letters, digits, _ and - (at most 64)';
 
+/**
+ * What a map step's `map.over` may be: `input` and a path, or a step's `output` (or `outputObject`) and a path into
+ * it; the first group is the step named.
+ */
+export const MAP_OVER = /^(?:input|steps\.([^\s.{}]+)\.(?:output|outputObject))(?:\.[^\s.{}]+)*$/;
+
 export interface GraphStep {
   readonly id?: string;
   readonly needs?: ReadonlyArray<string>;

@@ -34,7 +34,7 @@ describeInBrowser('workflow waits in the console, in Chromium', () => {
     await page.getByLabel('Step 0 signal key').fill('{{input.orderId}}');
     await page.getByLabel('Step 0 id').fill('paid');
     await page.getByRole('button', { name: 'Add step' }).click();
-    await page.locator('input[name="step-1-kind"]').nth(3).check();
+    await page.locator('input[name="step-1-kind"]').nth(4).check();
     await page.getByLabel('Step 1 id').fill('nap');
     // A sleep with neither time is refused before sending, beside its field.
     await page.getByRole('button', { name: 'Create workflow' }).click();

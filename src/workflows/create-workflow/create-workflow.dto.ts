@@ -173,9 +173,8 @@ export class StepDto {
 
   @ApiPropertyOptional({
     enum: ITEM_ERROR_POLICIES,
-    default: 'fail',
     description:
-      'A map step: what a failed item does. `fail`: the step fails with map_item_failed (the items still running are cancelled); `skip`: the others go on, and the failed item leaves null in its place.',
+      'A map step: what a failed item does. `fail` (default): the step fails with map_item_failed (the items still running are cancelled); `skip`: the others go on, and the failed item leaves null in its place.',
   })
   @IsIn(ITEM_ERROR_POLICIES, { message: `onItemError must be one of ${ITEM_ERROR_POLICIES.join(', ')}` })
   @Optional()

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../../http/validation';
-import { MAP_OVER } from '../workflow-run/map-steps';
+import { MAP_OVER } from '../../shared/step-graph';
 
 /** The most items of a map step that may run at once. */
 export const MAX_MAP_CONCURRENCY = 1000;
@@ -26,8 +26,7 @@ export class MapDto {
   @ApiPropertyOptional({
     minimum: 1,
     maximum: MAX_MAP_CONCURRENCY,
-    default: 1,
-    description: 'How many items run at once (each is an agent run, under RUN_CONCURRENCY too).',
+    description: 'How many items run at once (each is an agent run, under RUN_CONCURRENCY too). Default: 1.',
   })
   @Max(MAX_MAP_CONCURRENCY)
   @Min(1)

@@ -1,9 +1,8 @@
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { conditionProblem, conditionStepRefs } from '../step-condition';
-import { ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../../shared/step-graph';
+import { MAP_OVER, ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../../shared/step-graph';
 import { WorkflowStep, templatesOf } from '../workflow/workflow.state';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
-import { MAP_OVER } from '../workflow-run/map-steps';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
 export function toWorkflowSteps(dtos: StepDto[], outputStep?: string): WorkflowStep[] {

@@ -10,9 +10,6 @@ import { templateScope } from './waiting-steps';
 /** The most items a map step runs over when the run recorded no limit of its own (WORKFLOW_MAX_MAP_ITEMS). */
 export const DEFAULT_MAX_MAP_ITEMS = 1000;
 
-/** What `map.over` may be: `input` and a path, or a step's `output` (or `outputObject`) and a path into it. */
-export const MAP_OVER = /^(?:input|steps\.([^\s.{}]+)\.(?:output|outputObject))(?:\.[^\s.{}]+)*$/;
-
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**

@@ -4,11 +4,12 @@ interface StepKindFields {
   approval?: string;
   wait?: { signal: string; key?: string };
   sleep?: { ms?: number; until?: string };
+  map?: { over: string };
 }
 
 /** What does the step, as the graph and the cards name it: the agent, or what the step waits for. */
 export function stepTitle(step: StepKindFields): string {
-  if (step.agent) return step.agent;
+  if (step.agent) return step.map ? `${step.agent} per item` : step.agent;
   if (step.wait) return `signal ${step.wait.signal}`;
   if (step.sleep) return 'sleep';
   return 'approval';

@@ -5,6 +5,7 @@ import type { StepContext, StepDraft, StepKind } from './workflow-draft';
 
 const KINDS: Array<{ kind: StepKind; label: string }> = [
   { kind: 'agent', label: "An agent's task" },
+  { kind: 'map', label: "An agent's task per item of a list" },
   { kind: 'approval', label: "A person's approval" },
   { kind: 'wait', label: 'Wait for a signal' },
   { kind: 'sleep', label: 'Sleep' },
@@ -19,14 +20,18 @@ const CONTEXTS: Array<{ value: '' | StepContext; label: string }> = [
 
 const TIME_LIMIT_HINTS: Record<StepKind, string> = {
   agent: 'For all its attempts together (1000 or more). Blank: none.',
+  map: 'For all its items together (1000 or more). Blank: none.',
   approval: 'How long it may wait for a person (1000 or more). Blank: none.',
   wait: 'How long it may wait for the signal (1000 or more), then it fails with signal_timeout. Blank: none.',
   sleep: '',
 };
 
+/** Agent steps and map steps (an agent's task once per item) both name an agent and its action. */
+const hasAgent = (kind: StepKind) => kind === 'agent' || kind === 'map';
+
 /**
- * The fields of step `i`: what it is (an agent's task, a person's approval, a wait for a signal, a sleep), its
- * place in the graph, its limits.
+ * The fields of step `i`: what it is (an agent's task, once or per item of a list, a person's approval, a wait for
+ * a signal, a sleep), its place in the graph, its limits.
  */
 export function StepFields({
   step,
@@ -97,7 +102,7 @@ export function StepFields({
           </label>
         ))}
       </fieldset>
-      {step.kind === 'agent' && (
+      {hasAgent(step.kind) && (
         <>
           <Field id={`step-${i}-agent`} label={`${name} agent`} path={path('agent')} error={error}>
             {(describedBy, invalid) => (
@@ -111,9 +116,13 @@ export function StepFields({
               />
             )}
           </Field>
-          {text('action', 'action', { area: true })}
+          {text('action', 'action', {
+            area: true,
+            hint: step.kind === 'map' ? 'Per item: {{item}}, {{item.<field>}} and {{index}} (from 0).' : undefined,
+          })}
         </>
       )}
+      {step.kind === 'map' && <MapFields step={step} i={i} update={update} error={error} text={text} />}
       {step.kind === 'approval' &&
         text('approval', 'approval text', {
           area: true,
@@ -173,7 +182,7 @@ export function StepFields({
             errorPath: step.kind === 'wait' ? path('wait.timeoutMs') : path('timeoutMs'),
             hint: TIME_LIMIT_HINTS[step.kind],
           })}
-        {step.kind === 'agent' && (
+        {hasAgent(step.kind) && (
           <Field id={`step-${i}-context`} label={`${name} sends`} path={path('context')} error={error}>
             {(describedBy) => (
               <select
@@ -193,5 +202,56 @@ export function StepFields({
         )}
       </div>
     </>
+  );
+}
+
+type TextField = (
+  field: keyof StepDraft,
+  label: string,
+  options?: { placeholder?: string; hint?: ComponentChildren; errorPath?: string; numeric?: boolean },
+) => ComponentChildren;
+
+/** A map step's list, how many of its items run at once, and what a failed item does. */
+function MapFields({
+  step,
+  i,
+  update,
+  error,
+  text,
+}: {
+  step: StepDraft;
+  i: number;
+  update: (change: Partial<StepDraft>) => void;
+  error: ProblemError | null;
+  text: TextField;
+}) {
+  const path = (field: string) => `steps[${i}].${field}`;
+  return (
+    <div class="row">
+      {text('mapOver', 'list', {
+        errorPath: path('map.over'),
+        placeholder: 'input.people',
+        hint: 'A path to a list: input.<path>, or steps.<id>.outputObject.<path> of a step it needs.',
+      })}
+      {text('mapConcurrency', 'items at once', { errorPath: path('map.concurrency'), numeric: true })}
+      <Field
+        id={`step-${i}-onItemError`}
+        label={`Step ${i} when an item fails`}
+        path={path('onItemError')}
+        error={error}
+      >
+        {(describedBy) => (
+          <select
+            id={`step-${i}-onItemError`}
+            value={step.onItemError}
+            onChange={(e) => update({ onItemError: e.currentTarget.value as 'fail' | 'skip' })}
+            aria-describedby={describedBy}
+          >
+            <option value="fail">Fail the step (default)</option>
+            <option value="skip">Skip it: null in its place</option>
+          </select>
+        )}
+      </Field>
+    </div>
   );
 }

@@ -17,7 +17,10 @@ export function StepsPreview({ steps }: { steps: StepDraft[] }) {
       id: stepIdOf(shape[i], i),
       // A graph with a cycle cannot be laid out in columns: it is drawn without its edges until the cycle is gone.
       needs: cyclic ? [] : needsOf(shape, i).map((at) => stepIdOf(shape[at], at)),
-      title: step.kind === 'agent' ? step.agent.trim() || '(no agent yet)' : previewTitle(step),
+      title:
+        step.kind === 'agent' || step.kind === 'map'
+          ? `${step.agent.trim() || '(no agent yet)'}${step.kind === 'map' ? ' per item' : ''}`
+          : previewTitle(step),
     }));
     return { nodes, problems };
   }, [steps]);

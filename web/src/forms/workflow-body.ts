@@ -1,4 +1,4 @@
-import { cycleIn, STEP_ID, STEP_ID_RULE, stepIdOf, stepIndexOf } from '../../../src/shared/step-graph';
+import { cycleIn, MAP_OVER, STEP_ID, STEP_ID_RULE, stepIdOf, stepIndexOf } from '../../../src/shared/step-graph';
 import { previewCron } from '../pages/cron-preview';
 import { FieldProblem, parseCount, parseJsonField } from './form-problem';
 import { checkObjectSchema } from './json-schema-check';
@@ -82,6 +82,9 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
     problems.push({ path: `${at}.agent`, message: `no active agent is named "${agent}"` });
   }
   if (!step.action.trim()) problems.push({ path: `${at}.action`, message: 'action must not be empty' });
+  if (step.kind === 'map') {
+    return { ...common, ...limit, ...agentTask(step), ...mapOf(step, at, problems), onItemError: step.onItemError };
+  }
   const attempts = parseCount(step.attempts, `${at}.retry.attempts`, 1, 10, problems);
   const retry =
     attempts > 1
@@ -93,14 +96,24 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
           }),
         }
       : undefined;
-  return {
-    ...common,
-    ...limit,
-    agent: step.agent,
-    action: step.action,
-    ...(step.context && { context: step.context }),
-    ...(retry && { retry }),
-  };
+  return { ...common, ...limit, ...agentTask(step), ...(retry && { retry }) };
+}
+
+const agentTask = (step: StepDraft) => ({
+  agent: step.agent,
+  action: step.action,
+  ...(step.context && { context: step.context }),
+});
+
+/** A map step's list: a path the service would take, and how many items run at once. */
+function mapOf(step: StepDraft, at: string, problems: FieldProblem[]) {
+  const over = step.mapOver.trim();
+  if (!MAP_OVER.test(over)) {
+    const message = 'map.over must be a path: input.<path>, or steps.<id>.output or steps.<id>.outputObject and a path';
+    problems.push({ path: `${at}.map.over`, message });
+  }
+  const concurrency = parseCount(step.mapConcurrency, `${at}.map.concurrency`, 1, 1000, problems);
+  return { map: { over, concurrency } };
 }
 
 /** A sleep step's time: `ms` or `until`, whichever is filled in (one of them). */

@@ -2,9 +2,9 @@ import type { Workflow } from '../api/schema';
 
 export type StepContext = 'input' | 'steps' | 'all';
 
-export type StepKind = 'agent' | 'approval' | 'wait' | 'sleep';
+export type StepKind = 'agent' | 'map' | 'approval' | 'wait' | 'sleep';
 
-/** One step as the form holds it: an agent, approval, wait or sleep step, every optional field as typed. */
+/** One step as the form holds it: an agent, map, approval, wait or sleep step, every optional field as typed. */
 export interface StepDraft {
   kind: StepKind;
   agent: string;
@@ -17,6 +17,10 @@ export interface StepDraft {
   /** A sleep step: for how long (ms), or until when (a template giving an ISO time); one of the two. */
   sleepMs: string;
   sleepUntil: string;
+  /** A map step (an agent step once per item): the list's path, how many items at once, and a failed item's rule. */
+  mapOver: string;
+  mapConcurrency: string;
+  onItemError: 'fail' | 'skip';
   context: '' | StepContext;
   /** Blank: the step's position. */
   id: string;
@@ -55,6 +59,9 @@ export function emptyStep(): StepDraft {
     signalKey: '',
     sleepMs: '',
     sleepUntil: '',
+    mapOver: '',
+    mapConcurrency: '1',
+    onItemError: 'fail',
     context: '',
     id: '',
     needs: '',
@@ -119,12 +126,16 @@ function stepDraft(step: ApiStep): StepDraft {
     signalKey: step.wait?.key ?? '',
     sleepMs: step.sleep?.ms === undefined ? '' : String(step.sleep.ms),
     sleepUntil: step.sleep?.until ?? '',
+    mapOver: step.map?.over ?? '',
+    mapConcurrency: String(step.map?.concurrency ?? 1),
+    onItemError: step.onItemError === 'skip' ? 'skip' : 'fail',
   };
 }
 
 function kindOf(step: ApiStep): StepKind {
   if (step.approval !== undefined) return 'approval';
   if (step.wait !== undefined) return 'wait';
+  if (step.map !== undefined) return 'map';
   return step.sleep !== undefined ? 'sleep' : 'agent';
 }
 

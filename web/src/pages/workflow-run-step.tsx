@@ -2,6 +2,7 @@ import type { WorkflowRun } from '../api/schema';
 import { StatusBadge } from '../components/status-badge';
 import { formatDuration, formatJson, formatTime } from '../format';
 import { stepTitle, waitingText } from '../components/step-title';
+import { MapItems } from '../components/map-items';
 import { href } from '../router';
 import type { GraphStep } from '../graph/workflow-graph';
 
@@ -17,6 +18,7 @@ const SKIP_REASONS: Record<NonNullable<RunStep['skipReason']>, string> = {
 export function graphStepOf(step: RunStep): GraphStep {
   const attempts = step.attempts?.length ?? 0;
   const detail = [
+    step.items ? `${step.items.filter((item) => item.status === 'succeeded').length}/${step.items.length} items` : '',
     attempts > 1 ? `${attempts} attempts` : '',
     step.startedAt ? formatDuration(step.startedAt, step.endedAt) : '',
   ].filter(Boolean);
@@ -80,6 +82,13 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
         </button>
       )}
       <WaitingFor step={step} />
+      {step.map && (
+        <p class="muted">
+          Once per item of <code>{step.map.over}</code>, {step.map.concurrency ?? 1} at once; a failed item{' '}
+          {step.onItemError === 'skip' ? 'is skipped' : 'fails the step'}.
+        </p>
+      )}
+      {step.items && <MapItems items={step.items} />}
       {step.task !== null ? (
         <details class="sent-task" open={selected || undefined}>
           <summary>Task sent</summary>

@@ -53,6 +53,11 @@ export function WorkflowStepsView({ steps }: { steps: Step[] }) {
 function StepFacts({ step, needs }: { step: Step; needs: string[] }) {
   const facts: [string, string][] = [];
   if (needs.length) facts.push(['needs', needs.join(', ')]);
+  if (step.map) {
+    facts.push(['per item of', step.map.over]);
+    facts.push(['items at once', String(step.map.concurrency ?? 1)]);
+    facts.push(['a failed item', step.onItemError === 'skip' ? 'is skipped (null in its place)' : 'fails the step']);
+  }
   if (step.when !== undefined) facts.push(['runs when', formatJson(step.when)]);
   if (step.context) facts.push(['sends', step.context === 'all' ? 'input and earlier outputs' : step.context]);
   if (step.retry) {

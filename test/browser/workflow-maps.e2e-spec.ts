@@ -1,0 +1,78 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { ChatCompletionsBody, lastUserMessage, ScriptedServer } from '../support/scripted-model-server';
+import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
+import { TestApp } from '../support/test-app';
+import { startConsole, stopConsole } from '../support/console-fixture';
+
+jest.setTimeout(60_000);
+
+/**
+ * Map steps in the console: a step made in the editor to run once per item of a list (its list, items at once and
+ * what a failed item does), shown on the workflow's page, and a run's items with their progress and answers.
+ */
+describeInBrowser('workflow map steps in the console, in Chromium', () => {
+  let app: TestApp;
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ model, app, browser, page } = await startConsole((body) => {
+      const task = lastUserMessage(body);
+      return task.includes('broken')
+        ? { kind: 'error', status: 400, message: 'The model cannot read this' }
+        : { kind: 'text', text: `Hello to ${task}` };
+    }));
+    await app.request('POST', '/v1/agents', { name: 'greeter', model: 'openai-compatible/scripted' });
+  });
+  afterAll(() => stopConsole({ browser, app, model }));
+
+  it('makes a map step in the editor and shows a run of it item by item', async () => {
+    await page.goto(`${app.url}/#/workflows/new`);
+    await page.getByLabel('Name', { exact: true }).fill('greet each');
+    await page.getByRole('radio', { name: "An agent's task per item of a list" }).check();
+    await page.getByLabel('Step 0 agent').fill('greeter');
+    await page.getByLabel('Step 0 action').fill('{{item}} (#{{index}})');
+    await page.getByLabel('Step 0 id').fill('each');
+    // A list that is not a path is refused beside its field before anything is sent.
+    await page.getByLabel('Step 0 list').fill('names');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.locator('#step-0-mapOver-error').getByText('map.over must be a path', { exact: false }).waitFor();
+    await page.getByLabel('Step 0 list').fill('input.names');
+    await page.getByLabel('Step 0 items at once').fill('2');
+    await page.getByLabel('Step 0 when an item fails').selectOption('skip');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'greet each' }).waitFor();
+    const step = page.getByTestId('workflow-step').first();
+    await step.getByText('per item of: input.names').waitFor();
+    await step.getByText('items at once: 2').waitFor();
+    await step.getByText('a failed item: is skipped', { exact: false }).waitFor();
+    const graph = page.locator('[data-testid="workflow-graph"]').first();
+    expect(await graph.locator('[data-node-id="each"] text').nth(1).textContent()).toBe('greeter per item');
+
+    await page.getByLabel('Input (JSON object)').fill('{"names": ["Ada", "broken", "Cy"]}');
+    await page.getByRole('button', { name: 'Trigger' }).click();
+    await page.getByRole('heading', { name: 'Workflow run' }).waitFor();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor({ timeout: 15_000 });
+    await page.getByTestId('map-progress').getByText('3 of 3 items ended · 1 failed').waitFor();
+    await page.getByTestId('map-progress').click();
+    const items = page.getByTestId('map-item');
+    expect(await items.count()).toBe(3);
+    await items.nth(0).getByText('Hello to Ada (#0)').waitFor();
+    await items.nth(1).getByText('failed', { exact: true }).waitFor();
+    await items.nth(2).getByText('Hello to Cy (#2)').waitFor();
+    await page.getByText('["Hello to Ada (#0)",null,"Hello to Cy (#2)"]', { exact: false }).first().waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(model.requests).toHaveLength(3);
+
+    // The editor shows the map step as it was saved.
+    await page.goto(`${app.url}/#/workflows`);
+    await page.getByRole('link', { name: 'greet each' }).click();
+    await page.getByText('Edit workflow').click();
+    const form = page.getByRole('form', { name: 'Edit workflow' });
+    expect(await form.getByLabel('Step 0 list').inputValue()).toBe('input.names');
+    expect(await form.getByLabel('Step 0 items at once').inputValue()).toBe('2');
+    expect(await form.getByLabel('Step 0 when an item fails').inputValue()).toBe('skip');
+  });
+});
