@@ -1764,6 +1764,27 @@ export interface components {
             /** @description The longest wait: each retry waits twice as long as the one before, up to this. Default: no cap. */
             maxBackoffMs?: number;
         };
+        StepRepeatDto: {
+            /**
+             * @description A JSON Logic rule over `{output, outputObject, iteration}` (the iteration that just ended, from 1): once it holds, the step ends with that answer.
+             * @example {
+             *       ">=": [
+             *         {
+             *           "var": "outputObject.score"
+             *         },
+             *         8
+             *       ]
+             *     }
+             */
+            until: {
+                [key: string]: unknown;
+            } | boolean;
+            /**
+             * @description The most iterations; the last one without the rule holding fails the step with repeat_exhausted.
+             * @example 5
+             */
+            max: number;
+        };
         MapDto: {
             /**
              * @description Where the list is: `input.<path>`, or `steps.<id>.outputObject.<path>` (`steps.<id>.output` also takes a step output that is a JSON array). The step named must be among the needs. Not a list when the step begins: it fails with map_not_a_list; longer than WORKFLOW_MAX_MAP_ITEMS: map_too_many_items.
@@ -1843,6 +1864,8 @@ export interface components {
              * @enum {string}
              */
             context?: "input" | "steps" | "all";
+            /** @description An agent step: runs again, at once, until `until` holds or it has run `max` times (then repeat_exhausted), with `{{previous.output}}` (the last iteration's answer; empty in the first) and `{{iteration}}` (from 1) in its action. Each iteration is one of its `attempts`. */
+            repeat?: components["schemas"]["StepRepeatDto"];
             /** @description A map step: an agent step whose agent runs once per item of a list, with `{{item}}`, `{{item.<path>}}` and `{{index}}` in its action. Its `outputObject` is the items' outputs in order (each item's `outputObject`, or its text). */
             map?: components["schemas"]["MapDto"];
             /**
@@ -1944,6 +1967,8 @@ export interface components {
             context?: "input" | "steps" | "all";
             /** @description A map step: the list its agent runs over, once per item. */
             map?: components["schemas"]["MapDto"];
+            /** @description A repeating step: until when, and at most how often. */
+            repeat?: components["schemas"]["StepRepeatDto"];
             /**
              * @description A map step: what a failed item does.
              * @enum {string}
@@ -2067,6 +2092,8 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
             error: components["schemas"]["RunErrorSchema"] | null;
+            /** @description A repeating step's iteration that succeeded: its answer. */
+            output?: string;
         };
         MapItemSchema: {
             /** @description The item's position in the list. */
@@ -2113,7 +2140,7 @@ export interface components {
                 [key: string]: unknown;
             } | boolean;
             retry?: components["schemas"]["StepRetryDto"];
-            /** @description An agent step: each attempt, an agent run of its own, in order. */
+            /** @description An agent step: each attempt (a repeating step's iterations), an agent run of its own, in order. */
             attempts?: components["schemas"]["StepAttemptSchema"][];
             /** @description A replay took its output from the run it replays: no model call. */
             reused?: boolean;
@@ -2123,6 +2150,8 @@ export interface components {
             action: string | null;
             /** @description A map step: the list its agent runs over, as defined. */
             map?: components["schemas"]["MapDto"];
+            /** @description A repeating step: until when, and at most how often. */
+            repeat?: components["schemas"]["StepRepeatDto"];
             /**
              * @description A map step: what a failed item does.
              * @enum {string}

@@ -18,7 +18,7 @@ export interface ConditionScope {
  * Whether the condition holds; a rule that throws while it runs counts as false, but one that uses up its budget
  * (condition-budget.ts) is `over_budget`: the step fails with `condition_budget_exceeded` rather than being skipped.
  */
-export function conditionVerdict(when: StepCondition, scope: ConditionScope): boolean | 'over_budget' {
+export function conditionVerdict(when: StepCondition, scope: ConditionScope | object): boolean | 'over_budget' {
   if (typeof when === 'boolean') return when;
   try {
     return withBudget(() => jsonLogic.truthy(jsonLogic.apply(when as jsonLogic.RulesLogic, scope)));

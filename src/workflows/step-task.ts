@@ -6,20 +6,29 @@ export interface StepTaskScope {
   objects?: unknown[];
   /** The position of the step an id names (default: references are positions). */
   indexOf?: (ref: string) => number | undefined;
-  /** A map step's item and its position (`{{item}}`, `{{item.<path>}}`, `{{index}}`); absent: left as written. */
-  locals?: { item: unknown; index: number };
+  /**
+   * What only some steps read: a map step's item and its position (`{{item}}`, `{{item.<path>}}`, `{{index}}`), a
+   * repeating step's previous answer and iteration (`{{previous.output}}`, `{{iteration}}`). A name absent here is
+   * left as written.
+   */
+  locals?: {
+    item?: unknown;
+    index?: number;
+    previous?: { output: string | null; outputObject?: unknown };
+    iteration?: number;
+  };
 }
 
 /** The longest task an agent run takes (the limit of `task` on POST /v1/agents/{id}/runs), rendered ones too. */
 export const MAX_TASK_LENGTH = 100_000;
 
 const PLACEHOLDER =
-  /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.([^{}\s.]+)\.output((?:\.[^{}\s.]+)*)|(item|index)((?:\.[^{}\s.]+)*))\s*\}\}/g;
+  /\{\{\s*(input(?:\.[^{}\s.]+)*|steps\.([^{}\s.]+)\.output((?:\.[^{}\s.]+)*)|(item|index|previous|iteration)((?:\.[^{}\s.]+)*))\s*\}\}/g;
 
 /**
  * Fills `{{input.<path>}}`, `{{steps.<id or n>.output}}` and `{{steps.<n>.output.<path>}}` (a field of the step's
  * structured answer) into a step's action by plain substitution, never evaluated; in a map step also `{{item}}`,
- * `{{item.<path>}}` and `{{index}}`. A string goes in as it is, any
+ * `{{item.<path>}}` and `{{index}}`, in a repeating step `{{previous.output}}` and `{{iteration}}`. A string goes in as it is, any
  * other value (an object inserted whole) as JSON; a path that leads nowhere, or a step not run yet, becomes the
  * empty string. Anything else between braces is left as written. A task that would be longer than `maxLength`
  * is undefined: filling stops at the first placeholder past it, so `{{input}}` written many times over a large
@@ -62,7 +71,7 @@ export function inputPathsIn(template: string): string[][] {
   );
 }
 
-/** A reference that names nothing here (no such step; an item outside a map step): left as written. */
+/** A reference that names nothing here (no such step; an item outside a map step, …): left as written. */
 const NO_SUCH_STEP = Symbol('no such step');
 
 function indexOfIn(scope: StepTaskScope): (ref: string) => number | undefined {
@@ -79,9 +88,11 @@ function placeholderValue(
   [path, step, field, local, localPath]: Array<string | undefined>,
 ): unknown {
   if (local !== undefined) {
-    if (!scope.locals) return NO_SUCH_STEP;
-    if (local === 'index') return localPath ? NO_SUCH_STEP : scope.locals.index;
-    return valueAt(scope.locals.item, localPath ? localPath.split('.').slice(1) : []);
+    const locals = scope.locals as Record<string, unknown> | undefined;
+    if (!locals || !(local in locals)) return NO_SUCH_STEP;
+    // A position and an iteration are numbers: nothing to follow a path into.
+    if (local === 'index' || local === 'iteration') return localPath ? NO_SUCH_STEP : locals[local];
+    return valueAt(locals[local], localPath ? localPath.split('.').slice(1) : []);
   }
   if (step === undefined) return valueAt(scope.input, path!.split('.').slice(1));
   const index = indexOf(step);

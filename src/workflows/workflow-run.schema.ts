@@ -5,7 +5,7 @@ import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField
 import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { StepRetryDto } from './create-workflow/create-workflow.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
-import { MapDto } from './create-workflow/map-step.dto';
+import { MapDto, StepRepeatDto } from './create-workflow/loop-steps.dto';
 
 /** The most items a map step may have (WORKFLOW_MAX_MAP_ITEMS at its highest). */
 const MAX_MAP_ITEMS = 10_000;
@@ -31,6 +31,9 @@ export class StepAttemptSchema {
 
   @ApiProperty({ type: RunErrorSchema, nullable: true })
   error: RunErrorSchema | null;
+
+  @ApiPropertyOptional({ type: String, description: "A repeating step's iteration that succeeded: its answer." })
+  output?: string;
 }
 
 export class ReplayOfSchema {
@@ -112,8 +115,8 @@ export class WorkflowRunStepSchema {
 
   @ApiPropertyOptional({
     type: [StepAttemptSchema],
-    maxItems: 10,
-    description: 'An agent step: each attempt, an agent run of its own, in order.',
+    maxItems: 100,
+    description: "An agent step: each attempt (a repeating step's iterations), an agent run of its own, in order.",
   })
   attempts?: StepAttemptSchema[];
 
@@ -128,6 +131,9 @@ export class WorkflowRunStepSchema {
 
   @ApiPropertyOptional({ type: MapDto, description: 'A map step: the list its agent runs over, as defined.' })
   map?: MapDto;
+
+  @ApiPropertyOptional({ type: StepRepeatDto, description: 'A repeating step: until when, and at most how often.' })
+  repeat?: StepRepeatDto;
 
   @ApiPropertyOptional({ enum: ITEM_ERROR_POLICIES, description: 'A map step: what a failed item does.' })
   onItemError?: string;

@@ -5,7 +5,7 @@ import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.s
 import { INPUT_SCHEMA_FIELD, MAX_CONCURRENT_RUNS, StepRetryDto } from './create-workflow/create-workflow.dto';
 import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/trigger.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
-import { MapDto } from './create-workflow/map-step.dto';
+import { MapDto, StepRepeatDto } from './create-workflow/loop-steps.dto';
 import { OVERLAP_POLICIES } from '../domain/run-slots';
 
 /** A step's `when`: a JSON Logic rule, or a constant. */
@@ -75,6 +75,9 @@ export class WorkflowStepSchema {
 
   @ApiPropertyOptional({ type: MapDto, description: 'A map step: the list its agent runs over, once per item.' })
   map?: MapDto;
+
+  @ApiPropertyOptional({ type: StepRepeatDto, description: 'A repeating step: until when, and at most how often.' })
+  repeat?: StepRepeatDto;
 
   @ApiPropertyOptional({ enum: ITEM_ERROR_POLICIES, description: 'A map step: what a failed item does.' })
   onItemError?: string;

@@ -9,6 +9,7 @@ export const FOLLOWED_EVENT_TYPES = [
   'WorkflowMapStarted',
   'WorkflowMapItemStarted',
   'WorkflowStepRetrying',
+  'WorkflowStepRepeating',
   'WorkflowStepEnded',
   'WorkflowRunCancelled',
   'WorkflowRunFailed',

@@ -13,16 +13,14 @@ import { Clock } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
 import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model';
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
-import { WorkflowStep } from '../../workflows/workflow/workflow.state';
 import { workflowDecider } from '../../workflows/workflow/workflow';
 import { workflowStream } from '../../workflows/workflow/workflow.events';
 import { WorkflowRunCommand } from '../../workflows/workflow-run/workflow-run.commands';
 import { WorkflowRunAggregate } from '../../workflows/workflow-run/workflow-run.state';
 import {
-  WorkflowRunStarted,
+  WorkflowStepRepeating,
   WorkflowStepRetrying,
   WorkflowStepStarted,
-  workflowRunStream,
 } from '../../workflows/workflow-run/workflow-run.events';
 import { stepContext } from '../../workflows/workflow-run/step-context';
 import { taskOfAgentRun } from '../../workflows/workflow-run/map-steps';
@@ -32,6 +30,7 @@ import { currentTraceparent, inAsyncScope, laterInThisScope } from '../../shared
 import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
 import { WorkflowRunActors } from './workflow-run-actors';
 import { stepTrial, trialStart } from './workflow-run-trials';
+import { replayedRun } from './workflow-run-replays';
 import { WorkflowRunTraces } from './workflow-run-traces';
 import {
   FOLLOWED_EVENT_TYPES,
@@ -127,6 +126,12 @@ export class WorkflowRunManager extends ProcessManager {
         return this.watchTimeLimit(event);
       case 'WorkflowStepRetrying':
         return this.retryLater(event);
+      case 'WorkflowStepRepeating': {
+        // The next iteration of a repeating step starts at once.
+        const { runId, index, nextAgentRunId } = event.data as WorkflowStepRepeating['data'];
+        await this.queueStepRun(runId, index, nextAgentRunId);
+        return;
+      }
       case 'WorkflowStepEnded':
         return this.clearTimer(`${event.data.runId as string}:${event.data.index as number}`);
       case 'WorkflowRunCancelled':
@@ -155,7 +160,7 @@ export class WorkflowRunManager extends ProcessManager {
       await this.sendToRun(runId, { type: 'StartWorkflowRun', ...trial, maxMapItems, newAgentRunId });
       return;
     }
-    const replayed = run.replayOf ? await this.replayed(run.replayOf.runId) : undefined;
+    const replayed = run.replayOf ? await replayedRun(this.runs, this.store, run.replayOf.runId) : undefined;
     // A replay runs the version it replays (unless it asked for the current one), from what that run recorded.
     const original = replayed && replayed.workflowVersion === run.workflowVersion;
     const steps = original ? replayed.steps : workflow.steps;
@@ -171,21 +176,6 @@ export class WorkflowRunManager extends ProcessManager {
       newAgentRunId,
       ...(run.replayOf && replayed && { reuse: reusableSteps(steps, run.replayOf.fromStep, replayed.run) }),
     });
-  }
-
-  /** The run a replay replays: its steps' definition as it started them, and how they ended. */
-  private async replayed(
-    runId: string,
-  ): Promise<
-    { run: WorkflowRunAggregate; steps: WorkflowStep[]; workflowVersion?: number; outputStep?: string } | undefined
-  > {
-    const run = await this.runs.read(runId);
-    if (!run) return undefined;
-    const { events } = await this.store.readStream(workflowRunStream(runId));
-    const started = events.find((event) => event.type === 'WorkflowRunStarted');
-    if (!started) return undefined;
-    const { steps, workflowVersion, outputStep } = started.data as WorkflowRunStarted['data'];
-    return { run, steps, workflowVersion, outputStep };
   }
 
   /**

@@ -30,7 +30,7 @@ import {
 import { OVERLAP_POLICIES, OverlapPolicy } from '../../domain/run-slots';
 import { TriggerDto } from './trigger.dto';
 import { SleepDto, WaitDto } from './waiting-steps.dto';
-import { MapDto } from './map-step.dto';
+import { MapDto, StepRepeatDto } from './loop-steps.dto';
 
 /** How `inputSchema` is described wherever a workflow's definition is. */
 export const INPUT_SCHEMA_FIELD = {
@@ -161,6 +161,17 @@ export class StepDto {
   context?: StepContextOption;
 
   @ApiPropertyOptional({
+    type: StepRepeatDto,
+    description:
+      "An agent step: runs again, at once, until `until` holds or it has run `max` times (then repeat_exhausted), with `{{previous.output}}` (the last iteration's answer; empty in the first) and `{{iteration}}` (from 1) in its action. Each iteration is one of its `attempts`.",
+  })
+  @ValidateNested()
+  @IsObject({ message: 'repeat must be an object' })
+  @Optional()
+  @Type(() => StepRepeatDto)
+  repeat?: StepRepeatDto;
+
+  @ApiPropertyOptional({
     type: MapDto,
     description:
       "A map step: an agent step whose agent runs once per item of a list, with `{{item}}`, `{{item.<path>}}` and `{{index}}` in its action. Its `outputObject` is the items' outputs in order (each item's `outputObject`, or its text).",
@@ -232,7 +243,8 @@ export function policyOf({ overlap, maxConcurrentRuns }: Pick<CreateWorkflowDto,
 
 /** The step as the domain has it: an agent, approval, wait or sleep step, nothing else. */
 export function toWorkflowStep(dto: StepDto): WorkflowStep {
-  const { agent, action, context, approval, timeoutMs, id, needs, when, retry, wait, sleep, map, onItemError } = dto;
+  const { agent, action, context, approval, timeoutMs, id, needs, when, retry, wait, sleep, map, onItemError, repeat } =
+    dto;
   const placement = { ...(id !== undefined && { id }), ...(needs && { needs }), ...(when !== undefined && { when }) };
   if (approval !== undefined) return { approval, ...placement, ...(timeoutMs !== undefined && { timeoutMs }) };
   if (wait !== undefined) {
@@ -260,6 +272,7 @@ export function toWorkflowStep(dto: StepDto): WorkflowStep {
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(map && { map: { over: map.over, ...(map.concurrency !== undefined && { concurrency: map.concurrency }) } }),
     ...(onItemError !== undefined && { onItemError }),
+    ...(repeat && { repeat: { until: repeat.until, max: repeat.max } }),
   };
 }
 

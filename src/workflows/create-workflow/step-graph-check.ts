@@ -78,7 +78,7 @@ function kindProblems(dto: StepDto, i: number): FieldError[] {
   }
   const kind = kinds[0];
   if (kind === undefined) return mapProblems(dto, i);
-  const agentOnly = ['agent', 'action', 'context', 'retry', 'map', 'onItemError'] as const;
+  const agentOnly = ['agent', 'action', 'context', 'retry', 'map', 'onItemError', 'repeat'] as const;
   const foreign: string[] = agentOnly.filter((field) => dto[field] !== undefined);
   if ((kind === 'wait' || kind === 'sleep') && dto.timeoutMs !== undefined) foreign.push('timeoutMs');
   const errors = foreign.map((field) => ({
@@ -94,14 +94,25 @@ function kindProblems(dto: StepDto, i: number): FieldError[] {
   return errors;
 }
 
-/** A map step retries nothing yet (onItemError says what a failed item does), and onItemError needs a map. */
+/**
+ * An agent step may map or repeat, not both; neither retries (onItemError says what a failed item does, and a
+ * repeat is the step's own loop); onItemError needs a map; a repeat's until must be a rule JSON Logic reads.
+ */
 function mapProblems(dto: StepDto, i: number): FieldError[] {
-  if (dto.map === undefined) {
-    const message = 'onItemError is for map steps only (a step with map)';
-    return dto.onItemError === undefined ? [] : [{ path: `steps[${i}].onItemError`, message }];
+  const errors: FieldError[] = [];
+  const at = (field: string, message: string) => errors.push({ path: `steps[${i}].${field}`, message });
+  if (dto.map === undefined && dto.onItemError !== undefined) {
+    at('onItemError', 'onItemError is for map steps only (a step with map)');
   }
-  const message = 'a map step has no retry: onItemError says what a failed item does';
-  return dto.retry === undefined ? [] : [{ path: `steps[${i}].retry`, message }];
+  if (dto.map !== undefined && dto.repeat !== undefined) at('repeat', 'a step either maps over a list or repeats');
+  if (dto.retry !== undefined && dto.map !== undefined) {
+    at('retry', 'a map step has no retry: onItemError says what a failed item does');
+  } else if (dto.retry !== undefined && dto.repeat !== undefined) {
+    at('retry', 'a repeating step has no retry: it runs again until its rule holds or repeat.max');
+  }
+  const problem = dto.repeat && conditionProblem(dto.repeat.until);
+  if (problem) at('repeat.until', problem);
+  return errors;
 }
 
 const notAmongNeeds = (ref: string) =>

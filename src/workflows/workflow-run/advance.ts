@@ -15,6 +15,7 @@ import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
 import { evolveWorkflowRun } from './evolve';
 import { startSleep, startWait, templateScope } from './waiting-steps';
 import { startMap } from './map-steps';
+import { FIRST_ITERATION } from './repeat-steps';
 
 /** Formatted when the module loads, as CONDITION_BUDGET_TEXT is, rather than while a run advances. */
 const TASK_LIMIT_TEXT = MAX_TASK_LENGTH.toLocaleString('en-US');
@@ -109,7 +110,7 @@ function startStep(
   if (step.wait) return startWait(run, step, at);
   if (step.sleep) return startSleep(run, step, at);
   if (step.map) return startMap(run, index, newAgentRunId, at);
-  const scope = templateScope(run);
+  const scope = step.repeat ? { ...templateScope(run), locals: FIRST_ITERATION } : templateScope(run);
   const task = renderStepTask(step.action!, scope);
   if (task === undefined) {
     const message = `Step "${step.id}": its task would be longer than ${TASK_LIMIT_TEXT} characters`;

@@ -9,6 +9,7 @@ import { evolveWorkflowRun } from './evolve';
 import { retryOf } from './step-retry';
 import { decideWaiting } from './decide-waiting';
 import { endMapItem } from './map-steps';
+import { nextIteration } from './repeat-steps';
 
 /**
  * The events a command records on a workflow run. Starting the run, or ending a step, also starts the steps that can
@@ -145,6 +146,8 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, now: Dat
   const runId = state.id;
   const step = state.steps[index];
   if ('output' in outcome) {
+    const again = step.repeat && nextIteration(state, step, outcome, command.newAgentRunId, at);
+    if (again) return again;
     const ended: WorkflowStepEnded = {
       type: 'WorkflowStepEnded',
       data: {

@@ -86,6 +86,16 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       ];
       return updateStep(state, index, { agentRunId: nextAgentRunId, attempts });
     }
+    case 'WorkflowStepRepeating': {
+      const { index, output, task, missing, nextAgentRunId } = event.data;
+      const step = state.steps.find((s) => s.index === index);
+      const attempts = [
+        ...endAttempt(step?.attempts, 'succeeded', null, output),
+        { runId: nextAgentRunId, status: 'running' as const, error: null },
+      ];
+      const gaps = missing?.length ? { missing } : { missing: undefined };
+      return updateStep(state, index, { agentRunId: nextAgentRunId, task, ...gaps, attempts });
+    }
     case 'WorkflowSignalAwaited': {
       const { index, signal, key, timeoutAt, awaitedAt } = event.data;
       const awaiting = { signal, key, timeoutAt: timeoutAt ?? null };
@@ -129,7 +139,9 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       const { index, status, output, outputObject, error, endedAt } = event.data;
       const answer = { output: output ?? null, ...(outputObject !== undefined && { outputObject }) };
       const step = state.steps.find((s) => s.index === index);
-      const attempts = step?.attempts && { attempts: endAttempt(step.attempts, status, error ?? null) };
+      const attempts = step?.attempts && {
+        attempts: endAttempt(step.attempts, status, error ?? null, step.repeat ? output : undefined),
+      };
       const items = step?.items && { items: stopItems(step.items) };
       return updateStep(state, index, { status, ...answer, error: error ?? null, endedAt, ...attempts, ...items });
     }
@@ -155,6 +167,7 @@ function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): 
         action: step.action,
         ...(step.context && { context: step.context }),
         ...(step.retry && { retry: step.retry }),
+        ...(step.repeat && { repeat: step.repeat }),
         ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
         ...(step.map && { map: step.map, onItemError: step.onItemError ?? 'fail' }),
         ...(!step.map && { attempts: [] }),
@@ -219,9 +232,15 @@ function stopItems(items: MapItem[]): MapItem[] {
   );
 }
 
-function endAttempt(attempts: StepAttempt[] | undefined, status: RunStatus, error: RunError | null): StepAttempt[] {
+function endAttempt(
+  attempts: StepAttempt[] | undefined,
+  status: RunStatus,
+  error: RunError | null,
+  output?: string,
+): StepAttempt[] {
   if (!attempts?.length) return [];
-  return [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], status, error }];
+  const answer = output !== undefined && { output };
+  return [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], status, error, ...answer }];
 }
 
 /** The run ends: a step still running is cancelled with it, and the steps never reached are skipped. */

@@ -1,31 +1,6 @@
+import { runOf } from '../../../test/support/workflow-run-driver';
 import { WorkflowStep } from '../workflow/workflow.state';
-import { WorkflowRunEvent, WorkflowRunQueued } from './workflow-run.events';
-import { WorkflowRunCommand, StepOutcome } from './workflow-run.commands';
-import { WorkflowRunAggregate, WorkflowRunState } from './workflow-run.state';
-import { workflowRunDecider } from './workflow-run';
-
-const at = new Date('2026-01-01T00:00:00.000Z');
-
-/** A run of `steps` with `input`, driven command by command; agent run ids count up from agentrun_1. */
-function runOf(steps: WorkflowStep[], input: Record<string, unknown>, maxMapItems?: number) {
-  let n = 0;
-  const newAgentRunId = () => `agentrun_${++n}`;
-  const queued: WorkflowRunQueued = {
-    type: 'WorkflowRunQueued',
-    data: { id: 'wfrun_1', workflowId: 'wf_1', input, trigger: { type: 'manual' }, createdAt: at.toISOString() },
-  };
-  let state: WorkflowRunState = workflowRunDecider.evolve(null, queued);
-  const send = (command: WorkflowRunCommand): WorkflowRunEvent[] => {
-    const events = workflowRunDecider.decide(state, command, at);
-    state = events.reduce(workflowRunDecider.evolve, state);
-    return events;
-  };
-  const start = () =>
-    send({ type: 'StartWorkflowRun', workflowName: 'w', workflowVersion: 1, steps, maxMapItems, newAgentRunId });
-  const end = (index: number, agentRunId: string, outcome: StepOutcome) =>
-    send({ type: 'EndWorkflowStep', index, agentRunId, outcome, newAgentRunId });
-  return { start, end, state: () => state as WorkflowRunAggregate };
-}
+import { WorkflowRunEvent } from './workflow-run.events';
 
 const typesOf = (events: WorkflowRunEvent[]) => events.map((event) => event.type);
 const tasksOf = (events: WorkflowRunEvent[]) =>

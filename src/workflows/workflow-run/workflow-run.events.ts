@@ -61,6 +61,24 @@ export type WorkflowStepRetrying = DomainEvent<
   'WorkflowStepRetrying',
   { runId: string; index: number; agentRunId: string; error: RunError; nextAgentRunId: string; retryAt: string }
 >;
+/**
+ * A repeating step's iteration succeeded but its `until` did not hold: the next iteration (`iteration`, from 2) is
+ * queued at once as `nextAgentRunId`, with its action filled in again (`task`).
+ */
+export type WorkflowStepRepeating = DomainEvent<
+  'WorkflowStepRepeating',
+  {
+    runId: string;
+    index: number;
+    agentRunId: string;
+    output: string;
+    iteration: number;
+    task: string;
+    missing?: string[];
+    nextAgentRunId: string;
+    repeatedAt: string;
+  }
+>;
 /** The run reached an approval step: it waits for a person (POST …/approvals). */
 export type WorkflowApprovalRequested = DomainEvent<
   'WorkflowApprovalRequested',
@@ -143,6 +161,7 @@ export type WorkflowRunEvent =
   | WorkflowStepReused
   | WorkflowStepSkipped
   | WorkflowStepRetrying
+  | WorkflowStepRepeating
   | WorkflowApprovalRequested
   | WorkflowSignalAwaited
   | WorkflowSignalReceived
@@ -162,6 +181,7 @@ export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
   WorkflowStepReused: true,
   WorkflowStepSkipped: true,
   WorkflowStepRetrying: true,
+  WorkflowStepRepeating: true,
   WorkflowApprovalRequested: true,
   WorkflowSignalAwaited: true,
   WorkflowSignalReceived: true,

@@ -6,6 +6,7 @@ import {
   ReplayOf,
   RunTrigger,
   StepContextOption,
+  StepRepeat,
   StepRetry,
 } from '../workflow/workflow.state';
 
@@ -13,11 +14,13 @@ export type StepStatus = 'pending' | RunStatus | 'skipped';
 export const SKIP_REASONS = ['condition_false', 'needs_skipped'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-/** One attempt of an agent step: an agent run of its own. */
+/** One attempt of an agent step (or an iteration of a repeating one): an agent run of its own. */
 export interface StepAttempt {
   runId: string;
   status: RunStatus;
   error: RunError | null;
+  /** A repeating step's iteration that succeeded: its answer. */
+  output?: string;
 }
 
 /**
@@ -42,7 +45,8 @@ export interface WorkflowRunStep {
   needs: string[];
   when?: StepCondition;
   retry?: StepRetry;
-  /** An agent step's attempts, each an agent run, in order. */
+  repeat?: StepRepeat;
+  /** An agent step's attempts (a repeating step's iterations), each an agent run, in order. */
   attempts?: StepAttempt[];
   /** A replay took this step's output from the run it replays, without running it. */
   reused?: boolean;

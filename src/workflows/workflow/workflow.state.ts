@@ -65,6 +65,17 @@ export interface AgentStep extends StepPlacement {
   map?: MapOver;
   /** A map step: absent means `fail`. */
   onItemError?: ItemErrorPolicy;
+  /** A repeating step: runs again until `until` holds or it has run `max` times. */
+  repeat?: StepRepeat;
+}
+
+/**
+ * A step that runs again until its answer is good enough: `until` is a JSON Logic rule over
+ * `{output, outputObject, iteration}` (the iteration that just ended, from 1), `max` the most iterations.
+ */
+export interface StepRepeat {
+  until: StepCondition;
+  max: number;
 }
 
 /** A step that waits for a person: `approval` is the text shown to the approver. */

@@ -3,6 +3,33 @@ import { IsDefined, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-
 import { Optional } from '../../http/validation';
 import { MAP_OVER } from '../../shared/step-graph';
 
+/** The most iterations a repeating step may run. */
+export const MAX_REPEATS = 100;
+
+/** A repeating step's `repeat`: the rule that ends it, and the most iterations. */
+export class StepRepeatDto {
+  @ApiProperty({
+    oneOf: [{ type: 'object', additionalProperties: true }, { type: 'boolean' }],
+    example: { '>=': [{ var: 'outputObject.score' }, 8] },
+    description:
+      'A JSON Logic rule over `{output, outputObject, iteration}` (the iteration that just ended, from 1): once it holds, the step ends with that answer.',
+  })
+  @IsDefined({ message: 'repeat.until is required' })
+  until: Record<string, unknown> | boolean;
+
+  @ApiProperty({
+    minimum: 1,
+    maximum: MAX_REPEATS,
+    example: 5,
+    description: 'The most iterations; the last one without the rule holding fails the step with repeat_exhausted.',
+  })
+  @Max(MAX_REPEATS)
+  @Min(1)
+  @IsInt({ message: 'repeat.max must be an integer' })
+  @IsDefined({ message: 'repeat.max is required' })
+  max: number;
+}
+
 /** The most items of a map step that may run at once. */
 export const MAX_MAP_CONCURRENCY = 1000;
 

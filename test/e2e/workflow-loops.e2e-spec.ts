@@ -11,11 +11,12 @@ import { expectProblem } from '../support/problem-expectations';
 jest.setTimeout(30_000);
 
 /**
- * Map steps over real HTTP, on the scripted model server (a stand-in for a paid model provider): an agent run per
- * item, at most `concurrency` at once, the outputs in order; a failed item under each `onItemError`; the item limit;
- * a cancelled run's items; and the definitions refused.
+ * Map and repeating steps over real HTTP, on the scripted model server (a stand-in for a paid model provider): an
+ * agent run per item, at most `concurrency` at once, the outputs in order; a failed item under each `onItemError`;
+ * the item limit; a cancelled run's items; a step repeated until its rule holds, and one that runs out of
+ * iterations; and the definitions refused.
  */
-describe('workflow map steps (e2e)', () => {
+describe('workflow map and repeating steps (e2e)', () => {
   let app: TestApp;
   let model: ScriptedServer<ChatCompletionsBody>;
   let mostOpen = 0;
@@ -26,6 +27,8 @@ describe('workflow map steps (e2e)', () => {
       const task = lastUserMessage(body);
       if (task.includes('hang')) return { kind: 'hang' };
       if (task.includes('broken')) return { kind: 'error', status: 400, message: 'The model cannot read this' };
+      if (task.startsWith('Draft'))
+        return { kind: 'text', text: task.startsWith('Draft 3') ? 'final' : `rough ${task}` };
       return { kind: 'text', text: `Did ${task}`, delayMs: 20 };
     });
     app = await startTestApp({ env: { OPENAI_COMPATIBLE_BASE_URL: model.baseUrl, WORKFLOW_MAX_MAP_ITEMS: '60' } });
@@ -136,8 +139,58 @@ describe('workflow map steps (e2e)', () => {
     }
   });
 
+  async function repeatRun(repeat: Record<string, unknown>) {
+    const action = 'Draft {{iteration}} after [{{previous.output}}]';
+    const steps = [{ id: 'draft', agent: 'worker', action, repeat }];
+    const workflow = await app.request('POST', '/v1/workflows', { name: `repeat ${Math.random()}`, steps });
+    expect(workflow.status).toBe(201);
+    const run = await app.request('POST', `/v1/workflows/${workflow.body.id}/trigger`, { input: {} });
+    return `/v1/workflows/${workflow.body.id}/runs/${run.body.id}`;
+  }
+
+  it('repeats a step with its previous answer until its rule holds', async () => {
+    const until = { in: ['final', { var: 'output' }] };
+    const run = await runAt(await repeatRun({ until, max: 5 }), 'succeeded');
+    expect(run.output).toBe('final');
+    expect(run.steps[0]).toMatchObject({
+      repeat: { until, max: 5 },
+      task: 'Draft 3 after [rough Draft 2 after [rough Draft 1 after []]]',
+    });
+    expect(run.steps[0].attempts.map((attempt: { output: string }) => attempt.output)).toEqual([
+      'rough Draft 1 after []',
+      'rough Draft 2 after [rough Draft 1 after []]',
+      'final',
+    ]);
+  });
+
+  it('fails a repeating step with repeat_exhausted after max iterations', async () => {
+    const run = await runAt(await repeatRun({ until: { '==': [{ var: 'output' }, 'never'] }, max: 2 }), 'failed');
+    expect(run.error).toEqual({
+      code: 'repeat_exhausted',
+      message: 'Step "draft" ran 2 times, its repeat.max, and its until rule never held',
+    });
+    expect(run.steps[0].attempts).toHaveLength(2);
+  });
+
   it.each([
     [{ wait: { signal: 's' }, map: { over: 'input.list' } }, 'steps[0].map', 'map is for agent steps only'],
+    [{ approval: 'ok?', repeat: { until: true, max: 2 } }, 'steps[0].repeat', 'repeat is for agent steps only'],
+    [
+      { agent: 'worker', action: 'a', repeat: { until: { nope: [] }, max: 2 } },
+      'steps[0].repeat.until',
+      '"nope" is not a JSON Logic operation',
+    ],
+    [{ agent: 'worker', action: 'a', repeat: { until: true, max: 0 } }, 'steps[0].repeat.max', ''],
+    [
+      { agent: 'worker', action: 'a', repeat: { until: true, max: 2 }, retry: { attempts: 2, backoffMs: 0 } },
+      'steps[0].retry',
+      'a repeating step has no retry',
+    ],
+    [
+      { agent: 'worker', action: 'a', repeat: { until: true, max: 2 }, map: { over: 'input.l' } },
+      'steps[0].repeat',
+      'either maps over a list or repeats',
+    ],
     [{ agent: 'worker', action: 'a', map: { over: 'list' } }, 'steps[0].map.over', 'map.over must be a path'],
     [{ agent: 'worker', action: 'a', map: { over: 'input.l', concurrency: 0 } }, 'steps[0].map.concurrency', ''],
     [{ agent: 'worker', action: 'a', onItemError: 'skip' }, 'steps[0].onItemError', 'for map steps only'],
