@@ -158,6 +158,18 @@ export function StepFields({
       })}
       {step.kind === 'agent' && (
         <div class="row">
+          {text('repeatUntil', 'repeat until (JSON Logic)', {
+            area: true,
+            errorPath: path('repeat.until'),
+            placeholder: 'runs once; e.g. {">=": [{"var": "outputObject.score"}, 8]}',
+            hint: 'Over {output, outputObject, iteration}: it runs again, with {{previous.output}} and {{iteration}}, until this holds.',
+          })}
+          {step.repeatUntil.trim() &&
+            text('repeatMax', 'at most (iterations)', { errorPath: path('repeat.max'), numeric: true })}
+        </div>
+      )}
+      {step.kind === 'agent' && (
+        <div class="row">
           {text('attempts', 'attempts', {
             errorPath: path('retry.attempts'),
             numeric: true,

@@ -96,7 +96,22 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
           }),
         }
       : undefined;
-  return { ...common, ...limit, ...agentTask(step), ...(retry && { retry }) };
+  const repeat = repeatOf(step, at, problems);
+  if (repeat && retry) {
+    problems.push({
+      path: `${at}.retry`,
+      message: 'a repeating step has no retry: it runs again until its rule holds or repeat.max',
+    });
+  }
+  return { ...common, ...limit, ...agentTask(step), ...(retry && { retry }), ...(repeat && { repeat }) };
+}
+
+/** A repeating step's rule and most iterations; undefined when its rule is blank (it runs once). */
+function repeatOf(step: StepDraft, at: string, problems: FieldProblem[]) {
+  if (!step.repeatUntil.trim()) return undefined;
+  const until = parseJsonField(step.repeatUntil, `${at}.repeat.until`, problems, 'any');
+  const max = parseCount(step.repeatMax, `${at}.repeat.max`, 1, 100, problems);
+  return { until: until as Record<string, unknown> | boolean, max };
 }
 
 const agentTask = (step: StepDraft) => ({

@@ -28,6 +28,9 @@ export interface StepDraft {
   needs: string;
   /** A JSON Logic rule as JSON text; blank: always. */
   when: string;
+  /** An agent step that repeats: its until rule as JSON text (blank: it runs once), and the most iterations. */
+  repeatUntil: string;
+  repeatMax: string;
   attempts: string;
   backoffMs: string;
   maxBackoffMs: string;
@@ -66,6 +69,8 @@ export function emptyStep(): StepDraft {
     id: '',
     needs: '',
     when: '',
+    repeatUntil: '',
+    repeatMax: '3',
     attempts: '1',
     backoffMs: '1000',
     maxBackoffMs: '',
@@ -126,6 +131,7 @@ function stepDraft(step: ApiStep): StepDraft {
     signalKey: step.wait?.key ?? '',
     sleepMs: step.sleep?.ms === undefined ? '' : String(step.sleep.ms),
     sleepUntil: step.sleep?.until ?? '',
+    ...(step.repeat && { repeatUntil: JSON.stringify(step.repeat.until), repeatMax: String(step.repeat.max) }),
     mapOver: step.map?.over ?? '',
     mapConcurrency: String(step.map?.concurrency ?? 1),
     onItemError: step.onItemError === 'skip' ? 'skip' : 'fail',

@@ -19,7 +19,7 @@ export function graphStepOf(step: RunStep): GraphStep {
   const attempts = step.attempts?.length ?? 0;
   const detail = [
     step.items ? `${step.items.filter((item) => item.status === 'succeeded').length}/${step.items.length} items` : '',
-    attempts > 1 ? `${attempts} attempts` : '',
+    attempts > 1 ? `${attempts} ${step.repeat ? 'iterations' : 'attempts'}` : '',
     step.startedAt ? formatDuration(step.startedAt, step.endedAt) : '',
   ].filter(Boolean);
   return {
@@ -70,7 +70,8 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
           Led nowhere, left empty in the task: <code>{step.missing.map((path) => `{{${path}}}`).join(', ')}</code>
         </p>
       )}
-      {(step.attempts?.length ?? 0) > 1 && (
+      {step.repeat && step.attempts && <Iterations attempts={step.attempts} />}
+      {!step.repeat && (step.attempts?.length ?? 0) > 1 && (
         <p class="muted">
           {step.attempts!.length} attempts:{' '}
           {step.attempts!.map((attempt) => attempt.error?.code ?? attempt.status).join(', ')}
@@ -109,6 +110,25 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
         </p>
       )}
     </li>
+  );
+}
+
+/** A repeating step's iterations, each with how it ended and its answer. */
+function Iterations({ attempts }: { attempts: NonNullable<RunStep['attempts']> }) {
+  return (
+    <details class="map-items">
+      <summary data-testid="iterations">
+        {attempts.length} {attempts.length === 1 ? 'iteration' : 'iterations'}
+      </summary>
+      <ol>
+        {attempts.map((attempt) => (
+          <li key={attempt.runId} data-testid="iteration">
+            <StatusBadge status={attempt.status} /> <a href={href('agent-runs', attempt.runId)}>agent run</a>{' '}
+            {attempt.error ? `${attempt.error.code}: ${attempt.error.message}` : (attempt.output ?? '')}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
 

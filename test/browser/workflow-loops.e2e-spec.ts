@@ -8,10 +8,11 @@ import { startConsole, stopConsole } from '../support/console-fixture';
 jest.setTimeout(60_000);
 
 /**
- * Map steps in the console: a step made in the editor to run once per item of a list (its list, items at once and
- * what a failed item does), shown on the workflow's page, and a run's items with their progress and answers.
+ * Map and repeating steps in the console: a step made in the editor to run once per item of a list (its list,
+ * items at once and what a failed item does), shown on the workflow's page, and a run's items with their progress
+ * and answers; a step that repeats until its rule holds, and its iterations.
  */
-describeInBrowser('workflow map steps in the console, in Chromium', () => {
+describeInBrowser('workflow map and repeating steps in the console, in Chromium', () => {
   let app: TestApp;
   let model: ScriptedServer<ChatCompletionsBody>;
   let browser: TestBrowser;
@@ -74,5 +75,39 @@ describeInBrowser('workflow map steps in the console, in Chromium', () => {
     expect(await form.getByLabel('Step 0 list').inputValue()).toBe('input.names');
     expect(await form.getByLabel('Step 0 items at once').inputValue()).toBe('2');
     expect(await form.getByLabel('Step 0 when an item fails').inputValue()).toBe('skip');
+  });
+
+  it('makes a repeating step in the editor and shows each iteration of a run', async () => {
+    await page.goto(`${app.url}/#/workflows/new`);
+    await page.getByLabel('Name', { exact: true }).fill('draft again');
+    await page.getByLabel('Step 0 agent').fill('greeter');
+    await page.getByLabel('Step 0 action').fill('draft {{iteration}} after [{{previous.output}}]');
+    await page.getByLabel('Step 0 repeat until (JSON Logic)').fill('{"==": [{"var": "iteration"}, 2]');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.locator('#step-0-repeatUntil-error').waitFor();
+    await page.getByLabel('Step 0 repeat until (JSON Logic)').fill('{"==": [{"var": "iteration"}, 2]}');
+    await page.getByLabel('Step 0 at most (iterations)').fill('4');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'draft again' }).waitFor();
+    await page.getByTestId('workflow-step').first().getByText('at most 4 times', { exact: false }).waitFor();
+    const workflowPage = page.url();
+
+    await page.getByRole('button', { name: 'Trigger' }).click();
+    await page.getByRole('heading', { name: 'Workflow run' }).waitFor();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor({ timeout: 15_000 });
+    await page.getByTestId('iterations').getByText('2 iterations').click();
+    const iterations = page.getByTestId('iteration');
+    expect(await iterations.count()).toBe(2);
+    await iterations.nth(0).getByText('Hello to draft 1 after []').waitFor();
+    await iterations.nth(1).getByText('Hello to draft 2 after [Hello to draft 1 after []]').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.goto(workflowPage);
+    await page.getByText('Edit workflow').click();
+    const form = page.getByRole('form', { name: 'Edit workflow' });
+    expect(await form.getByLabel('Step 0 repeat until (JSON Logic)').inputValue()).toBe(
+      '{"==":[{"var":"iteration"},2]}',
+    );
+    expect(await form.getByLabel('Step 0 at most (iterations)').inputValue()).toBe('4');
   });
 });
