@@ -1874,6 +1874,20 @@ export interface components {
              */
             onItemError?: "fail" | "skip";
             /**
+             * @description A workflow step: the name of the workflow it runs as a child run (found when the step starts), waiting for it; the child's output is the step's. Not the workflow's own name.
+             * @example summarise
+             */
+            workflow?: string;
+            /**
+             * @description A workflow step: the child run's input; each string in it is a template over the input and the earlier steps, as an action is. Default: {}.
+             * @example {
+             *       "text": "{{steps.fetch.output}}"
+             *     }
+             */
+            input?: {
+                [key: string]: unknown;
+            };
+            /**
              * @description An approval step: the text shown to the approver. The run waits here for POST …/approvals.
              * @example Publish this digest?
              */
@@ -1974,6 +1988,12 @@ export interface components {
              * @enum {string}
              */
             onItemError?: "fail" | "skip";
+            /** @description A workflow step: the workflow it runs as a child run. */
+            workflow?: string;
+            /** @description A workflow step: the child run's input, its strings templates. */
+            input?: {
+                [key: string]: unknown;
+            };
             /** @description An approval step: the text shown to the approver. */
             approval?: string;
             /** @description A wait step: the signal it waits for. */
@@ -2088,6 +2108,7 @@ export interface components {
             scheduledFor?: string;
         };
         StepAttemptSchema: {
+            /** @description The attempt's agent run, or a workflow step's child run. */
             runId: string;
             /** @enum {string} */
             status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
@@ -2159,6 +2180,18 @@ export interface components {
             onItemError?: "fail" | "skip";
             /** @description A map step once it has started: each item, in the order of the list. */
             items?: components["schemas"]["MapItemSchema"][];
+            /** @description A workflow step: the name of the workflow it runs as a child run. */
+            workflow?: string;
+            /** @description A workflow step: its child's input as defined (templates). */
+            input?: {
+                [key: string]: unknown;
+            };
+            /** @description A workflow step once started: the input it gave its child run, the templates filled in. */
+            sentInput?: {
+                [key: string]: unknown;
+            };
+            /** @description A workflow step: its current child run (each attempt's is in `attempts`); null until it starts. */
+            childRunId?: string | null;
             /** @description An approval step: the text shown to the approver. */
             approval?: string;
             /** @description An approval step: how long it may wait, in ms. */
@@ -2239,6 +2272,10 @@ export interface components {
             replayOf?: components["schemas"]["ReplayOfSchema"];
             /** @description A run asked for by an MCP client: its session. */
             source?: components["schemas"]["RunSourceSchema"];
+            /** @description A child run: the run whose workflow step started it (absent for the others). */
+            parentRunId?: string;
+            /** @description A child run: the id of the step that started it. */
+            parentStep?: string;
             /** @description A run of an experiment's dataset item: the experiment (absent for the others). */
             experimentId?: string;
             /** @description How the experiment ran its item (its version is `workflowVersion`); absent for the others. */

@@ -6,6 +6,7 @@ export interface WorkflowsConfig {
   signalRetentionMs: number;
   timerPollMs: number;
   maxMapItems: number;
+  maxDepth: number;
 }
 
 /** The settings of `WorkflowsConfig`, each from its variable. */
@@ -31,5 +32,12 @@ export const WORKFLOW_SETTINGS = {
     1,
     10_000,
     'The most items a map step runs its agent over: a longer list fails the step with map_too_many_items, naming its length.',
+  ),
+  maxDepth: int(
+    'WORKFLOW_MAX_DEPTH',
+    4,
+    1,
+    20,
+    'How deep workflow steps may nest child runs (a run started by hand is at depth 0): a deeper one fails its step with workflow_depth_exceeded.',
   ),
 } satisfies Settings;

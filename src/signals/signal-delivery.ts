@@ -1,3 +1,4 @@
+import { runIdsFrom } from '../workflows/workflow-run/workflow-run.commands';
 import { ActorRegistry } from '../actors/actor-registry';
 import { DomainError } from '../domain/decider';
 import { IdGenerator } from '../shared/ids';
@@ -31,7 +32,7 @@ export async function deliverSignal(
             signal: name,
             key,
             data,
-            newAgentRunId: () => ids.newId('agentrun'),
+            newRunId: runIdsFrom(ids),
           },
           { correlationId: workflowRunId, causationId: signalId },
         )

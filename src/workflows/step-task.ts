@@ -50,6 +50,20 @@ export function renderStepTask(action: string, scope: StepTaskScope, maxLength =
   return tooLong || task.length > maxLength ? undefined : task;
 }
 
+/** A template that is one placeholder and nothing else; its groups are those of PLACEHOLDER. */
+const WHOLE_PLACEHOLDER = new RegExp(`^${PLACEHOLDER.source}$`);
+
+/**
+ * What a template that is one placeholder and nothing else stands for, as the value itself rather than its text (a
+ * list stays a list); undefined for any other template, and for a path that leads nowhere.
+ */
+export function wholeValue(template: string, scope: StepTaskScope): { value: unknown } | undefined {
+  const match = WHOLE_PLACEHOLDER.exec(template);
+  if (!match) return undefined;
+  const value = placeholderValue(scope, indexOfIn(scope), match.slice(1));
+  return value === NO_SUCH_STEP || value === undefined ? undefined : { value };
+}
+
 /**
  * The placeholders of `action` whose path leads nowhere (an input field, or a field of a step's structured answer,
  * that is not there: `renderStepTask` leaves nothing in their place), as written between the braces, each once.

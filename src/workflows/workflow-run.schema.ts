@@ -1,7 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_STATUSES } from '../domain/run';
 import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
-import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
+import {
+  CURSOR,
+  LIST_ITEMS,
+  NAME_LENGTH,
+  PAGE_ITEMS,
+  RUN_ID,
+  TEXT_LENGTH,
+  TIME,
+  idField,
+} from '../http/openapi/fields';
 import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
 import { StepRetryDto } from './create-workflow/create-workflow.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
@@ -23,7 +32,7 @@ export class RunTriggerSchema {
 }
 
 export class StepAttemptSchema {
-  @ApiProperty(idField('agentrun'))
+  @ApiProperty({ ...RUN_ID, description: "The attempt's agent run, or a workflow step's child run." })
   runId: string;
 
   @ApiProperty({ enum: RUN_STATUSES })
@@ -144,6 +153,33 @@ export class WorkflowRunStepSchema {
     description: 'A map step once it has started: each item, in the order of the list.',
   })
   items?: MapItemSchema[];
+
+  @ApiPropertyOptional({
+    maxLength: NAME_LENGTH,
+    description: 'A workflow step: the name of the workflow it runs as a child run.',
+  })
+  workflow?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "A workflow step: its child's input as defined (templates).",
+  })
+  input?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'A workflow step once started: the input it gave its child run, the templates filled in.',
+  })
+  sentInput?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    ...idField('wfrun'),
+    nullable: true,
+    description: "A workflow step: its current child run (each attempt's is in `attempts`); null until it starts.",
+  })
+  childRunId?: string | null;
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
   approval?: string;
@@ -274,6 +310,15 @@ export class WorkflowRunSchema {
 
   @ApiPropertyOptional({ type: RunSourceSchema, description: 'A run asked for by an MCP client: its session.' })
   source?: RunSourceSchema;
+
+  @ApiPropertyOptional({
+    ...idField('wfrun'),
+    description: 'A child run: the run whose workflow step started it (absent for the others).',
+  })
+  parentRunId?: string;
+
+  @ApiPropertyOptional({ maxLength: 64, description: 'A child run: the id of the step that started it.' })
+  parentStep?: string;
 
   @ApiPropertyOptional({
     ...idField('experiment'),

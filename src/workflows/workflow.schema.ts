@@ -32,7 +32,7 @@ export class WorkflowTriggerSchema {
   timezone?: string;
 }
 
-/** An agent step (`agent`, `action`, and `map` for a map step), an approval step (`approval`, `timeoutMs`), a wait step (`wait`) or a sleep step (`sleep`). */
+/** An agent step (`agent`, `action`, and `map` for a map step), a workflow step (`workflow`), an approval step (`approval`, `timeoutMs`), a wait step (`wait`) or a sleep step (`sleep`). */
 export class WorkflowStepSchema {
   @ApiPropertyOptional({
     maxLength: 64,
@@ -81,6 +81,16 @@ export class WorkflowStepSchema {
 
   @ApiPropertyOptional({ enum: ITEM_ERROR_POLICIES, description: 'A map step: what a failed item does.' })
   onItemError?: string;
+
+  @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'A workflow step: the workflow it runs as a child run.' })
+  workflow?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "A workflow step: the child run's input, its strings templates.",
+  })
+  input?: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'An approval step: the text shown to the approver.' })
   approval?: string;

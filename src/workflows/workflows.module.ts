@@ -85,6 +85,6 @@ import { WorkflowTrials } from './workflow-trials.port';
     PreferWait,
     { provide: WorkflowTrials, useClass: WorkflowTrialChecks },
   ],
-  exports: [WorkflowsReadModel, WorkflowRunOpener, WorkflowTrials, StepTimersReadModel],
+  exports: [WorkflowsReadModel, WorkflowRunOpener, WorkflowTrials, StepTimersReadModel, WorkflowTriggers],
 })
 export class WorkflowsModule {}

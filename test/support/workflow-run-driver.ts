@@ -9,7 +9,7 @@ const at = new Date('2026-01-01T00:00:00.000Z');
 /** A run of `steps` with `input`, driven command by command; agent run ids count up from agentrun_1. */
 export function runOf(steps: WorkflowStep[], input: Record<string, unknown>, maxMapItems?: number) {
   let n = 0;
-  const newAgentRunId = () => `agentrun_${++n}`;
+  const newRunId = () => `agentrun_${++n}`;
   const queued: WorkflowRunQueued = {
     type: 'WorkflowRunQueued',
     data: { id: 'wfrun_1', workflowId: 'wf_1', input, trigger: { type: 'manual' }, createdAt: at.toISOString() },
@@ -21,8 +21,8 @@ export function runOf(steps: WorkflowStep[], input: Record<string, unknown>, max
     return events;
   };
   const start = () =>
-    send({ type: 'StartWorkflowRun', workflowName: 'w', workflowVersion: 1, steps, maxMapItems, newAgentRunId });
+    send({ type: 'StartWorkflowRun', workflowName: 'w', workflowVersion: 1, steps, maxMapItems, newRunId });
   const end = (index: number, agentRunId: string, outcome: StepOutcome) =>
-    send({ type: 'EndWorkflowStep', index, agentRunId, outcome, newAgentRunId });
+    send({ type: 'EndWorkflowStep', index, agentRunId, outcome, newRunId });
   return { start, end, state: () => state as WorkflowRunAggregate };
 }

@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/decider';
 import { Clock } from '../../shared/clock';
 import { IdGenerator } from '../../shared/ids';
 import { StepTimer, StepTimersReadModel } from '../../workflows/queries/step-timers.read-model';
-import { WorkflowRunCommand } from '../../workflows/workflow-run/workflow-run.commands';
+import { WorkflowRunCommand, runIdsFrom } from '../../workflows/workflow-run/workflow-run.commands';
 import { workflowRunDecider } from '../../workflows/workflow-run/workflow-run';
 import { workflowRunStream } from '../../workflows/workflow-run/workflow-run.events';
 
@@ -73,7 +73,7 @@ export class StepTimers extends ProcessManager {
   private async fire({ runId, stepIndex: index, kind }: StepTimer): Promise<void> {
     const command: WorkflowRunCommand =
       kind === 'wake'
-        ? { type: 'WakeWorkflowStep', index, newAgentRunId: () => this.ids.newId('agentrun') }
+        ? { type: 'WakeWorkflowStep', index, newRunId: runIdsFrom(this.ids) }
         : kind === 'wait_timeout'
           ? { type: 'ExpireWorkflowWait', index }
           : { type: 'ExpireWorkflowApproval' };

@@ -24,7 +24,7 @@ const start: WorkflowRunCommand = {
   workflowName: 'w',
   workflowVersion: 1,
   steps: [{ agent: 'a', action: 'x' }],
-  newAgentRunId: () => 'agentrun_1',
+  newRunId: () => 'agentrun_1',
 };
 
 describe('the actors of the workflow runs being worked on', () => {

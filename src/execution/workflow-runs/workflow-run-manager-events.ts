@@ -6,11 +6,13 @@ import { StepOutcome } from '../../workflows/workflow-run/workflow-run.commands'
 export const FOLLOWED_EVENT_TYPES = [
   'WorkflowRunQueued',
   'WorkflowStepStarted',
+  'WorkflowChildRunStarted',
   'WorkflowMapStarted',
   'WorkflowMapItemStarted',
   'WorkflowStepRetrying',
   'WorkflowStepRepeating',
   'WorkflowStepEnded',
+  'WorkflowRunSucceeded',
   'WorkflowRunCancelled',
   'WorkflowRunFailed',
   ...AGENT_RUN_ENDINGS,

@@ -15,9 +15,10 @@ import { WorkflowsReadModel } from '../../workflows/queries/workflows.read-model
 import { AgentsReadModel } from '../../agents/queries/agents.read-model';
 import { workflowDecider } from '../../workflows/workflow/workflow';
 import { workflowStream } from '../../workflows/workflow/workflow.events';
-import { WorkflowRunCommand } from '../../workflows/workflow-run/workflow-run.commands';
+import { WorkflowRunCommand, runIdsFrom } from '../../workflows/workflow-run/workflow-run.commands';
 import { WorkflowRunAggregate } from '../../workflows/workflow-run/workflow-run.state';
 import {
+  WorkflowChildRunStarted,
   WorkflowStepRepeating,
   WorkflowStepRetrying,
   WorkflowStepStarted,
@@ -31,6 +32,9 @@ import { RunsQueuedHere } from '../agent-runs/runs-queued-here';
 import { WorkflowRunActors } from './workflow-run-actors';
 import { stepTrial, trialStart } from './workflow-run-trials';
 import { replayedRun } from './workflow-run-replays';
+import { ChildWorkflowRuns } from './child-workflow-runs';
+import { cancelStoppedAgentRuns } from './stopped-steps';
+import { WorkflowTriggers } from '../../workflows/trigger-workflow/workflow-triggers';
 import { WorkflowRunTraces } from './workflow-run-traces';
 import {
   FOLLOWED_EVENT_TYPES,
@@ -55,6 +59,8 @@ export class WorkflowRunManager extends ProcessManager {
   private readonly traces: WorkflowRunTraces;
   private readonly runs: WorkflowRunActors;
   private readonly maxMapItems: number;
+  private readonly maxDepth: number;
+  private readonly children: ChildWorkflowRuns;
 
   constructor(
     deps: ProcessManagerDeps,
@@ -65,11 +71,15 @@ export class WorkflowRunManager extends ProcessManager {
     private readonly agents: AgentsReadModel,
     private readonly clock: Clock,
     private readonly queuedHere: RunsQueuedHere,
+    triggers: WorkflowTriggers,
   ) {
     super(deps, config.runs.executorEnabled);
     this.runs = new WorkflowRunActors(actors);
     this.traces = new WorkflowRunTraces(this.runs, deps.store);
     this.maxMapItems = config.workflows.maxMapItems;
+    this.maxDepth = config.workflows.maxDepth;
+    const send = (runId: string, command: WorkflowRunCommand) => this.sendToRun(runId, command);
+    this.children = new ChildWorkflowRuns(this.runs, workflows, triggers, send, runIdsFrom(ids));
   }
 
   protected override stopTakingWork(): void {
@@ -124,6 +134,10 @@ export class WorkflowRunManager extends ProcessManager {
         return this.stepStarted(event);
       case 'WorkflowMapStarted':
         return this.watchTimeLimit(event);
+      case 'WorkflowChildRunStarted':
+        return this.childStarted(event);
+      case 'WorkflowRunSucceeded':
+        return this.children.ended(event);
       case 'WorkflowStepRetrying':
         return this.retryLater(event);
       case 'WorkflowStepRepeating': {
@@ -136,7 +150,8 @@ export class WorkflowRunManager extends ProcessManager {
         return this.clearTimer(`${event.data.runId as string}:${event.data.index as number}`);
       case 'WorkflowRunCancelled':
       case 'WorkflowRunFailed':
-        return this.cancelSteps(event.data.runId as string);
+        await this.cancelSteps(event.data.runId as string);
+        return this.children.ended(event);
       default:
         return this.endStep(event);
     }
@@ -153,11 +168,11 @@ export class WorkflowRunManager extends ProcessManager {
     if (isHeld(workflow.runs, runId)) return;
     const run = await this.runs.read(runId);
     if (run?.status !== 'queued') return;
-    const newAgentRunId = () => this.ids.newId('agentrun');
-    const { maxMapItems } = this;
+    const newRunId = runIdsFrom(this.ids);
+    const { maxMapItems, maxDepth } = this;
     if (run.trial) {
       const trial = await trialStart(this.actors, run);
-      await this.sendToRun(runId, { type: 'StartWorkflowRun', ...trial, maxMapItems, newAgentRunId });
+      await this.sendToRun(runId, { type: 'StartWorkflowRun', ...trial, maxMapItems, maxDepth, newRunId });
       return;
     }
     const replayed = run.replayOf ? await replayedRun(this.runs, this.store, run.replayOf.runId) : undefined;
@@ -173,7 +188,8 @@ export class WorkflowRunManager extends ProcessManager {
       steps,
       ...(outputStep !== undefined && { outputStep }),
       maxMapItems,
-      newAgentRunId,
+      maxDepth,
+      newRunId,
       ...(run.replayOf && replayed && { reuse: reusableSteps(steps, run.replayOf.fromStep, replayed.run) }),
     });
   }
@@ -201,7 +217,20 @@ export class WorkflowRunManager extends ProcessManager {
   private async retryLater(event: RecordedEvent): Promise<void> {
     const { runId, index, nextAgentRunId, retryAt } = event.data as WorkflowStepRetrying['data'];
     const key = `${runId}:${index}:retry`;
-    this.setTimer(key, event, Date.parse(retryAt), () => this.queueStepRun(runId, index, nextAgentRunId));
+    this.setTimer(key, event, Date.parse(retryAt), async () => {
+      const run = await this.runs.read(runId);
+      if (run?.steps[index]?.workflow) await this.children.start(run, index, nextAgentRunId);
+      else await this.queueStepRun(runId, index, nextAgentRunId);
+    });
+  }
+
+  /** A workflow step started: its child run is triggered, and its time limit, if it has one, is watched. */
+  private async childStarted(event: RecordedEvent): Promise<void> {
+    const { runId, index, childRunId } = event.data as WorkflowChildRunStarted['data'];
+    const run = await this.runs.read(runId);
+    if (!run) return;
+    await this.children.start(run, index, childRunId);
+    await this.watchTimeLimit(event, run);
   }
 
   /** Runs `task` at `at` (by the service's clock), holding the event's checkpoint until it has, so a restart does it again. */
@@ -254,7 +283,7 @@ export class WorkflowRunManager extends ProcessManager {
         index,
         agentRunId,
         outcome: { error },
-        newAgentRunId: () => this.ids.newId('agentrun'),
+        newRunId: runIdsFrom(this.ids),
       });
       return run;
     }
@@ -283,7 +312,7 @@ export class WorkflowRunManager extends ProcessManager {
     await this.sendToRun(end.workflowRunId, {
       type: 'EndWorkflowStep',
       ...end,
-      newAgentRunId: () => this.ids.newId('agentrun'),
+      newRunId: runIdsFrom(this.ids),
     });
   }
 
@@ -294,30 +323,15 @@ export class WorkflowRunManager extends ProcessManager {
     await this.sendToRun(ends[0].workflowRunId, {
       type: 'EndWorkflowSteps',
       ends: ends.map(({ index, agentRunId, outcome }) => ({ index, agentRunId, outcome })),
-      newAgentRunId: () => this.ids.newId('agentrun'),
+      newRunId: runIdsFrom(this.ids),
     });
   }
 
-  /** The agent runs of a run that ended: its cancelled steps', its timed-out step's, and its cancelled items'. */
+  /** A run ended: what its stopped steps left running is cancelled, its agent runs and its child runs. */
   private async cancelSteps(runId: string): Promise<void> {
     const run = await this.runs.read(runId);
-    const stopped = (run?.steps ?? []).flatMap((step) => {
-      const items = (step.items ?? []).filter((item) => item.status === 'cancelled' && item.agentRunId !== null);
-      const own = step.status === 'cancelled' || step.error?.code === 'step_timeout';
-      return [...items.map((item) => item.agentRunId!), ...(own && step.agentRunId !== null ? [step.agentRunId] : [])];
-    });
-    for (const agentRunId of stopped) {
-      await this.actors
-        .send(
-          agentRunStream(agentRunId),
-          agentRunDecider,
-          { type: 'CancelAgentRun' },
-          { correlationId: runId, causationId: runId },
-        )
-        .catch((error: unknown) => {
-          if (!(error instanceof DomainError)) throw error;
-        });
-    }
+    await cancelStoppedAgentRuns(this.actors, run);
+    await this.children.cancel(run);
   }
 
   private sendToRun(runId: string, command: WorkflowRunCommand) {

@@ -28,7 +28,7 @@ export class CreateWorkflowController {
     @Body() body: CreateWorkflowDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowView> {
-    const steps = toWorkflowSteps(body.steps, body.outputStep);
+    const steps = toWorkflowSteps(body.steps, body.outputStep, body.name);
     await checkInputSchema(body.inputSchema, steps);
     const workflow = await this.commands.execute(
       withTrace(

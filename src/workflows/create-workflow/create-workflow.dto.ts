@@ -46,11 +46,11 @@ export const MAX_CONCURRENT_RUNS = 1000;
 
 /**
  * A step is an agent step (`agent` and `action`; with `map`, once per item of a list), an approval step (`approval`,
- * `timeoutMs`?), a wait step (`wait`) or a sleep step (`sleep`).
+ * `timeoutMs`?), a wait step (`wait`), a sleep step (`sleep`) or a workflow step (`workflow`, `input`?).
  */
 const isAgentKind = (step: object) => {
-  const { approval, wait, sleep } = step as { approval?: unknown; wait?: unknown; sleep?: unknown };
-  return approval === undefined && wait === undefined && sleep === undefined;
+  const { approval, wait, sleep, workflow } = step as Record<string, unknown>;
+  return approval === undefined && wait === undefined && sleep === undefined && workflow === undefined;
 };
 
 /** A step's retries: attempts in all (1: no retry), and the wait before each retry, doubled each time. */
@@ -133,7 +133,7 @@ export class StepDto {
   @MaxLength(200)
   @Matches(NOT_BLANK, { message: 'agent must not be empty' })
   @IsString()
-  @IsDefined({ message: 'agent is required (or approval, wait or sleep, for the other kinds of step)' })
+  @IsDefined({ message: 'agent is required (or approval, wait, sleep or workflow, for the other kinds of step)' })
   @ValidateIf(isAgentKind)
   @Transform(normalizeText)
   agent?: string;
@@ -192,6 +192,29 @@ export class StepDto {
   onItemError?: ItemErrorPolicy;
 
   @ApiPropertyOptional({
+    maxLength: 200,
+    example: 'summarise',
+    description:
+      "A workflow step: the name of the workflow it runs as a child run (found when the step starts), waiting for it; the child's output is the step's. Not the workflow's own name.",
+  })
+  @MaxLength(200)
+  @Matches(NOT_BLANK, { message: 'workflow must not be empty' })
+  @IsString({ message: 'workflow must be a workflow name' })
+  @Optional()
+  workflow?: string;
+
+  /** Free-form JSON, whose strings are templates. */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { text: '{{steps.fetch.output}}' },
+    description:
+      "A workflow step: the child run's input; each string in it is a template over the input and the earlier steps, as an action is. Default: {}.",
+  })
+  @FreeFormObject({ message: 'input must be an object' })
+  input?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
     maxLength: 2000,
     example: 'Publish this digest?',
     description: 'An approval step: the text shown to the approver. The run waits here for POST …/approvals.',
@@ -245,6 +268,7 @@ export function policyOf({ overlap, maxConcurrentRuns }: Pick<CreateWorkflowDto,
 export function toWorkflowStep(dto: StepDto): WorkflowStep {
   const { agent, action, context, approval, timeoutMs, id, needs, when, retry, wait, sleep, map, onItemError, repeat } =
     dto;
+  const { workflow, input } = dto;
   const placement = { ...(id !== undefined && { id }), ...(needs && { needs }), ...(when !== undefined && { when }) };
   if (approval !== undefined) return { approval, ...placement, ...(timeoutMs !== undefined && { timeoutMs }) };
   if (wait !== undefined) {
@@ -256,13 +280,16 @@ export function toWorkflowStep(dto: StepDto): WorkflowStep {
   }
   if (sleep !== undefined)
     return { sleep: sleep.ms !== undefined ? { ms: sleep.ms } : { until: sleep.until! }, ...placement };
-  const retries = retry && {
-    retry: {
-      attempts: retry.attempts,
-      backoffMs: retry.backoffMs,
-      ...(retry.maxBackoffMs !== undefined && { maxBackoffMs: retry.maxBackoffMs }),
-    },
-  };
+  if (workflow !== undefined) {
+    return {
+      workflow,
+      ...(input !== undefined && { input }),
+      ...placement,
+      ...retriesOf(retry),
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    };
+  }
+  const retries = retriesOf(retry);
   return {
     agent: agent!,
     action: action!,
@@ -274,6 +301,12 @@ export function toWorkflowStep(dto: StepDto): WorkflowStep {
     ...(onItemError !== undefined && { onItemError }),
     ...(repeat && { repeat: { until: repeat.until, max: repeat.max } }),
   };
+}
+
+function retriesOf(retry: StepRetryDto | undefined) {
+  if (!retry) return undefined;
+  const { attempts, backoffMs, maxBackoffMs } = retry;
+  return { retry: { attempts, backoffMs, ...(maxBackoffMs !== undefined && { maxBackoffMs }) } };
 }
 
 export class CreateWorkflowDto {

@@ -5,12 +5,17 @@ import { WorkflowStep, templatesOf } from '../workflow/workflow.state';
 import { StepDto, toWorkflowStep } from './create-workflow.dto';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
-export function toWorkflowSteps(dtos: StepDto[], outputStep?: string): WorkflowStep[] {
+export function toWorkflowSteps(dtos: StepDto[], outputStep: string | undefined, name: string): WorkflowStep[] {
   const steps = dtos.map(toWorkflowStep);
   if (outputStep !== undefined && stepIndexOf(steps, outputStep) === undefined) {
     throw new ValidationFailed([{ path: 'outputStep', message: `no step has the id "${outputStep}"` }]);
   }
   const errors = dtos.flatMap(kindProblems);
+  dtos.forEach((dto, i) => {
+    if (dto.workflow?.trim() === name.trim()) {
+      errors.push({ path: `steps[${i}].workflow`, message: `a workflow cannot run itself ("${name}")` });
+    }
+  });
   if (!errors.length) errors.push(...stepGraphProblems(steps));
   if (errors.length) throw new ValidationFailed(errors, 'The steps do not make a valid graph');
   return steps;
@@ -72,14 +77,20 @@ export function stepGraphProblems(steps: WorkflowStep[]): FieldError[] {
 
 /** The fields that belong to another kind of step than the one given, and a sleep with both or neither time. */
 function kindProblems(dto: StepDto, i: number): FieldError[] {
-  const kinds = (['approval', 'wait', 'sleep'] as const).filter((kind) => dto[kind] !== undefined);
+  const kinds = (['approval', 'wait', 'sleep', 'workflow'] as const).filter((kind) => dto[kind] !== undefined);
+  if (dto.input !== undefined && kinds[0] !== 'workflow') {
+    return [{ path: `steps[${i}].input`, message: 'input is for workflow steps only (a step with workflow)' }];
+  }
   if (kinds.length > 1) {
     return [{ path: `steps[${i}].${kinds[1]}`, message: `a step is one kind: it has ${kinds.join(' and ')}` }];
   }
   const kind = kinds[0];
   if (kind === undefined) return mapProblems(dto, i);
   const agentOnly = ['agent', 'action', 'context', 'retry', 'map', 'onItemError', 'repeat'] as const;
-  const foreign: string[] = agentOnly.filter((field) => dto[field] !== undefined);
+  // A workflow step retries its child runs as an agent step retries its runs.
+  const foreign: string[] = agentOnly.filter(
+    (field) => dto[field] !== undefined && !(kind === 'workflow' && field === 'retry'),
+  );
   if ((kind === 'wait' || kind === 'sleep') && dto.timeoutMs !== undefined) foreign.push('timeoutMs');
   const errors = foreign.map((field) => ({
     path: `steps[${i}].${field}`,

@@ -1,3 +1,4 @@
+import { runIdsFrom } from '../workflow-run/workflow-run.commands';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { DomainError } from '../../domain/decider';
@@ -32,7 +33,7 @@ export class DecideWorkflowApprovalHandler implements ICommandHandler<DecideWork
         decision,
         ...(reason !== undefined && { reason }),
         ...(data !== undefined && { data }),
-        newAgentRunId: () => this.ids.newId('agentrun'),
+        newRunId: runIdsFrom(this.ids),
       },
       { correlationId: runId, causationId: runId, trace: traceOf(command) },
     );

@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { CommandContext } from '../../actors/actor';
 import { ReadYourWrites } from '../../read-models/read-your-writes';
 import { IdGenerator } from '../../shared/ids';
-import { ReplayOf, RunTrigger } from '../workflow/workflow.state';
+import { ParentRun, ReplayOf, RunTrigger } from '../workflow/workflow.state';
 import { WorkflowEvent, WorkflowTriggered, workflowStream } from '../workflow/workflow.events';
 import { workflowDecider } from '../workflow/workflow';
 import { QueuedRun, queuedRunOf } from '../workflow-run/queued-run';
@@ -13,6 +13,14 @@ import { workflowRunDecider } from '../workflow-run/workflow-run';
 import { WorkflowRunOpener, openingCommand } from './workflow-run-opener';
 import { TraceContext } from '../../shared/trace-context';
 import { RunSource } from '../../domain/run';
+
+/** A replay and the version it runs; the protocol session it came from; a child run's id and its parent. */
+export interface TriggerOptions {
+  replay?: { replayOf: ReplayOf; workflowVersion: number };
+  source?: RunSource;
+  runId?: string;
+  parent?: ParentRun;
+}
 
 /**
  * Records the trigger on the workflow (which moves `lastRun` and, for schedules, refuses a tick twice); the
@@ -38,10 +46,9 @@ export class WorkflowTriggers {
     workflowId: string,
     input: Record<string, unknown>,
     trigger: RunTrigger,
-    { replay, source }: { replay?: { replayOf: ReplayOf; workflowVersion: number }; source?: RunSource } = {},
+    { replay, source, runId = this.ids.newId('wfrun'), parent }: TriggerOptions = {},
     trace?: TraceContext,
   ): Promise<WorkflowRun | undefined> {
-    const runId = this.ids.newId('wfrun');
     const context = { correlationId: runId, causationId: workflowId, trace };
     const sent = this.actors.send(
       workflowStream(workflowId),
@@ -54,6 +61,7 @@ export class WorkflowTriggers {
         trigger,
         ...(replay && { replay }),
         ...(source && { source }),
+        ...(parent && { parent }),
       },
       context,
       { opens: (events) => runsQueuedBy(events).map(openingCommand) },

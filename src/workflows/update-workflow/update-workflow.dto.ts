@@ -65,7 +65,7 @@ export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unk
     ...workflow,
     name: dto.name,
     trigger: toTrigger(dto.trigger),
-    steps: toWorkflowSteps(dto.steps, dto.outputStep),
+    steps: toWorkflowSteps(dto.steps, dto.outputStep, dto.name),
     outputStep: dto.outputStep,
     overlap: dto.overlap,
     maxConcurrentRuns: dto.maxConcurrentRuns,

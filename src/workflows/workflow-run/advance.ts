@@ -3,9 +3,10 @@ import { CONDITION_BUDGET_TEXT } from '../condition-budget';
 import { ConditionScope, conditionVerdict } from '../step-condition';
 import { stepIndexOf } from '../../shared/step-graph';
 import { MAX_TASK_LENGTH, missingPaths, renderStepTask } from '../step-task';
-import { NewAgentRunId } from './workflow-run.commands';
+import { NewRunId } from './workflow-run.commands';
 import {
   WorkflowApprovalRequested,
+  WorkflowChildRunStarted,
   WorkflowRunEvent,
   WorkflowSignalAwaited,
   WorkflowStepSleeping,
@@ -16,6 +17,7 @@ import { evolveWorkflowRun } from './evolve';
 import { startSleep, startWait, templateScope } from './waiting-steps';
 import { startMap } from './map-steps';
 import { FIRST_ITERATION } from './repeat-steps';
+import { startChild } from './child-steps';
 
 /** Formatted when the module loads, as CONDITION_BUDGET_TEXT is, rather than while a run advances. */
 const TASK_LIMIT_TEXT = MAX_TASK_LENGTH.toLocaleString('en-US');
@@ -42,7 +44,7 @@ function scopeOf(run: WorkflowRunAggregate): ConditionScope {
 export function advance(
   state: WorkflowRunAggregate,
   events: WorkflowRunEvent[],
-  newAgentRunId: NewAgentRunId,
+  newRunId: NewRunId,
   at: string,
 ): WorkflowRunEvent[] {
   let run = events.reduce((current, event) => evolveWorkflowRun(current, event)!, state);
@@ -72,7 +74,7 @@ export function advance(
           data: { runId: run.id, index, reason: 'condition_false', skippedAt: at },
         });
       } else {
-        const started = startStep(run, index, newAgentRunId, at);
+        const started = startStep(run, index, newRunId, at);
         if ('code' in started) return [...out, ...stepFailed(run.id, index, started, at)];
         for (const event of Array.isArray(started) ? started : [started]) apply(event);
         // A map step's first item can end the run (a task too long, under `onItemError: fail`).
@@ -92,13 +94,14 @@ export function advance(
 function startStep(
   run: WorkflowRunAggregate,
   index: number,
-  newAgentRunId: NewAgentRunId,
+  newRunId: NewRunId,
   at: string,
 ):
   | WorkflowStepStarted
   | WorkflowApprovalRequested
   | WorkflowSignalAwaited
   | WorkflowStepSleeping
+  | WorkflowChildRunStarted
   | WorkflowRunEvent[]
   | RunError {
   const step = run.steps[index];
@@ -109,7 +112,8 @@ function startStep(
   }
   if (step.wait) return startWait(run, step, at);
   if (step.sleep) return startSleep(run, step, at);
-  if (step.map) return startMap(run, index, newAgentRunId, at);
+  if (step.map) return startMap(run, index, newRunId, at);
+  if (step.workflow) return startChild(run, step, newRunId, at);
   const scope = step.repeat ? { ...templateScope(run), locals: FIRST_ITERATION } : templateScope(run);
   const task = renderStepTask(step.action!, scope);
   if (task === undefined) {
@@ -126,7 +130,7 @@ function startStep(
       agent: step.agent!,
       task,
       ...(missing.length > 0 && { missing }),
-      agentRunId: newAgentRunId(),
+      agentRunId: newRunId(),
       startedAt: at,
     },
   };

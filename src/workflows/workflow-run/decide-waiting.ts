@@ -36,7 +36,7 @@ export function decideWaiting(
       type: 'WorkflowSignalReceived',
       data: { runId, index, signalId, receivedAt: at },
     };
-    return advance(run, [received, ended], command.newAgentRunId, at);
+    return advance(run, [received, ended], command.newRunId, at);
   }
   if (command.type === 'ExpireWorkflowWait') {
     const timeoutAt = step?.status === 'waiting' ? step.awaiting?.timeoutAt : null;
@@ -56,5 +56,5 @@ export function decideWaiting(
     type: 'WorkflowStepEnded',
     data: { runId, index, status: 'succeeded', output: wakeAt, endedAt: at },
   };
-  return advance(run, [woke], command.newAgentRunId, at);
+  return advance(run, [woke], command.newRunId, at);
 }

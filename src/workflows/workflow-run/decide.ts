@@ -10,12 +10,17 @@ import { retryOf } from './step-retry';
 import { decideWaiting } from './decide-waiting';
 import { endMapItem } from './map-steps';
 import { nextIteration } from './repeat-steps';
+import { withParent } from './child-steps';
 
 /**
  * The events a command records on a workflow run. Starting the run, or ending a step, also starts the steps that can
  * run next, in the same decision (see advance.ts).
  */
 export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunCommand, now: Date): WorkflowRunEvent[] {
+  return withParent(state, decideFor(state, command, now));
+}
+
+function decideFor(state: WorkflowRunState, command: WorkflowRunCommand, now: Date): WorkflowRunEvent[] {
   const at = isoTime(now);
   if (command.type === 'QueueWorkflowRun') {
     // The run is created from the workflow's WorkflowTriggered event; a repeat of the same run is a no-op.
@@ -31,19 +36,20 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
   switch (command.type) {
     case 'StartWorkflowRun': {
       if (state.status !== 'queued') return [];
-      const { workflowName, workflowVersion, steps, outputStep, maxMapItems } = command;
+      const { workflowName, workflowVersion, steps, outputStep, maxMapItems, maxDepth } = command;
       const output = outputStep !== undefined && { outputStep };
-      const limit = maxMapItems !== undefined && steps.some((step) => 'map' in step) && { maxMapItems };
+      const mapLimit = maxMapItems !== undefined && steps.some((step) => 'map' in step) && { maxMapItems };
+      const depthLimit = maxDepth !== undefined && steps.some((step) => 'workflow' in step) && { maxDepth };
       const started: WorkflowRunStarted = {
         type: 'WorkflowRunStarted',
-        data: { runId, workflowName, workflowVersion, steps, ...output, ...limit, startedAt: at },
+        data: { runId, workflowName, workflowVersion, steps, ...output, ...mapLimit, ...depthLimit, startedAt: at },
       };
       const fromRunId = state.replayOf?.runId ?? '';
       const reused = (command.reuse ?? []).map(({ index, output, outputObject }): WorkflowStepReused => ({
         type: 'WorkflowStepReused',
         data: { runId, index, fromRunId, output, ...(outputObject !== undefined && { outputObject }), reusedAt: at },
       }));
-      return advance(state, [started, ...reused], command.newAgentRunId, at);
+      return advance(state, [started, ...reused], command.newRunId, at);
     }
     case 'EndWorkflowStep': {
       const step = state.steps[command.index];
@@ -53,11 +59,17 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
       if (step.agentRunId !== command.agentRunId) return [];
       return endStep(state, command, now);
     }
+    case 'EndChildWorkflowStep': {
+      const step = state.steps[command.index];
+      if (isEnded(state.status) || step?.status !== 'running' || step.childRunId !== command.childRunId) return [];
+      const { index, childRunId, outcome, newRunId } = command;
+      return endStep(state, { type: 'EndWorkflowStep', index, agentRunId: childRunId, outcome, newRunId }, now);
+    }
     case 'EndWorkflowSteps': {
       let current: WorkflowRunState = state;
       const out: WorkflowRunEvent[] = [];
       for (const end of command.ends) {
-        const step: EndWorkflowStep = { type: 'EndWorkflowStep', ...end, newAgentRunId: command.newAgentRunId };
+        const step: EndWorkflowStep = { type: 'EndWorkflowStep', ...end, newRunId: command.newRunId };
         const events = decideWorkflowRun(current, step, now);
         out.push(...events);
         current = events.reduce(evolveWorkflowRun, current);
@@ -107,10 +119,10 @@ export function decideWorkflowRun(state: WorkflowRunState, command: WorkflowRunC
 
 /** A map step's item ended; once the step has, the steps that can run next start. */
 function endItem(state: WorkflowRunAggregate, command: EndWorkflowStep, at: string): WorkflowRunEvent[] {
-  const { index, agentRunId, outcome, newAgentRunId } = command;
-  const events = endMapItem(state, index, agentRunId, outcome, newAgentRunId, at);
+  const { index, agentRunId, outcome, newRunId } = command;
+  const events = endMapItem(state, index, agentRunId, outcome, newRunId, at);
   const ended = events.some((event) => event.type === 'WorkflowStepEnded' && event.data.status === 'succeeded');
-  return ended ? advance(state, events, newAgentRunId, at) : events;
+  return ended ? advance(state, events, newRunId, at) : events;
 }
 
 /** Approved: the step's output is `data` (as JSON) or the reason, and the run goes on; rejected: the run fails. */
@@ -124,11 +136,7 @@ function decideApproval(
   if (command.decision === 'approve') {
     const { data, reason } = command;
     const outcome = data ? { output: JSON.stringify(data), outputObject: data } : { output: reason ?? 'approved' };
-    return endStep(
-      state,
-      { type: 'EndWorkflowStep', index, agentRunId: '', outcome, newAgentRunId: command.newAgentRunId },
-      now,
-    );
+    return endStep(state, { type: 'EndWorkflowStep', index, agentRunId: '', outcome, newRunId: command.newRunId }, now);
   }
   const error = {
     code: 'rejected',
@@ -146,7 +154,7 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, now: Dat
   const runId = state.id;
   const step = state.steps[index];
   if ('output' in outcome) {
-    const again = step.repeat && nextIteration(state, step, outcome, command.newAgentRunId, at);
+    const again = step.repeat && nextIteration(state, step, outcome, command.newRunId, at);
     if (again) return again;
     const ended: WorkflowStepEnded = {
       type: 'WorkflowStepEnded',
@@ -159,7 +167,7 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, now: Dat
         endedAt: at,
       },
     };
-    return advance(state, [ended], command.newAgentRunId, at);
+    return advance(state, [ended], command.newRunId, at);
   }
   if ('cancelled' in outcome) {
     return [
@@ -174,14 +182,14 @@ function endStep(state: WorkflowRunAggregate, command: EndWorkflowStep, now: Dat
       index,
       agentRunId: command.agentRunId,
       error: outcome.error,
-      nextAgentRunId: command.newAgentRunId(),
+      nextAgentRunId: command.newRunId(step.workflow ? 'wfrun' : 'agentrun'),
       retryAt: new Date(now.getTime() + retry).toISOString(),
     };
     return [{ type: 'WorkflowStepRetrying', data }];
   }
   const error = {
     code: 'step_failed',
-    message: `Step ${index} (agent "${step.agent}") failed: ${outcome.error.message}`,
+    message: `Step ${index} (${step.workflow ? `workflow "${step.workflow}"` : `agent "${step.agent}"`}) failed: ${outcome.error.message}`,
   };
   return [
     { type: 'WorkflowStepEnded', data: { runId, index, status: 'failed', error: outcome.error, endedAt: at } },

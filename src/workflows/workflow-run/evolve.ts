@@ -4,10 +4,12 @@ import {
   ApprovalStep,
   SleepStep,
   WaitStep,
+  WorkflowCallStep,
   WorkflowStep,
   isAgentStep,
   isApprovalStep,
   isWaitStep,
+  isWorkflowCallStep,
 } from '../workflow/workflow.state';
 import { WorkflowRunEvent } from './workflow-run.events';
 import { MapItem, StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowRunStep } from './workflow-run.state';
@@ -15,10 +17,22 @@ import { MapItem, StepAttempt, WorkflowRunAggregate, WorkflowRunState, WorkflowR
 /** A workflow run after one of its events. */
 export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEvent): WorkflowRunState {
   if (event.type === 'WorkflowRunQueued') {
-    const { id, workflowId, input, trigger, createdAt, workflowVersion, replayOf, source, experimentId, trial } =
-      event.data;
+    const {
+      id,
+      workflowId,
+      input,
+      trigger,
+      createdAt,
+      workflowVersion,
+      replayOf,
+      source,
+      experimentId,
+      trial,
+      parent,
+    } = event.data;
     return {
       ...(replayOf && { replayOf }),
+      ...(parent && { parent, parentRunId: parent.runId, parentStep: parent.step }),
       ...(source && { source }),
       ...(experimentId && { experimentId }),
       ...(trial && { trial }),
@@ -40,7 +54,7 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
   if (!state) return state;
   switch (event.type) {
     case 'WorkflowRunStarted': {
-      const { workflowName, steps, startedAt, outputStep, maxMapItems } = event.data;
+      const { workflowName, steps, startedAt, outputStep, maxMapItems, maxDepth } = event.data;
       const workflowVersion = event.data.workflowVersion ?? state.workflowVersion;
       const output = outputStep !== undefined && { outputStep };
       return {
@@ -52,6 +66,7 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
         steps: pendingSteps(steps),
         ...output,
         ...(maxMapItems !== undefined && { maxMapItems }),
+        ...(maxDepth !== undefined && { maxDepth }),
       };
     }
     case 'WorkflowStepStarted': {
@@ -78,13 +93,20 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       return updateStep(state, index, { status: 'skipped', skipReason: reason, endedAt: skippedAt });
     }
     case 'WorkflowStepRetrying': {
+      // A workflow step's attempts are child runs: the ids name its next child run.
       const { index, error, nextAgentRunId } = event.data;
       const step = state.steps.find((s) => s.index === index);
       const attempts = [
         ...endAttempt(step?.attempts, 'failed', error),
         { runId: nextAgentRunId, status: 'queued' as const, error: null },
       ];
-      return updateStep(state, index, { agentRunId: nextAgentRunId, attempts });
+      const next = step?.workflow ? { childRunId: nextAgentRunId } : { agentRunId: nextAgentRunId };
+      return updateStep(state, index, { ...next, attempts });
+    }
+    case 'WorkflowChildRunStarted': {
+      const { index, input, childRunId, startedAt } = event.data;
+      const attempts = [{ runId: childRunId, status: 'running' as const, error: null }];
+      return updateStep(state, index, { status: 'running', sentInput: input, childRunId, startedAt, attempts });
     }
     case 'WorkflowStepRepeating': {
       const { index, output, task, missing, nextAgentRunId } = event.data;
@@ -189,8 +211,18 @@ function pendingStep(steps: WorkflowStep[], step: WorkflowStep, index: number): 
   };
 }
 
-/** An approval, wait or sleep step as its run keeps it. */
-function waitingKind(step: ApprovalStep | WaitStep | SleepStep) {
+/** An approval, wait, sleep or workflow step as its run keeps it. */
+function waitingKind(step: ApprovalStep | WaitStep | SleepStep | WorkflowCallStep) {
+  if (isWorkflowCallStep(step)) {
+    return {
+      workflow: step.workflow,
+      ...(step.input !== undefined && { input: step.input }),
+      ...(step.retry && { retry: step.retry }),
+      ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
+      childRunId: null,
+      attempts: [],
+    };
+  }
   if (isApprovalStep(step)) {
     return { approval: step.approval, ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }) };
   }

@@ -1,7 +1,7 @@
 import { RunError } from '../../domain/run';
 import { stepIndexOf } from '../../shared/step-graph';
 import { MAX_TASK_LENGTH, missingPaths, renderStepTask, valueAt } from '../step-task';
-import { NewAgentRunId, StepOutcome } from './workflow-run.commands';
+import { NewRunId, StepOutcome } from './workflow-run.commands';
 import { WorkflowMapItemEnded, WorkflowRunEvent } from './workflow-run.events';
 import { MapItem, WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
 import { evolveWorkflowRun } from './evolve';
@@ -43,7 +43,7 @@ export function mapListOf(run: WorkflowRunAggregate, step: WorkflowRunStep): unk
 export function startMap(
   run: WorkflowRunAggregate,
   index: number,
-  newAgentRunId: NewAgentRunId,
+  newRunId: NewRunId,
   at: string,
 ): WorkflowRunEvent[] | RunError {
   const step = run.steps[index];
@@ -54,7 +54,7 @@ export function startMap(
     type: 'WorkflowMapStarted',
     data: { runId: run.id, index, count: list.length, concurrency, startedAt: at },
   };
-  return [started, ...fillMap(evolveWorkflowRun(run, started)!, index, list, newAgentRunId, at)];
+  return [started, ...fillMap(evolveWorkflowRun(run, started)!, index, list, newRunId, at)];
 }
 
 /**
@@ -66,7 +66,7 @@ export function endMapItem(
   index: number,
   agentRunId: string,
   outcome: StepOutcome,
-  newAgentRunId: NewAgentRunId,
+  newRunId: NewRunId,
   at: string,
 ): WorkflowRunEvent[] {
   const item = run.steps[index].items?.find((i) => i.agentRunId === agentRunId && i.status === 'running');
@@ -76,7 +76,7 @@ export function endMapItem(
   const stopped = stopsTheStep(after, index, ended, at);
   if (stopped) return [ended, ...stopped];
   // The list is found again: the steps it comes from ended before this one began, so it is the same list.
-  return [ended, ...fillMap(after, index, mapListOf(after, after.steps[index]) as unknown[], newAgentRunId, at)];
+  return [ended, ...fillMap(after, index, mapListOf(after, after.steps[index]) as unknown[], newRunId, at)];
 }
 
 /** The task of a step's agent run: its own attempt's, or one of its items'; undefined when it is neither. */
@@ -90,7 +90,7 @@ function fillMap(
   run: WorkflowRunAggregate,
   index: number,
   list: unknown[],
-  newAgentRunId: NewAgentRunId,
+  newRunId: NewRunId,
   at: string,
 ): WorkflowRunEvent[] {
   const out: WorkflowRunEvent[] = [];
@@ -123,7 +123,7 @@ function fillMap(
         item: next,
         task,
         ...(missing.length > 0 && { missing }),
-        agentRunId: newAgentRunId(),
+        agentRunId: newRunId(),
         startedAt: at,
       },
     });

@@ -1,7 +1,7 @@
 import { CONDITION_BUDGET_TEXT } from '../condition-budget';
 import { conditionVerdict } from '../step-condition';
 import { MAX_TASK_LENGTH, StepTaskScope, missingPaths, renderStepTask } from '../step-task';
-import { NewAgentRunId } from './workflow-run.commands';
+import { NewRunId } from './workflow-run.commands';
 import { WorkflowRunEvent } from './workflow-run.events';
 import { WorkflowRunAggregate, WorkflowRunStep } from './workflow-run.state';
 import { templateScope } from './waiting-steps';
@@ -18,7 +18,7 @@ export function nextIteration(
   run: WorkflowRunAggregate,
   step: WorkflowRunStep,
   answer: { output: string; outputObject?: unknown },
-  newAgentRunId: NewAgentRunId,
+  newRunId: NewRunId,
   at: string,
 ): WorkflowRunEvent[] | undefined {
   const { until, max } = step.repeat!;
@@ -51,7 +51,7 @@ export function nextIteration(
         iteration: iteration + 1,
         task,
         ...(missing.length > 0 && { missing }),
-        nextAgentRunId: newAgentRunId(),
+        nextAgentRunId: newRunId(),
         repeatedAt: at,
       },
     },

@@ -38,20 +38,17 @@ describe('workflow run decider, steps as a graph', () => {
   it('starts every step whose needs are met at once, and a join once all its needs have ended', () => {
     given(workflowRunDecider, [queued])
       .when(
-        { type: 'StartWorkflowRun', workflowName: 'graph', workflowVersion: 1, steps: branches, newAgentRunId: ids() },
+        { type: 'StartWorkflowRun', workflowName: 'graph', workflowVersion: 1, steps: branches, newRunId: ids() },
         now,
       )
       .then([startedWith(branches), stepStarted(0, 'left', 'agentrun_1'), stepStarted(1, 'right', 'agentrun_2')]);
     const running = [queued, startedWith(branches), stepStarted(0, 'left', 'a1'), stepStarted(1, 'right', 'a2')];
     const outcome = { output: 'L' };
     given(workflowRunDecider, running)
-      .when({ type: 'EndWorkflowStep', index: 0, agentRunId: 'a1', outcome, newAgentRunId: ids() }, now)
+      .when({ type: 'EndWorkflowStep', index: 0, agentRunId: 'a1', outcome, newRunId: ids() }, now)
       .then([succeeded(0, 'L')]);
     given(workflowRunDecider, [...running, succeeded(0, 'L')])
-      .when(
-        { type: 'EndWorkflowStep', index: 1, agentRunId: 'a2', outcome: { output: 'R' }, newAgentRunId: ids() },
-        now,
-      )
+      .when({ type: 'EndWorkflowStep', index: 1, agentRunId: 'a2', outcome: { output: 'R' }, newRunId: ids() }, now)
       .then([succeeded(1, 'R'), stepStarted(2, 'join L R', 'agentrun_1')]);
   });
 
@@ -62,7 +59,7 @@ describe('workflow run decider, steps as a graph', () => {
       { index: 1, agentRunId: 'a2', outcome: { output: 'R' } },
     ];
     given(workflowRunDecider, running)
-      .when({ type: 'EndWorkflowSteps', ends, newAgentRunId: ids() }, now)
+      .when({ type: 'EndWorkflowSteps', ends, newRunId: ids() }, now)
       .then([succeeded(0, 'L'), succeeded(1, 'R'), stepStarted(2, 'join L R', 'agentrun_1')]);
   });
 
@@ -77,7 +74,7 @@ describe('workflow run decider, steps as a graph', () => {
       data: { runId, index, reason, skippedAt: at },
     });
     given(workflowRunDecider, [queued])
-      .when({ type: 'StartWorkflowRun', workflowName: 'graph', workflowVersion: 1, steps, newAgentRunId: ids() }, now)
+      .when({ type: 'StartWorkflowRun', workflowName: 'graph', workflowVersion: 1, steps, newRunId: ids() }, now)
       .then([
         startedWith(steps),
         skipped(0, 'condition_false'),
@@ -91,10 +88,7 @@ describe('workflow run decider, steps as a graph', () => {
       skipped(1, 'needs_skipped'),
       stepStarted(2, 'memo', 'a1'),
     ])
-      .when(
-        { type: 'EndWorkflowStep', index: 2, agentRunId: 'a1', outcome: { output: 'M' }, newAgentRunId: ids() },
-        now,
-      )
+      .when({ type: 'EndWorkflowStep', index: 2, agentRunId: 'a1', outcome: { output: 'M' }, newRunId: ids() }, now)
       .then([succeeded(2, 'M'), { type: 'WorkflowRunSucceeded', data: { runId, output: 'M', endedAt: at } }]);
   });
 
@@ -107,10 +101,7 @@ describe('workflow run decider, steps as a graph', () => {
 
     it('retries a failed attempt after its backoff, with a new agent run', () => {
       given(workflowRunDecider, running)
-        .when(
-          { type: 'EndWorkflowStep', index: 0, agentRunId: 'a1', outcome: { error }, newAgentRunId: () => 'a2' },
-          now,
-        )
+        .when({ type: 'EndWorkflowStep', index: 0, agentRunId: 'a1', outcome: { error }, newRunId: () => 'a2' }, now)
         .then([
           {
             type: 'WorkflowStepRetrying',
@@ -132,10 +123,7 @@ describe('workflow run decider, steps as a graph', () => {
     it('does not retry an error no retry can fix', () => {
       const fatal = { code: 'provider_not_configured', message: 'no key' };
       given(workflowRunDecider, running)
-        .when(
-          { type: 'EndWorkflowStep', index: 0, agentRunId: 'a1', outcome: { error: fatal }, newAgentRunId: ids() },
-          now,
-        )
+        .when({ type: 'EndWorkflowStep', index: 0, agentRunId: 'a1', outcome: { error: fatal }, newRunId: ids() }, now)
         .then([
           { type: 'WorkflowStepEnded', data: { runId, index: 0, status: 'failed', error: fatal, endedAt: at } },
           {

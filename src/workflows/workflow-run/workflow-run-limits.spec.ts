@@ -15,7 +15,7 @@ const ids = () => {
   return () => `agentrun_${++n}`;
 };
 const start = (steps: WorkflowStep[]) =>
-  ({ type: 'StartWorkflowRun', workflowName: 'w', workflowVersion: 1, steps, newAgentRunId: ids() }) as const;
+  ({ type: 'StartWorkflowRun', workflowName: 'w', workflowVersion: 1, steps, newRunId: ids() }) as const;
 const startedWith = (steps: WorkflowStep[]): WorkflowRunEvent => ({
   type: 'WorkflowRunStarted',
   data: { runId, workflowName: 'w', workflowVersion: 1, steps, startedAt: at },

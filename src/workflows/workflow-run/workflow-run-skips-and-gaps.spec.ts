@@ -20,7 +20,7 @@ const skipped = (index: number, reason: 'condition_false' | 'needs_skipped'): Wo
   data: { runId, index, reason, skippedAt: at },
 });
 const start = (steps: WorkflowStep[]) =>
-  ({ type: 'StartWorkflowRun', workflowName: 'notes', workflowVersion: 1, steps, newAgentRunId: () => 'a1' }) as const;
+  ({ type: 'StartWorkflowRun', workflowName: 'notes', workflowVersion: 1, steps, newRunId: () => 'a1' }) as const;
 const viewAfter = (events: WorkflowRunEvent[]) =>
   toWorkflowRun(events.reduce(workflowRunDecider.evolve, workflowRunDecider.initialState)!);
 

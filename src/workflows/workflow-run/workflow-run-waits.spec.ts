@@ -18,8 +18,8 @@ const started = (steps: WorkflowRunStarted['data']['steps']): WorkflowRunStarted
   type: 'WorkflowRunStarted',
   data: { runId: 'wfrun_1', workflowName: 'w', workflowVersion: 1, steps, startedAt: at },
 });
-const newAgentRunId = () => 'agentrun_next';
-const start = { type: 'StartWorkflowRun' as const, workflowName: 'w', workflowVersion: 1, newAgentRunId };
+const newRunId = () => 'agentrun_next';
+const start = { type: 'StartWorkflowRun' as const, workflowName: 'w', workflowVersion: 1, newRunId };
 
 describe('workflow run decider: waits and sleeps', () => {
   const waitSteps = [{ id: 'hold', wait: { signal: 'paid', key: '{{input.order}}', timeoutMs: 5000 } }];
@@ -42,7 +42,7 @@ describe('workflow run decider: waits and sleeps', () => {
     signal: 'paid',
     key,
     data: { amount: 3 },
-    newAgentRunId,
+    newRunId,
   });
 
   it('waits for its signal with its key filled in, and takes the signal once', () => {
@@ -94,12 +94,10 @@ describe('workflow run decider: waits and sleeps', () => {
       .when({ ...start, steps: sleepSteps }, new Date(at))
       .then([started(sleepSteps), sleeping]);
     const history = [queued, started(sleepSteps), sleeping];
-    given(workflowRunDecider, history)
-      .when({ type: 'WakeWorkflowStep', index: 0, newAgentRunId }, later(1000))
-      .then([]);
+    given(workflowRunDecider, history).when({ type: 'WakeWorkflowStep', index: 0, newRunId }, later(1000)).then([]);
     const woke = workflowRunDecider.decide(
       history.reduce(workflowRunDecider.evolve, null),
-      { type: 'WakeWorkflowStep', index: 0, newAgentRunId },
+      { type: 'WakeWorkflowStep', index: 0, newRunId },
       new Date('2026-01-02T00:00:00.000Z'),
     );
     expect(woke[0].data).toMatchObject({ status: 'succeeded', output: '2026-01-02T00:00:00.000Z' });

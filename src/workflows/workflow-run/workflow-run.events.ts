@@ -1,10 +1,13 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
 import { RunError, RunSource } from '../../domain/run';
-import { ReplayOf, WorkflowStep } from '../workflow/workflow.state';
+import { ParentRun, ReplayOf, WorkflowStep } from '../workflow/workflow.state';
 import { SkipReason, WorkflowRun, WorkflowRunTrial } from './workflow-run.state';
 
-/** `experimentId`: the run answers an item of that experiment (absent for the others). */
-type RunEnded = { runId: string; experimentId?: string; endedAt: string };
+/**
+ * `experimentId`: the run answers an item of that experiment; `parent`: the run is a child run of that run's step
+ * (each absent for the others).
+ */
+type RunEnded = { runId: string; experimentId?: string; parent?: { runId: string; index: number }; endedAt: string };
 /** `workflowVersion` is absent from runs recorded before versions. */
 export type WorkflowRunQueued = DomainEvent<
   'WorkflowRunQueued',
@@ -14,6 +17,7 @@ export type WorkflowRunQueued = DomainEvent<
     source?: RunSource;
     experimentId?: string;
     trial?: WorkflowRunTrial;
+    parent?: ParentRun;
   }
 >;
 export type WorkflowRunStarted = DomainEvent<
@@ -27,6 +31,8 @@ export type WorkflowRunStarted = DomainEvent<
     outputStep?: string;
     /** The most items a map step may run over (WORKFLOW_MAX_MAP_ITEMS when the run started); absent: 1,000. */
     maxMapItems?: number;
+    /** How deep child runs may nest (WORKFLOW_MAX_DEPTH when the run started); absent: 4. */
+    maxDepth?: number;
     startedAt: string;
   }
 >;
@@ -107,6 +113,18 @@ export type WorkflowStepSleeping = DomainEvent<
   'WorkflowStepSleeping',
   { runId: string; index: number; until: string; sleptAt: string }
 >;
+/** A workflow step started its child run (`childRunId`), of the workflow named `workflow`, with `input`. */
+export type WorkflowChildRunStarted = DomainEvent<
+  'WorkflowChildRunStarted',
+  {
+    runId: string;
+    index: number;
+    workflow: string;
+    input: Record<string, unknown>;
+    childRunId: string;
+    startedAt: string;
+  }
+>;
 /** A map step began over a list of `count` items; its items start as `WorkflowMapItemStarted`, `concurrency` at once. */
 export type WorkflowMapStarted = DomainEvent<
   'WorkflowMapStarted',
@@ -166,6 +184,7 @@ export type WorkflowRunEvent =
   | WorkflowSignalAwaited
   | WorkflowSignalReceived
   | WorkflowStepSleeping
+  | WorkflowChildRunStarted
   | WorkflowMapStarted
   | WorkflowMapItemStarted
   | WorkflowMapItemEnded
@@ -186,6 +205,7 @@ export const WORKFLOW_RUN_EVENT_TYPES = eventTypes<WorkflowRunEvent>({
   WorkflowSignalAwaited: true,
   WorkflowSignalReceived: true,
   WorkflowStepSleeping: true,
+  WorkflowChildRunStarted: true,
   WorkflowMapStarted: true,
   WorkflowMapItemStarted: true,
   WorkflowMapItemEnded: true,

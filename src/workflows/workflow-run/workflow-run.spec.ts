@@ -58,7 +58,7 @@ describe('workflow run decider', () => {
           workflowName: 'digest',
           workflowVersion: 2,
           steps,
-          newAgentRunId: () => 'agentrun_a',
+          newRunId: () => 'agentrun_a',
         },
         now,
       )
@@ -69,7 +69,7 @@ describe('workflow run decider', () => {
         workflowName: 'digest',
         workflowVersion: 2,
         steps,
-        newAgentRunId: () => 'agentrun_b',
+        newRunId: () => 'agentrun_b',
       })
       .then([]);
   });
@@ -82,7 +82,7 @@ describe('workflow run decider', () => {
           index: 0,
           agentRunId: 'agentrun_a',
           outcome: { output: 'notes' },
-          newAgentRunId: () => 'agentrun_b',
+          newRunId: () => 'agentrun_b',
         },
         now,
       )
@@ -114,7 +114,7 @@ describe('workflow run decider', () => {
           index: 1,
           agentRunId: 'agentrun_b',
           outcome: { output: 'report' },
-          newAgentRunId: () => 'x',
+          newRunId: () => 'x',
         },
         now,
       )
@@ -132,7 +132,7 @@ describe('workflow run decider', () => {
     const history = [queued, started, step0];
     given(workflowRunDecider, history)
       .when(
-        { type: 'EndWorkflowStep', index: 0, agentRunId: 'agentrun_a', outcome: { error }, newAgentRunId: () => 'x' },
+        { type: 'EndWorkflowStep', index: 0, agentRunId: 'agentrun_a', outcome: { error }, newRunId: () => 'x' },
         now,
       )
       .then([
@@ -165,7 +165,7 @@ describe('workflow run decider', () => {
         index: 0,
         agentRunId: 'agentrun_other',
         outcome: { output: 'x' },
-        newAgentRunId: () => 'y',
+        newRunId: () => 'y',
       })
       .then([]);
   });
@@ -228,7 +228,7 @@ describe('workflow run decider', () => {
     const failure = { index: 0, agentRunId: 'agentrun_a', outcome: { error: { code: 'x', message: 'no' } } };
     const failed = workflowRunDecider.decide(
       [tried, started, step0].reduce(workflowRunDecider.evolve, null),
-      { type: 'EndWorkflowStep', ...failure, newAgentRunId: () => 'agentrun_b' },
+      { type: 'EndWorkflowStep', ...failure, newRunId: () => 'agentrun_b' },
       now,
     );
     expect(failed.map((event) => event.type)).toEqual(['WorkflowStepEnded', 'WorkflowRunFailed']);

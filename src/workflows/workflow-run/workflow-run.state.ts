@@ -3,6 +3,7 @@ import { StepCondition } from '../step-condition';
 import {
   ItemErrorPolicy,
   MapOver,
+  ParentRun,
   ReplayOf,
   RunTrigger,
   StepContextOption,
@@ -67,6 +68,14 @@ export interface WorkflowRunStep {
   awaiting?: { signal: string; key: string | null; timeoutAt: string | null; signalId?: string };
   /** A sleep step once it sleeps: when it wakes. */
   wakeAt?: string;
+  /**
+   * A workflow step: the workflow it runs (by name) and its input as defined; once started, the input it gave
+   * (templates filled in) and its current child run.
+   */
+  workflow?: string;
+  input?: Record<string, unknown>;
+  sentInput?: Record<string, unknown>;
+  childRunId?: string | null;
   /** A map step: the list it runs over, what a failed item does, and its items once it has started. */
   map?: MapOver;
   onItemError?: ItemErrorPolicy;
@@ -121,6 +130,9 @@ export interface WorkflowRun {
   replayOf?: ReplayOf;
   /** Present on a run asked for in an MCP session (or another protocol), not over HTTP. */
   source?: RunSource;
+  /** Present on a child run: the run, and its step (by id), that started it. */
+  parentRunId?: string;
+  parentStep?: string;
   /** Present on a run of an experiment's dataset item: the experiment, and how it tries the workflow. */
   experimentId?: string;
   trial?: WorkflowRunTrial;
@@ -135,6 +147,10 @@ export interface WorkflowRunAggregate extends WorkflowRun {
   outputStep?: string;
   /** The most items a map step may run over, as the run was started with (absent: the default, 1,000). */
   maxMapItems?: number;
+  /** A child run: its parent, and how deep it is. */
+  parent?: ParentRun;
+  /** How deep child runs may nest, as the run was started with (absent: the default, 4). */
+  maxDepth?: number;
 }
 
 export type WorkflowRunState = WorkflowRunAggregate | null;

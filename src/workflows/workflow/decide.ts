@@ -27,7 +27,7 @@ export function decideWorkflow(state: WorkflowState, command: WorkflowCommand, n
   if (state.status === 'archived') throw new DomainError('conflict', `Workflow ${workflowId} is archived`);
   switch (command.type) {
     case 'TriggerWorkflow': {
-      const { runId, input, trigger, replay, source } = command;
+      const { runId, input, trigger, replay, source, parent } = command;
       if (trigger.type === 'schedule') {
         checkTick(state, trigger.scheduledFor);
         const overlapping = overlapOf(state, trigger.scheduledFor, now);
@@ -44,6 +44,7 @@ export function decideWorkflow(state: WorkflowState, command: WorkflowCommand, n
         triggeredAt,
         ...(replay && { replayOf: replay.replayOf }),
         ...(source && { source }),
+        ...(parent && { parent }),
       };
       return [{ type: 'WorkflowTriggered', data }];
     }

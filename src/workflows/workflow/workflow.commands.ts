@@ -1,6 +1,6 @@
 import { Preconditions } from '../../domain/definition';
 import { RunSource } from '../../domain/run';
-import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition } from './workflow.state';
+import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition, ParentRun } from './workflow.state';
 
 export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
   Workflow,
@@ -16,6 +16,8 @@ export type TriggerWorkflow = {
   replay?: { replayOf: ReplayOf; workflowVersion: number };
   /** The protocol session the run was asked for in, if not the HTTP API. */
   source?: RunSource;
+  /** A child run: the run and step that started it. */
+  parent?: ParentRun;
 };
 export type PauseWorkflow = { type: 'PauseWorkflow'; workflowId: string };
 export type ResumeWorkflow = { type: 'ResumeWorkflow'; workflowId: string };

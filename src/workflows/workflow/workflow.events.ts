@@ -1,6 +1,6 @@
 import { DomainEvent, eventTypes } from '../../domain/decider';
 import { RunSource } from '../../domain/run';
-import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition } from './workflow.state';
+import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition, ParentRun } from './workflow.state';
 
 export type WorkflowCreated = DomainEvent<'WorkflowCreated', Omit<Workflow, 'status' | 'lastRun' | 'version'>>;
 /** A tick came while a run was going, under `overlap: "skip"`: it is not run. */
@@ -31,6 +31,8 @@ export type WorkflowTriggered = DomainEvent<
     /** A replay of another run (its version is the one replayed, unless the replay asked for the current one). */
     replayOf?: ReplayOf;
     source?: RunSource;
+    /** A child run: the run and step that started it. */
+    parent?: ParentRun;
   }
 >;
 export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;

@@ -11,6 +11,17 @@ export interface ReplayOf {
   fromStep: string;
 }
 
+/**
+ * The run a child run was started by: the run, its step (by position and id), and how deep the child is (1 for a
+ * child of a run no workflow started).
+ */
+export interface ParentRun {
+  runId: string;
+  index: number;
+  step: string;
+  depth: number;
+}
+
 /** What started a run. */
 export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
 
@@ -97,7 +108,18 @@ export interface SleepStep extends StepPlacement {
   sleep: { ms: number } | { until: string };
 }
 
-export type WorkflowStep = AgentStep | ApprovalStep | WaitStep | SleepStep;
+/**
+ * A step that runs another workflow, by name, as a child run and waits for it: the child's output is the step's.
+ * `input` is the child's input, its strings templates filled in when the step starts.
+ */
+export interface WorkflowCallStep extends StepPlacement {
+  workflow: string;
+  input?: Record<string, unknown>;
+  retry?: StepRetry;
+  timeoutMs?: number;
+}
+
+export type WorkflowStep = AgentStep | ApprovalStep | WaitStep | SleepStep | WorkflowCallStep;
 
 export function isAgentStep(step: WorkflowStep): step is AgentStep {
   return 'agent' in step;
@@ -115,11 +137,24 @@ export function isSleepStep(step: WorkflowStep): step is SleepStep {
   return 'sleep' in step;
 }
 
+export function isWorkflowCallStep(step: WorkflowStep): step is WorkflowCallStep {
+  return 'workflow' in step;
+}
+
+/** Every string in a value, with its path (`input.customer.name`): the templates of a workflow step's input. */
+function stringsIn(value: unknown, path: string): Array<{ field: string; text: string }> {
+  if (typeof value === 'string') return [{ field: path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => stringsIn(item, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => stringsIn(item, `${path}.${key}`));
+}
+
 /** The fields of a step that are templates filled in when it starts. */
 export function templatesOf(step: WorkflowStep): Array<{ field: string; text: string }> {
   if (isAgentStep(step)) return [{ field: 'action', text: step.action }];
   if (isWaitStep(step)) return step.wait.key === undefined ? [] : [{ field: 'wait.key', text: step.wait.key }];
   if (isSleepStep(step) && 'until' in step.sleep) return [{ field: 'sleep.until', text: step.sleep.until }];
+  if (isWorkflowCallStep(step)) return step.input === undefined ? [] : stringsIn(step.input, 'input');
   return [];
 }
 
