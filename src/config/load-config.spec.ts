@@ -21,7 +21,12 @@ describe('loadConfig', () => {
       eventStoreDeadlineMs: 5000,
       streamPrefix: '',
       webhooks: { allowedHosts: [], retryBaseMs: 5000, timeoutMs: 10_000 },
-      workflows: { signalRetentionMs: 86_400_000, timerPollMs: 1000 },
+      workflows: {
+        signalRetentionMs: 86_400_000,
+        timerPollMs: 1000,
+        maxMapItems: 1000,
+        maxDepth: 4,
+      },
       protocols: { mcpServerEnabled: true, a2aServerEnabled: true },
       sqliteSynchronous: 'FULL',
       readYourWritesTimeoutMs: 5000,

@@ -10,9 +10,10 @@ jest.setTimeout(60_000);
 /**
  * Map and repeating steps in the console: a step made in the editor to run once per item of a list (its list,
  * items at once and what a failed item does), shown on the workflow's page, and a run's items with their progress
- * and answers; a step that repeats until its rule holds, and its iterations.
+ * and answers; a step that repeats until its rule holds, and its iterations; a step that runs another workflow,
+ * linked to its child run, which links back.
  */
-describeInBrowser('workflow map and repeating steps in the console, in Chromium', () => {
+describeInBrowser('workflow map, repeating and workflow steps in the console, in Chromium', () => {
   let app: TestApp;
   let model: ScriptedServer<ChatCompletionsBody>;
   let browser: TestBrowser;
@@ -109,5 +110,41 @@ describeInBrowser('workflow map and repeating steps in the console, in Chromium'
       '{"==":[{"var":"iteration"},2]}',
     );
     expect(await form.getByLabel('Step 0 at most (iterations)').inputValue()).toBe('4');
+  });
+
+  it('makes a step that runs another workflow, and links the run and its child both ways', async () => {
+    const child = await app.request('POST', '/v1/workflows', {
+      name: 'shout',
+      steps: [{ agent: 'greeter', action: 'shout {{input.who}}' }],
+    });
+    expect(child.status).toBe(201);
+    await page.goto(`${app.url}/#/workflows/new`);
+    await page.getByLabel('Name', { exact: true }).fill('call shout');
+    await page.getByRole('radio', { name: 'Another workflow' }).check();
+    await page.getByLabel('Step 0 workflow', { exact: true }).fill('shout');
+    await page.getByLabel('Step 0 child input (JSON)').fill('{"who": "{{input.name}}"');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.locator('#step-0-childInput-error').getByText('JSON', { exact: false }).waitFor();
+    await page.getByLabel('Step 0 child input (JSON)').fill('{"who": "{{input.name}}"}');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('heading', { name: 'call shout' }).waitFor();
+    await page.getByTestId('workflow-step').first().getByText('runs the workflow shout', { exact: false }).waitFor();
+    const graph = page.locator('[data-testid="workflow-graph"]').first();
+    expect(await graph.locator('[data-node-id="0"] text').nth(1).textContent()).toBe('workflow shout');
+
+    await page.getByLabel('Input (JSON object)').fill('{"name": "Ada"}');
+    await page.getByRole('button', { name: 'Trigger' }).click();
+    await page.getByRole('heading', { name: 'Workflow run' }).waitFor();
+    await page.getByTestId('workflow-run-status').getByText('succeeded').waitFor({ timeout: 15_000 });
+    const parentUrl = page.url();
+    await page.getByTestId('child-run').getByText('with the input', { exact: false }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByTestId('child-run').getByRole('link').click();
+    await page.getByTestId('parent-run').getByText('step 0 of', { exact: false }).waitFor();
+    await page.getByText('Hello to shout Ada', { exact: false }).first().waitFor();
+    await page.getByTestId('parent-run').getByRole('link').click();
+    await page.waitForURL((url) => url.hash.startsWith('#/workflow-runs/'));
+    await page.getByTestId('child-run').waitFor();
+    expect(parentUrl).toContain('/runs/');
   });
 });

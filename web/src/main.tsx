@@ -4,7 +4,7 @@ import { apiKey, onApiKeyRequired } from './api/api-key';
 import { KeyPrompt } from './components/key-prompt';
 import { AgentCreatePage } from './pages/agent-create-page';
 import { AgentPage } from './pages/agent-page';
-import { AgentRunByIdPage } from './pages/agent-run-by-id-page';
+import { AgentRunByIdPage, WorkflowRunByIdPage } from './pages/run-by-id-page';
 import { AgentRunPage } from './pages/agent-run-page';
 import { AgentsPage } from './pages/agents-page';
 import { EventsPage } from './pages/events-page';
@@ -37,6 +37,7 @@ function Page({ path }: { path: string[] }) {
     return <AgentRunPage key={subId} agentId={id} runId={subId} />;
   if (section === 'agents' && id) return <AgentPage agentId={id} />;
   if (section === 'agent-runs' && id) return <AgentRunByIdPage runId={id} />;
+  if (section === 'workflow-runs' && id) return <WorkflowRunByIdPage runId={id} />;
   if (section === 'workflows' && id === 'new') return <WorkflowCreatePage />;
   if (section === 'workflows' && id && sub === 'runs' && subId)
     return <WorkflowRunPage key={subId} workflowId={id} runId={subId} />;
@@ -125,7 +126,7 @@ function App() {
         </button>
         <nav id="sections" aria-label="Sections" class={menuOpen ? 'open' : undefined}>
           {nav('agents', 'Agents', section === 'agents' || section === 'agent-runs' || section === 'threads')}
-          {nav('workflows', 'Workflows', section === 'workflows')}
+          {nav('workflows', 'Workflows', section === 'workflows' || section === 'workflow-runs')}
           {nav('events', 'Event log', section === 'events' || section === 'history')}
           {nav('datasets', 'Datasets', section === 'datasets')}
           {nav('scorers', 'Scorers', section === 'scorers')}

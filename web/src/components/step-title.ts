@@ -5,18 +5,21 @@ interface StepKindFields {
   wait?: { signal: string; key?: string };
   sleep?: { ms?: number; until?: string };
   map?: { over: string };
+  workflow?: string;
 }
 
 /** What does the step, as the graph and the cards name it: the agent, or what the step waits for. */
 export function stepTitle(step: StepKindFields): string {
   if (step.agent) return step.map ? `${step.agent} per item` : step.agent;
   if (step.wait) return `signal ${step.wait.signal}`;
+  if (step.workflow) return `workflow ${step.workflow}`;
   if (step.sleep) return 'sleep';
   return 'approval';
 }
 
-/** A wait or sleep step's definition in words; undefined for the other kinds. */
+/** A wait, sleep or workflow step's definition in words; undefined for the other kinds. */
 export function waitingText(step: StepKindFields): string | undefined {
+  if (step.workflow) return `runs the workflow ${step.workflow}`;
   if (step.wait) {
     const key = step.wait.key === undefined ? '' : ` with the key ${step.wait.key}`;
     return `waits for the signal ${step.wait.signal}${key}`;

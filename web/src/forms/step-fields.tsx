@@ -6,6 +6,7 @@ import type { StepContext, StepDraft, StepKind } from './workflow-draft';
 const KINDS: Array<{ kind: StepKind; label: string }> = [
   { kind: 'agent', label: "An agent's task" },
   { kind: 'map', label: "An agent's task per item of a list" },
+  { kind: 'workflow', label: 'Another workflow' },
   { kind: 'approval', label: "A person's approval" },
   { kind: 'wait', label: 'Wait for a signal' },
   { kind: 'sleep', label: 'Sleep' },
@@ -21,6 +22,7 @@ const CONTEXTS: Array<{ value: '' | StepContext; label: string }> = [
 const TIME_LIMIT_HINTS: Record<StepKind, string> = {
   agent: 'For all its attempts together (1000 or more). Blank: none.',
   map: 'For all its items together (1000 or more). Blank: none.',
+  workflow: 'For all its child runs together (1000 or more); past it the child is cancelled. Blank: none.',
   approval: 'How long it may wait for a person (1000 or more). Blank: none.',
   wait: 'How long it may wait for the signal (1000 or more), then it fails with signal_timeout. Blank: none.',
   sleep: '',
@@ -123,6 +125,21 @@ export function StepFields({
         </>
       )}
       {step.kind === 'map' && <MapFields step={step} i={i} update={update} error={error} text={text} />}
+      {step.kind === 'workflow' && (
+        <>
+          {text('childWorkflow', 'workflow', {
+            errorPath: path('workflow'),
+            placeholder: 'daily digest',
+            hint: 'The name of the workflow to run as a child run; its output is this step’s.',
+          })}
+          {text('childInput', 'child input (JSON)', {
+            area: true,
+            errorPath: path('input'),
+            placeholder: '{"topic": "{{input.topic}}"}',
+            hint: 'Each string is a template; "{{input.items}}" alone gives the value itself. Blank: {}.',
+          })}
+        </>
+      )}
       {step.kind === 'approval' &&
         text('approval', 'approval text', {
           area: true,
@@ -168,7 +185,7 @@ export function StepFields({
             text('repeatMax', 'at most (iterations)', { errorPath: path('repeat.max'), numeric: true })}
         </div>
       )}
-      {step.kind === 'agent' && (
+      {(step.kind === 'agent' || step.kind === 'workflow') && (
         <div class="row">
           {text('attempts', 'attempts', {
             errorPath: path('retry.attempts'),

@@ -49,5 +49,6 @@ export function StepsPreview({ steps }: { steps: StepDraft[] }) {
 /** What a step that is not an agent's shows in the preview. */
 function previewTitle(step: StepDraft): string {
   if (step.kind === 'wait') return `waits for ${step.signal.trim() || 'a signal'}`;
+  if (step.kind === 'workflow') return `workflow ${step.childWorkflow.trim() || '(not named yet)'}`;
   return step.kind === 'sleep' ? 'sleeps' : 'approval';
 }

@@ -76,6 +76,18 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
     if (!step.approval.trim()) problems.push({ path: `${at}.approval`, message: 'approval must not be empty' });
     return { ...common, ...limit, approval: step.approval };
   }
+  const retry = retryOf(step, at, problems);
+  if (step.kind === 'workflow') {
+    if (!step.childWorkflow.trim()) problems.push({ path: `${at}.workflow`, message: 'workflow must not be empty' });
+    const input = parseJsonField(step.childInput, `${at}.input`, problems, 'object');
+    return {
+      ...common,
+      ...limit,
+      workflow: step.childWorkflow.trim(),
+      ...(input !== undefined && { input: input as Record<string, unknown> }),
+      ...(retry && { retry }),
+    };
+  }
   const agent = step.agent.trim();
   if (!agent) problems.push({ path: `${at}.agent`, message: 'agent must not be empty' });
   else if (agentNames && !agentNames.includes(agent)) {
@@ -85,17 +97,6 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
   if (step.kind === 'map') {
     return { ...common, ...limit, ...agentTask(step), ...mapOf(step, at, problems), onItemError: step.onItemError };
   }
-  const attempts = parseCount(step.attempts, `${at}.retry.attempts`, 1, 10, problems);
-  const retry =
-    attempts > 1
-      ? {
-          attempts,
-          backoffMs: parseCount(step.backoffMs, `${at}.retry.backoffMs`, 0, 3_600_000, problems),
-          ...(step.maxBackoffMs.trim() && {
-            maxBackoffMs: parseCount(step.maxBackoffMs, `${at}.retry.maxBackoffMs`, 0, 3_600_000, problems),
-          }),
-        }
-      : undefined;
   const repeat = repeatOf(step, at, problems);
   if (repeat && retry) {
     problems.push({
@@ -112,6 +113,19 @@ function repeatOf(step: StepDraft, at: string, problems: FieldProblem[]) {
   const until = parseJsonField(step.repeatUntil, `${at}.repeat.until`, problems, 'any');
   const max = parseCount(step.repeatMax, `${at}.repeat.max`, 1, 100, problems);
   return { until: until as Record<string, unknown> | boolean, max };
+}
+
+/** An agent or workflow step's retries, when it has more than one attempt. */
+function retryOf(step: StepDraft, at: string, problems: FieldProblem[]) {
+  const attempts = parseCount(step.attempts, `${at}.retry.attempts`, 1, 10, problems);
+  if (attempts <= 1) return undefined;
+  return {
+    attempts,
+    backoffMs: parseCount(step.backoffMs, `${at}.retry.backoffMs`, 0, 3_600_000, problems),
+    ...(step.maxBackoffMs.trim() && {
+      maxBackoffMs: parseCount(step.maxBackoffMs, `${at}.retry.maxBackoffMs`, 0, 3_600_000, problems),
+    }),
+  };
 }
 
 const agentTask = (step: StepDraft) => ({

@@ -2,9 +2,9 @@ import type { Workflow } from '../api/schema';
 
 export type StepContext = 'input' | 'steps' | 'all';
 
-export type StepKind = 'agent' | 'map' | 'approval' | 'wait' | 'sleep';
+export type StepKind = 'agent' | 'map' | 'workflow' | 'approval' | 'wait' | 'sleep';
 
-/** One step as the form holds it: an agent, map, approval, wait or sleep step, every optional field as typed. */
+/** One step as the form holds it: an agent, map, workflow, approval, wait or sleep step, every field as typed. */
 export interface StepDraft {
   kind: StepKind;
   agent: string;
@@ -21,6 +21,9 @@ export interface StepDraft {
   mapOver: string;
   mapConcurrency: string;
   onItemError: 'fail' | 'skip';
+  /** A workflow step: the workflow's name, and its child's input as JSON text (templates in its strings). */
+  childWorkflow: string;
+  childInput: string;
   context: '' | StepContext;
   /** Blank: the step's position. */
   id: string;
@@ -65,6 +68,8 @@ export function emptyStep(): StepDraft {
     mapOver: '',
     mapConcurrency: '1',
     onItemError: 'fail',
+    childWorkflow: '',
+    childInput: '',
     context: '',
     id: '',
     needs: '',
@@ -135,6 +140,8 @@ function stepDraft(step: ApiStep): StepDraft {
     mapOver: step.map?.over ?? '',
     mapConcurrency: String(step.map?.concurrency ?? 1),
     onItemError: step.onItemError === 'skip' ? 'skip' : 'fail',
+    childWorkflow: step.workflow ?? '',
+    childInput: step.input === undefined ? '' : JSON.stringify(step.input, null, 2),
   };
 }
 
@@ -142,6 +149,7 @@ function kindOf(step: ApiStep): StepKind {
   if (step.approval !== undefined) return 'approval';
   if (step.wait !== undefined) return 'wait';
   if (step.map !== undefined) return 'map';
+  if (step.workflow !== undefined) return 'workflow';
   return step.sleep !== undefined ? 'sleep' : 'agent';
 }
 

@@ -143,6 +143,14 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                 </dd>
               </>
             )}
+            {run.parentRunId && (
+              <>
+                <dt>Started by</dt>
+                <dd data-testid="parent-run">
+                  step {run.parentStep} of <a href={href('workflow-runs', run.parentRunId)}>{run.parentRunId}</a>
+                </dd>
+              </>
+            )}
             {run.source && (
               <>
                 <dt>Asked for by</dt>

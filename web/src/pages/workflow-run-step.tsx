@@ -90,6 +90,17 @@ export function RunStepCard({ step, ended, selected, onReplay }: RunStepCardProp
         </p>
       )}
       {step.items && <MapItems items={step.items} />}
+      {step.workflow && (
+        <p class="muted" data-testid="child-run">
+          Runs the workflow {step.workflow}
+          {step.childRunId && (
+            <>
+              : <a href={href('workflow-runs', step.childRunId)}>child run {step.childRunId}</a>
+            </>
+          )}
+          {step.sentInput && <> with the input {formatJson(step.sentInput)}</>}
+        </p>
+      )}
       {step.task !== null ? (
         <details class="sent-task" open={selected || undefined}>
           <summary>Task sent</summary>

@@ -59,6 +59,7 @@ function StepFacts({ step, needs }: { step: Step; needs: string[] }) {
     facts.push(['a failed item', step.onItemError === 'skip' ? 'is skipped (null in its place)' : 'fails the step']);
   }
   if (step.when !== undefined) facts.push(['runs when', formatJson(step.when)]);
+  if (step.input !== undefined) facts.push(['child input', formatJson(step.input)]);
   if (step.repeat) facts.push(['repeats until', `${formatJson(step.repeat.until)}, at most ${step.repeat.max} times`]);
   if (step.context) facts.push(['sends', step.context === 'all' ? 'input and earlier outputs' : step.context]);
   if (step.retry) {
