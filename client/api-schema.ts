@@ -1899,6 +1899,18 @@ export interface components {
             /** @description An approval step: how long it may wait, in ms, before the run fails with approval_timeout; an agent step: how long all its attempts may take together, before it fails with step_timeout. Default: no limit. */
             timeoutMs?: number;
         };
+        ConcurrencyDto: {
+            /**
+             * @description A template over the run's input, filled in when the run is triggered (at most 200 characters are kept): runs with the same key share the limit. It cannot read steps, which have not run then.
+             * @example {{input.customerId}}
+             */
+            key: string;
+            /**
+             * @description At most this many runs per key.
+             * @example 1
+             */
+            limit: number;
+        };
         CreateWorkflowDto: {
             /** @example daily digest */
             name: string;
@@ -1917,6 +1929,8 @@ export interface components {
             overlap?: "allow" | "skip" | "buffer_one";
             /** @description At most this many runs of the workflow at once; the others wait, `queued`, in the order they were triggered, and start as earlier runs end. Default: no limit. */
             maxConcurrentRuns?: number;
+            /** @description At most `limit` runs at once per key, the key a template over the input (`{{input.customerId}}`): the runs of a key past its limit wait, `queued` and holding no slot, in the order they were triggered; runs of other keys are never held back by them. Works beside `maxConcurrentRuns`. Default: none. */
+            concurrency?: components["schemas"]["ConcurrencyDto"];
             /**
              * @description A JSON Schema (at most 64 KB, `"type": "object"` at its root) a trigger's `input` must match, or the trigger is a 400 naming the field. A step's `{{input.<field>}}` must name a field its `properties` declare. Default: none (any object).
              * @example {
@@ -2049,6 +2063,8 @@ export interface components {
             overlap: "allow" | "skip" | "buffer_one";
             /** @description At most this many runs at once (the others wait, `queued`, in order); null: no limit. */
             maxConcurrentRuns: number | null;
+            /** @description At most `limit` runs at once per key (a template over the input); null: no limit per key. */
+            concurrency: components["schemas"]["ConcurrencyDto"] | null;
             /**
              * @description Counts the changes, from 1.
              * @example 1
@@ -2086,6 +2102,8 @@ export interface components {
             overlap?: "allow" | "skip" | "buffer_one" | null;
             /** @description null: no limit. */
             maxConcurrentRuns?: number | null;
+            /** @description Replaced whole; null: no limit per key. */
+            concurrency?: components["schemas"]["ConcurrencyDto"] | null;
         };
         TriggerWorkflowDto: {
             /**

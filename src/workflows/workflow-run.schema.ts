@@ -12,7 +12,7 @@ import {
   idField,
 } from '../http/openapi/fields';
 import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
-import { StepRetryDto } from './create-workflow/create-workflow.dto';
+import { StepRetryDto } from './create-workflow/step.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
 import { MapDto, StepRepeatDto } from './create-workflow/loop-steps.dto';
 

@@ -29,6 +29,7 @@ export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun
   const input = inputSchema && { inputSchema };
   const overlap = workflow.overlap ?? 'allow';
   const maxConcurrentRuns = workflow.maxConcurrentRuns ?? null;
+  const concurrency = workflow.concurrency ?? null;
   return {
     id,
     name,
@@ -39,6 +40,7 @@ export function workflowView(workflow: Workflow, now: Date, latestRun: LatestRun
     ...input,
     overlap,
     maxConcurrentRuns,
+    concurrency,
     lastRun,
     latestRun,
     nextRunAt: next,

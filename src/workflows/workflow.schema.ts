@@ -2,10 +2,12 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LatestRunSchema } from '../http/openapi/run.schema';
 import { CURSOR, LIST_ITEMS, NAME_LENGTH, PAGE_ITEMS, TEXT_LENGTH, TIME, idField } from '../http/openapi/fields';
 import { ITEM_ERROR_POLICIES, STEP_CONTEXT_OPTIONS } from './workflow/workflow.state';
-import { INPUT_SCHEMA_FIELD, MAX_CONCURRENT_RUNS, StepRetryDto } from './create-workflow/create-workflow.dto';
+import { INPUT_SCHEMA_FIELD, MAX_CONCURRENT_RUNS } from './create-workflow/create-workflow.dto';
+import { StepRetryDto } from './create-workflow/step.dto';
 import { CRON_LENGTH, TIMEZONE_LENGTH } from './create-workflow/trigger.dto';
 import { SleepDto, WaitDto } from './create-workflow/waiting-steps.dto';
 import { MapDto, StepRepeatDto } from './create-workflow/loop-steps.dto';
+import { ConcurrencyDto } from './create-workflow/concurrency.dto';
 import { OVERLAP_POLICIES } from '../domain/run-slots';
 
 /** A step's `when`: a JSON Logic rule, or a constant. */
@@ -158,6 +160,13 @@ export class WorkflowSchema extends WorkflowSummarySchema {
   })
   maxConcurrentRuns: number | null;
 
+  @ApiProperty({
+    type: ConcurrencyDto,
+    nullable: true,
+    description: 'At most `limit` runs at once per key (a template over the input); null: no limit per key.',
+  })
+  concurrency: ConcurrencyDto | null;
+
   @ApiProperty({ example: 1, description: 'Counts the changes, from 1.' })
   version: number;
 }
@@ -190,6 +199,9 @@ export class WorkflowPatchSchema {
     description: 'null: no limit.',
   })
   maxConcurrentRuns?: number | null;
+
+  @ApiPropertyOptional({ type: ConcurrencyDto, nullable: true, description: 'Replaced whole; null: no limit per key.' })
+  concurrency?: ConcurrencyDto | null;
 }
 
 export class WorkflowListSchema {

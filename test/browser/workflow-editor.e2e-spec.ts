@@ -87,7 +87,7 @@ describeInBrowser('the workflow editor, in Chromium', () => {
     await screenshot(page, 'workflow-run-graph');
   });
 
-  it('edits every field of a workflow: trigger, steps (an approval step too), output step, run policy', async () => {
+  it('edits every field of a workflow: trigger, steps (an approval step too), output step, run policy, concurrency key', async () => {
     const workflow = (await app.request('GET', '/v1/workflows?name=diamond')).body.workflows[0];
     await page.goto(`${app.url}/#/workflows/${workflow.id}`);
     await page.getByText('Edit workflow').click();
@@ -110,14 +110,26 @@ describeInBrowser('the workflow editor, in Chromium', () => {
     await form.getByLabel('Output step').fill('publish');
     await form.getByLabel('Overlap').selectOption('skip');
     await form.getByLabel('Max concurrent runs').fill('');
+    // A concurrency key cannot read steps, which have not run when a run is triggered: the form says so first.
+    expect(await form.getByLabel('Runs at once per key').isDisabled()).toBe(true);
+    await form.getByLabel('Concurrency key').fill('{{steps.fetch.output}}');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('#wf-concurrency-key-error').getByText('cannot read', { exact: false }).waitFor();
+    expect((await app.request('GET', `/v1/workflows/${workflow.id}`)).body.concurrency).toBeNull();
+    await form.getByLabel('Concurrency key').fill('{{input.customerId}}');
+    await form.getByLabel('Runs at once per key').fill('2');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'diamond-2' }).waitFor();
+    expect(await page.getByTestId('workflow-concurrency').textContent()).toBe(
+      'at most 2 at once per {{input.customerId}}',
+    );
     const saved = (await app.request('GET', `/v1/workflows/${workflow.id}`)).body;
     expect(saved).toMatchObject({
       trigger: { type: 'schedule', cron: '15 6 * * *', timezone: 'Europe/Berlin' },
       outputStep: 'publish',
       overlap: 'skip',
       maxConcurrentRuns: null,
+      concurrency: { key: '{{input.customerId}}', limit: 2 },
     });
     expect(saved.steps[1].when).toEqual({ '==': [1, 1] });
     expect(saved.steps[2]).toMatchObject({ retry: { attempts: 3, backoffMs: 500 }, context: 'input' });

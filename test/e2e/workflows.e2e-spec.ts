@@ -36,6 +36,7 @@ describe.each(storeFixtures())('workflows over HTTP on %s', (_store, createFixtu
       steps: digest.steps,
       overlap: 'allow',
       maxConcurrentRuns: null,
+      concurrency: null,
       lastRun: null,
       latestRun: null,
       nextRunAt: '2026-03-02T08:00:00.000Z',

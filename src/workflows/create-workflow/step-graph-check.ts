@@ -2,7 +2,7 @@ import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { conditionProblem, conditionStepRefs } from '../step-condition';
 import { MAP_OVER, ancestorsOfEach, cycleIn, stepIdOf, stepIndexOf, stepRefsIn } from '../../shared/step-graph';
 import { WorkflowStep, templatesOf } from '../workflow/workflow.state';
-import { StepDto, toWorkflowStep } from './create-workflow.dto';
+import { StepDto, toWorkflowStep } from './step.dto';
 
 /** The steps as the domain has them, once their graph holds together; a 400 names each field that does not. */
 export function toWorkflowSteps(dtos: StepDto[], outputStep: string | undefined, name: string): WorkflowStep[] {

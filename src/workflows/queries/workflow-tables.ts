@@ -16,7 +16,7 @@ export interface WorkflowRow {
   created_at: string;
   last_scheduled_for: string | null;
   active_since: string;
-  /** `{overlap?, maxConcurrentRuns?}` as JSON; null: the defaults. */
+  /** `{overlap?, maxConcurrentRuns?, concurrency?}` as JSON; null: the defaults. */
   policy: string | null;
   /** The `inputSchema` as JSON; null: none. */
   input_schema: string | null;

@@ -292,11 +292,12 @@ function toWorkflow(row: WorkflowRow): Workflow {
   };
 }
 
-/** `overlap` and `maxConcurrentRuns` as JSON; null when both are the defaults. */
-function policyColumn({ overlap, maxConcurrentRuns }: RunPolicy): string | null {
+/** `overlap`, `maxConcurrentRuns` and `concurrency` as JSON; null when all are the defaults. */
+function policyColumn({ overlap, maxConcurrentRuns, concurrency }: RunPolicy): string | null {
   const policy = {
     ...(overlap && overlap !== 'allow' && { overlap }),
     ...(typeof maxConcurrentRuns === 'number' && { maxConcurrentRuns }),
+    ...(concurrency && { concurrency }),
   };
   return Object.keys(policy).length ? JSON.stringify(policy) : null;
 }

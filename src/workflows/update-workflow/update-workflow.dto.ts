@@ -14,6 +14,7 @@ export const EDITABLE_WORKFLOW_FIELDS = [
   'outputStep',
   'overlap',
   'maxConcurrentRuns',
+  'concurrency',
   'inputSchema',
 ] as const;
 
@@ -34,7 +35,7 @@ export function checkWorkflowPatch(patch: unknown): Record<string, unknown> {
 
 /** The definition with the defaults spelled out (`null`, `allow`, `null`), as changes are compared. */
 export function workflowDefinition(workflow: Workflow): WorkflowDefinition {
-  const { name, trigger, steps, outputStep, overlap, maxConcurrentRuns, inputSchema } = workflow;
+  const { name, trigger, steps, outputStep, overlap, maxConcurrentRuns, concurrency, inputSchema } = workflow;
   return {
     name,
     trigger,
@@ -42,6 +43,7 @@ export function workflowDefinition(workflow: Workflow): WorkflowDefinition {
     outputStep: outputStep ?? null,
     overlap: overlap ?? 'allow',
     maxConcurrentRuns: maxConcurrentRuns ?? null,
+    concurrency: concurrency ?? null,
     inputSchema: inputSchema ?? null,
   };
 }
@@ -69,11 +71,12 @@ export function mergeWorkflowPatch(workflow: Workflow, patch: Record<string, unk
     outputStep: dto.outputStep,
     overlap: dto.overlap,
     maxConcurrentRuns: dto.maxConcurrentRuns,
+    concurrency: dto.concurrency ? { key: dto.concurrency.key, limit: dto.concurrency.limit } : undefined,
     inputSchema: inputSchema ?? undefined,
   });
 }
 
 /** The policy as a create would take it: `null` (no limit) left out. */
-function workflowPolicy({ overlap, maxConcurrentRuns }: Workflow) {
-  return { overlap, maxConcurrentRuns: maxConcurrentRuns ?? undefined };
+function workflowPolicy({ overlap, maxConcurrentRuns, concurrency }: Workflow) {
+  return { overlap, maxConcurrentRuns: maxConcurrentRuns ?? undefined, concurrency: concurrency ?? undefined };
 }

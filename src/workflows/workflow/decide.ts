@@ -6,16 +6,18 @@ import { ArchiveWorkflow, ReleaseWorkflowRun, WorkflowCommand } from './workflow
 import { WorkflowEvent } from './workflow.events';
 import { WorkflowAggregate, WorkflowState } from './workflow.state';
 import { isAfter } from './instants';
+import { renderStepTask } from '../step-task';
 
 /** The events a command records on a workflow. */
 export function decideWorkflow(state: WorkflowState, command: WorkflowCommand, now: Date): WorkflowEvent[] {
   if (command.type === 'CreateWorkflow') {
     if (state) throw new DomainError('conflict', `Workflow ${command.id} already exists`);
-    const { type: _type, overlap, maxConcurrentRuns, ...workflow } = command;
+    const { type: _type, overlap, maxConcurrentRuns, concurrency, ...workflow } = command;
     // The policy is recorded only when it is not the default.
     const policy = {
       ...(overlap && overlap !== 'allow' && { overlap }),
       ...(typeof maxConcurrentRuns === 'number' && { maxConcurrentRuns }),
+      ...(concurrency && { concurrency }),
     };
     return [{ type: 'WorkflowCreated', data: { ...workflow, ...policy, createdAt: now.toISOString() } }];
   }
@@ -45,6 +47,7 @@ export function decideWorkflow(state: WorkflowState, command: WorkflowCommand, n
         ...(replay && { replayOf: replay.replayOf }),
         ...(source && { source }),
         ...(parent && { parent }),
+        ...keyOf(state, input),
       };
       return [{ type: 'WorkflowTriggered', data }];
     }
@@ -105,9 +108,19 @@ function release(state: WorkflowAggregate, command: ReleaseWorkflowRun, now: Dat
   if (!anyGoing(after) && after.bufferedTick && state.status === 'active' && state.trigger.type === 'schedule') {
     const trigger = { type: 'schedule' as const, scheduledFor: after.bufferedTick };
     const data = { workflowId, runId: nextRunId, input: {}, trigger, workflowVersion: state.version, triggeredAt: at };
-    events.push({ type: 'WorkflowTriggered', data });
+    events.push({ type: 'WorkflowTriggered', data: { ...data, ...keyOf(state, {}) } });
   }
   return events;
+}
+
+/** The most characters a concurrency key keeps once filled in; a longer one is cut there. */
+const KEY_LENGTH = 200;
+
+/** A run's concurrency key, its template filled in from the input (a path that leads nowhere gives ""). */
+function keyOf(state: WorkflowAggregate, input: Record<string, unknown>): { concurrencyKey?: string } {
+  if (!state.concurrency) return {};
+  const text = renderStepTask(state.concurrency.key, { input, outputs: [] }, KEY_LENGTH * 10) ?? '';
+  return { concurrencyKey: text.slice(0, KEY_LENGTH) };
 }
 
 /** Archiving again changes nothing, whatever version the client last saw. */

@@ -6,7 +6,8 @@ import { later } from './instants';
 /** A workflow after one of its events. */
 export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): WorkflowState {
   if (event.type === 'WorkflowCreated') {
-    const { id, name, trigger, steps, createdAt, outputStep, inputSchema, overlap, maxConcurrentRuns } = event.data;
+    const { id, name, trigger, steps, createdAt, outputStep, inputSchema, overlap, maxConcurrentRuns, concurrency } =
+      event.data;
     return {
       id,
       name,
@@ -17,6 +18,7 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
       ...(inputSchema && { inputSchema }),
       ...(overlap && { overlap }),
       ...(typeof maxConcurrentRuns === 'number' && { maxConcurrentRuns }),
+      ...(concurrency && { concurrency }),
       lastRun: null,
       version: 1,
       createdAt,
@@ -30,7 +32,8 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
       const { trigger, triggeredAt } = event.data;
       const scheduled = trigger.type === 'schedule' ? trigger.scheduledFor : null;
       const lastScheduledFor = later(scheduled, state.lastScheduledFor);
-      return { ...state, lastRun: triggeredAt, lastScheduledFor, ...countRun(state, event.data.runId, scheduled) };
+      const counted = countRun(state, event.data.runId, scheduled, event.data.concurrencyKey);
+      return { ...state, lastRun: triggeredAt, lastScheduledFor, ...counted };
     }
     case 'ScheduledRunsSkipped':
       return { ...state, lastScheduledFor: event.data.last };
@@ -60,8 +63,13 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
       // A tick kept for later belongs to the schedule it came from.
       const runs = changes.trigger && state.runs ? { runs: { ...state.runs, bufferedTick: null } } : {};
       // An optional field changed to null is removed.
-      const { outputStep, inputSchema, ...rest } = { ...state, ...changes, version, activeSince, ...runs };
-      return { ...rest, ...(typeof outputStep === 'string' && { outputStep }), ...(inputSchema && { inputSchema }) };
+      const { outputStep, inputSchema, concurrency, ...rest } = { ...state, ...changes, version, activeSince, ...runs };
+      return {
+        ...rest,
+        ...(typeof outputStep === 'string' && { outputStep }),
+        ...(inputSchema && { inputSchema }),
+        ...(concurrency && { concurrency }),
+      };
     }
     case 'WorkflowArchived':
       return { ...state, status: 'archived', version: event.data.version };
@@ -71,9 +79,14 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
 }
 
 /** A new run under a policy is counted; a buffered tick that starts is no longer kept. */
-function countRun(state: WorkflowAggregate, runId: string, scheduled: string | null): Pick<WorkflowAggregate, 'runs'> {
+function countRun(
+  state: WorkflowAggregate,
+  runId: string,
+  scheduled: string | null,
+  key: string | undefined,
+): Pick<WorkflowAggregate, 'runs'> {
   if (!tracksRuns(state) && !state.runs) return {};
   let runs = state.runs ?? NO_RUNS;
   if (scheduled !== null && runs.bufferedTick === scheduled) runs = { ...runs, bufferedTick: null };
-  return { runs: tracksRuns(state) ? admit(runs, state, runId) : runs };
+  return { runs: tracksRuns(state) ? admit(runs, state, runId, key) : runs };
 }

@@ -16,15 +16,16 @@ const created = (policy: object): WorkflowCreated => ({
     ...policy,
   },
 });
-const triggered = (runId: string, scheduledFor?: string): WorkflowTriggered => ({
+const triggered = (runId: string, scheduledFor?: string, customer?: string): WorkflowTriggered => ({
   type: 'WorkflowTriggered',
   data: {
     workflowId,
     runId,
-    input: {},
+    input: customer ? { customer } : {},
     trigger: scheduledFor ? { type: 'schedule', scheduledFor } : { type: 'manual' },
     workflowVersion: 1,
     triggeredAt: at,
+    ...(customer && { concurrencyKey: customer }),
   },
 });
 const tick = (runId: string, scheduledFor: string) =>
@@ -35,7 +36,7 @@ const released = (runId: string, admitted: string[]): WorkflowEvent => ({
   data: { workflowId, runId, admitted, releasedAt: now.toISOString() },
 });
 
-describe('the workflow decider: overlap and maxConcurrentRuns', () => {
+describe('the workflow decider: overlap, maxConcurrentRuns and concurrency keys', () => {
   it('allow (the default) counts nothing and runs every tick', () => {
     const history = [created({}), triggered('r1', '2026-01-01T09:00:00.000Z')];
     given(workflowDecider, history)
@@ -130,5 +131,70 @@ describe('the workflow decider: overlap and maxConcurrentRuns', () => {
     given(workflowDecider, [...history, released('r2', ['r3'])])
       .when(release('r2'), now)
       .then([]);
+  });
+
+  it('concurrency holds a run only behind runs of its own key, and the next of that key takes the freed slot', () => {
+    const concurrency = { key: '{{input.customer}}', limit: 1 };
+    const history = [
+      created({ concurrency }),
+      triggered('r1', undefined, 'acme'),
+      triggered('r2', undefined, 'acme'),
+      triggered('r3', undefined, 'globex'),
+      triggered('r4', undefined, 'acme'),
+    ];
+    given(workflowDecider, history).thenState(
+      expect.objectContaining({
+        runs: expect.objectContaining({
+          open: ['r1', 'r3'],
+          held: ['r2', 'r4'],
+          keys: { r1: 'acme', r2: 'acme', r3: 'globex', r4: 'acme' },
+        }),
+      }),
+    );
+    // The key is filled in from the input when the run is triggered.
+    given(workflowDecider, [created({ concurrency })])
+      .when(
+        {
+          type: 'TriggerWorkflow',
+          workflowId,
+          runId: 'r5',
+          input: { customer: 'initech' },
+          trigger: { type: 'manual' },
+        },
+        now,
+      )
+      .then([{ type: 'WorkflowTriggered', data: expect.objectContaining({ runId: 'r5', concurrencyKey: 'initech' }) }]);
+    // A globex run ending frees nothing for acme; an acme run ending admits the oldest acme run only.
+    given(workflowDecider, history)
+      .when(release('r3'), now)
+      .then([released('r3', [])]);
+    given(workflowDecider, history)
+      .when(release('r1'), now)
+      .then([released('r1', ['r2'])]);
+    given(workflowDecider, [...history, released('r1', ['r2'])]).thenState(
+      expect.objectContaining({
+        runs: expect.objectContaining({
+          open: ['r3', 'r2'],
+          held: ['r4'],
+          keys: { r2: 'acme', r3: 'globex', r4: 'acme' },
+        }),
+      }),
+    );
+  });
+
+  it('concurrency and maxConcurrentRuns together: a run needs a slot of the workflow and one of its key', () => {
+    const history = [
+      created({ concurrency: { key: '{{input.customer}}', limit: 2 }, maxConcurrentRuns: 2 }),
+      triggered('r1', undefined, 'acme'),
+      triggered('r2', undefined, 'globex'),
+      triggered('r3', undefined, 'initech'),
+      triggered('r4', undefined, 'acme'),
+    ];
+    given(workflowDecider, history).thenState(
+      expect.objectContaining({ runs: expect.objectContaining({ open: ['r1', 'r2'], held: ['r3', 'r4'] }) }),
+    );
+    given(workflowDecider, history)
+      .when(release('r2'), now)
+      .then([released('r2', ['r3'])]);
   });
 });

@@ -4,7 +4,7 @@ import { ReplayOf, RunTrigger, Workflow, WorkflowDefinition, ParentRun } from '.
 
 export type CreateWorkflow = { type: 'CreateWorkflow' } & Pick<
   Workflow,
-  'id' | 'name' | 'trigger' | 'steps' | 'outputStep' | 'inputSchema' | 'overlap' | 'maxConcurrentRuns'
+  'id' | 'name' | 'trigger' | 'steps' | 'outputStep' | 'inputSchema' | 'overlap' | 'maxConcurrentRuns' | 'concurrency'
 >;
 export type TriggerWorkflow = {
   type: 'TriggerWorkflow';

@@ -33,6 +33,8 @@ export type WorkflowTriggered = DomainEvent<
     source?: RunSource;
     /** A child run: the run and step that started it. */
     parent?: ParentRun;
+    /** The run's concurrency key, filled in from its input, when the workflow has `concurrency`. */
+    concurrencyKey?: string;
   }
 >;
 export type WorkflowPaused = DomainEvent<'WorkflowPaused', { workflowId: string; pausedAt: string }>;

@@ -1,4 +1,4 @@
-import { OverlapPolicy, RunSlots } from '../../domain/run-slots';
+import { ConcurrencyKey, OverlapPolicy, RunSlots } from '../../domain/run-slots';
 import { StepCondition } from '../step-condition';
 
 export type WorkflowStatus = 'active' | 'paused' | 'archived';
@@ -172,6 +172,8 @@ export interface Workflow {
   overlap?: OverlapPolicy;
   /** At most this many runs at once, the others wait in order; absent or null: no limit. */
   maxConcurrentRuns?: number | null;
+  /** At most `limit` runs at once per key (a template over the input); absent or null: no limit per key. */
+  concurrency?: ConcurrencyKey | null;
   lastRun: string | null;
   /**
    * Counts changes of the definition: 1 when created, +1 for each update that changes something and for its
@@ -182,7 +184,10 @@ export interface Workflow {
 }
 
 /** What an update may change. */
-export type WorkflowDefinition = Pick<Workflow, 'name' | 'trigger' | 'steps' | 'overlap' | 'maxConcurrentRuns'> & {
+export type WorkflowDefinition = Pick<
+  Workflow,
+  'name' | 'trigger' | 'steps' | 'overlap' | 'maxConcurrentRuns' | 'concurrency'
+> & {
   outputStep?: string | null;
   inputSchema?: Record<string, unknown> | null;
 };

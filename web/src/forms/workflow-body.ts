@@ -34,6 +34,7 @@ export function workflowBody(draft: WorkflowDraft, agentNames: string[] | null) 
   }
   const limit = draft.maxConcurrentRuns.trim();
   const maxConcurrentRuns = limit === '' ? null : parseCount(limit, 'maxConcurrentRuns', 1, 1000, problems);
+  const concurrency = concurrencyOf(draft, problems);
   const body = {
     name: draft.name,
     trigger: draft.scheduled
@@ -44,8 +45,22 @@ export function workflowBody(draft: WorkflowDraft, agentNames: string[] | null) 
     outputStep: outputStep || null,
     overlap: draft.overlap,
     maxConcurrentRuns,
+    concurrency,
   };
   return { body, problems };
+}
+
+/** `{key, limit}` when a key is given; the service's rule that a key cannot read steps, checked here first. */
+function concurrencyOf(draft: WorkflowDraft, problems: FieldProblem[]) {
+  const key = draft.concurrencyKey;
+  if (!key.trim()) return null;
+  if (/\{\{\s*steps\./.test(key)) {
+    problems.push({
+      path: 'concurrency.key',
+      message: 'concurrency.key is filled in from the input: it cannot read {{steps…}}',
+    });
+  }
+  return { key, limit: parseCount(draft.concurrencyLimit, 'concurrency.limit', 1, 1000, problems) };
 }
 
 function stepBody(step: StepDraft, i: number, agentNames: string[] | null, problems: FieldProblem[]) {

@@ -53,6 +53,9 @@ export interface WorkflowDraft {
   overlap: Workflow['overlap'];
   /** Blank: no limit. */
   maxConcurrentRuns: string;
+  /** The concurrency key's template; blank: no limit per key. */
+  concurrencyKey: string;
+  concurrencyLimit: string;
 }
 
 export function emptyStep(): StepDraft {
@@ -99,6 +102,8 @@ export function workflowDraft(workflow?: Workflow): WorkflowDraft {
       outputStep: '',
       overlap: 'allow',
       maxConcurrentRuns: '',
+      concurrencyKey: '',
+      concurrencyLimit: '1',
     };
   }
   const { trigger } = workflow;
@@ -112,6 +117,8 @@ export function workflowDraft(workflow?: Workflow): WorkflowDraft {
     outputStep: workflow.outputStep ?? '',
     overlap: workflow.overlap,
     maxConcurrentRuns: workflow.maxConcurrentRuns === null ? '' : String(workflow.maxConcurrentRuns),
+    concurrencyKey: workflow.concurrency?.key ?? '',
+    concurrencyLimit: String(workflow.concurrency?.limit ?? 1),
   };
 }
 

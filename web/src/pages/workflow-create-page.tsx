@@ -24,12 +24,13 @@ export function WorkflowCreatePage() {
     setBusy(true);
     try {
       // A create leaves out what is not chosen (a patch sends null for it).
-      const { inputSchema, outputStep, maxConcurrentRuns, ...rest } = body;
+      const { inputSchema, outputStep, maxConcurrentRuns, concurrency, ...rest } = body;
       const created = {
         ...rest,
         ...(inputSchema && { inputSchema }),
         ...(outputStep && { outputStep }),
         ...(maxConcurrentRuns !== null && { maxConcurrentRuns }),
+        ...(concurrency && { concurrency }),
       };
       const workflow = unwrap(await api.POST('/v1/workflows', { body: created }));
       navigate('workflows', workflow.id);

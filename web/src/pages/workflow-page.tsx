@@ -99,6 +99,16 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
             <dd data-testid="workflow-overlap">{workflow.overlap}</dd>
             <dt>Max concurrent runs</dt>
             <dd data-testid="workflow-max-runs">{workflow.maxConcurrentRuns ?? 'no limit'}</dd>
+            <dt>Concurrency per key</dt>
+            <dd data-testid="workflow-concurrency">
+              {workflow.concurrency ? (
+                <>
+                  at most {workflow.concurrency.limit} at once per <code>{workflow.concurrency.key}</code>
+                </>
+              ) : (
+                'no limit per key'
+              )}
+            </dd>
             <dt>Input schema</dt>
             <dd data-testid="workflow-input-schema">
               {workflow.inputSchema ? <pre>{formatJson(workflow.inputSchema)}</pre> : 'none (any object)'}
