@@ -1586,6 +1586,21 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
+        TurnsSupersededSchema: {
+            /**
+             * @description `interrupt`: their turns stay in the thread, marked interrupted; `rollback`: nothing of them is kept.
+             * @enum {string}
+             */
+            strategy: "interrupt" | "rollback";
+            /** @description The runs cancelled. */
+            runIds: string[];
+        };
+        SupersededBySchema: {
+            /** @description The later turn that cancelled it. */
+            runId: string;
+            /** @enum {string} */
+            strategy: "interrupt" | "rollback";
+        };
         RunTreeSchema: {
             runId: string;
             agentId: string;
@@ -1664,6 +1679,10 @@ export interface components {
             answeredBy: string | null;
             /** @description A thread's turn that began with another agent than the thread's (the one that answered before). */
             startAgentId: string | null;
+            /** @description A thread's turn sent with `multitask` `interrupt` or `rollback`: the open turns it cancelled. */
+            multitask: components["schemas"]["TurnsSupersededSchema"] | null;
+            /** @description Cancelled by a later turn of its thread, and how; null for the others. */
+            supersededBy: components["schemas"]["SupersededBySchema"] | null;
             /** @description With `?include=tree`: the run and all its descendants, each with its status and usage. */
             tree?: components["schemas"]["RunTreeSchema"];
             cancelRequested: boolean;
@@ -2467,6 +2486,11 @@ export interface components {
             };
             /** @description The agent to begin this turn with. Default: the agent that answered the thread's last turn (after a handoff, the one handed to), else the thread's agent. */
             agentId?: string;
+            /**
+             * @description What to do when a turn of the thread has not ended: `enqueue` (the default) runs this one after it, `reject` answers 409 `thread-busy`, `interrupt` cancels it (keeping what it had said in the thread, marked interrupted), `rollback` cancels it and keeps nothing of it.
+             * @enum {string}
+             */
+            multitask?: "enqueue" | "reject" | "interrupt" | "rollback";
         };
         ThreadListSchema: {
             threads: components["schemas"]["ThreadSchema"][];
@@ -2488,6 +2512,11 @@ export interface components {
             toolCalls?: components["schemas"]["ThreadToolCallSchema"][];
             /** @description A tool message: the call it answers. */
             toolCallId?: string;
+            /**
+             * @description The answer of a turn a later one interrupted (`multitask: interrupt`): what it had written by then, perhaps nothing. Absent for the others.
+             * @enum {boolean}
+             */
+            interrupted?: true;
             runId: string;
             /** Format: date-time */
             createdAt: string;

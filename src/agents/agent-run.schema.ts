@@ -14,56 +14,10 @@ import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { GuardrailVerdictSchema } from './guardrails.schema';
 import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
 import { UsageSchema } from '../http/openapi/usage.schema';
+import { ModelAttemptSchema, RunScoreSchema, RunTrialSchema } from './agent-run-parts.schema';
+import { SupersededBySchema, TurnsSupersededSchema } from './thread-turn.schema';
 
 /** The shapes the agent run routes answer with, for the OpenAPI document. */
-
-export class ModelAttemptSchema {
-  @ApiProperty({ maxLength: NAME_LENGTH, example: 'openai/gpt-4o-mini' })
-  model: string;
-
-  @ApiProperty({ type: UsageSchema, description: 'The tokens its calls reported, priced at this model.' })
-  usage: UsageSchema;
-
-  @ApiPropertyOptional({ type: RunErrorSchema, description: 'Why the run left this model (or failed on it).' })
-  error?: RunErrorSchema;
-}
-
-export class RunScoreSchema {
-  @ApiProperty({ maxLength: NAME_LENGTH })
-  scorer: string;
-
-  @ApiProperty(idField('scorer'))
-  scorerId: string;
-
-  @ApiProperty({ minimum: 0, maximum: 1 })
-  score: number;
-
-  @ApiPropertyOptional({ maxLength: 10_000 })
-  reason?: string;
-
-  @ApiPropertyOptional({ ...idField('agentrun'), description: "A judge's score: the judge's own run." })
-  judgeRunId?: string;
-
-  @ApiProperty(TIME)
-  at: string;
-}
-
-export class RunTrialSchema {
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    nullable: true,
-    description: "The merge patch of the agent's definition the run tried, never saved; null: none.",
-  })
-  overrides: Record<string, unknown> | null;
-
-  @ApiProperty({
-    ...idField('agentrun'),
-    nullable: true,
-    description: 'The run whose tool results were given back for the same calls (`mode: recorded`); null: tools ran.',
-  })
-  recordedFrom: string | null;
-}
 
 export class ToolCallSchema {
   @ApiProperty()
@@ -312,6 +266,20 @@ export class AgentRunSchema {
     description: "A thread's turn that began with another agent than the thread's (the one that answered before).",
   })
   startAgentId: string | null;
+
+  @ApiProperty({
+    type: TurnsSupersededSchema,
+    nullable: true,
+    description: "A thread's turn sent with `multitask` `interrupt` or `rollback`: the open turns it cancelled.",
+  })
+  multitask: TurnsSupersededSchema | null;
+
+  @ApiProperty({
+    type: SupersededBySchema,
+    nullable: true,
+    description: 'Cancelled by a later turn of its thread, and how; null for the others.',
+  })
+  supersededBy: SupersededBySchema | null;
 
   @ApiPropertyOptional({
     type: RunTreeSchema,

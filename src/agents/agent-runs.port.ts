@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { idField } from '../http/openapi/fields';
 import type { FastifyReply } from 'fastify';
 import { FreeFormObject } from '../http/free-form-json';
@@ -8,7 +8,7 @@ import { NOT_BLANK } from '../http/validation';
 import { TraceContext } from '../shared/trace-context';
 import { RunSource } from '../domain/run';
 import { AgentRunSchema } from './agent-run.schema';
-import type { AgentRun } from './agent-run/agent-run.state';
+import { AgentRun, MULTITASK_STRATEGIES, Multitask, SupersededBy, TurnsSuperseded } from './agent-run/agent-run.state';
 import { OUTPUT_SCHEMA_FIELD } from './create-agent/create-agent.dto';
 
 /**
@@ -55,6 +55,15 @@ export class RunThreadTaskDto extends RunTaskDto {
   @IsString()
   @IsOptional()
   agentId?: string;
+
+  @ApiPropertyOptional({
+    enum: MULTITASK_STRATEGIES,
+    description:
+      'What to do when a turn of the thread has not ended: `enqueue` (the default) runs this one after it, `reject` answers 409 `thread-busy`, `interrupt` cancels it (keeping what it had said in the thread, marked interrupted), `rollback` cancels it and keeps nothing of it.',
+  })
+  @IsIn(MULTITASK_STRATEGIES, { message: `multitask must be one of ${MULTITASK_STRATEGIES.join(', ')}` })
+  @IsOptional()
+  multitask?: Multitask;
 }
 
 /**
@@ -66,6 +75,8 @@ export interface RunPlace {
   threadId?: string;
   startAgentId?: string;
   source?: RunSource;
+  /** A thread's turn that cancels the turns open before it. */
+  multitask?: TurnsSuperseded;
 }
 
 /** Agent runs as other features start them. The agents module provides it. */
@@ -89,6 +100,12 @@ export abstract class AgentRuns {
    * (MCP, A2A), whose calls wait for the run without a `Prefer: wait` bound.
    */
   abstract settled(queued: AgentRun, timeoutMs: number): Promise<AgentRun>;
+
+  /**
+   * Cancels the runs a later turn of their thread supersedes (its `interrupt` or `rollback`). A run that has ended
+   * meanwhile keeps its end.
+   */
+  abstract supersede(runIds: string[], by: SupersededBy): Promise<void>;
 }
 
 /** The OpenAPI of a route that queues an agent run and answers as AgentRuns does. */

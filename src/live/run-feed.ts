@@ -23,6 +23,11 @@ export class RunFeed extends KeyedListeners<string> {
     return { soFar, stop: this.subscribe(runId, listener) };
   }
 
+  /** The text the run's model has written so far (what a run cancelled mid-answer had said). */
+  soFar(runId: string): string {
+    return this.written.get(runId)?.join('') ?? '';
+  }
+
   /** The run's execution is over here: its text is in its recorded output from now on. */
   finished(runId: string): void {
     this.written.delete(runId);

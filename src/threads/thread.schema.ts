@@ -61,6 +61,13 @@ export class ThreadMessageSchema {
   @ApiPropertyOptional({ maxLength: NAME_LENGTH, description: 'A tool message: the call it answers.' })
   toolCallId?: string;
 
+  @ApiPropertyOptional({
+    enum: [true],
+    description:
+      'The answer of a turn a later one interrupted (`multitask: interrupt`): what it had written by then, perhaps nothing. Absent for the others.',
+  })
+  interrupted?: true;
+
   @ApiProperty(idField('agentrun'))
   runId: string;
 

@@ -9,6 +9,8 @@ export interface ThreadMessage {
   toolCalls?: Array<{ id: string; tool: string; input: unknown }>;
   /** A tool message: the call it answers. */
   toolCallId?: string;
+  /** The answer of a turn a later one interrupted (`multitask: interrupt`): what it had written by then. */
+  interrupted?: true;
   runId: string;
   createdAt: string;
 }

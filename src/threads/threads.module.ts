@@ -6,6 +6,7 @@ import { CreateThreadController } from './create-thread/create-thread.controller
 import { CreateThreadHandler } from './create-thread/create-thread.handler';
 import { ThreadQueriesController } from './queries/thread-queries.controller';
 import { GetThreadHandler, ListThreadMessagesHandler, ListThreadsHandler } from './queries/thread.queries';
+import { ThreadMultitask } from './run-thread/thread-multitask';
 import { ThreadsProjection } from './queries/threads.projection';
 import { ThreadsReadModel } from './queries/threads.read-model';
 import { RunThreadController } from './run-thread/run-thread.controller';
@@ -21,6 +22,7 @@ import { RunThreadController } from './run-thread/run-thread.controller';
     ListThreadMessagesHandler,
     ThreadsReadModel,
     ThreadsProjection,
+    ThreadMultitask,
   ],
   exports: [ThreadsReadModel],
 })

@@ -19,6 +19,8 @@ function scriptedModel(body: ChatCompletionsBody): ScriptedReply {
     if (results.length) return { kind: 'text', text: `Tool said ${results[0].content}` };
     return { kind: 'toolCalls', calls: [{ id: 'call_t', name: 'current_time', arguments: { timezone: 'UTC' } }] };
   }
+  // A story that stops after its first words: a turn surely still going when the next message comes.
+  if (task.includes('story')) return { kind: 'text', text: ['Once upon', ' a time'], chunkDelayMs: 30_000 };
   if (task.includes('catalogue')) return { kind: 'text', text: '{"title":"Cron","pages":3}' };
   const earlier = body.messages.filter((m) => m.role === 'user').length - 1;
   return { kind: 'text', text: ['Answer ', `to "${task}" `, `after ${earlier} earlier tasks`], chunkDelayMs: 100 };
@@ -65,6 +67,34 @@ describeInBrowser('threads, approvals and structured answers in the console, in 
     ]);
     const hash = await page.evaluate(() => location.hash.slice(2));
     await axe(hash, 'Thread');
+  });
+
+  it('sends a message that interrupts the turn still going, and says so', async () => {
+    const agent = await app.request('POST', '/v1/agents', { name: 'teller', model: 'openai-compatible/m' });
+    const thread = await app.request('POST', '/v1/threads', { agentId: agent.body.id });
+    await open(`threads/${thread.body.id}`);
+    await page.getByLabel('Next task').fill('tell me a story');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('live-answer').getByText('Once upon').waitFor();
+    await page.getByLabel('Next task').fill('no, a joke');
+    await page.getByLabel('If a turn is still going').selectOption('interrupt');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByTestId('multitask-note')
+      .getByText('interrupted the turn that was going', { exact: false })
+      .waitFor();
+    const conversation = page.getByTestId('conversation');
+    await conversation.getByText('to "no, a joke"', { exact: false }).waitFor();
+    const story = conversation.locator('li', { hasText: 'Once upon' });
+    await story.getByTestId('interrupted').waitFor();
+    const sent = (await app.request('GET', `/v1/agents/${agent.body.id}/runs`)).body.runs;
+    expect(sent.map((run: any) => [run.task, run.status])).toEqual(
+      expect.arrayContaining([
+        ['tell me a story', 'cancelled'],
+        ['no, a joke', 'succeeded'],
+      ]),
+    );
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   it('approves a waiting tool call with edited arguments', async () => {

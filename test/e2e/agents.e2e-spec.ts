@@ -143,6 +143,8 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       handoffs: [],
       answeredBy: null,
       startAgentId: null,
+      multitask: null,
+      supersededBy: null,
       error: null,
       warnings: [],
       workflowRunId: null,

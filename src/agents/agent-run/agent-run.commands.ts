@@ -8,6 +8,8 @@ import {
   RunHandoff,
   RunScore,
   RunTrial,
+  SupersededBy,
+  TurnsSuperseded,
   WorkflowStepRef,
 } from './agent-run.state';
 
@@ -36,6 +38,8 @@ export type QueueAgentRun = {
   start?: Omit<StartAgentRun, 'type'>;
   /** The agent's input guardrails: those that need no judge run on the task as it is queued. */
   inputChecks?: GuardrailCheck[];
+  /** A thread's turn that cancels the turns open before it. */
+  multitask?: TurnsSuperseded;
 } & Partial<WorkflowStepRef> &
   Partial<ParentRef>;
 export type StartAgentRun = {
@@ -107,7 +111,9 @@ export type ExpireApprovals = { type: 'ExpireApprovals'; before: string; timeout
 export type EndAgentRun = {
   type: 'EndAgentRun';
   executorId: string;
-  outcome: { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true };
+  /** Cancelled: with the answer written so far, when the model had begun one. */
+  outcome:
+    { output: string; outputObject?: unknown } | { error: RunError } | { cancelled: true; partialOutput?: string };
   usage: Usage | null;
   attempts: number;
   /** When the run went on to a fallback model: each model it called, in order (the last is the one that answered). */
@@ -115,7 +121,8 @@ export type EndAgentRun = {
   /** After handoffs: the agent whose answer it is. */
   answeredBy?: string;
 };
-export type CancelAgentRun = { type: 'CancelAgentRun' };
+/** `supersededBy`: the cancel is a later turn's of the run's thread (its `multitask`). */
+export type CancelAgentRun = { type: 'CancelAgentRun'; supersededBy?: SupersededBy };
 /** Records a succeeded run's live scores; a scorer that has scored the run already is left out. */
 export type ScoreAgentRun = { type: 'ScoreAgentRun'; scores: Array<Omit<RunScore, 'at'>> };
 /** Ends a run whose executor stopped renewing its lease before `staleBefore`. */

@@ -10,6 +10,8 @@ import {
   RunHandoff,
   RunScore,
   RunTrial,
+  SupersededBy,
+  TurnsSuperseded,
   WorkflowStepRef,
 } from './agent-run.state';
 
@@ -53,6 +55,8 @@ export type AgentRunQueued = DomainEvent<
     trial?: RunTrial;
     /** The input checks that need no judge ran as it was queued: their verdicts follow it in the same commit. */
     inputChecked?: true;
+    /** A thread's turn that cancels the turns open before it (`multitask`): how, and which runs. */
+    multitask?: TurnsSuperseded;
   } & Partial<WorkflowStepRef> &
     Partial<ParentRef>
 >;
@@ -128,8 +132,19 @@ export type AgentRunSucceeded = DomainEvent<
   AgentRunEndedData & { output: string; outputObject?: unknown; answeredBy?: string }
 >;
 export type AgentRunFailed = DomainEvent<'AgentRunFailed', AgentRunEndedData & { error: RunError }>;
-export type AgentRunCancelRequested = DomainEvent<'AgentRunCancelRequested', { runId: string; requestedAt: string }>;
-export type AgentRunCancelled = DomainEvent<'AgentRunCancelled', AgentRunEndedData>;
+export type AgentRunCancelRequested = DomainEvent<
+  'AgentRunCancelRequested',
+  { runId: string; requestedAt: string; supersededBy?: SupersededBy }
+>;
+export type AgentRunCancelled = DomainEvent<
+  'AgentRunCancelled',
+  AgentRunEndedData & {
+    /** Cancelled by a later turn of its thread. */
+    supersededBy?: SupersededBy;
+    /** The answer the model had written when it was stopped (only for `interrupt`, which keeps it in the thread). */
+    partialOutput?: string;
+  }
+>;
 /** A succeeded run's live scores (its agent's `scorers`, sampled), recorded after it ended. */
 export type AgentRunScored = DomainEvent<'AgentRunScored', { runId: string; agentId: string; scores: RunScore[] }>;
 export type AgentRunEvent =
@@ -171,5 +186,15 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
 
 /** The events that end an agent run. */
 export const AGENT_RUN_ENDINGS = ['AgentRunSucceeded', 'AgentRunFailed', 'AgentRunCancelled'] as const;
+
+/**
+ * Whether a run's ending adds its turn to its thread: a success, or a cancel by a later turn's `interrupt`
+ * (a failure, or any other cancel, adds nothing).
+ */
+export function keepsTurn(event: { type: string; data: Record<string, unknown> }): boolean {
+  if (event.type === 'AgentRunSucceeded') return true;
+  const { supersededBy } = event.data as AgentRunCancelled['data'];
+  return event.type === 'AgentRunCancelled' && supersededBy?.strategy === 'interrupt';
+}
 
 export const agentRunStream = (runId: string) => `agentrun-${runId}`;

@@ -152,6 +152,35 @@ describe('agent run decider', () => {
     given(agentRunDecider, [queued, cancelled]).when({ type: 'CancelAgentRun' }).then([]);
   });
 
+  it("records a later turn's cancel with the turn, and keeps what the model had written only for interrupt", () => {
+    const interrupt = { runId: 'agentrun_2', strategy: 'interrupt' as const };
+    const ended = { runId: 'agentrun_1', ...OF_RUN, usage, attempts: 1, endedAt: at };
+    given(agentRunDecider, [queued])
+      .when({ type: 'CancelAgentRun', supersededBy: { runId: 'agentrun_2', strategy: 'rollback' } }, now)
+      .then([
+        {
+          type: 'AgentRunCancelled',
+          data: { ...ended, usage: null, attempts: 0, supersededBy: { runId: 'agentrun_2', strategy: 'rollback' } },
+        },
+      ]);
+    const asked: AgentRunEvent = { ...cancelRequested, data: { ...cancelRequested.data, supersededBy: interrupt } };
+    given(agentRunDecider, [queued, started])
+      .when({ type: 'CancelAgentRun', supersededBy: interrupt }, now)
+      .then([
+        { type: 'AgentRunCancelRequested', data: { runId: 'agentrun_1', requestedAt: at, supersededBy: interrupt } },
+      ]);
+    given(agentRunDecider, [queued, started, asked])
+      .when({ ...end({ cancelled: true }), outcome: { cancelled: true, partialOutput: 'Once upon' } }, now)
+      .then([{ type: 'AgentRunCancelled', data: { ...ended, supersededBy: interrupt, partialOutput: 'Once upon' } }]);
+    given(agentRunDecider, [queued, started, asked]).thenState(
+      expect.objectContaining({ supersededBy: interrupt, cancelRequested: true }),
+    );
+    // A plain cancel keeps no text: nothing of the run goes to its thread.
+    given(agentRunDecider, [queued, started, cancelRequested])
+      .when({ ...end({ cancelled: true }), outcome: { cancelled: true, partialOutput: 'Once upon' } }, now)
+      .then([{ type: 'AgentRunCancelled', data: ended }]);
+  });
+
   it('refuses to cancel a run that succeeded or failed', () => {
     const succeeded: AgentRunEvent = {
       type: 'AgentRunSucceeded',

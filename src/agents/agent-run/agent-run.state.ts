@@ -100,6 +100,26 @@ export interface WorkflowStepRef {
 
 export type RunGuardrailVerdict = GuardrailVerdict & { callId?: string; at: string };
 
+/**
+ * What `POST /v1/threads/{id}/runs` does when the thread has a turn still open (as LangGraph's multitask
+ * strategies): `enqueue` runs the new turn after it, `reject` refuses the new one, `interrupt` cancels the open turns
+ * and keeps what they had said in the thread, marked interrupted, and `rollback` cancels them and keeps nothing.
+ */
+export type Multitask = 'enqueue' | 'reject' | 'interrupt' | 'rollback';
+export const MULTITASK_STRATEGIES: readonly Multitask[] = ['enqueue', 'reject', 'interrupt', 'rollback'];
+
+/** A thread's turn that cancelled the turns open before it: how, and which runs. */
+export interface TurnsSuperseded {
+  strategy: 'interrupt' | 'rollback';
+  runIds: string[];
+}
+
+/** The later turn of the thread that cancelled this run, and how (its `multitask`). */
+export interface SupersededBy {
+  runId: string;
+  strategy: 'interrupt' | 'rollback';
+}
+
 export interface AgentRun {
   id: string;
   agentId: string;
@@ -164,6 +184,10 @@ export interface AgentRun {
   /** Its live scores, once it has succeeded and been sampled: one per scorer at most. */
   scores: RunScore[];
   cancelRequested: boolean;
+  /** A thread's turn that interrupted or rolled back the turns open before it; absent or null for the others. */
+  multitask?: TurnsSuperseded | null;
+  /** Cancelled by a later turn of its thread (`interrupt` or `rollback`); absent or null for the others. */
+  supersededBy?: SupersededBy | null;
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;

@@ -41,6 +41,9 @@ export function toAgentRun({
     handoffs: run.handoffs ?? [],
     answeredBy: run.answeredBy ?? (run.status === 'succeeded' ? run.agentId : null),
     startAgentId: run.startAgentId ?? null,
+    // Only a thread's turns have these.
+    multitask: run.multitask ?? null,
+    supersededBy: run.supersededBy ?? null,
   };
 }
 

@@ -1,7 +1,13 @@
 import { DomainError } from '../../domain/decider';
 import { ModelAttempt, RunError, Usage, addUsage, isEnded } from '../../domain/run';
 import { AgentRunCommand, EndChildRun, QueueAgentRun, StartAgentRun, Wait } from './agent-run.commands';
-import { AgentRunEndedData, AgentRunEvent, AgentRunQueued, AgentRunStarted } from './agent-run.events';
+import {
+  AgentRunCancelled,
+  AgentRunEndedData,
+  AgentRunEvent,
+  AgentRunQueued,
+  AgentRunStarted,
+} from './agent-run.events';
 import { AgentRunAggregate, AgentRunState, ApprovalDecision } from './agent-run.state';
 import { evolveAgentRun } from './evolve';
 import { checkQueuedInput } from '../guardrail-checks/queued-input';
@@ -62,7 +68,11 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
       const ended = endedData(state, command.usage, command.attempts, at, command.modelAttempts);
       const { outcome } = command;
       // A cancel asked for while the run was finishing wins: the client was told it would end cancelled.
-      if ('cancelled' in outcome || state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
+      if ('cancelled' in outcome || state.cancelRequested) {
+        const written =
+          'cancelled' in outcome ? outcome.partialOutput : 'output' in outcome ? outcome.output : undefined;
+        return [cancelled(state, ended, state.supersededBy, written)];
+      }
       if ('error' in outcome) {
         return [{ type: 'AgentRunFailed', data: { ...ended, error: withThreadNote(state, outcome.error) } }];
       }
@@ -75,9 +85,12 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
       if (state.status === 'cancelled' || state.cancelRequested) return [];
       if (isEnded(state.status)) throw new DomainError('conflict', `Agent run ${runId} has already ${state.status}`);
       if (state.status === 'queued' || state.status === 'waiting') {
-        return [{ type: 'AgentRunCancelled', data: endedData(state, state.usage, state.attempts, at) }];
+        return [cancelled(state, endedData(state, state.usage, state.attempts, at), command.supersededBy)];
       }
-      return [{ type: 'AgentRunCancelRequested', data: { runId, requestedAt: at } }];
+      const { supersededBy } = command;
+      return [
+        { type: 'AgentRunCancelRequested', data: { runId, requestedAt: at, ...(supersededBy && { supersededBy }) } },
+      ];
     case 'ScoreAgentRun': {
       if (state.status !== 'succeeded') throw new DomainError('conflict', `Agent run ${runId} is ${state.status}`);
       const known = new Set((state.scores ?? []).map((score) => score.scorer));
@@ -89,7 +102,7 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
       if (state.status !== 'running' || (lastSign && Date.parse(lastSign) >= Date.parse(command.staleBefore)))
         return [];
       const ended = endedData(state, state.usage, state.attempts, at);
-      if (state.cancelRequested) return [{ type: 'AgentRunCancelled', data: ended }];
+      if (state.cancelRequested) return [cancelled(state, ended)];
       const error = { code: 'interrupted', message: 'The instance executing the run stopped before it ended' };
       return [{ type: 'AgentRunFailed', data: { ...ended, error: withThreadNote(state, error) } }];
     }
@@ -158,7 +171,7 @@ function wait(state: AgentRunAggregate, command: Wait, at: string): AgentRunEven
   checkExecutor(state, command.executorId);
   const { usage, attempts, children } = command;
   // A cancel asked for meanwhile wins: the run ends rather than wait (and starts no children).
-  if (state.cancelRequested) return [{ type: 'AgentRunCancelled', data: endedData(state, usage, attempts, at) }];
+  if (state.cancelRequested) return [cancelled(state, endedData(state, usage, attempts, at))];
   if (!children.length && !command.approvals.length) throw new Error('A run waits for a decision or a child run');
   const runId = state.id;
   const events: AgentRunEvent[] = [];
@@ -247,4 +260,18 @@ function endedData(
 function withThreadNote(state: AgentRunAggregate, error: RunError): RunError {
   if (!state.threadId) return error;
   return { ...error, message: `${error.message} (nothing was added to thread ${state.threadId})` };
+}
+
+/**
+ * A cancelled run's ending: the later turn of its thread that cancelled it, if one did, and for an `interrupt`
+ * (whose turn stays in the thread, marked interrupted) the answer the model had written so far.
+ */
+function cancelled(
+  state: AgentRunAggregate,
+  ended: AgentRunEndedData,
+  supersededBy = state.supersededBy,
+  written?: string,
+): AgentRunCancelled {
+  const kept = supersededBy?.strategy === 'interrupt' && written ? { partialOutput: written } : {};
+  return { type: 'AgentRunCancelled', data: { ...ended, ...(supersededBy && { supersededBy }), ...kept } };
 }

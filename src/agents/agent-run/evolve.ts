@@ -71,6 +71,7 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       scores: [],
       inputChecked: event.data.inputChecked === true,
       cancelRequested: false,
+      ...(event.data.multitask && { multitask: event.data.multitask }),
       createdAt,
       startedAt: null,
       endedAt: null,
@@ -157,8 +158,10 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       const lastHandoff = { messages, toolCallsBefore: state.toolCalls.length };
       return { ...state, handoffs: [...(state.handoffs ?? []), handoff], lastHandoff };
     }
-    case 'AgentRunCancelRequested':
-      return { ...state, cancelRequested: true };
+    case 'AgentRunCancelRequested': {
+      const { supersededBy } = event.data;
+      return { ...state, cancelRequested: true, ...(supersededBy && { supersededBy }) };
+    }
     case 'AgentRunSucceeded':
       return {
         ...ended(state, 'succeeded', event.data),
@@ -169,8 +172,10 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       };
     case 'AgentRunFailed':
       return { ...ended(state, 'failed', event.data), error: event.data.error };
-    case 'AgentRunCancelled':
-      return ended(state, 'cancelled', event.data);
+    case 'AgentRunCancelled': {
+      const { supersededBy } = event.data;
+      return { ...ended(state, 'cancelled', event.data), ...(supersededBy && { supersededBy }) };
+    }
     default:
       return state;
   }

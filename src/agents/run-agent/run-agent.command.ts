@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { RunSource } from '../../domain/run';
-import { AgentRun } from '../agent-run/agent-run.state';
+import { AgentRun, TurnsSuperseded } from '../agent-run/agent-run.state';
 
 export class RunAgentCommand extends Command<AgentRun> {
   constructor(
@@ -20,4 +20,6 @@ export class RunAgentCommand extends Command<AgentRun> {
   startAgentId?: string;
   /** The protocol session the run is asked for in (MCP, A2A), if not the HTTP API. */
   source?: RunSource;
+  /** A thread's turn that cancels the turns open before it (`multitask: interrupt` or `rollback`). */
+  multitask?: TurnsSuperseded;
 }

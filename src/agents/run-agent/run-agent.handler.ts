@@ -49,6 +49,7 @@ export class RunAgentHandler implements ICommandHandler<RunAgentCommand, AgentRu
       ...(replayOf && { replayOf }),
       ...(startAgentId && { startAgentId }),
       ...(command.source && { source: command.source }),
+      ...(command.multitask && { multitask: command.multitask }),
       ...(start && { start }),
       // The input is checked by the guardrails of the agent that reads it first.
       inputChecks: (starting ?? agent).guardrails?.input,

@@ -4,7 +4,10 @@ import type { FastifyReply } from 'fastify';
 import { ValidationFailed } from '../../shared/validation-failed';
 import { PreferWait } from '../../http/prefer-wait';
 import { TraceContext, withTrace } from '../../shared/trace-context';
-import { AgentRun } from '../agent-run/agent-run.state';
+import { AgentRun, SupersededBy } from '../agent-run/agent-run.state';
+import { agentRunDecider } from '../agent-run/agent-run';
+import { ActorRegistry } from '../../actors/actor-registry';
+import { DomainError } from '../../domain/decider';
 import { agentRunStream } from '../agent-run/agent-run.events';
 import { AgentRuns, RunPlace, RunTaskDto } from '../agent-runs.port';
 import { outputSchemaErrors } from '../create-agent/agent-definition';
@@ -25,15 +28,31 @@ export class RunAnswers implements AgentRuns {
     private readonly runs: AgentsReadModel,
     private readonly turns: ThreadTurns,
     private readonly watch: StreamWatch,
+    private readonly actors: ActorRegistry,
   ) {}
+
+  async supersede(runIds: string[], supersededBy: SupersededBy): Promise<void> {
+    const context = { correlationId: supersededBy.runId, causationId: supersededBy.runId };
+    for (const runId of runIds) {
+      try {
+        await this.actors
+          .of(agentRunStream(runId), agentRunDecider)
+          .send({ type: 'CancelAgentRun', supersededBy }, context);
+      } catch (error) {
+        // It has ended meanwhile (a success stays in the thread).
+        if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+      }
+    }
+  }
 
   async queue(task: RunTaskDto, on: () => RunPlace, trace?: TraceContext): Promise<AgentRun> {
     const errors = await outputSchemaErrors(task.outputSchema);
     if (errors.length) throw new ValidationFailed(errors);
-    const { agentId, threadId, startAgentId, source } = on();
+    const { agentId, threadId, startAgentId, source, multitask } = on();
     const command = new RunAgentCommand(agentId, task.task, task.context, task.outputSchema, threadId);
     command.startAgentId = startAgentId;
     command.source = source;
+    command.multitask = multitask;
     return this.commands.execute(withTrace(command, trace));
   }
 

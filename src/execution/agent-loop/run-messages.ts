@@ -17,6 +17,17 @@ export function exchangeOf(run: AgentRun): ThreadMessage[] {
   return messages;
 }
 
+/**
+ * What a run that a later turn interrupted adds to its thread: the task, the tool calls that had returned, and the
+ * answer written so far (perhaps none), marked interrupted.
+ */
+export function interruptedExchangeOf(run: AgentRun, partialOutput: string | undefined): ThreadMessage[] {
+  const messages = runMessages({ ...run, toolCalls: run.toolCalls.filter((call) => call.endedAt) });
+  const at = run.endedAt ?? run.createdAt;
+  messages.push({ role: 'assistant', content: partialOutput ?? '', interrupted: true, runId: run.id, createdAt: at });
+  return messages;
+}
+
 /** A run's conversation so far: the task, then each tool call with its result (what a resumed run goes on from). */
 export function runMessages(
   run: Pick<AgentRun, 'id' | 'task' | 'context' | 'createdAt' | 'toolCalls'>,

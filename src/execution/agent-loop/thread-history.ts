@@ -12,7 +12,10 @@ export function toModelMessages(messages: ThreadMessage[], modelNames: Map<strin
   return messages.map((message): ModelMessage => {
     if (message.role === 'user') return { role: 'user', content: message.content };
     if (message.role === 'assistant') {
-      const text = message.content;
+      // The model is told where a turn was cut short, so that it does not take a partial answer for a whole one.
+      const text = message.interrupted
+        ? `${message.content}${message.content ? ' ' : ''}[interrupted]`
+        : message.content;
       if (!message.toolCalls?.length) return { role: 'assistant', content: text };
       for (const call of message.toolCalls) toolNames.set(call.id, nameOf(call.tool));
       return {

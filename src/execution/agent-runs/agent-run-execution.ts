@@ -181,8 +181,11 @@ export class AgentRunExecution {
       if (reason instanceof RunTakenAway || error instanceof RunTakenAway) return;
       const failed = error instanceof ModelRunError ? error : undefined;
       const modelAttempts = failed ? this.deps.prices.pricedAttempts(null, failed.modelAttempts).modelAttempts : [];
+      const outcome = this.outcomeOf(error, reason);
+      // A run cancelled mid-answer keeps what it had written, for a thread that keeps its turn (`interrupt`).
+      const written = 'cancelled' in outcome && this.deps.feed.soFar(this.runId);
       end = {
-        outcome: this.outcomeOf(error, reason),
+        outcome: written ? { cancelled: true, partialOutput: written } : outcome,
         usage: null,
         attempts: failed?.attempts ?? 0,
         ...fellBack(modelAttempts),

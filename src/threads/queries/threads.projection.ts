@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentRunQueued } from '../../agents/agent-run/agent-run.events';
+import { AgentRunQueued, keepsTurn } from '../../agents/agent-run/agent-run.events';
 import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';
@@ -8,7 +8,8 @@ import { ThreadsReadModel } from './threads.read-model';
 
 /**
  * Keeps threads, their messages and their runs in step with the log: a run on a thread is open from its queueing
- * until it fails, is cancelled, or its exchange is recorded (a run that succeeded is settled by its exchange).
+ * until it fails, is cancelled, or its exchange is recorded (a run that succeeded, or was interrupted by a later
+ * turn, is settled by its exchange).
  */
 @Injectable()
 export class ThreadsProjection extends ReadModelProjection {
@@ -41,7 +42,8 @@ export class ThreadsProjection extends ReadModelProjection {
       }
       case 'AgentRunFailed':
       case 'AgentRunCancelled':
-        if (event.data.threadId) this.readModel.runSettled(event.data.runId as string);
+        // An interrupted turn is settled by its exchange, as a success is.
+        if (event.data.threadId && !keepsTurn(event)) this.readModel.runSettled(event.data.runId as string);
     }
   }
 }

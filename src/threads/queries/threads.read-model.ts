@@ -40,6 +40,9 @@ function prepareStatements(db: Database.Database) {
     lastMessages: db.prepare<[string, number], { doc: string }>(
       'SELECT doc FROM thread_messages WHERE thread_id = ? ORDER BY seq DESC LIMIT ?',
     ),
+    openRuns: db.prepare<[string], { run_id: string }>(
+      'SELECT run_id FROM thread_runs WHERE thread_id = ? AND open = 1 ORDER BY queued_at',
+    ),
     isOpen: db.prepare<[string], { open: number }>('SELECT open FROM thread_runs WHERE run_id = ? AND open = 1'),
     openBefore: db.prepare<[string, string], { run_id: string }>(
       `SELECT run_id FROM thread_runs WHERE thread_id = ? AND open = 1
@@ -118,6 +121,11 @@ export class ThreadsReadModel {
     if (count <= 0) return [];
     const rows = this.statements.lastMessages.all(threadId, count);
     return rows.reverse().map((row) => JSON.parse(row.doc) as ThreadMessage);
+  }
+
+  /** The thread's runs not settled yet, in the order they were queued. */
+  openRuns(threadId: string): string[] {
+    return this.statements.openRuns.all(threadId).map((row) => row.run_id);
   }
 
   /** Whether the run `runId` is on a thread and not settled yet (a run that succeeded: its exchange not added). */

@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/decider';
 import { IdParam } from '../../http/id.pipe';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { ThreadsReadModel } from '../queries/threads.read-model';
+import { ThreadMultitask } from './thread-multitask';
 import { RequestTrace } from '../../http/request-trace';
 import { TraceContext } from '../../shared/trace-context';
 
@@ -16,11 +17,13 @@ export class RunThreadController {
   constructor(
     private readonly threads: ThreadsReadModel,
     private readonly runs: AgentRuns,
+    private readonly multitask: ThreadMultitask,
   ) {}
 
   /**
    * Runs the thread's agent on the next task of the conversation: 202 with the agent run (its `threadId` set),
-   * `Prefer: wait` as for agents. Runs on one thread execute one at a time, in the order they were posted.
+   * `Prefer: wait` as for agents. Runs on one thread execute one at a time, in the order they were posted;
+   * `multitask` says what happens to a turn that has not ended (409 `thread-busy` for `reject`).
    */
   @ApiOperation({ summary: 'Send the next task of a thread' })
   @ApiAgentRunAnswers({ ended: 'The run ended within the wait', pending: 'The run is queued (or still going)' })
@@ -33,9 +36,11 @@ export class RunThreadController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRun> {
-    const { agentId: startAgentId, ...task } = body;
-    const on = () => ({ agentId: this.agentOf(threadId), threadId, startAgentId });
-    const queued = await this.runs.queue(Object.assign(new RunTaskDto(), task), on, trace);
+    const { agentId: startAgentId, multitask = 'enqueue', ...task } = body;
+    const queued = await this.multitask.send(threadId, multitask, (superseding) => {
+      const on = () => ({ agentId: this.agentOf(threadId), threadId, startAgentId, multitask: superseding });
+      return this.runs.queue(Object.assign(new RunTaskDto(), task), on, trace);
+    });
     return this.runs.answer(queued, prefer, reply);
   }
 

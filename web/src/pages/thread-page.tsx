@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
-import type { Thread, ThreadMessage } from '../api/schema';
+import type { AgentRun, Thread, ThreadMessage } from '../api/schema';
 import { readSse } from '../api/sse';
 import { Field } from '../components/field';
 import { ProblemView } from '../components/problem-view';
@@ -8,11 +8,23 @@ import { StatusBadge } from '../components/status-badge';
 import { formatJson, formatTime } from '../format';
 import { href } from '../router';
 
+type Multitask = 'enqueue' | 'reject' | 'interrupt' | 'rollback';
+
+/** What `multitask` did, in words. */
+function multitaskNote({ strategy, runIds }: NonNullable<AgentRun['multitask']>): string {
+  const turns = runIds.length === 1 ? 'the turn that was going' : `${runIds.length} turns that were open`;
+  return strategy === 'interrupt'
+    ? `This message interrupted ${turns}: what it had said is kept, marked interrupted.`
+    : `This message rolled back ${turns}: nothing of it is kept.`;
+}
+
 /** A thread as a conversation: its messages, a box for the next task, and the answer as the model writes it. */
 export function ThreadPage({ threadId }: { threadId: string }) {
   const [thread, setThread] = useState<Thread | null>(null);
   const [messages, setMessages] = useState<ThreadMessage[] | null>(null);
   const [task, setTask] = useState('');
+  const [multitask, setMultitask] = useState<Multitask>('enqueue');
+  const [did, setDid] = useState<AgentRun['multitask']>(null);
   const [live, setLive] = useState<{ runId: string; agentId: string; text: string; status: string } | null>(null);
   const [error, setError] = useState<ProblemError | null>(null);
   const path = { params: { path: { threadId } } };
@@ -34,8 +46,9 @@ export function ThreadPage({ threadId }: { threadId: string }) {
     event.preventDefault();
     setError(null);
     try {
-      const run = unwrap(await api.POST('/v1/threads/{threadId}/runs', { ...path, body: { task } }));
+      const run = unwrap(await api.POST('/v1/threads/{threadId}/runs', { ...path, body: { task, multitask } }));
       setTask('');
+      setDid(run.multitask);
       setLive({ runId: run.id, agentId: run.agentId, text: '', status: run.status });
       const url = `/v1/agents/${encodeURIComponent(run.agentId)}/runs/${encodeURIComponent(run.id)}/stream`;
       await readSse(url, new AbortController().signal, ({ event: name, data }) => {
@@ -100,6 +113,11 @@ export function ThreadPage({ threadId }: { threadId: string }) {
                 </pre>
               ))}
               {message.content && <p class="pre">{message.content}</p>}
+              {message.interrupted && (
+                <p class="muted" data-testid="interrupted">
+                  Interrupted by the next message.
+                </p>
+              )}
             </li>
           ))}
           {live && (
@@ -115,6 +133,11 @@ export function ThreadPage({ threadId }: { threadId: string }) {
           )}
         </ol>
       )}
+      {did && (
+        <p role="status" data-testid="multitask-note">
+          {multitaskNote(did)}
+        </p>
+      )}
       {thread && !thread.archivedAt && (
         <form onSubmit={send} class="card" noValidate>
           <Field id="thread-task" label="Next task" path="task" error={error}>
@@ -127,6 +150,28 @@ export function ThreadPage({ threadId }: { threadId: string }) {
                 aria-invalid={invalid || undefined}
                 onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)}
               />
+            )}
+          </Field>
+          <Field
+            id="thread-multitask"
+            label="If a turn is still going"
+            path="multitask"
+            error={error}
+            hint="What this message does with a turn of the thread that has not ended."
+          >
+            {(describedBy, invalid) => (
+              <select
+                id="thread-multitask"
+                value={multitask}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(e) => setMultitask(e.currentTarget.value as Multitask)}
+              >
+                <option value="enqueue">enqueue: answer it after that turn</option>
+                <option value="reject">reject: refuse this message</option>
+                <option value="interrupt">interrupt: stop that turn, keep what it said</option>
+                <option value="rollback">rollback: stop that turn, keep nothing of it</option>
+              </select>
             )}
           </Field>
           <button type="submit">Send</button>
