@@ -12,6 +12,12 @@ export class RunTriggerSchema {
 
   @ApiPropertyOptional({ ...TIME, description: 'The schedule tick the run stands for.' })
   scheduledFor?: string;
+
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'A tick of the past run by `POST /v1/workflows/{id}/backfill`; absent for the others.',
+  })
+  backfill?: true;
 }
 
 export class ReplayOfSchema {

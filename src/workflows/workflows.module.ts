@@ -1,4 +1,6 @@
 import { GetWorkflowVersionHandler } from './queries/workflow-version.queries';
+import { BackfillWorkflowController } from './backfill-workflow/backfill-workflow.controller';
+import { BackfillWorkflowHandler } from './backfill-workflow/backfill-workflow.handler';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { PreferWait } from '../http/prefer-wait';
@@ -49,6 +51,7 @@ import { WorkflowTrials } from './workflow-trials.port';
     UpdateWorkflowController,
     ArchiveWorkflowController,
     TriggerWorkflowController,
+    BackfillWorkflowController,
     CancelWorkflowRunController,
     ReplayWorkflowRunController,
     DecideWorkflowApprovalController,
@@ -62,6 +65,7 @@ import { WorkflowTrials } from './workflow-trials.port';
     WorkflowChanges,
     ArchiveWorkflowHandler,
     TriggerWorkflowHandler,
+    BackfillWorkflowHandler,
     WorkflowTriggers,
     CancelWorkflowRunHandler,
     ReplayWorkflowRunHandler,

@@ -76,6 +76,30 @@ export class WorkflowTriggers {
     });
   }
 
+  /**
+   * A backfill of the schedule's `ticks` (see BackfillWorkflow), recorded in one commit with the runs it starts
+   * where the store can; elsewhere their streams are opened next, in the background. The events it recorded.
+   */
+  async backfill(workflowId: string, ticks: string[], trace?: TraceContext): Promise<WorkflowEvent[]> {
+    const command = {
+      type: 'BackfillWorkflow' as const,
+      workflowId,
+      ticks: ticks.map((scheduledFor) => ({ scheduledFor, runId: this.ids.newId('wfrun') })),
+    };
+    const context = { correlationId: workflowId, causationId: workflowId, trace };
+    const opens = (events: WorkflowEvent[]) => runsQueuedBy(events).map(openingCommand);
+    const { opened, events, position } = await this.actors.send(
+      workflowStream(workflowId),
+      workflowDecider,
+      command,
+      context,
+      { opens },
+    );
+    if (!opened) for (const run of runsQueuedBy(events)) this.runs.openSoon(run, context);
+    await this.readYourWrites.waitFor(opened?.length ? opened[opened.length - 1].position : position);
+    return events;
+  }
+
   /** The trigger is durable now, and with it the run: its stream is opened in a second step. */
   private async openAfter(queued: QueuedRun, position: bigint | undefined, context: CommandContext) {
     const run = asRun(queued);

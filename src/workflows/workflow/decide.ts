@@ -2,7 +2,8 @@ import { DomainError } from '../../domain/decider';
 import { Preconditions, checkBaseVersion, checkIfMatch } from '../../domain/definition';
 import { admittedAfter, anyGoing, isCounted, released } from '../../domain/run-slots';
 import { isoTime } from '../../shared/clock';
-import { ArchiveWorkflow, ReleaseWorkflowRun, WorkflowCommand } from './workflow.commands';
+import { ArchiveWorkflow, BackfillWorkflow, ReleaseWorkflowRun, WorkflowCommand } from './workflow.commands';
+import { evolveWorkflow } from './evolve';
 import { WorkflowEvent } from './workflow.events';
 import { WorkflowAggregate, WorkflowState } from './workflow.state';
 import { isAfter } from './instants';
@@ -36,14 +37,13 @@ export function decideWorkflow(state: WorkflowState, command: WorkflowCommand, n
         if (overlapping) return [overlapping];
       }
       const workflowVersion = replay?.workflowVersion ?? state.version;
-      const triggeredAt = isoTime(now);
       const data = {
         workflowId,
         runId,
         input,
         trigger,
         workflowVersion,
-        triggeredAt,
+        triggeredAt: isoTime(now),
         ...(replay && { replayOf: replay.replayOf }),
         ...(source && { source }),
         ...(parent && { parent }),
@@ -51,6 +51,8 @@ export function decideWorkflow(state: WorkflowState, command: WorkflowCommand, n
       };
       return [{ type: 'WorkflowTriggered', data }];
     }
+    case 'BackfillWorkflow':
+      return backfill(state, command, now);
     case 'UpdateWorkflow': {
       checkBaseVersion('Workflow', workflowId, state, command.baseVersion);
       if (Object.keys(command.changes).length === 0) return [];
@@ -89,6 +91,44 @@ function overlapOf(state: WorkflowAggregate, scheduledFor: string, now: Date): W
     return { type: 'ScheduledTickBuffered', data };
   }
   return undefined;
+}
+
+/**
+ * A backfill's ticks, in order, each decided as a schedule tick is (the overlap policy, the slots) on the state the
+ * ticks before it left: under `skip` the ticks after the first that runs are skipped while it goes, under
+ * `buffer_one` the newest is kept. They may be older than the schedule's last tick, or than the workflow itself.
+ */
+function backfill(state: WorkflowAggregate, { workflowId, ticks }: BackfillWorkflow, now: Date): WorkflowEvent[] {
+  if (state.trigger.type !== 'schedule') throw new DomainError('conflict', `Workflow ${workflowId} has no schedule`);
+  const events: WorkflowEvent[] = [];
+  let current = state;
+  for (const { scheduledFor, runId } of ticks) {
+    let event = overlapOf(current, scheduledFor, now);
+    // A tick kept from the schedule itself is newer than any of the backfill's: it stays, and this one is skipped.
+    const kept = current.runs?.bufferedTick;
+    if (event?.type === 'ScheduledTickBuffered' && kept && isAfter(kept, scheduledFor)) {
+      const runIds = [...current.runs!.open, ...current.runs!.held];
+      event = {
+        type: 'ScheduledTickSkipped',
+        data: { workflowId, scheduledFor, reason: 'overlap', runIds, skippedAt: isoTime(now) },
+      };
+    }
+    event ??= {
+      type: 'WorkflowTriggered',
+      data: {
+        workflowId,
+        runId,
+        input: {},
+        trigger: { type: 'schedule', scheduledFor, backfill: true },
+        workflowVersion: current.version,
+        triggeredAt: isoTime(now),
+        ...keyOf(current, {}),
+      },
+    };
+    events.push(event);
+    current = evolveWorkflow(current, event) as WorkflowAggregate;
+  }
+  return events;
 }
 
 /**

@@ -31,7 +31,11 @@ export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): Work
     case 'WorkflowTriggered': {
       const { trigger, triggeredAt } = event.data;
       const scheduled = trigger.type === 'schedule' ? trigger.scheduledFor : null;
-      const lastScheduledFor = later(scheduled, state.lastScheduledFor);
+      // A backfill's ticks are in the past: the schedule's own last tick stays where it is.
+      const lastScheduledFor =
+        trigger.type === 'schedule' && trigger.backfill
+          ? state.lastScheduledFor
+          : later(scheduled, state.lastScheduledFor);
       const counted = countRun(state, event.data.runId, scheduled, event.data.concurrencyKey);
       return { ...state, lastRun: triggeredAt, lastScheduledFor, ...counted };
     }

@@ -197,4 +197,49 @@ describe('the workflow decider: overlap, maxConcurrentRuns and concurrency keys'
       .when(release('r2'), now)
       .then([released('r2', ['r3'])]);
   });
+
+  it('a backfill decides its ticks in order under the policy, and leaves the schedule its own last tick', () => {
+    const backfill = {
+      type: 'BackfillWorkflow' as const,
+      workflowId,
+      ticks: ['08:00', '08:01', '08:02'].map((hm, i) => ({ scheduledFor: `2026-01-01T${hm}:00.000Z`, runId: `b${i}` })),
+    };
+    const history = [created({ overlap: 'skip' }), triggered('r1', '2026-01-01T09:00:00.000Z'), released('r1', [])];
+    const ran: WorkflowEvent = {
+      type: 'WorkflowTriggered',
+      data: {
+        ...triggered('b0', '2026-01-01T08:00:00.000Z').data,
+        trigger: { type: 'schedule', scheduledFor: '2026-01-01T08:00:00.000Z', backfill: true },
+        triggeredAt: now.toISOString(),
+      },
+    };
+    const skipped = (scheduledFor: string, runIds = ['b0']): WorkflowEvent => ({
+      type: 'ScheduledTickSkipped',
+      data: { workflowId, scheduledFor, reason: 'overlap', runIds, skippedAt: now.toISOString() },
+    });
+    given(workflowDecider, history)
+      .when(backfill, now)
+      .then([ran, skipped('2026-01-01T08:01:00.000Z'), skipped('2026-01-01T08:02:00.000Z')]);
+    given(workflowDecider, [...history, ran]).thenState(
+      expect.objectContaining({ lastScheduledFor: '2026-01-01T09:00:00.000Z' }),
+    );
+    // A tick the schedule keeps under buffer_one is newer than the backfill's: it stays kept.
+    const buffering = [
+      created({ overlap: 'buffer_one' }),
+      triggered('r1', '2026-01-01T09:00:00.000Z'),
+      {
+        type: 'ScheduledTickBuffered',
+        data: { workflowId, scheduledFor: '2026-01-01T09:01:00.000Z', replaces: null, bufferedAt: at },
+      },
+    ] as WorkflowEvent[];
+    given(workflowDecider, buffering)
+      .when({ ...backfill, ticks: backfill.ticks.slice(0, 1) }, now)
+      .then([skipped('2026-01-01T08:00:00.000Z', ['r1'])]);
+    // A manual workflow has no schedule to backfill.
+    given(workflowDecider, [
+      { ...created({}), data: { ...created({}).data, trigger: { type: 'manual' } } } as WorkflowEvent,
+    ])
+      .when(backfill, now)
+      .thenRefuses('conflict');
+  });
 });

@@ -37,12 +37,19 @@ export type SkipScheduledRuns = {
   last: string;
   count: number | null;
 };
+/** Runs the schedule's ticks of a window in the past (in order), each with the run id it would start. */
+export type BackfillWorkflow = {
+  type: 'BackfillWorkflow';
+  workflowId: string;
+  ticks: Array<{ scheduledFor: string; runId: string }>;
+};
 /** A counted run ended: its slot goes to the next run waiting; `nextRunId` is for a buffered tick it lets start. */
 export type ReleaseWorkflowRun = { type: 'ReleaseWorkflowRun'; workflowId: string; runId: string; nextRunId: string };
 export type WorkflowCommand =
   | CreateWorkflow
   | ReleaseWorkflowRun
   | TriggerWorkflow
+  | BackfillWorkflow
   | PauseWorkflow
   | ResumeWorkflow
   | SkipScheduledRuns

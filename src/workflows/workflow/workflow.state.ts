@@ -23,7 +23,8 @@ export interface ParentRun {
 }
 
 /** What started a run. */
-export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string };
+/** A schedule's run: the tick it stands for; `backfill`: asked for afterwards, for a tick in the past. */
+export type RunTrigger = { type: 'manual' } | { type: 'schedule'; scheduledFor: string; backfill?: true };
 
 /**
  * What a step's agent run gets besides its task, the action with its placeholders filled in: nothing by default

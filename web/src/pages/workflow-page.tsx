@@ -9,6 +9,7 @@ import { usePagedList } from '../components/use-paged-list';
 import { formatDuration, formatJson, formatTime, parseJsonObject } from '../format';
 import { href, navigate } from '../router';
 import { describeTrigger } from './workflows-page';
+import { BackfillForm } from './backfill-form';
 import { WorkflowEditForm } from './workflow-edit-form';
 import { WorkflowStepsView } from './workflow-steps-view';
 
@@ -123,6 +124,7 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
           {workflow.status !== 'archived' && (
             <>
               <TriggerForm workflowId={workflowId} />
+              {workflow.trigger.type === 'schedule' && <BackfillForm workflowId={workflowId} />}
               <details class="edit">
                 <summary>Edit workflow</summary>
                 <WorkflowEditForm key={workflow.version} workflow={workflow} onSaved={setWorkflow} />
@@ -218,7 +220,9 @@ function WorkflowRuns({ workflowId }: { workflowId: string }) {
                   <StatusBadge status={run.status} />
                 </td>
                 <td data-label="Trigger">
-                  {run.trigger.type === 'schedule' ? `schedule, ${formatTime(run.trigger.scheduledFor)}` : 'manual'}
+                  {run.trigger.type === 'schedule'
+                    ? `${run.trigger.backfill ? 'backfill' : 'schedule'}, ${formatTime(run.trigger.scheduledFor)}`
+                    : 'manual'}
                 </td>
                 <td data-label="Duration">{formatDuration(run.startedAt, run.endedAt)}</td>
               </tr>

@@ -132,7 +132,9 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
             </dd>
             <dt>Trigger</dt>
             <dd>
-              {run.trigger.type === 'schedule' ? `schedule, tick of ${formatTime(run.trigger.scheduledFor)}` : 'manual'}
+              {run.trigger.type === 'schedule'
+                ? `${run.trigger.backfill ? 'backfill' : 'schedule'}, tick of ${formatTime(run.trigger.scheduledFor)}`
+                : 'manual'}
             </dd>
             {run.replayOf && (
               <>
