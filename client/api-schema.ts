@@ -1793,10 +1793,10 @@ export interface components {
              */
             attempts: number;
             /**
-             * @description The wait before the first retry, in ms.
+             * @description The wait before the first retry, in ms. Default: 1000. A wait step's retry waits again at once, without it.
              * @example 1000
              */
-            backoffMs: number;
+            backoffMs?: number;
             /** @description The longest wait: each retry waits twice as long as the one before, up to this. Default: no cap. */
             maxBackoffMs?: number;
         };
@@ -2206,6 +2206,8 @@ export interface components {
              * @description When the wait fails with signal_timeout; null: never.
              */
             timeoutAt: string | null;
+            /** @description The wait's attempt, after a time-out its retry allows; absent for the first. */
+            attempt?: number;
             /** @description The signal that ended the wait. */
             signalId?: string;
         };

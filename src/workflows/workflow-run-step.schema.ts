@@ -38,6 +38,12 @@ export class AwaitingSchema {
   @ApiProperty({ ...TIME, nullable: true, description: 'When the wait fails with signal_timeout; null: never.' })
   timeoutAt: string | null;
 
+  @ApiPropertyOptional({
+    minimum: 2,
+    description: "The wait's attempt, after a time-out its retry allows; absent for the first.",
+  })
+  attempt?: number;
+
   @ApiPropertyOptional({ ...idField('signal'), description: 'The signal that ended the wait.' })
   signalId?: string;
 }

@@ -33,8 +33,10 @@ describeInBrowser('workflow waits in the console, in Chromium', () => {
     await page.getByLabel('Step 0 signal', { exact: true }).fill('order.paid');
     await page.getByLabel('Step 0 signal key').fill('{{input.orderId}}');
     await page.getByLabel('Step 0 id').fill('paid');
+    await page.getByLabel('Step 0 time limit (ms)').fill('3600000');
+    await page.getByLabel('Step 0 waits').fill('2');
     await page.getByRole('button', { name: 'Add step' }).click();
-    await page.locator('input[name="step-1-kind"]').nth(4).check();
+    await page.locator('input[name="step-1-kind"]').nth(5).check();
     await page.getByLabel('Step 1 id').fill('nap');
     // A sleep with neither time is refused before sending, beside its field.
     await page.getByRole('button', { name: 'Create workflow' }).click();
@@ -47,7 +49,12 @@ describeInBrowser('workflow waits in the console, in Chromium', () => {
     await page.getByLabel('Step 1 needs').fill('paid');
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.getByRole('heading', { name: 'ship when paid' }).waitFor();
-    await page.getByText('waits for the signal order.paid with the key {{input.orderId}}', { exact: false }).waitFor();
+    await page
+      .getByText('waits for the signal order.paid with the key {{input.orderId}}, up to 2 times', { exact: false })
+      .waitFor();
+    const saved = (await app.request('GET', '/v1/workflows?name=ship%20when%20paid')).body.workflows[0];
+    const definition = (await app.request('GET', `/v1/workflows/${saved.id}`)).body;
+    expect(definition.steps[0]).toMatchObject({ wait: { timeoutMs: 3_600_000 }, retry: { attempts: 2 } });
     await page.getByText('sleeps 1 ms', { exact: false }).waitFor();
     const graph = page.locator('[data-testid="workflow-graph"]').first();
     expect(await graph.locator('[data-node-id="paid"] text').nth(1).textContent()).toBe('signal order.paid');

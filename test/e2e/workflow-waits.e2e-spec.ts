@@ -131,6 +131,28 @@ describe('workflow waits and sleeps', () => {
     expect((await signal({ name: 'never' })).body.delivered).toEqual([]);
   });
 
+  it('waits again after a time-out as its retry allows, and a signal then wakes it', async () => {
+    const workflowId = await workflowWith({ wait: { signal: 'late', timeoutMs: 5000 }, retry: { attempts: 2 } });
+    const path = await trigger(workflowId, { orderId: 'y' });
+    const first = await runAt(path, 'waiting');
+    app.clock.advance(5001);
+    await timers.fireDue();
+    const second = await eventually(async () => {
+      const run = (await app.request('GET', path)).body;
+      expect(run.steps[0].awaiting).toMatchObject({ attempt: 2 });
+      return run;
+    });
+    expect(second.status).toBe('waiting');
+    expect(Date.parse(second.steps[0].awaiting.timeoutAt)).toBeGreaterThan(
+      Date.parse(first.steps[0].awaiting.timeoutAt),
+    );
+    expect((await signal({ name: 'late', data: 'at last' })).body.delivered).toEqual([
+      { workflowRunId: second.id, step: 'hold' },
+    ]);
+    const done = await runAt(path, 'succeeded');
+    expect(done.steps[1].task).toBe('Ship y: at last');
+  });
+
   it('sleeps for a time, or until a time its input gives, holding nothing, and wakes on the clock', async () => {
     const workflowId = await workflowWith({ sleep: { ms: 3_600_000 } });
     const path = await trigger(workflowId, { orderId: 's-1' });
@@ -162,6 +184,8 @@ describe('workflow waits and sleeps', () => {
       [{ sleep: { ms: 5, until: 'x' } }, 'steps[0].sleep'],
       [{ sleep: { ms: 5 }, timeoutMs: 5000 }, 'steps[0].timeoutMs'],
       [{ wait: { signal: 'x', key: '{{steps.ship.output}}' } }, 'steps[0].wait.key'],
+      [{ wait: { signal: 'x' }, retry: { attempts: 2 } }, 'steps[0].retry'],
+      [{ sleep: { ms: 5000 }, retry: { attempts: 2 } }, 'steps[0].retry'],
     ];
     for (const [step, path] of refused) {
       const answer = await app.request('POST', '/v1/workflows', {

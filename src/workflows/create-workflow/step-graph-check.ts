@@ -87,10 +87,9 @@ function kindProblems(dto: StepDto, i: number): FieldError[] {
   const kind = kinds[0];
   if (kind === undefined) return mapProblems(dto, i);
   const agentOnly = ['agent', 'action', 'context', 'retry', 'map', 'onItemError', 'repeat'] as const;
-  // A workflow step retries its child runs as an agent step retries its runs.
-  const foreign: string[] = agentOnly.filter(
-    (field) => dto[field] !== undefined && !(kind === 'workflow' && field === 'retry'),
-  );
+  // A workflow step retries its child runs as an agent step retries its runs; a wait step waits again.
+  const retries = kind === 'workflow' || kind === 'wait';
+  const foreign: string[] = agentOnly.filter((field) => dto[field] !== undefined && !(retries && field === 'retry'));
   if ((kind === 'wait' || kind === 'sleep') && dto.timeoutMs !== undefined) foreign.push('timeoutMs');
   const errors = foreign.map((field) => ({
     path: `steps[${i}].${field}`,
@@ -99,6 +98,9 @@ function kindProblems(dto: StepDto, i: number): FieldError[] {
         ? `a ${kind} step has no timeoutMs${kind === 'wait' ? ' (its wait.timeoutMs bounds the wait)' : ''}`
         : `${field} is for agent steps only, not a ${kind} step`,
   }));
+  if (kind === 'wait' && dto.retry !== undefined && dto.wait?.timeoutMs === undefined) {
+    errors.push({ path: `steps[${i}].retry`, message: "a wait step's retry waits again after wait.timeoutMs: set it" });
+  }
   if (dto.sleep && (dto.sleep.ms === undefined) === (dto.sleep.until === undefined)) {
     errors.push({ path: `steps[${i}].sleep`, message: 'sleep takes either ms or until' });
   }

@@ -38,6 +38,9 @@ const isAgentKind = (step: object) => {
   return approval === undefined && wait === undefined && sleep === undefined && workflow === undefined;
 };
 
+/** The wait before a step's first retry when its `retry` names none. */
+const DEFAULT_BACKOFF_MS = 1000;
+
 /** A step's retries: attempts in all (1: no retry), and the wait before each retry, doubled each time. */
 export class StepRetryDto {
   @ApiProperty({ minimum: 1, maximum: 10, example: 3, description: 'Attempts in all, the first one included.' })
@@ -47,17 +50,18 @@ export class StepRetryDto {
   @IsDefined({ message: 'attempts is required' })
   attempts: number;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     minimum: 0,
     maximum: 3_600_000,
     example: 1000,
-    description: 'The wait before the first retry, in ms.',
+    description:
+      "The wait before the first retry, in ms. Default: 1000. A wait step's retry waits again at once, without it.",
   })
   @Max(3_600_000)
   @Min(0)
   @IsInt({ message: 'backoffMs must be an integer' })
-  @IsDefined({ message: 'backoffMs is required' })
-  backoffMs: number;
+  @Optional()
+  backoffMs?: number;
 
   @ApiPropertyOptional({
     minimum: 0,
@@ -256,6 +260,7 @@ export function toWorkflowStep(dto: StepDto): WorkflowStep {
     return {
       wait: { signal, ...(key !== undefined && { key }), ...(waitMs !== undefined && { timeoutMs: waitMs }) },
       ...placement,
+      ...retriesOf(retry),
     };
   }
   if (sleep !== undefined)
@@ -285,6 +290,6 @@ export function toWorkflowStep(dto: StepDto): WorkflowStep {
 
 function retriesOf(retry: StepRetryDto | undefined) {
   if (!retry) return undefined;
-  const { attempts, backoffMs, maxBackoffMs } = retry;
+  const { attempts, backoffMs = DEFAULT_BACKOFF_MS, maxBackoffMs } = retry;
   return { retry: { attempts, backoffMs, ...(maxBackoffMs !== undefined && { maxBackoffMs }) } };
 }

@@ -2,7 +2,7 @@ import { DeliverSignal, ExpireWorkflowWait, WakeWorkflowStep } from './workflow-
 import { WorkflowRunEvent, WorkflowStepEnded } from './workflow-run.events';
 import { WorkflowRunAggregate } from './workflow-run.state';
 import { advance } from './advance';
-import { awaits } from './waiting-steps';
+import { awaits, startWait } from './waiting-steps';
 
 /** A step's structured answer is an object (as an agent's `outputSchema` gives): other data is its output alone. */
 const isObject = (data: unknown) => typeof data === 'object' && data !== null && !Array.isArray(data);
@@ -41,6 +41,12 @@ export function decideWaiting(
   if (command.type === 'ExpireWorkflowWait') {
     const timeoutAt = step?.status === 'waiting' ? step.awaiting?.timeoutAt : null;
     if (!timeoutAt || Date.parse(timeoutAt) > now.getTime()) return [];
+    // With attempts left, the step waits again, at once, for another timeoutMs (a signal may come at any time).
+    const attempt = (step.awaiting!.attempt ?? 1) + 1;
+    if (step.retry && attempt <= step.retry.attempts) {
+      const again = startWait(run, step, at);
+      if ('type' in again) return [{ ...again, data: { ...again.data, attempt } }];
+    }
     const error = {
       code: 'signal_timeout',
       message: `Step "${step.id}" had no "${step.awaiting!.signal}" signal by ${timeoutAt}`,

@@ -119,9 +119,11 @@ export function evolveWorkflowRun(state: WorkflowRunState, event: WorkflowRunEve
       return updateStep(state, index, { agentRunId: nextAgentRunId, task, ...gaps, attempts });
     }
     case 'WorkflowSignalAwaited': {
-      const { index, signal, key, timeoutAt, awaitedAt } = event.data;
-      const awaiting = { signal, key, timeoutAt: timeoutAt ?? null };
-      return updateStep(state, index, { status: 'waiting', startedAt: awaitedAt, awaiting });
+      const { index, signal, key, timeoutAt, attempt, awaitedAt } = event.data;
+      const awaiting = { signal, key, timeoutAt: timeoutAt ?? null, ...(attempt && { attempt }) };
+      // A wait begun again after a time-out keeps the step's first start.
+      const startedAt = attempt ? state.steps.find((s) => s.index === index)?.startedAt : awaitedAt;
+      return updateStep(state, index, { status: 'waiting', startedAt: startedAt ?? awaitedAt, awaiting });
     }
     case 'WorkflowSignalReceived': {
       const { index, signalId } = event.data;
@@ -226,7 +228,7 @@ function waitingKind(step: ApprovalStep | WaitStep | SleepStep | WorkflowCallSte
   if (isApprovalStep(step)) {
     return { approval: step.approval, ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }) };
   }
-  return isWaitStep(step) ? { wait: step.wait } : { sleep: step.sleep };
+  return isWaitStep(step) ? { wait: step.wait, ...(step.retry && { retry: step.retry }) } : { sleep: step.sleep };
 }
 
 /** A step changes; a run not ended waits while any of its steps waits for a person, and runs otherwise. */

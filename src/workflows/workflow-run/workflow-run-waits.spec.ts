@@ -84,6 +84,40 @@ describe('workflow run decider: waits and sleeps', () => {
     expect(events[1].data).toMatchObject({ error: { code: 'signal_timeout' } });
   });
 
+  it('waits again after a time-out while its retry has attempts left, then fails with signal_timeout', () => {
+    const retrying = [{ ...waitSteps[0], retry: { attempts: 2, backoffMs: 1000 } }];
+    const history = [queued, started(retrying), awaited];
+    const again: WorkflowRunEvent = {
+      type: 'WorkflowSignalAwaited',
+      data: {
+        ...awaited.data,
+        timeoutAt: later(10_000).toISOString(),
+        attempt: 2,
+        awaitedAt: later(5000).toISOString(),
+      },
+    };
+    given(workflowRunDecider, history).when({ type: 'ExpireWorkflowWait', index: 0 }, later(5000)).then([again]);
+    given(workflowRunDecider, [...history, again]).thenState(
+      expect.objectContaining({
+        status: 'waiting',
+        steps: [
+          expect.objectContaining({
+            status: 'waiting',
+            startedAt: at,
+            awaiting: expect.objectContaining({ attempt: 2 }),
+          }),
+        ],
+      }),
+    );
+    // Its second wait still takes a signal.
+    given(workflowRunDecider, [...history, again])
+      .when(deliver('o-1'), later(6000))
+      .then([expect.objectContaining({ type: 'WorkflowSignalReceived' }), expect.anything(), expect.anything()]);
+    const state = [...history, again].reduce(workflowRunDecider.evolve, null);
+    const events = workflowRunDecider.decide(state, { type: 'ExpireWorkflowWait', index: 0 }, later(10_000));
+    expect(events.map((event) => event.type)).toEqual(['WorkflowStepEnded', 'WorkflowRunFailed']);
+  });
+
   it('sleeps until its time and wakes then, with the time as its output', () => {
     const sleepSteps = [{ id: 'nap', sleep: { until: '{{input.at}}' } }];
     const sleeping: WorkflowRunEvent = {

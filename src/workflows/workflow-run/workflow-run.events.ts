@@ -100,6 +100,8 @@ export type WorkflowSignalAwaited = DomainEvent<
     signal: string;
     key: string | null;
     timeoutAt?: string;
+    /** The wait's attempt: 2 and on, it waits again after timing out, as its `retry` allows. Absent: 1. */
+    attempt?: number;
     awaitedAt: string;
   }
 >;

@@ -65,7 +65,8 @@ export interface WorkflowRunStep {
    * A wait step once it waits: the signal's name, its key filled in (null: any key), when the wait times out (null:
    * never), and the signal that ended it.
    */
-  awaiting?: { signal: string; key: string | null; timeoutAt: string | null; signalId?: string };
+  /** `attempt`: the wait's, from 1 (each time-out its `retry` allows begins another). */
+  awaiting?: { signal: string; key: string | null; timeoutAt: string | null; attempt?: number; signalId?: string };
   /** A sleep step once it sleeps: when it wakes. */
   wakeAt?: string;
   /**

@@ -102,6 +102,8 @@ export interface ApprovalStep extends StepPlacement {
  */
 export interface WaitStep extends StepPlacement {
   wait: { signal: string; key?: string; timeoutMs?: number };
+  /** `attempts` waits in all: after a time-out it waits again, at once (its backoff does not apply). */
+  retry?: StepRetry;
 }
 
 /** A step that sleeps for `ms`, or until the time `until` gives (a template that must give an ISO time). */

@@ -3,6 +3,7 @@ interface StepKindFields {
   agent?: string | null;
   approval?: string;
   wait?: { signal: string; key?: string };
+  retry?: { attempts: number };
   sleep?: { ms?: number; until?: string };
   map?: { over: string };
   workflow?: string;
@@ -22,7 +23,8 @@ export function waitingText(step: StepKindFields): string | undefined {
   if (step.workflow) return `runs the workflow ${step.workflow}`;
   if (step.wait) {
     const key = step.wait.key === undefined ? '' : ` with the key ${step.wait.key}`;
-    return `waits for the signal ${step.wait.signal}${key}`;
+    const again = step.retry && step.retry.attempts > 1 ? `, up to ${step.retry.attempts} times` : '';
+    return `waits for the signal ${step.wait.signal}${key}${again}`;
   }
   if (step.sleep)
     return step.sleep.until !== undefined ? `sleeps until ${step.sleep.until}` : `sleeps ${step.sleep.ms} ms`;

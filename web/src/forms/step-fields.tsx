@@ -185,14 +185,17 @@ export function StepFields({
             text('repeatMax', 'at most (iterations)', { errorPath: path('repeat.max'), numeric: true })}
         </div>
       )}
-      {(step.kind === 'agent' || step.kind === 'workflow') && (
+      {(step.kind === 'agent' || step.kind === 'workflow' || step.kind === 'wait') && (
         <div class="row">
-          {text('attempts', 'attempts', {
+          {text('attempts', step.kind === 'wait' ? 'waits' : 'attempts', {
             errorPath: path('retry.attempts'),
             numeric: true,
-            hint: '1 to 10, the first included',
+            hint:
+              step.kind === 'wait'
+                ? '1 to 10: after a time-out it waits again, until this many waits'
+                : '1 to 10, the first included',
           })}
-          {Number(step.attempts) > 1 && (
+          {Number(step.attempts) > 1 && step.kind !== 'wait' && (
             <>
               {text('backoffMs', 'wait before a retry (ms)', { errorPath: path('retry.backoffMs'), numeric: true })}
               {text('maxBackoffMs', 'longest wait (ms)', {

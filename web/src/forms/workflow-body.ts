@@ -83,7 +83,13 @@ function stepBody(step: StepDraft, i: number, agentNames: string[] | null, probl
   if (step.kind === 'wait') {
     if (!step.signal.trim()) problems.push({ path: `${at}.wait.signal`, message: 'wait.signal must not be empty' });
     const key = step.signalKey.trim() && { key: step.signalKey };
-    return { ...common, wait: { signal: step.signal, ...key, ...(timeoutMs !== undefined && { timeoutMs }) } };
+    const attempts = parseCount(step.attempts, `${at}.retry.attempts`, 1, 10, problems);
+    const waits = attempts > 1 && { retry: { attempts } };
+    return {
+      ...common,
+      wait: { signal: step.signal, ...key, ...(timeoutMs !== undefined && { timeoutMs }) },
+      ...waits,
+    };
   }
   if (step.kind === 'sleep') return { ...common, sleep: sleepOf(step, at, problems) };
   const limit = timeoutMs !== undefined && { timeoutMs };

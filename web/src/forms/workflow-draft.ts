@@ -135,7 +135,7 @@ function stepDraft(step: ApiStep): StepDraft {
     when: step.when === undefined ? '' : JSON.stringify(step.when),
     ...(step.retry && {
       attempts: String(step.retry.attempts),
-      backoffMs: String(step.retry.backoffMs),
+      backoffMs: String(step.retry.backoffMs ?? 1000),
       maxBackoffMs: step.retry.maxBackoffMs === undefined ? '' : String(step.retry.maxBackoffMs),
     }),
     timeoutMs: String(step.timeoutMs ?? step.wait?.timeoutMs ?? ''),

@@ -151,11 +151,12 @@ function WaitingFor({ step }: { step: RunStep }) {
   if (awaiting) {
     const key = awaiting.key === null ? 'any key' : `the key ${awaiting.key}`;
     const until = awaiting.timeoutAt ? `, until ${formatTime(awaiting.timeoutAt)}` : '';
+    const again = awaiting.attempt ? ` (wait ${awaiting.attempt}, after a time-out)` : '';
     return (
       <p class="muted" data-testid="waiting-for">
         {awaiting.signalId
           ? `Ended by the signal ${awaiting.signalId} (${awaiting.signal}, ${key}).`
-          : `Waits for the signal ${awaiting.signal} with ${key}${until}.`}
+          : `Waits for the signal ${awaiting.signal} with ${key}${until}${again}.`}
       </p>
     );
   }
