@@ -27,6 +27,7 @@ import { ExperimentsModule } from './experiments/experiments.module';
 import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { SignalsModule } from './signals/signals.module';
+import { MemoryModule } from './memory/memory.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +46,7 @@ export class AppModule {
         WorkflowsModule,
         WorkflowPortsModule,
         SignalsModule,
+        MemoryModule,
         ThreadsModule,
         ThreadPortsModule,
         WebhooksModule,

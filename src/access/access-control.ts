@@ -40,7 +40,7 @@ export class AccessControl {
       }
       // A read key may list an MCP server's tools and read A2A tasks (POSTs, as every message of theirs is): the
       // protocols refuse its calls, sends and cancels themselves.
-      if (access === 'read' && !READ_METHODS.has(request.method) && !PROTOCOL_POSTS.has(request.routeOptions.url!)) {
+      if (access === 'read' && !READ_METHODS.has(request.method) && !READ_POSTS.has(request.routeOptions.url!)) {
         sendProblem(reply, problem(403, 'forbidden', 'This API key may only read'), request.url);
         return reply;
       }
@@ -70,6 +70,8 @@ export class AccessControl {
 
 /** The protocols' endpoints, whose messages are all POSTs, reads included. */
 const PROTOCOL_POSTS = new Set(['/mcp', '/a2a/:agentName']);
+/** POSTs a read key may send: the protocols' (see above), and a memory search, which changes nothing. */
+const READ_POSTS = new Set([...PROTOCOL_POSTS, '/v1/memory/search']);
 const PROTOCOL_ROUTES = new Set([
   ...PROTOCOL_POSTS,
   '/a2a/:agentName/.well-known/agent-card.json',

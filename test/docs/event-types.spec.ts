@@ -14,6 +14,7 @@ import { DATASET_EVENT_TYPES, datasetStream } from '../../src/datasets/dataset';
 import { SCORER_EVENT_TYPES, scorerStream } from '../../src/scorers/scorer';
 import { EXPERIMENT_EVENT_TYPES, experimentStream } from '../../src/experiments/experiment';
 import { SIGNAL_EVENT_TYPES, signalStream } from '../../src/signals/signal';
+import { MEMORY_EVENT_TYPES, memoryStream } from '../../src/memory/memory-item';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -31,6 +32,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(scorerStream('s'))]: SCORER_EVENT_TYPES,
   [category(experimentStream('e'))]: EXPERIMENT_EVENT_TYPES,
   [category(signalStream('s'))]: SIGNAL_EVENT_TYPES,
+  [category(memoryStream('n', 'k'))]: MEMORY_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

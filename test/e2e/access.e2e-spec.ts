@@ -37,6 +37,16 @@ describe('API keys', () => {
     expect(write.body.type).toBe('/problems/forbidden');
   });
 
+  it('lets a read key search memory (a POST that changes nothing) but not put or delete an item', async () => {
+    const path = '/v1/memory/users%2Fada/diet';
+    expect((await api.request('PUT', path, { value: 'tea' }, as(WRITE_KEY))).status).toBe(200);
+    expect((await api.request('PUT', path, { value: 'coffee' }, as(READ_KEY))).status).toBe(403);
+    expect((await api.request('DELETE', path, undefined, as(READ_KEY))).status).toBe(403);
+    const search = { namespace: 'users/ada', query: 'tea' };
+    const found = await api.request('POST', '/v1/memory/search', search, as(READ_KEY));
+    expect(found.body.items.map((item: any) => item.value)).toEqual(['tea']);
+  });
+
   it('needs no key for health', async () => {
     expect((await api.request('GET', '/health')).status).toBe(200);
   });

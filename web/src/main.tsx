@@ -21,12 +21,26 @@ import { ThreadPage } from './pages/thread-page';
 import { WebhookPage } from './pages/webhook-page';
 import { WebhooksPage } from './pages/webhooks-page';
 import { UsagePage } from './pages/usage-page';
+import { MemoryPage } from './pages/memory-page';
+import { MemoryItemPage } from './pages/memory-item-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
 import { WorkflowsPage } from './pages/workflows-page';
 import { href, useHashPath } from './router';
 import './styles.css';
+
+/** Each section's name, for the page's title. */
+const TITLES: Record<string, string> = {
+  workflows: 'Workflows',
+  events: 'Event log',
+  webhooks: 'Webhooks',
+  datasets: 'Datasets',
+  scorers: 'Scorers',
+  experiments: 'Experiments',
+  usage: 'Usage',
+  memory: 'Memory',
+};
 
 function Page({ path }: { path: string[] }) {
   const [section, id, sub, subId] = path;
@@ -57,6 +71,8 @@ function Page({ path }: { path: string[] }) {
   if (section === 'experiments' && id) return <ExperimentPage key={id} experimentId={id} />;
   if (section === 'experiments') return <ExperimentsPage />;
   if (section === 'usage') return <UsagePage />;
+  if (section === 'memory' && id && sub) return <MemoryItemPage key={`${id} ${sub}`} namespace={id} itemKey={sub} />;
+  if (section === 'memory') return <MemoryPage key={id ?? ''} namespace={id} />;
   return <AgentsPage />;
 }
 
@@ -84,22 +100,7 @@ function App() {
     [],
   );
   useEffect(() => {
-    const title =
-      path[0] === 'workflows'
-        ? 'Workflows'
-        : path[0] === 'events' || path[0] === 'history'
-          ? 'Event log'
-          : path[0] === 'webhooks'
-            ? 'Webhooks'
-            : path[0] === 'datasets'
-              ? 'Datasets'
-              : path[0] === 'scorers'
-                ? 'Scorers'
-                : path[0] === 'experiments'
-                  ? 'Experiments'
-                  : path[0] === 'usage'
-                    ? 'Usage'
-                    : 'Agents';
+    const title = TITLES[path[0] === 'history' ? 'events' : path[0]] ?? 'Agents';
     document.title = `${title} · Workflows and agents`;
   }, [path.join('/')]);
   const section = path[0] ?? 'agents';
@@ -131,6 +132,7 @@ function App() {
           {nav('datasets', 'Datasets', section === 'datasets')}
           {nav('scorers', 'Scorers', section === 'scorers')}
           {nav('experiments', 'Experiments', section === 'experiments')}
+          {nav('memory', 'Memory', section === 'memory')}
           {nav('webhooks', 'Webhooks', section === 'webhooks')}
           {nav('usage', 'Usage', section === 'usage')}
         </nav>

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { MemoryExpiry } from './memory-expiry';
+import { MemoryProjection } from './queries/memory.projection';
+import { MemoryQueriesController } from './queries/memory-queries.controller';
+import {
+  GetMemoryHandler,
+  ListMemoryHandler,
+  MemoryHistoryHandler,
+  SearchMemoryHandler,
+} from './queries/memory.queries';
+import { MemoryReadModel } from './queries/memory.read-model';
+import { DeleteMemoryHandler, PutMemoryHandler } from './write-memory/memory-write.handlers';
+import { MemoryWritesController } from './write-memory/memory-writes.controller';
+
+/** Memory: JSON items by namespace and key, every version kept, searched by their words (docs/memory.md). */
+@Module({
+  controllers: [MemoryQueriesController, MemoryWritesController],
+  providers: [
+    PutMemoryHandler,
+    DeleteMemoryHandler,
+    GetMemoryHandler,
+    ListMemoryHandler,
+    MemoryHistoryHandler,
+    SearchMemoryHandler,
+    MemoryReadModel,
+    MemoryProjection,
+    MemoryExpiry,
+  ],
+  exports: [MemoryReadModel],
+})
+export class MemoryModule {}

@@ -1,0 +1,76 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { ChatCompletionsBody, ScriptedServer } from '../support/scripted-model-server';
+import { accessibilityViolations, describeInBrowser, TestBrowser } from '../support/browser';
+import { TestApp } from '../support/test-app';
+import { startConsole, stopConsole } from '../support/console-fixture';
+
+jest.setTimeout(60_000);
+
+/**
+ * The Memory page: a namespace opened by name, an item put from the form (a value that is not JSON refused beside
+ * its field first), the list, a search with a filter, the item's page with its versions and the item as it was,
+ * and a delete after a confirmation.
+ */
+describeInBrowser('memory in the console, in Chromium', () => {
+  let app: TestApp;
+  let model: ScriptedServer<ChatCompletionsBody>;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => ({ model, app, browser, page } = await startConsole(() => ({ kind: 'text', text: 'x' }))));
+  afterAll(() => stopConsole({ browser, app, model }));
+
+  it('puts, lists, searches, shows the versions of and deletes an item', async () => {
+    await page.goto(`${app.url}/#/memory`);
+    await page.getByLabel('Namespace').fill('users/ada');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('heading', { name: 'users/ada' }).waitFor();
+    const put = page.getByRole('form', { name: 'Put an item' });
+    await put.getByLabel('Key').fill('diet');
+    await put.getByLabel('Value (JSON)').fill('vegetarian');
+    await put.getByRole('button', { name: 'Put' }).click();
+    await page.locator('#memory-value-error').getByText('value must be JSON', { exact: false }).waitFor();
+    await put.getByLabel('Value (JSON)').fill('{"text": "Ada eats no meat and drinks green tea", "kind": "taste"}');
+    await put.getByLabel('Time to live (seconds)').fill('0');
+    await put.getByRole('button', { name: 'Put' }).click();
+    await page.locator('#memory-ttl-error').waitFor();
+    await put.getByLabel('Time to live (seconds)').fill('');
+    await put.getByRole('button', { name: 'Put' }).click();
+    await page.getByTestId('memory-items').getByRole('link', { name: 'diet' }).waitFor();
+    expect((await app.request('GET', '/v1/memory/users%2Fada/diet')).body).toMatchObject({ version: 1 });
+
+    const search = page.getByRole('form', { name: 'Search memory' });
+    await search.getByLabel('Words').fill('tea');
+    await search.getByLabel('Filter (JSON object, optional)').fill('{"kind": "taste"}');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.getByTestId('memory-hits').getByRole('link', { name: 'users/ada / diet' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByTestId('memory-items').getByRole('link', { name: 'diet' }).click();
+    await page.getByRole('heading', { name: 'diet' }).waitFor();
+    const again = page.getByRole('form', { name: 'Put an item' });
+    await again.getByLabel('Value (JSON)').fill('"vegan"');
+    await again.getByRole('button', { name: 'Put' }).click();
+    await page.getByTestId('memory-versions').locator('li').nth(1).waitFor();
+    expect(await page.getByTestId('memory-item').textContent()).toContain('"vegan"');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('memory-gone').waitFor();
+    expect(await page.getByTestId('memory-versions').locator('li').allTextContents()).toEqual([
+      expect.stringContaining('Ada eats no meat'),
+      expect.stringContaining('"vegan"'),
+      expect.stringContaining('deleted'),
+    ]);
+    // As it was an hour before the first put (the service's test clock is at 12:00 UTC): not there.
+    const before = await page.evaluate(() => {
+      const at = new Date('2026-03-01T11:00:00Z');
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:00`;
+    });
+    await page.getByLabel('As it was at').fill(before);
+    await page.getByRole('button', { name: 'Read' }).click();
+    await page.getByTestId('memory-then').getByText('It was not in memory then.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+});
