@@ -1256,9 +1256,25 @@ export interface components {
         ProviderListSchema: {
             providers: components["schemas"]["ProviderSchema"][];
         };
+        AgentRecallDto: {
+            /**
+             * @description At most this many items.
+             * @example 5
+             */
+            limit: number;
+            /** @description Only items scoring at least this (BM25). Default: 0. */
+            minScore?: number;
+        };
         AgentMemoryDto: {
             /** @description The thread's last messages a run sees. */
             maxMessages: number;
+            /**
+             * @description The memory namespace of the agent's runs: a template over the run's context, filled in when a run starts. Default: none.
+             * @example users/{{context.userId}}
+             */
+            namespace?: string;
+            /** @description Before each run, the items of the namespace that best match the task are given to the model. */
+            recall?: components["schemas"]["AgentRecallDto"];
         };
         GuardrailCheckSchema: {
             /** @enum {string} */
@@ -1392,12 +1408,28 @@ export interface components {
              */
             scorers?: components["schemas"]["LiveScorerDto"][];
         };
+        AgentRecallSchema: {
+            /**
+             * @description At most this many items.
+             * @example 5
+             */
+            limit: number;
+            /** @description Only items scoring at least this (BM25). */
+            minScore?: number;
+        };
         AgentMemorySchema: {
             /**
              * @description The thread's last messages a run sees.
              * @example 50
              */
             maxMessages: number;
+            /**
+             * @description The memory namespace of its runs: a template over the run's context.
+             * @example users/{{context.userId}}
+             */
+            namespace?: string;
+            /** @description Before each run, the items of the namespace that best match the task are given to the model. */
+            recall?: components["schemas"]["AgentRecallSchema"];
         };
         AgentSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
@@ -1688,6 +1720,16 @@ export interface components {
             /** @enum {string} */
             strategy: "interrupt" | "rollback";
         };
+        RecalledItemSchema: {
+            /** @example users/ada */
+            namespace: string;
+            /** @example preferences */
+            key: string;
+            /** @description The version it was given (GET …/history shows it). */
+            version: number;
+            /** @description How well it matched the task (BM25; higher is better). */
+            score: number;
+        };
         RunTreeSchema: {
             runId: string;
             agentId: string;
@@ -1770,6 +1812,8 @@ export interface components {
             multitask: components["schemas"]["TurnsSupersededSchema"] | null;
             /** @description Cancelled by a later turn of its thread, and how; null for the others. */
             supersededBy: components["schemas"]["SupersededBySchema"] | null;
+            /** @description The memory items it was given before it began (its agent's `memory.recall`); null: none looked for. */
+            recalled: components["schemas"]["RecalledItemSchema"][] | null;
             /** @description With `?include=tree`: the run and all its descendants, each with its status and usage. */
             tree?: components["schemas"]["RunTreeSchema"];
             cancelRequested: boolean;

@@ -52,3 +52,17 @@ export class RunTrialSchema {
   })
   recordedFrom: string | null;
 }
+
+export class RecalledItemSchema {
+  @ApiProperty({ maxLength: 808, example: 'users/ada' })
+  namespace: string;
+
+  @ApiProperty({ maxLength: 200, example: 'preferences' })
+  key: string;
+
+  @ApiProperty({ description: 'The version it was given (GET …/history shows it).' })
+  version: number;
+
+  @ApiProperty({ description: 'How well it matched the task (BM25; higher is better).' })
+  score: number;
+}

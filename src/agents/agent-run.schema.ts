@@ -14,7 +14,7 @@ import { RunErrorSchema, RunSourceSchema } from '../http/openapi/run.schema';
 import { GuardrailVerdictSchema } from './guardrails.schema';
 import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
 import { UsageSchema } from '../http/openapi/usage.schema';
-import { ModelAttemptSchema, RunScoreSchema, RunTrialSchema } from './agent-run-parts.schema';
+import { ModelAttemptSchema, RecalledItemSchema, RunScoreSchema, RunTrialSchema } from './agent-run-parts.schema';
 import { SupersededBySchema, TurnsSupersededSchema } from './thread-turn.schema';
 
 /** The shapes the agent run routes answer with, for the OpenAPI document. */
@@ -280,6 +280,14 @@ export class AgentRunSchema {
     description: 'Cancelled by a later turn of its thread, and how; null for the others.',
   })
   supersededBy: SupersededBySchema | null;
+
+  @ApiProperty({
+    type: [RecalledItemSchema],
+    nullable: true,
+    maxItems: 20,
+    description: "The memory items it was given before it began (its agent's `memory.recall`); null: none looked for.",
+  })
+  recalled: RecalledItemSchema[] | null;
 
   @ApiPropertyOptional({
     type: RunTreeSchema,

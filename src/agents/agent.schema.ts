@@ -11,9 +11,30 @@ import { LatestRunSchema } from '../http/openapi/run.schema';
 
 const TOOL_IDS = { type: 'array', maxItems: LIST_ITEMS, items: { type: 'string', maxLength: NAME_LENGTH } } as const;
 
+export class AgentRecallSchema {
+  @ApiProperty({ minimum: 1, maximum: 20, example: 5, description: 'At most this many items.' })
+  limit: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1000, description: 'Only items scoring at least this (BM25).' })
+  minScore?: number;
+}
+
 export class AgentMemorySchema {
   @ApiProperty({ minimum: 0, maximum: 1000, example: 50, description: "The thread's last messages a run sees." })
   maxMessages: number;
+
+  @ApiPropertyOptional({
+    maxLength: 500,
+    example: 'users/{{context.userId}}',
+    description: "The memory namespace of its runs: a template over the run's context.",
+  })
+  namespace?: string;
+
+  @ApiPropertyOptional({
+    type: () => AgentRecallSchema,
+    description: 'Before each run, the items of the namespace that best match the task are given to the model.',
+  })
+  recall?: AgentRecallSchema;
 }
 
 export class AgentSummarySchema {

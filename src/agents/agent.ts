@@ -44,7 +44,17 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
   const { approvalRequired, fallbackModels, guardrails, handoffs, scorers } = from;
-  const memory = { maxMessages: from.memory.maxMessages };
+  const { maxMessages, namespace, recall } = from.memory;
+  // Plain values (a create's body holds class instances), without the fields left out.
+  const recalling = recall && {
+    limit: recall.limit,
+    ...(recall.minScore !== undefined && { minScore: recall.minScore }),
+  };
+  const memory = {
+    maxMessages,
+    ...(namespace !== undefined && { namespace }),
+    ...(recalling && { recall: recalling }),
+  };
   return {
     name,
     model,
@@ -80,9 +90,16 @@ export function needsApproval(rules: string[], toolId: string): boolean {
 
 export interface AgentMemory {
   maxMessages: number;
+  /** The memory namespace of its runs: a template over the run's context (`users/{{context.userId}}`). */
+  namespace?: string;
+  /** Before each run, the items of the namespace that best match the task are given to the model. */
+  recall?: { limit: number; minScore?: number };
 }
 
 export const DEFAULT_MEMORY: AgentMemory = { maxMessages: 50 };
+
+const isDefaultMemory = ({ maxMessages, namespace, recall }: AgentMemory) =>
+  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && recall === undefined;
 
 export const DEFAULT_MAX_STEPS = 10;
 
@@ -157,7 +174,7 @@ export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
       const data = {
         ...agent,
         ...(outputSchema && { outputSchema }),
-        ...(memory && memory.maxMessages !== DEFAULT_MEMORY.maxMessages && { memory }),
+        ...(memory && !isDefaultMemory(memory) && { memory }),
         ...(approvalRequired?.length && { approvalRequired }),
         ...(description && { description }),
         ...(fallbackModels?.length && { fallbackModels }),

@@ -1,3 +1,4 @@
+import { MemoryModule } from '../memory/memory.module';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ThreadsModule } from '../threads/threads.module';
@@ -22,7 +23,7 @@ import { WorkflowRunSlots } from './workflow-runs/workflow-run-slots';
 
 /** The process managers that execute runs. */
 @Module({
-  imports: [AgentsModule, WorkflowsModule, ThreadsModule, DatasetsModule, ScorersModule, SignalsModule],
+  imports: [AgentsModule, WorkflowsModule, ThreadsModule, DatasetsModule, ScorersModule, SignalsModule, MemoryModule],
   providers: [
     AgentRunExecutor,
     StaleRunSweeper,

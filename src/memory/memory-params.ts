@@ -1,5 +1,6 @@
 import { ApiParam } from '@nestjs/swagger';
-import { KEY_RULE, NAMESPACE_RULE } from './memory-address';
+import { NAMESPACE_RULE } from '../shared/memory-namespace';
+import { KEY_RULE } from './memory-address';
 
 /** The namespace as a path parameter: one segment, its `/` sent as `%2F`. */
 export const ApiNamespace = () =>

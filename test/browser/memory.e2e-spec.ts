@@ -73,4 +73,26 @@ describeInBrowser('memory in the console, in Chromium', () => {
     await page.getByTestId('memory-then').getByText('It was not in memory then.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
   });
+
+  it("lists on a run's page the memory items it was given, linked to them", async () => {
+    await app.request('PUT', '/v1/memory/users%2Fbob/drink', { value: 'Bob drinks black coffee' });
+    const memory = { maxMessages: 10, namespace: 'users/{{context.user}}', recall: { limit: 3 } };
+    const agent = await app.request('POST', '/v1/agents', { name: 'barista', model: 'openai-compatible/m', memory });
+    await page.goto(`${app.url}/#/agents/${agent.body.id}`);
+    await page
+      .getByTestId('agent-memory')
+      .getByText('namespace users/{{context.user}}, recalls up to 3 items')
+      .waitFor();
+    const run = await app.request(
+      'POST',
+      `/v1/agents/${agent.body.id}/run`,
+      { task: 'A coffee for Bob', context: { user: 'bob' } },
+      { prefer: 'wait=10' },
+    );
+    expect(run.body.recalled).toHaveLength(1);
+    await page.goto(`${app.url}/#/agents/${agent.body.id}/runs/${run.body.id}`);
+    await page.getByTestId('run-recalled').getByRole('link', { name: 'users/bob/drink' }).click();
+    await page.getByRole('heading', { name: 'drink' }).waitFor();
+    expect(await page.getByTestId('memory-item').textContent()).toContain('Bob drinks black coffee');
+  });
 });

@@ -145,6 +145,7 @@ describe.each(storeFixtures())('agents over HTTP on %s', (_store, createFixture)
       startAgentId: null,
       multitask: null,
       supersededBy: null,
+      recalled: null,
       error: null,
       warnings: [],
       workflowRunId: null,

@@ -7,6 +7,7 @@ import {
   PendingApproval,
   RunHandoff,
   RunScore,
+  RecalledItem,
   RunTrial,
   SupersededBy,
   TurnsSuperseded,
@@ -68,6 +69,8 @@ export type RecordToolResult = {
   replayed?: boolean;
 };
 /** What a guardrail check made of the task, the answer or a tool's result (`callId`). */
+/** The memory items found for the run's task in its namespace, given to the model (perhaps none). */
+export type RecordRecall = { type: 'RecordRecall'; executorId: string; namespace: string; items: RecalledItem[] };
 export type RecordGuardrailVerdict = {
   type: 'RecordGuardrailVerdict';
   executorId: string;
@@ -131,6 +134,7 @@ export type AgentRunCommand =
   | QueueAgentRun
   | StartAgentRun
   | RecordToolCall
+  | RecordRecall
   | RecordToolResult
   | RecordGuardrailVerdict
   | RenewRunLease

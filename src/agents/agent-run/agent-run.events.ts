@@ -9,6 +9,7 @@ import {
   PendingApproval,
   RunHandoff,
   RunScore,
+  RecalledItem,
   RunTrial,
   SupersededBy,
   TurnsSuperseded,
@@ -84,6 +85,11 @@ export type AgentRunGuardrailChecked = DomainEvent<
   'AgentRunGuardrailChecked',
   { runId: string; callId?: string; at: string } & GuardrailVerdict
 >;
+/** The memory items found for the run's task in its agent's namespace and given to the model, best first. */
+export type AgentRunRecalled = DomainEvent<
+  'AgentRunRecalled',
+  { runId: string; namespace: string; items: RecalledItem[]; at: string }
+>;
 export type AgentRunLeaseRenewed = DomainEvent<
   'AgentRunLeaseRenewed',
   { runId: string; executorId: string; at: string }
@@ -153,6 +159,7 @@ export type AgentRunEvent =
   | AgentRunToolCalled
   | AgentRunToolReturned
   | AgentRunGuardrailChecked
+  | AgentRunRecalled
   | AgentRunLeaseRenewed
   | AgentRunApprovalRequested
   | AgentRunApprovalsDecided
@@ -171,6 +178,7 @@ export const AGENT_RUN_EVENT_TYPES = eventTypes<AgentRunEvent>({
   AgentRunToolCalled: true,
   AgentRunToolReturned: true,
   AgentRunGuardrailChecked: true,
+  AgentRunRecalled: true,
   AgentRunLeaseRenewed: true,
   AgentRunApprovalRequested: true,
   AgentRunApprovalsDecided: true,

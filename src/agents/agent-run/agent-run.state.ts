@@ -108,6 +108,14 @@ export type RunGuardrailVerdict = GuardrailVerdict & { callId?: string; at: stri
 export type Multitask = 'enqueue' | 'reject' | 'interrupt' | 'rollback';
 export const MULTITASK_STRATEGIES: readonly Multitask[] = ['enqueue', 'reject', 'interrupt', 'rollback'];
 
+/** A memory item a run was given before it began (its agent's `memory.recall`): the version, and its score. */
+export interface RecalledItem {
+  namespace: string;
+  key: string;
+  version: number;
+  score: number;
+}
+
 /** A thread's turn that cancelled the turns open before it: how, and which runs. */
 export interface TurnsSuperseded {
   strategy: 'interrupt' | 'rollback';
@@ -188,6 +196,8 @@ export interface AgentRun {
   multitask?: TurnsSuperseded | null;
   /** Cancelled by a later turn of its thread (`interrupt` or `rollback`); absent or null for the others. */
   supersededBy?: SupersededBy | null;
+  /** The memory items it was given (its agent's `memory.recall`), in order; absent or null: none looked for. */
+  recalled?: RecalledItem[] | null;
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;

@@ -44,6 +44,7 @@ export function toAgentRun({
     // Only a thread's turns have these.
     multitask: run.multitask ?? null,
     supersededBy: run.supersededBy ?? null,
+    recalled: run.recalled ?? null,
   };
 }
 

@@ -33,6 +33,11 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
       const replay = replayed !== undefined && { replayed };
       return [{ type: 'AgentRunToolReturned', data: { runId, callId, tool, ...result, ...replay, at } }];
     }
+    case 'RecordRecall': {
+      checkExecutor(state, command.executorId);
+      const { namespace, items } = command;
+      return [{ type: 'AgentRunRecalled', data: { runId, namespace, items, at } }];
+    }
     case 'RecordGuardrailVerdict': {
       checkExecutor(state, command.executorId);
       const { verdict, callId } = command;

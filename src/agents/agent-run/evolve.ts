@@ -158,6 +158,8 @@ function evolveFields(state: AgentRunState, event: AgentRunEvent): AgentRunState
       const lastHandoff = { messages, toolCallsBefore: state.toolCalls.length };
       return { ...state, handoffs: [...(state.handoffs ?? []), handoff], lastHandoff };
     }
+    case 'AgentRunRecalled':
+      return { ...state, recalled: event.data.items };
     case 'AgentRunCancelRequested': {
       const { supersededBy } = event.data;
       return { ...state, cancelRequested: true, ...(supersededBy && { supersededBy }) };

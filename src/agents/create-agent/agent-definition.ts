@@ -1,3 +1,4 @@
+import { namespaceTemplateProblem } from '../../shared/memory-namespace';
 import { FieldError, ValidationFailed } from '../../shared/validation-failed';
 import { objectSchemaErrors } from '../../shared/json-schema';
 import { AgentDefinition } from '../agent';
@@ -48,6 +49,7 @@ export async function checkAgentDefinition(
   errors.push(...guardrailsErrors(guardrails), ...judgeErrors(guardrails, name, agents));
   errors.push(...handoffsErrors(handoffs, name, agents));
   errors.push(...liveScorersErrors(definition.scorers, scorers));
+  errors.push(...memoryErrors(definition.memory));
   if (errors.length) throw new ValidationFailed(errors);
 }
 
@@ -76,4 +78,19 @@ function liveScorersErrors(entries: LiveScorer[] | undefined, scorers: ScorerNam
  */
 export function outputSchemaErrors(outputSchema: unknown): Promise<FieldError[]> {
   return objectSchemaErrors('outputSchema', outputSchema);
+}
+
+/** A memory namespace that is a template of one, and recall only with a namespace to recall from. */
+function memoryErrors(memory: AgentDefinition['memory'] | undefined): FieldError[] {
+  if (!memory) return [];
+  const errors: FieldError[] = [];
+  const problem = memory.namespace === undefined ? undefined : namespaceTemplateProblem(memory.namespace);
+  if (problem) errors.push({ path: 'memory.namespace', message: `memory.namespace ${problem}` });
+  if (memory.recall && memory.namespace === undefined) {
+    errors.push({
+      path: 'memory.recall',
+      message: 'memory.recall needs memory.namespace: the namespace to recall from',
+    });
+  }
+  return errors;
 }

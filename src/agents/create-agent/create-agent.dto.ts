@@ -25,8 +25,9 @@ import { GuardrailsSchema } from '../guardrails.schema';
 import { FastBodySchema } from '../../http/body-schema';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY } from '../agent';
 
+import { AgentMemoryDto, MAX_MEMORY, MAX_RECALLED } from './agent-memory.dto';
+
 const MAX_STEPS_LIMIT = 100;
-const MAX_MEMORY = 1000;
 const MAX_FALLBACK_MODELS = 5;
 
 // Request schemas state defaults in words: a `default` keyword makes generated clients require the field.
@@ -45,15 +46,6 @@ export const OUTPUT_SCHEMA_FIELD = {
 export const MODEL_PATTERN = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 /** A tool id (`current_time`, `mcp:files/read`, `mcp:files/*`), or another agent as `agent:<its name>`. */
 const TOOL_PATTERN = /^(?:agent:\S.*|[A-Za-z0-9][A-Za-z0-9._:/*-]*)$/;
-
-export class AgentMemoryDto {
-  @ApiProperty({ minimum: 0, maximum: MAX_MEMORY, description: "The thread's last messages a run sees." })
-  @Max(MAX_MEMORY)
-  @Min(0)
-  @IsInt({ message: 'memory.maxMessages must be an integer' })
-  @IsDefined({ message: 'memory.maxMessages is required' })
-  maxMessages: number;
-}
 
 const MODEL_ID = { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/\\S+$' } as const;
 
@@ -85,7 +77,19 @@ const CREATE_AGENT_BODY = {
       type: 'object',
       additionalProperties: false,
       required: ['maxMessages'],
-      properties: { maxMessages: { type: 'integer', minimum: 0, maximum: MAX_MEMORY } },
+      properties: {
+        maxMessages: { type: 'integer', minimum: 0, maximum: MAX_MEMORY },
+        namespace: { type: 'string', maxLength: 500 },
+        recall: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['limit'],
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: MAX_RECALLED },
+            minScore: { type: 'number', minimum: 0, maximum: 1000 },
+          },
+        },
+      },
     },
     outputSchema: { type: 'object' },
     guardrails: { type: 'object' },

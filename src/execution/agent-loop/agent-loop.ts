@@ -173,6 +173,9 @@ async function loop(
         headers: opened.headers,
         system: request.instructions,
         messages,
+        // The only system messages among them are the service's own (the memory a run recalled, see memory-recall.ts):
+        // a thread's messages are the user's, the model's and the tools'.
+        allowSystemInMessages: true,
         tools,
         ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
         stopWhen: [stepCountIs(maxSteps), pausing],

@@ -28,6 +28,9 @@ import { runSpanEnded } from './agent-run-span';
 import { RunGuardrails } from '../guardrails/run-guardrails';
 import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 import { AgentTurns } from './agent-turns';
+import { recalledMemory } from './memory-recall';
+import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
+import type { Clock } from '../../shared/clock';
 import { GuardrailJudge } from '../guardrails/guardrail-judge';
 import type { AgentDirectory } from '../../agents/agent-directory.port';
 
@@ -36,6 +39,8 @@ export interface ExecutionDeps {
   /** The agents as the read model has them: the judges of guardrails are found by name there. */
   agents: Pick<AgentDirectory, 'activeAgentNamed'>;
   threads: ThreadsReadModel;
+  memory: MemoryReadModel;
+  clock: Clock;
   tools: RunTools;
   childRuns: ChildRuns;
   maxHandoffs: number;
@@ -154,7 +159,8 @@ export class AgentRunExecution {
         run.threadId && !handedOff
           ? memoryWindow(this.deps.threads.lastMessages(run.threadId, maxMessages), maxMessages)
           : [];
-      const history = toModelMessages(remembered, modelNames);
+      const recalled = await recalledMemory(run, turn.agent.memory, this.deps, (recall) => this.record(recall));
+      const history = [...recalled, ...toModelMessages(remembered, modelNames)];
       // A resumed run's task was checked when it first started.
       const queuedChecks = run.inputChecked ? run.guardrails : undefined;
       const sent = resume

@@ -22,6 +22,8 @@ import { RunCancelled, RunInterrupted } from './run-outcome';
 import { runAttributes } from './agent-run-span';
 import { ClaimDetails, RunClaim, RunClaims } from './run-claim';
 import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
+import { MemoryReadModel } from '../../memory/queries/memory.read-model';
+import { Clock } from '../../shared/clock';
 import { contextOf, inAsyncScope, inSpan } from '../../shared/trace-context';
 import type { Agent } from '../../agents/agent';
 import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
@@ -70,6 +72,8 @@ export class AgentRunExecutor extends ProcessManager {
     private readonly applied: AppliedEvents,
     private readonly threads: ThreadsReadModel,
     private readonly queuedHere: RunsQueuedHere,
+    private readonly memory: MemoryReadModel,
+    private readonly clock: Clock,
   ) {
     super(deps, config.runs.executorEnabled);
     this.providers = new ModelProviders(config.providers, undefined, configuredSecrets(config));
@@ -253,6 +257,8 @@ export class AgentRunExecutor extends ProcessManager {
       actors: this.actors,
       agents: this.runs,
       threads: this.threads,
+      memory: this.memory,
+      clock: this.clock,
       tools: this.tools,
       childRuns: this.childRuns,
       maxHandoffs: this.config.runs.maxHandoffs,

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/decider';
 import { Page, decodeCursor } from '../../read-models/page';
 import { Clock } from '../../shared/clock';
 import { ValidationFailed } from '../../shared/validation-failed';
-import { namespaceProblem } from '../memory-address';
+import { namespaceProblem } from '../../shared/memory-namespace';
 import { matchExpression } from './memory-text';
 import { MemoryFilter, MemoryReadModel, MemoryVersionView, MemoryView } from './memory.read-model';
 

@@ -29,6 +29,11 @@ export interface AgentDraft {
   /** The scorers of its succeeded runs, each with the share of runs it scores. */
   scorers: LiveScorerDraft[];
   maxMessages: string;
+  /** Blank: no memory namespace (and no recall). */
+  memoryNamespace: string;
+  /** Blank: no recall. */
+  recallLimit: string;
+  recallMinScore: string;
   maxSteps: string;
 }
 
@@ -47,6 +52,10 @@ export const AGENT_PATHS = [
   'handoffs',
   'scorers',
   'memory.maxMessages',
+  'memory.namespace',
+  'memory.recall',
+  'memory.recall.limit',
+  'memory.recall.minScore',
   'maxSteps',
 ];
 
@@ -68,6 +77,9 @@ export function agentDraft(agent?: Agent): AgentDraft {
       handoffs: [],
       scorers: [],
       maxMessages: '50',
+      memoryNamespace: '',
+      recallLimit: '',
+      recallMinScore: '',
       maxSteps: '10',
     };
   }
@@ -88,6 +100,9 @@ export function agentDraft(agent?: Agent): AgentDraft {
     handoffs: handoffsDraft(agent.handoffs),
     scorers: scorersDraft(agent.scorers),
     maxMessages: String(agent.memory.maxMessages),
+    memoryNamespace: agent.memory.namespace ?? '',
+    recallLimit: agent.memory.recall ? String(agent.memory.recall.limit) : '',
+    recallMinScore: agent.memory.recall?.minScore === undefined ? '' : String(agent.memory.recall.minScore),
     maxSteps: String(agent.maxSteps),
   };
 }
@@ -157,8 +172,25 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     guardrails,
     handoffs,
     scorers,
-    memory: { maxMessages },
+    memory: { maxMessages, ...memoryOf(draft, problems) },
     maxSteps,
   };
   return { body, problems };
+}
+
+/** The namespace and the recall, when set: a recall needs a namespace, and takes 1 to 20 items. */
+function memoryOf(draft: AgentDraft, problems: FieldProblem[]) {
+  const namespace = draft.memoryNamespace.trim();
+  if (!namespace) return {};
+  if (!draft.recallLimit.trim()) return { namespace };
+  const limit = parseCount(draft.recallLimit, 'memory.recall.limit', 1, 20, problems);
+  const score = draft.recallMinScore.trim();
+  const minScore = score === '' ? undefined : Number(score);
+  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1000)) {
+    problems.push({
+      path: 'memory.recall.minScore',
+      message: 'memory.recall.minScore must be a number from 0 to 1000',
+    });
+  }
+  return { namespace, recall: { limit, ...(minScore !== undefined && { minScore }) } };
 }

@@ -1,3 +1,4 @@
+import { MemoryFields } from './memory-fields';
 import { useEffect, useState } from 'preact/hooks';
 import { api, asProblem, unwrap, type ProblemError } from '../api/client';
 import type { Provider, Tool } from '../api/schema';
@@ -274,6 +275,7 @@ export function AgentFields({
           )}
         </Field>
       </div>
+      <MemoryFields draft={draft} set={set} error={error} id={id} />
     </>
   );
 }

@@ -95,6 +95,12 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dd>{agent.maxSteps}</dd>
             <dt>Thread window</dt>
             <dd>{agent.memory.maxMessages} messages</dd>
+            <dt>Memory</dt>
+            <dd data-testid="agent-memory">
+              {agent.memory.namespace
+                ? `namespace ${agent.memory.namespace}${agent.memory.recall ? `, recalls up to ${agent.memory.recall.limit} items` : ''}`
+                : 'none'}
+            </dd>
             <dt>Version</dt>
             <dd data-testid="agent-version">{agent.version}</dd>
             <dt>Instructions</dt>

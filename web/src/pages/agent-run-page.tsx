@@ -216,6 +216,24 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
             </>
           )}
           <TrialFacts experimentId={run.experimentId} trial={run.trial} recordedHref={(id) => href('agent-runs', id)} />
+          {run.recalled && (
+            <>
+              <dt>Recalled</dt>
+              <dd data-testid="run-recalled">
+                {run.recalled.length === 0
+                  ? 'nothing matched its task'
+                  : run.recalled.map((item, i) => (
+                      <span key={`${item.namespace}/${item.key}`}>
+                        {i > 0 && ', '}
+                        <a href={href('memory', item.namespace, item.key)}>
+                          {item.namespace}/{item.key}
+                        </a>{' '}
+                        (version {item.version})
+                      </span>
+                    ))}
+              </dd>
+            </>
+          )}
           <dt>History</dt>
           <dd>
             <a href={href('history', `agentrun-${runId}`)}>Event history</a>

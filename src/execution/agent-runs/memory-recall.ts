@@ -1,0 +1,50 @@
+import type { ModelMessage } from 'ai';
+import type { AgentMemory } from '../../agents/agent';
+import type { RecordRecall } from '../../agents/agent-run/agent-run.commands';
+import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
+import { matchExpression } from '../../memory/queries/memory-text';
+import type { MemoryReadModel, MemoryView } from '../../memory/queries/memory.read-model';
+import type { Clock } from '../../shared/clock';
+import { fillNamespace } from '../../shared/memory-namespace';
+
+/** What recall needs: the memory read model, the time (an expired item is not recalled), and who executes the run. */
+export interface RecallDeps {
+  memory: MemoryReadModel;
+  clock: Clock;
+  executorId: string;
+}
+
+/**
+ * The memory a run is given before it begins, as one system message listing each item with its key: the items of
+ * its agent's namespace (filled in from the run's context) that best match its task, at most `recall.limit`, those
+ * scoring at least `recall.minScore`. Which were given is recorded on the run once; a run resumed (after approvals,
+ * say) is given the same versions again. None: no recall, a context without the namespace's fields, or no match.
+ */
+export async function recalledMemory(
+  run: AgentRunAggregate,
+  memory: AgentMemory,
+  deps: RecallDeps,
+  record: (command: RecordRecall) => Promise<void>,
+): Promise<ModelMessage[]> {
+  if (run.recalled) {
+    const again = run.recalled.map((item) => deps.memory.version(item.namespace, item.key, item.version));
+    return asMessage(again.filter((item): item is MemoryView => item !== undefined));
+  }
+  const { namespace: template, recall } = memory;
+  if (!template || !recall) return [];
+  const namespace = fillNamespace(template, run.context);
+  if (!namespace) return [];
+  const match = matchExpression(run.task);
+  const found = match ? deps.memory.search(namespace, match, {}, recall.limit, deps.clock.now()) : [];
+  const hits = found.filter((hit) => hit.score >= (recall.minScore ?? 0));
+  const items = hits.map(({ namespace: at, key, version, score }) => ({ namespace: at, key, version, score }));
+  await record({ type: 'RecordRecall', executorId: deps.executorId, namespace, items });
+  return asMessage(hits);
+}
+
+function asMessage(items: MemoryView[]): ModelMessage[] {
+  if (!items.length) return [];
+  const lines = items.map((item) => `- ${item.namespace}/${item.key}: ${JSON.stringify(item.value)}`);
+  const content = `What you remember that may bear on this task (memory items, by key):\n${lines.join('\n')}`;
+  return [{ role: 'system', content }];
+}

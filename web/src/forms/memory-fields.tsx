@@ -1,0 +1,52 @@
+import type { ProblemError } from '../api/client';
+import { Field } from '../components/field';
+import type { AgentDraft } from './agent-draft';
+
+type MemoryDraft = Pick<AgentDraft, 'memoryNamespace' | 'recallLimit' | 'recallMinScore'>;
+
+/** The memory an agent's runs use: their namespace, and how many of its items best matching the task they are given. */
+export function MemoryFields({
+  draft,
+  set,
+  error,
+  id,
+}: {
+  draft: MemoryDraft;
+  set: (change: Partial<MemoryDraft>) => void;
+  error: ProblemError | null;
+  id: (name: string) => string;
+}) {
+  const field = (name: keyof MemoryDraft, label: string, path: string, hint: string, numeric = false) => (
+    <Field id={id(name)} label={label} path={path} error={error} hint={hint}>
+      {(describedBy, invalid) => (
+        <input
+          id={id(name)}
+          {...(numeric && { inputMode: 'numeric' as const })}
+          value={draft[name]}
+          onInput={(e) => set({ [name]: e.currentTarget.value })}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          disabled={name !== 'memoryNamespace' && !draft.memoryNamespace.trim()}
+        />
+      )}
+    </Field>
+  );
+  return (
+    <div class="row">
+      {field(
+        'memoryNamespace',
+        'Memory namespace',
+        'memory.namespace',
+        "A template over the run's context, such as users/{{context.userId}}. Blank: none.",
+      )}
+      {field(
+        'recallLimit',
+        'Recall (items)',
+        'memory.recall.limit',
+        'Before each run, give the model this many items best matching its task (1 to 20). Blank: none.',
+        true,
+      )}
+      {field('recallMinScore', 'Recall at least (score)', 'memory.recall.minScore', 'Blank: any score.', true)}
+    </div>
+  );
+}
