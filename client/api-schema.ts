@@ -1275,6 +1275,8 @@ export interface components {
             namespace?: string;
             /** @description Before each run, the items of the namespace that best match the task are given to the model. */
             recall?: components["schemas"]["AgentRecallDto"];
+            /** @description The model gets `remember`, `recall` and `forget` tools on the namespace. Default: false. */
+            tools?: boolean;
         };
         GuardrailCheckSchema: {
             /** @enum {string} */
@@ -1430,6 +1432,8 @@ export interface components {
             namespace?: string;
             /** @description Before each run, the items of the namespace that best match the task are given to the model. */
             recall?: components["schemas"]["AgentRecallSchema"];
+            /** @description The model gets `remember`, `recall` and `forget` tools on the namespace. */
+            tools?: boolean;
         };
         AgentSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */

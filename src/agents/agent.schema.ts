@@ -35,6 +35,9 @@ export class AgentMemorySchema {
     description: 'Before each run, the items of the namespace that best match the task are given to the model.',
   })
   recall?: AgentRecallSchema;
+
+  @ApiPropertyOptional({ description: 'The model gets `remember`, `recall` and `forget` tools on the namespace.' })
+  tools?: boolean;
 }
 
 export class AgentSummarySchema {

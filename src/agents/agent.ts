@@ -44,7 +44,7 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
   const { approvalRequired, fallbackModels, guardrails, handoffs, scorers } = from;
-  const { maxMessages, namespace, recall } = from.memory;
+  const { maxMessages, namespace, recall, tools: memoryTools } = from.memory;
   // Plain values (a create's body holds class instances), without the fields left out.
   const recalling = recall && {
     limit: recall.limit,
@@ -53,6 +53,7 @@ export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const memory = {
     maxMessages,
     ...(namespace !== undefined && { namespace }),
+    ...(memoryTools && { tools: true }),
     ...(recalling && { recall: recalling }),
   };
   return {
@@ -94,12 +95,14 @@ export interface AgentMemory {
   namespace?: string;
   /** Before each run, the items of the namespace that best match the task are given to the model. */
   recall?: { limit: number; minScore?: number };
+  /** The model gets `remember`, `recall` and `forget` on the namespace. */
+  tools?: boolean;
 }
 
 export const DEFAULT_MEMORY: AgentMemory = { maxMessages: 50 };
 
-const isDefaultMemory = ({ maxMessages, namespace, recall }: AgentMemory) =>
-  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && recall === undefined;
+const isDefaultMemory = ({ maxMessages, namespace, recall, tools }: AgentMemory) =>
+  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && recall === undefined && !tools;
 
 export const DEFAULT_MAX_STEPS = 10;
 

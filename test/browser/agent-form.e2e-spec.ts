@@ -141,6 +141,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     expect(await form.getByLabel('Recall (items)').isDisabled()).toBe(true);
     await form.getByLabel('Memory namespace').fill('users/{{context.user}}');
     await form.getByLabel('Recall (items)').fill('3');
+    await form.getByLabel('Memory tools').check();
     await form.getByLabel('Max steps').fill('6');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.getByTestId('agent-version').getByText('2').waitFor();
@@ -152,7 +153,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
       tools: ['mcp:remote/echo', 'current_time'],
       approvalRequired: ['current_time', 'mcp:remote/*'],
       outputSchema: { properties: { answer: { maxLength: 100 } } },
-      memory: { maxMessages: 30, namespace: 'users/{{context.user}}', recall: { limit: 3 } },
+      memory: { maxMessages: 30, namespace: 'users/{{context.user}}', recall: { limit: 3 }, tools: true },
       maxSteps: 6,
     });
   });

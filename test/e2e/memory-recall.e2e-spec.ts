@@ -1,8 +1,10 @@
 import {
   ChatCompletionsBody,
   ScriptedServer,
+  lastUserMessage,
   startScriptedOpenAIServer,
   systemMessage,
+  toolResults,
 } from '../support/scripted-model-server';
 import { expectProblem } from '../support/problem-expectations';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -66,6 +68,52 @@ describe('memory recall', () => {
     expect(nobody.body).toMatchObject({ status: 'succeeded', recalled: null });
   });
 
+  it('gives the model remember, recall and forget on its namespace; what it remembers names the run', async () => {
+    const tools = { maxMessages: 50, namespace: 'users/{{context.user}}', tools: true };
+    const agent = await app.request('POST', '/v1/agents', {
+      name: 'scribe',
+      model: 'openai-compatible/m',
+      memory: tools,
+    });
+    expect(agent.body.memory).toEqual(tools);
+    const script: Record<string, { name: string; arguments: unknown }> = {
+      'note it': { name: 'remember', arguments: { key: 'shoe-size', value: { size: 38 } } },
+      'look it up': { name: 'recall', arguments: { query: 'size' } },
+      'drop it': { name: 'forget', arguments: { key: 'shoe-size' } },
+    };
+    model.respondWith((body) => {
+      const results = toolResults(body);
+      if (results.length) return { kind: 'text', text: `tool said ${JSON.stringify(results[0].content)}` };
+      // The task comes with its context after it.
+      const task = Object.keys(script).find((asked) => lastUserMessage(body).startsWith(asked))!;
+      return { kind: 'toolCalls', calls: [script[task]] };
+    });
+    try {
+      const noted = await run(agent.body.id, 'note it', { user: 'cy' });
+      expect(noted.body.error).toBeNull();
+      expect(noted.body).toMatchObject({ status: 'succeeded', toolCalls: [{ tool: 'memory:remember' }] });
+      const item = (await app.request('GET', '/v1/memory/users%2Fcy/shoe-size')).body;
+      expect(item).toMatchObject({ value: { size: 38 }, version: 1, source: { runId: noted.body.id } });
+      const found = await run(agent.body.id, 'look it up', { user: 'cy' });
+      expect(found.body.toolCalls[0].output).toEqual([
+        { key: 'shoe-size', value: { size: 38 }, score: expect.any(Number) },
+      ]);
+      const dropped = await run(agent.body.id, 'drop it', { user: 'cy' });
+      expect(dropped.body.toolCalls[0].output).toEqual({ forgotten: 'shoe-size' });
+      expectProblem(await app.request('GET', '/v1/memory/users%2Fcy/shoe-size'), 404);
+      const again = await run(agent.body.id, 'drop it', { user: 'cy' });
+      expect(again.body.toolCalls[0].error).toContain('nothing is remembered as shoe-size');
+      // Another user's runs work on their own namespace.
+      await run(agent.body.id, 'note it', { user: 'dee' });
+      expect((await app.request('GET', '/v1/memory/users%2Fdee')).body.items.map((i: any) => i.key)).toEqual([
+        'shoe-size',
+      ]);
+      expect((await app.request('GET', '/v1/memory/users%2Fcy')).body.items).toEqual([]);
+    } finally {
+      model.respondWith(() => ({ kind: 'text', text: 'noted' }));
+    }
+  });
+
   it('refuses a namespace that is no template of one, and recall without a namespace', async () => {
     const bad = async (memoryField: object, path: string) => {
       const answer = await app.request('POST', '/v1/agents', {
@@ -79,6 +127,8 @@ describe('memory recall', () => {
     await bad({ maxMessages: 5, namespace: 'users/{{input.x}}' }, 'memory.namespace');
     await bad({ maxMessages: 5, namespace: 'a//b' }, 'memory.namespace');
     await bad({ maxMessages: 5, recall: { limit: 2 } }, 'memory.recall');
+    await bad({ maxMessages: 5, tools: true }, 'memory.tools');
+    await bad({ maxMessages: 5, namespace: 'users', tools: 'yes' }, 'memory.tools');
     await bad({ maxMessages: 5, namespace: 'users', recall: { limit: 0 } }, 'memory.recall.limit');
   });
 });

@@ -86,6 +86,9 @@ function memoryErrors(memory: AgentDefinition['memory'] | undefined): FieldError
   const errors: FieldError[] = [];
   const problem = memory.namespace === undefined ? undefined : namespaceTemplateProblem(memory.namespace);
   if (problem) errors.push({ path: 'memory.namespace', message: `memory.namespace ${problem}` });
+  if (memory.tools && memory.namespace === undefined) {
+    errors.push({ path: 'memory.tools', message: 'memory.tools needs memory.namespace: the namespace they work on' });
+  }
   if (memory.recall && memory.namespace === undefined) {
     errors.push({
       path: 'memory.recall',

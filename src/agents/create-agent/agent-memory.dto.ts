@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsNumber, IsObject, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsDefined,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { Optional } from '../../http/validation';
 
 /** The most thread messages a run may see. */
@@ -56,4 +67,11 @@ export class AgentMemoryDto {
   @IsObject({ message: 'memory.recall must be an object' })
   @Optional()
   recall?: AgentRecallDto;
+
+  @ApiPropertyOptional({
+    description: 'The model gets `remember`, `recall` and `forget` tools on the namespace. Default: false.',
+  })
+  @IsBoolean({ message: 'memory.tools must be true or false' })
+  @Optional()
+  tools?: boolean;
 }

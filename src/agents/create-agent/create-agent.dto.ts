@@ -80,6 +80,7 @@ const CREATE_AGENT_BODY = {
       properties: {
         maxMessages: { type: 'integer', minimum: 0, maximum: MAX_MEMORY },
         namespace: { type: 'string', maxLength: 500 },
+        tools: { type: 'boolean' },
         recall: {
           type: 'object',
           additionalProperties: false,

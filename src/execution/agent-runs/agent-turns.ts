@@ -15,10 +15,11 @@ import { RunGuardrails } from '../guardrails/run-guardrails';
 import type { Judge } from '../../agents/guardrail-checks/run-checks';
 import { HandoffFailed } from './run-outcome';
 import type { RecordedCalls } from '../agent-loop/recorded-calls';
+import { MemoryToolsDeps, memoryTools } from './memory-tools';
 
 type AgentLoopModule = typeof import('../agent-loop/agent-loop');
 
-export interface AgentTurnsDeps {
+export interface AgentTurnsDeps extends MemoryToolsDeps {
   actors: ActorRegistry;
   tools: RunTools;
   childRuns: ChildRuns;
@@ -70,7 +71,7 @@ export class AgentTurns {
   ) {}
 
   prepare(agent: Agent): AgentTurn {
-    const { tools } = this.deps.tools.forAgent(agent);
+    const tools = [...this.deps.tools.forAgent(agent).tools, ...memoryTools(agent, this.agentRun, this.deps)];
     const modelNames = new Map(tools.map((t) => [t.id, t.modelName]));
     const guard = new RunGuardrails(
       agent.guardrails ?? {},

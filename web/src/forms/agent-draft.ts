@@ -34,6 +34,7 @@ export interface AgentDraft {
   /** Blank: no recall. */
   recallLimit: string;
   recallMinScore: string;
+  memoryTools: boolean;
   maxSteps: string;
 }
 
@@ -56,6 +57,7 @@ export const AGENT_PATHS = [
   'memory.recall',
   'memory.recall.limit',
   'memory.recall.minScore',
+  'memory.tools',
   'maxSteps',
 ];
 
@@ -80,6 +82,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
       memoryNamespace: '',
       recallLimit: '',
       recallMinScore: '',
+      memoryTools: false,
       maxSteps: '10',
     };
   }
@@ -103,6 +106,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
     memoryNamespace: agent.memory.namespace ?? '',
     recallLimit: agent.memory.recall ? String(agent.memory.recall.limit) : '',
     recallMinScore: agent.memory.recall?.minScore === undefined ? '' : String(agent.memory.recall.minScore),
+    memoryTools: agent.memory.tools ?? false,
     maxSteps: String(agent.maxSteps),
   };
 }
@@ -182,7 +186,8 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
 function memoryOf(draft: AgentDraft, problems: FieldProblem[]) {
   const namespace = draft.memoryNamespace.trim();
   if (!namespace) return {};
-  if (!draft.recallLimit.trim()) return { namespace };
+  const tools = draft.memoryTools && { tools: true };
+  if (!draft.recallLimit.trim()) return { namespace, ...tools };
   const limit = parseCount(draft.recallLimit, 'memory.recall.limit', 1, 20, problems);
   const score = draft.recallMinScore.trim();
   const minScore = score === '' ? undefined : Number(score);
@@ -192,5 +197,5 @@ function memoryOf(draft: AgentDraft, problems: FieldProblem[]) {
       message: 'memory.recall.minScore must be a number from 0 to 1000',
     });
   }
-  return { namespace, recall: { limit, ...(minScore !== undefined && { minScore }) } };
+  return { namespace, recall: { limit, ...(minScore !== undefined && { minScore }) }, ...tools };
 }

@@ -2,7 +2,8 @@ import type { ProblemError } from '../api/client';
 import { Field } from '../components/field';
 import type { AgentDraft } from './agent-draft';
 
-type MemoryDraft = Pick<AgentDraft, 'memoryNamespace' | 'recallLimit' | 'recallMinScore'>;
+type MemoryDraft = Pick<AgentDraft, 'memoryNamespace' | 'recallLimit' | 'recallMinScore' | 'memoryTools'>;
+type TextKey = Exclude<keyof MemoryDraft, 'memoryTools'>;
 
 /** The memory an agent's runs use: their namespace, and how many of its items best matching the task they are given. */
 export function MemoryFields({
@@ -16,7 +17,7 @@ export function MemoryFields({
   error: ProblemError | null;
   id: (name: string) => string;
 }) {
-  const field = (name: keyof MemoryDraft, label: string, path: string, hint: string, numeric = false) => (
+  const field = (name: TextKey, label: string, path: string, hint: string, numeric = false) => (
     <Field id={id(name)} label={label} path={path} error={error} hint={hint}>
       {(describedBy, invalid) => (
         <input
@@ -47,6 +48,25 @@ export function MemoryFields({
         true,
       )}
       {field('recallMinScore', 'Recall at least (score)', 'memory.recall.minScore', 'Blank: any score.', true)}
+      <Field
+        id={id('memory-tools')}
+        label="Memory tools"
+        path="memory.tools"
+        error={error}
+        hint="The model may remember, recall and forget items of the namespace."
+      >
+        {(describedBy, invalid) => (
+          <input
+            id={id('memory-tools')}
+            type="checkbox"
+            checked={draft.memoryTools}
+            onChange={(e) => set({ memoryTools: e.currentTarget.checked })}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            disabled={!draft.memoryNamespace.trim()}
+          />
+        )}
+      </Field>
     </div>
   );
 }

@@ -98,7 +98,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
             <dt>Memory</dt>
             <dd data-testid="agent-memory">
               {agent.memory.namespace
-                ? `namespace ${agent.memory.namespace}${agent.memory.recall ? `, recalls up to ${agent.memory.recall.limit} items` : ''}`
+                ? `namespace ${agent.memory.namespace}${agent.memory.recall ? `, recalls up to ${agent.memory.recall.limit} items` : ''}${agent.memory.tools ? ', with memory tools' : ''}`
                 : 'none'}
             </dd>
             <dt>Version</dt>

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { ActorRegistry } from '../../actors/actor-registry';
+import type { Agent } from '../../agents/agent';
+import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
+import { DomainError } from '../../domain/decider';
+import { memoryItemDecider, memoryStream } from '../../memory/memory-item';
+import { matchExpression } from '../../memory/queries/memory-text';
+import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
+import type { Clock } from '../../shared/clock';
+import { fillNamespace } from '../../shared/memory-namespace';
+import type { RunnableTool } from '../../tools/tool';
+
+/** What the memory tools need: the store to write the items, the read model to search them, and the time. */
+export interface MemoryToolsDeps {
+  actors: ActorRegistry;
+  memory: MemoryReadModel;
+  clock: Clock;
+}
+
+const KEY = /^(?!\.+$)[A-Za-z0-9_.-]{1,200}$/;
+const MAX_VALUE_BYTES = 64 * 1024;
+const KEY_FIELD = { type: 'string', maxLength: 200, pattern: KEY.source };
+
+/**
+ * The tools an agent with `memory.tools` gives its model, on the run's namespace (its `memory.namespace` filled in
+ * from the run's context): `remember` puts an item (a new version; the item's source names the run), `recall`
+ * searches the items by words, `forget` deletes one. None when the namespace cannot be filled in.
+ */
+export function memoryTools(agent: Agent, run: AgentRunAggregate, deps: MemoryToolsDeps): RunnableTool[] {
+  const template = agent.memory.namespace;
+  if (!agent.memory.tools || !template) return [];
+  const namespace = fillNamespace(template, run.context);
+  if (!namespace) return [];
+  const context = (key: string) => ({ correlationId: run.id, causationId: memoryStream(namespace, key) });
+  const remember: RunnableTool = {
+    id: 'memory:remember',
+    modelName: 'remember',
+    description: `Remembers a value under a key in ${namespace}, for later runs (a key already there gets a new version).`,
+    inputSchema: {
+      type: 'object',
+      properties: { key: { ...KEY_FIELD, description: 'Letters, digits, _ . - (default: a new key)' }, value: {} },
+      required: ['value'],
+    },
+    async execute(input) {
+      const { key = `note-${randomUUID().slice(0, 8)}`, value } = input as { key?: string; value: unknown };
+      if (!KEY.test(key)) throw new Error('key must be letters, digits, "_", "." and "-" (at most 200)');
+      if (value === undefined) throw new Error('value is required');
+      if (Buffer.byteLength(JSON.stringify(value)) > MAX_VALUE_BYTES) throw new Error('value must be at most 64 KB');
+      const put = { type: 'PutMemoryItem' as const, namespace, key, value, runId: run.id };
+      const { state } = await deps.actors.send(memoryStream(namespace, key), memoryItemDecider, put, context(key));
+      return { namespace, key, version: state!.version };
+    },
+  };
+  const recall: RunnableTool = {
+    id: 'memory:recall',
+    modelName: 'recall',
+    description: `Searches what is remembered in ${namespace} by words: the best matches, with their keys.`,
+    inputSchema: { type: 'object', properties: { query: { type: 'string', maxLength: 1000 } }, required: ['query'] },
+    async execute(input) {
+      const match = matchExpression(String((input as { query?: unknown }).query ?? ''));
+      if (!match) return [];
+      const hits = deps.memory.search(namespace, match, {}, 5, deps.clock.now());
+      return hits.map(({ key, value, score }) => ({ key, value, score }));
+    },
+  };
+  const forget: RunnableTool = {
+    id: 'memory:forget',
+    modelName: 'forget',
+    description: `Forgets what is remembered under a key in ${namespace} (its history is kept).`,
+    inputSchema: { type: 'object', properties: { key: KEY_FIELD }, required: ['key'] },
+    async execute(input) {
+      const key = String((input as { key?: unknown }).key ?? '');
+      if (!KEY.test(key)) throw new Error('key must be letters, digits, "_", "." and "-" (at most 200)');
+      try {
+        await deps.actors.send(
+          memoryStream(namespace, key),
+          memoryItemDecider,
+          { type: 'DeleteMemoryItem' },
+          context(key),
+        );
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'not_found')
+          throw new Error(`nothing is remembered as ${key}`);
+        throw error;
+      }
+      return { forgotten: key };
+    },
+  };
+  return [remember, recall, forget];
+}
