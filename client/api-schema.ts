@@ -1265,6 +1265,12 @@ export interface components {
             /** @description Only items scoring at least this (BM25). Default: 0. */
             minScore?: number;
         };
+        WorkingMemoryDto: {
+            /** @description A JSON Schema (`"type": "object"` at its root) the document must match. Default: any object. */
+            schema?: {
+                [key: string]: unknown;
+            };
+        };
         AgentMemoryDto: {
             /** @description The thread's last messages a run sees. */
             maxMessages: number;
@@ -1277,6 +1283,8 @@ export interface components {
             recall?: components["schemas"]["AgentRecallDto"];
             /** @description The model gets `remember`, `recall` and `forget` tools on the namespace. Default: false. */
             tools?: boolean;
+            /** @description On a thread: one JSON document the model sees at the start of every turn and updates with update_working_memory. */
+            working?: components["schemas"]["WorkingMemoryDto"];
         };
         GuardrailCheckSchema: {
             /** @enum {string} */
@@ -1434,6 +1442,12 @@ export interface components {
             recall?: components["schemas"]["AgentRecallSchema"];
             /** @description The model gets `remember`, `recall` and `forget` tools on the namespace. */
             tools?: boolean;
+            /** @description On a thread: one JSON document the model sees at the start of every turn and updates. */
+            working?: {
+                schema?: {
+                    [key: string]: unknown;
+                };
+            };
         };
         AgentSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */

@@ -38,6 +38,13 @@ export class AgentMemorySchema {
 
   @ApiPropertyOptional({ description: 'The model gets `remember`, `recall` and `forget` tools on the namespace.' })
   tools?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { schema: { type: 'object', additionalProperties: true } },
+    description: 'On a thread: one JSON document the model sees at the start of every turn and updates.',
+  })
+  working?: { schema?: Record<string, unknown> };
 }
 
 export class AgentSummarySchema {

@@ -44,7 +44,7 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
   const { approvalRequired, fallbackModels, guardrails, handoffs, scorers } = from;
-  const { maxMessages, namespace, recall, tools: memoryTools } = from.memory;
+  const { maxMessages, namespace, recall, tools: memoryTools, working } = from.memory;
   // Plain values (a create's body holds class instances), without the fields left out.
   const recalling = recall && {
     limit: recall.limit,
@@ -54,6 +54,7 @@ export function pickDefinition(from: AgentDefinition): AgentDefinition {
     maxMessages,
     ...(namespace !== undefined && { namespace }),
     ...(memoryTools && { tools: true }),
+    ...(working && { working: working.schema ? { schema: working.schema } : {} }),
     ...(recalling && { recall: recalling }),
   };
   return {
@@ -97,12 +98,14 @@ export interface AgentMemory {
   recall?: { limit: number; minScore?: number };
   /** The model gets `remember`, `recall` and `forget` on the namespace. */
   tools?: boolean;
+  /** On a thread: one JSON document (valid against `schema`, when given) the model sees and updates each turn. */
+  working?: { schema?: Record<string, unknown> };
 }
 
 export const DEFAULT_MEMORY: AgentMemory = { maxMessages: 50 };
 
-const isDefaultMemory = ({ maxMessages, namespace, recall, tools }: AgentMemory) =>
-  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && recall === undefined && !tools;
+const isDefaultMemory = ({ maxMessages, namespace, recall, tools, working }: AgentMemory) =>
+  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && !recall && !tools && !working;
 
 export const DEFAULT_MAX_STEPS = 10;
 

@@ -142,6 +142,11 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await form.getByLabel('Memory namespace').fill('users/{{context.user}}');
     await form.getByLabel('Recall (items)').fill('3');
     await form.getByLabel('Memory tools').check();
+    await form.getByLabel('Working memory', { exact: true }).check();
+    await form.getByLabel('Working memory schema (JSON Schema, optional)').fill('{"type": "array"}');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator(`[id$="working-schema-error"]`).waitFor();
+    await form.getByLabel('Working memory schema (JSON Schema, optional)').fill('{"type": "object"}');
     await form.getByLabel('Max steps').fill('6');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.getByTestId('agent-version').getByText('2').waitFor();
@@ -153,7 +158,13 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
       tools: ['mcp:remote/echo', 'current_time'],
       approvalRequired: ['current_time', 'mcp:remote/*'],
       outputSchema: { properties: { answer: { maxLength: 100 } } },
-      memory: { maxMessages: 30, namespace: 'users/{{context.user}}', recall: { limit: 3 }, tools: true },
+      memory: {
+        maxMessages: 30,
+        namespace: 'users/{{context.user}}',
+        recall: { limit: 3 },
+        tools: true,
+        working: { schema: { type: 'object' } },
+      },
       maxSteps: 6,
     });
   });

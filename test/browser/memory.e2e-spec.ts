@@ -74,6 +74,20 @@ describeInBrowser('memory in the console, in Chromium', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 
+  it("shows a thread's working memory on its page, linked to its versions", async () => {
+    const agent = await app.request('POST', '/v1/agents', {
+      name: 'keeper',
+      model: 'openai-compatible/m',
+      memory: { maxMessages: 10, working: {} },
+    });
+    const thread = (await app.request('POST', '/v1/threads', { agentId: agent.body.id })).body.id;
+    await app.request('PUT', `/v1/memory/threads%2F${thread}/working-memory`, { value: { name: 'Ada' } });
+    await page.goto(`${app.url}/#/threads/${thread}`);
+    await page.getByTestId('working-memory').getByText('"name": "Ada"').waitFor();
+    await page.getByTestId('working-memory').getByRole('link', { name: 'Its versions' }).click();
+    await page.getByTestId('memory-versions').locator('li').first().waitFor();
+  });
+
   it("lists on a run's page the memory items it was given, linked to them", async () => {
     await app.request('PUT', '/v1/memory/users%2Fbob/drink', { value: 'Bob drinks black coffee' });
     const memory = { maxMessages: 10, namespace: 'users/{{context.user}}', recall: { limit: 3 } };

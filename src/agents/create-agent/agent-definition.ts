@@ -50,6 +50,7 @@ export async function checkAgentDefinition(
   errors.push(...handoffsErrors(handoffs, name, agents));
   errors.push(...liveScorersErrors(definition.scorers, scorers));
   errors.push(...memoryErrors(definition.memory));
+  errors.push(...(await objectSchemaErrors('memory.working.schema', definition.memory?.working?.schema)));
   if (errors.length) throw new ValidationFailed(errors);
 }
 

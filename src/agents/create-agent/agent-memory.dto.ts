@@ -12,12 +12,25 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { FreeFormObject } from '../../http/free-form-json';
 import { Optional } from '../../http/validation';
 
 /** The most thread messages a run may see. */
 export const MAX_MEMORY = 1000;
 /** The most memory items a run may be given. */
 export const MAX_RECALLED = 20;
+
+export class WorkingMemoryDto {
+  /** Free-form JSON, checked as a JSON Schema by checkAgentDefinition. */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'A JSON Schema (`"type": "object"` at its root) the document must match. Default: any object.',
+  })
+  @FreeFormObject({ message: 'memory.working.schema must be a JSON Schema object' })
+  @Optional()
+  schema?: Record<string, unknown>;
+}
 
 export class AgentRecallDto {
   @ApiProperty({ minimum: 1, maximum: MAX_RECALLED, example: 5, description: 'At most this many items.' })
@@ -74,4 +87,15 @@ export class AgentMemoryDto {
   @IsBoolean({ message: 'memory.tools must be true or false' })
   @Optional()
   tools?: boolean;
+
+  @ApiPropertyOptional({
+    type: () => WorkingMemoryDto,
+    description:
+      'On a thread: one JSON document the model sees at the start of every turn and updates with update_working_memory.',
+  })
+  @ValidateNested()
+  @Type(() => WorkingMemoryDto)
+  @IsObject({ message: 'memory.working must be an object' })
+  @Optional()
+  working?: WorkingMemoryDto;
 }

@@ -28,7 +28,7 @@ import { runSpanEnded } from './agent-run-span';
 import { RunGuardrails } from '../guardrails/run-guardrails';
 import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 import { AgentTurns } from './agent-turns';
-import { recalledMemory } from './memory-recall';
+import { memoryMessages } from './memory-recall';
 import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import type { Clock } from '../../shared/clock';
 import { GuardrailJudge } from '../guardrails/guardrail-judge';
@@ -159,7 +159,7 @@ export class AgentRunExecution {
         run.threadId && !handedOff
           ? memoryWindow(this.deps.threads.lastMessages(run.threadId, maxMessages), maxMessages)
           : [];
-      const recalled = await recalledMemory(run, turn.agent.memory, this.deps, (recall) => this.record(recall));
+      const recalled = await memoryMessages(run, turn.agent.memory, this.deps, (recall) => this.record(recall));
       const history = [...recalled, ...toModelMessages(remembered, modelNames)];
       // A resumed run's task was checked when it first started.
       const queuedChecks = run.inputChecked ? run.guardrails : undefined;

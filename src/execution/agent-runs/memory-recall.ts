@@ -14,13 +14,38 @@ export interface RecallDeps {
   executorId: string;
 }
 
+/** Where a thread's working memory is kept: a memory item of the thread's own namespace. */
+export const workingMemoryOf = (threadId: string) => ({ namespace: `threads/${threadId}`, key: 'working-memory' });
+
+/** The memory a run is given before it begins: its thread's working memory, then what it recalls (see below). */
+export async function memoryMessages(
+  run: AgentRunAggregate,
+  memory: AgentMemory,
+  deps: RecallDeps,
+  record: (command: RecordRecall) => Promise<void>,
+): Promise<ModelMessage[]> {
+  return [...workingMemory(run, memory, deps), ...(await recalledMemory(run, memory, deps, record))];
+}
+
+/** On a thread of an agent with `memory.working`: the document as it stands, or that there is none yet. */
+function workingMemory(run: AgentRunAggregate, memory: AgentMemory, deps: RecallDeps): ModelMessage[] {
+  if (!memory.working || !run.threadId) return [];
+  const { namespace, key } = workingMemoryOf(run.threadId);
+  const document = deps.memory.get(namespace, key, deps.clock.now())?.value;
+  const content =
+    document === undefined
+      ? 'Your working memory of this conversation is empty: keep what matters in it with update_working_memory.'
+      : `Your working memory of this conversation (update it with update_working_memory):\n${JSON.stringify(document)}`;
+  return [{ role: 'system', content }];
+}
+
 /**
- * The memory a run is given before it begins, as one system message listing each item with its key: the items of
+ * The memory a run recalls before it begins, as one system message listing each item with its key: the items of
  * its agent's namespace (filled in from the run's context) that best match its task, at most `recall.limit`, those
  * scoring at least `recall.minScore`. Which were given is recorded on the run once; a run resumed (after approvals,
  * say) is given the same versions again. None: no recall, a context without the namespace's fields, or no match.
  */
-export async function recalledMemory(
+async function recalledMemory(
   run: AgentRunAggregate,
   memory: AgentMemory,
   deps: RecallDeps,

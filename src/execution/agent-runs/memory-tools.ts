@@ -9,6 +9,8 @@ import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import type { Clock } from '../../shared/clock';
 import { fillNamespace } from '../../shared/memory-namespace';
 import type { RunnableTool } from '../../tools/tool';
+import { schemaErrors } from '../../shared/json-schema';
+import { workingMemoryOf } from './memory-recall';
 
 /** What the memory tools need: the store to write the items, the read model to search them, and the time. */
 export interface MemoryToolsDeps {
@@ -27,10 +29,11 @@ const KEY_FIELD = { type: 'string', maxLength: 200, pattern: KEY.source };
  * searches the items by words, `forget` deletes one. None when the namespace cannot be filled in.
  */
 export function memoryTools(agent: Agent, run: AgentRunAggregate, deps: MemoryToolsDeps): RunnableTool[] {
+  const working = agent.memory.working && run.threadId ? [workingMemoryTool(agent, run, deps)] : [];
   const template = agent.memory.namespace;
-  if (!agent.memory.tools || !template) return [];
+  if (!agent.memory.tools || !template) return working;
   const namespace = fillNamespace(template, run.context);
-  if (!namespace) return [];
+  if (!namespace) return working;
   const context = (key: string) => ({ correlationId: run.id, causationId: memoryStream(namespace, key) });
   const remember: RunnableTool = {
     id: 'memory:remember',
@@ -86,5 +89,41 @@ export function memoryTools(agent: Agent, run: AgentRunAggregate, deps: MemoryTo
       return { forgotten: key };
     },
   };
-  return [remember, recall, forget];
+  return [remember, recall, forget, ...working];
+}
+
+/**
+ * `update_working_memory {document}`: replaces the thread's working memory (a memory item of `threads/<id>`, so
+ * every version is kept), refused as a tool error when the document does not match the agent's schema.
+ */
+function workingMemoryTool(agent: Agent, run: AgentRunAggregate, deps: MemoryToolsDeps): RunnableTool {
+  const { namespace, key } = workingMemoryOf(run.threadId!);
+  const schema = agent.memory.working?.schema;
+  return {
+    id: 'memory:update_working_memory',
+    modelName: 'update_working_memory',
+    description: 'Replaces your working memory of this conversation with `document` (you see it every turn).',
+    inputSchema: {
+      type: 'object',
+      properties: { document: schema ?? { type: 'object' } },
+      required: ['document'],
+    },
+    async execute(input) {
+      const { document } = (input ?? {}) as { document?: unknown };
+      if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+        throw new Error('document must be an object');
+      }
+      const errors = schema ? await schemaErrors(schema, document) : [];
+      if (errors.length) {
+        const problems = errors.map((error) => `${error.path || 'document'} ${error.message}`).join('; ');
+        throw new Error(`the document does not match the working memory's schema: ${problems}`);
+      }
+      if (Buffer.byteLength(JSON.stringify(document)) > MAX_VALUE_BYTES)
+        throw new Error('document must be at most 64 KB');
+      const put = { type: 'PutMemoryItem' as const, namespace, key, value: document, runId: run.id };
+      const context = { correlationId: run.id, causationId: memoryStream(namespace, key) };
+      const { state } = await deps.actors.send(memoryStream(namespace, key), memoryItemDecider, put, context);
+      return { version: state!.version };
+    },
+  };
 }

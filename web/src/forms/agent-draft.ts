@@ -35,6 +35,9 @@ export interface AgentDraft {
   recallLimit: string;
   recallMinScore: string;
   memoryTools: boolean;
+  workingMemory: boolean;
+  /** Blank: any object. */
+  workingSchema: string;
   maxSteps: string;
 }
 
@@ -58,6 +61,8 @@ export const AGENT_PATHS = [
   'memory.recall.limit',
   'memory.recall.minScore',
   'memory.tools',
+  'memory.working',
+  'memory.working.schema',
   'maxSteps',
 ];
 
@@ -83,6 +88,8 @@ export function agentDraft(agent?: Agent): AgentDraft {
       recallLimit: '',
       recallMinScore: '',
       memoryTools: false,
+      workingMemory: false,
+      workingSchema: '',
       maxSteps: '10',
     };
   }
@@ -107,6 +114,8 @@ export function agentDraft(agent?: Agent): AgentDraft {
     recallLimit: agent.memory.recall ? String(agent.memory.recall.limit) : '',
     recallMinScore: agent.memory.recall?.minScore === undefined ? '' : String(agent.memory.recall.minScore),
     memoryTools: agent.memory.tools ?? false,
+    workingMemory: agent.memory.working !== undefined,
+    workingSchema: agent.memory.working?.schema ? JSON.stringify(agent.memory.working.schema, null, 2) : '',
     maxSteps: String(agent.maxSteps),
   };
 }
@@ -176,7 +185,7 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     guardrails,
     handoffs,
     scorers,
-    memory: { maxMessages, ...memoryOf(draft, problems) },
+    memory: { maxMessages, ...memoryOf(draft, problems), ...workingOf(draft, problems) },
     maxSteps,
   };
   return { body, problems };
@@ -198,4 +207,14 @@ function memoryOf(draft: AgentDraft, problems: FieldProblem[]) {
     });
   }
   return { namespace, recall: { limit, ...(minScore !== undefined && { minScore }) }, ...tools };
+}
+
+/** The working memory, when chosen, with its schema when one is typed. */
+function workingOf(draft: AgentDraft, problems: FieldProblem[]) {
+  if (!draft.workingMemory) return {};
+  if (!draft.workingSchema.trim()) return { working: {} };
+  const check = checkObjectSchema(draft.workingSchema);
+  if (check.ok) return { working: { schema: check.schema } };
+  problems.push({ path: 'memory.working.schema', message: check.message });
+  return { working: {} };
 }

@@ -2,8 +2,11 @@ import type { ProblemError } from '../api/client';
 import { Field } from '../components/field';
 import type { AgentDraft } from './agent-draft';
 
-type MemoryDraft = Pick<AgentDraft, 'memoryNamespace' | 'recallLimit' | 'recallMinScore' | 'memoryTools'>;
-type TextKey = Exclude<keyof MemoryDraft, 'memoryTools'>;
+type MemoryDraft = Pick<
+  AgentDraft,
+  'memoryNamespace' | 'recallLimit' | 'recallMinScore' | 'memoryTools' | 'workingMemory' | 'workingSchema'
+>;
+type TextKey = 'memoryNamespace' | 'recallLimit' | 'recallMinScore';
 
 /** The memory an agent's runs use: their namespace, and how many of its items best matching the task they are given. */
 export function MemoryFields({
@@ -33,40 +36,83 @@ export function MemoryFields({
     </Field>
   );
   return (
-    <div class="row">
-      {field(
-        'memoryNamespace',
-        'Memory namespace',
-        'memory.namespace',
-        "A template over the run's context, such as users/{{context.userId}}. Blank: none.",
-      )}
-      {field(
-        'recallLimit',
-        'Recall (items)',
-        'memory.recall.limit',
-        'Before each run, give the model this many items best matching its task (1 to 20). Blank: none.',
-        true,
-      )}
-      {field('recallMinScore', 'Recall at least (score)', 'memory.recall.minScore', 'Blank: any score.', true)}
-      <Field
-        id={id('memory-tools')}
-        label="Memory tools"
-        path="memory.tools"
-        error={error}
-        hint="The model may remember, recall and forget items of the namespace."
-      >
-        {(describedBy, invalid) => (
-          <input
-            id={id('memory-tools')}
-            type="checkbox"
-            checked={draft.memoryTools}
-            onChange={(e) => set({ memoryTools: e.currentTarget.checked })}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            disabled={!draft.memoryNamespace.trim()}
-          />
+    <>
+      <div class="row">
+        {field(
+          'memoryNamespace',
+          'Memory namespace',
+          'memory.namespace',
+          "A template over the run's context, such as users/{{context.userId}}. Blank: none.",
         )}
-      </Field>
-    </div>
+        {field(
+          'recallLimit',
+          'Recall (items)',
+          'memory.recall.limit',
+          'Before each run, give the model this many items best matching its task (1 to 20). Blank: none.',
+          true,
+        )}
+        {field('recallMinScore', 'Recall at least (score)', 'memory.recall.minScore', 'Blank: any score.', true)}
+        <Field
+          id={id('memory-tools')}
+          label="Memory tools"
+          path="memory.tools"
+          error={error}
+          hint="The model may remember, recall and forget items of the namespace."
+        >
+          {(describedBy, invalid) => (
+            <input
+              id={id('memory-tools')}
+              type="checkbox"
+              checked={draft.memoryTools}
+              onChange={(e) => set({ memoryTools: e.currentTarget.checked })}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              disabled={!draft.memoryNamespace.trim()}
+            />
+          )}
+        </Field>
+      </div>
+      <div class="row">
+        <Field
+          id={id('working-memory')}
+          label="Working memory"
+          path="memory.working"
+          error={error}
+          hint="On a thread: one JSON document the model sees every turn and updates."
+        >
+          {(describedBy, invalid) => (
+            <input
+              id={id('working-memory')}
+              type="checkbox"
+              checked={draft.workingMemory}
+              onChange={(e) => set({ workingMemory: e.currentTarget.checked })}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+            />
+          )}
+        </Field>
+        {draft.workingMemory && (
+          <Field
+            id={id('working-schema')}
+            label="Working memory schema (JSON Schema, optional)"
+            path="memory.working.schema"
+            error={error}
+            hint='"type": "object" at its root. Blank: any object.'
+          >
+            {(describedBy, invalid) => (
+              <textarea
+                id={id('working-schema')}
+                class="mono"
+                rows={4}
+                value={draft.workingSchema}
+                onInput={(e) => set({ workingSchema: e.currentTarget.value })}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+              />
+            )}
+          </Field>
+        )}
+      </div>
+    </>
   );
 }

@@ -27,7 +27,9 @@ export function ThreadPage({ threadId }: { threadId: string }) {
   const [did, setDid] = useState<AgentRun['multitask']>(null);
   const [live, setLive] = useState<{ runId: string; agentId: string; text: string; status: string } | null>(null);
   const [error, setError] = useState<ProblemError | null>(null);
+  const [working, setWorking] = useState<unknown>(undefined);
   const path = { params: { path: { threadId } } };
+  const workingPath = { params: { path: { namespace: `threads/${threadId}`, key: 'working-memory' } } };
 
   async function load() {
     try {
@@ -36,6 +38,8 @@ export function ThreadPage({ threadId }: { threadId: string }) {
         await api.GET('/v1/threads/{threadId}/messages', { params: { path: { threadId }, query: { limit: 200 } } }),
       );
       setMessages(page.messages);
+      const document = await api.GET('/v1/memory/{namespace}/{key}', workingPath);
+      setWorking(document.response.ok ? document.data?.value : undefined);
     } catch (caught) {
       setError(asProblem(caught));
     }
@@ -97,6 +101,13 @@ export function ThreadPage({ threadId }: { threadId: string }) {
             <a href={href('history', `thread-${thread.id}`)}>Event history</a>
           </dd>
         </dl>
+      )}
+      {working !== undefined && (
+        <section data-testid="working-memory">
+          <h2>Working memory</h2>
+          <pre>{formatJson(working)}</pre>
+          <a href={href('memory', `threads/${threadId}`, 'working-memory')}>Its versions</a>
+        </section>
       )}
       <h2>Conversation</h2>
       {messages === null ? (
