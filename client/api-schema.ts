@@ -1285,6 +1285,8 @@ export interface components {
             tools?: boolean;
             /** @description On a thread: one JSON document the model sees at the start of every turn and updates with update_working_memory. */
             working?: components["schemas"]["WorkingMemoryDto"];
+            /** @description On a thread: the messages that fall out of the maxMessages window are folded into a running summary (written by the agent's model) that the model sees before the window. Default: false. */
+            summarize?: boolean;
         };
         GuardrailCheckSchema: {
             /** @enum {string} */
@@ -1448,6 +1450,8 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description On a thread: messages that fall out of the window are folded into a summary the model sees. */
+            summarize?: boolean;
         };
         AgentSchema: {
             /** @example agent_01JDQ8ZK5N2B3C4D5E6F7G8H9J */
@@ -2760,6 +2764,8 @@ export interface components {
             status: "idle" | "busy";
             /** @description Messages in the conversation. */
             messageCount: number;
+            /** @description The running summary of the messages that fell out of the window (its agent's `memory.summarize`); null: none. */
+            summary: string | null;
             metadata: {
                 [key: string]: unknown;
             };

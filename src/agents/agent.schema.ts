@@ -45,6 +45,11 @@ export class AgentMemorySchema {
     description: 'On a thread: one JSON document the model sees at the start of every turn and updates.',
   })
   working?: { schema?: Record<string, unknown> };
+
+  @ApiPropertyOptional({
+    description: 'On a thread: messages that fall out of the window are folded into a summary the model sees.',
+  })
+  summarize?: boolean;
 }
 
 export class AgentSummarySchema {

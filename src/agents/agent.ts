@@ -44,7 +44,7 @@ export type AgentDefinition = Pick<Agent, 'name' | 'model' | 'instructions' | 't
 export function pickDefinition(from: AgentDefinition): AgentDefinition {
   const { name, model, description, instructions, tools, maxSteps, outputSchema } = from;
   const { approvalRequired, fallbackModels, guardrails, handoffs, scorers } = from;
-  const { maxMessages, namespace, recall, tools: memoryTools, working } = from.memory;
+  const { maxMessages, namespace, recall, tools: memoryTools, working, summarize } = from.memory;
   // Plain values (a create's body holds class instances), without the fields left out.
   const recalling = recall && {
     limit: recall.limit,
@@ -55,6 +55,7 @@ export function pickDefinition(from: AgentDefinition): AgentDefinition {
     ...(namespace !== undefined && { namespace }),
     ...(memoryTools && { tools: true }),
     ...(working && { working: working.schema ? { schema: working.schema } : {} }),
+    ...(summarize && { summarize: true }),
     ...(recalling && { recall: recalling }),
   };
   return {
@@ -100,12 +101,14 @@ export interface AgentMemory {
   tools?: boolean;
   /** On a thread: one JSON document (valid against `schema`, when given) the model sees and updates each turn. */
   working?: { schema?: Record<string, unknown> };
+  /** On a thread: the messages that fall out of the window are folded into a running summary the model sees. */
+  summarize?: boolean;
 }
 
 export const DEFAULT_MEMORY: AgentMemory = { maxMessages: 50 };
 
-const isDefaultMemory = ({ maxMessages, namespace, recall, tools, working }: AgentMemory) =>
-  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && !recall && !tools && !working;
+const isDefaultMemory = ({ maxMessages, namespace, recall, tools, working, summarize }: AgentMemory) =>
+  maxMessages === DEFAULT_MEMORY.maxMessages && namespace === undefined && !recall && !tools && !working && !summarize;
 
 export const DEFAULT_MAX_STEPS = 10;
 

@@ -16,6 +16,15 @@ export class ThreadSchema {
   @ApiProperty({ minimum: 0, description: 'Messages in the conversation.' })
   messageCount: number;
 
+  @ApiProperty({
+    type: String,
+    maxLength: 100_000,
+    nullable: true,
+    description:
+      "The running summary of the messages that fell out of the window (its agent's `memory.summarize`); null: none.",
+  })
+  summary: string | null;
+
   @ApiProperty({ type: 'object', additionalProperties: true })
   metadata: Record<string, unknown>;
 

@@ -28,6 +28,8 @@ export interface Thread {
 /** The thread and the runs whose exchange it holds (an exchange is recorded once, however often it is offered). */
 export interface ThreadAggregate extends Thread {
   recordedRuns: string[];
+  /** The last message (its `seq`) its running summary folds in; -1: none yet. */
+  summaryThrough?: number;
 }
 
 export type ThreadState = ThreadAggregate | null;
@@ -35,7 +37,15 @@ export type ThreadState = ThreadAggregate | null;
 export type CreateThread = { type: 'CreateThread'; id: string; agentId: string; metadata: Record<string, unknown> };
 export type ArchiveThread = { type: 'ArchiveThread'; threadId: string };
 export type RecordExchange = { type: 'RecordExchange'; threadId: string; runId: string; messages: ThreadMessage[] };
-export type ThreadCommand = CreateThread | ArchiveThread | RecordExchange;
+/** The running summary, now folding in the messages through `throughSeq`, written by the run `runId`'s model. */
+export type SummarizeThread = {
+  type: 'SummarizeThread';
+  threadId: string;
+  summary: string;
+  throughSeq: number;
+  runId: string;
+};
+export type ThreadCommand = CreateThread | ArchiveThread | RecordExchange | SummarizeThread;
 
 export type ThreadCreated = DomainEvent<
   'ThreadCreated',
@@ -47,12 +57,18 @@ export type ThreadExchangeRecorded = DomainEvent<
   'ThreadExchangeRecorded',
   { threadId: string; runId: string; messages: ThreadMessage[]; recordedAt: string }
 >;
-export type ThreadEvent = ThreadCreated | ThreadArchived | ThreadExchangeRecorded;
+/** The messages that fell out of the window through `throughSeq`, folded into the running summary. */
+export type ThreadSummarized = DomainEvent<
+  'ThreadSummarized',
+  { threadId: string; summary: string; throughSeq: number; runId: string; summarizedAt: string }
+>;
+export type ThreadEvent = ThreadCreated | ThreadArchived | ThreadExchangeRecorded | ThreadSummarized;
 
 export const THREAD_EVENT_TYPES = eventTypes<ThreadEvent>({
   ThreadCreated: true,
   ThreadArchived: true,
   ThreadExchangeRecorded: true,
+  ThreadSummarized: true,
 });
 
 export const threadStream = (threadId: string) => `thread-${threadId}`;
@@ -77,6 +93,13 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         if (state.recordedRuns.includes(command.runId)) return [];
         const { runId, messages } = command;
         return [{ type: 'ThreadExchangeRecorded', data: { threadId: state.id, runId, messages, recordedAt: at } }];
+      }
+      case 'SummarizeThread': {
+        // A summary that folds in no message past the last one's changes nothing.
+        if (command.throughSeq <= (state.summaryThrough ?? -1)) return [];
+        const { summary, throughSeq, runId } = command;
+        const data = { threadId: state.id, summary, throughSeq, runId, summarizedAt: at };
+        return [{ type: 'ThreadSummarized', data }];
       }
     }
   },
@@ -107,6 +130,8 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
             recordedRuns: [...state.recordedRuns, event.data.runId],
           }
         );
+      case 'ThreadSummarized':
+        return state && { ...state, summaryThrough: event.data.throughSeq };
       default:
         return state;
     }

@@ -143,6 +143,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
     await form.getByLabel('Recall (items)').fill('3');
     await form.getByLabel('Memory tools').check();
     await form.getByLabel('Working memory', { exact: true }).check();
+    await form.getByLabel('Summarize').check();
     await form.getByLabel('Working memory schema (JSON Schema, optional)').fill('{"type": "array"}');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.locator(`[id$="working-schema-error"]`).waitFor();
@@ -164,6 +165,7 @@ describeInBrowser('an agent made and edited entirely in the console, in Chromium
         recall: { limit: 3 },
         tools: true,
         working: { schema: { type: 'object' } },
+        summarize: true,
       },
       maxSteps: 6,
     });

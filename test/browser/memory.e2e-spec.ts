@@ -88,6 +88,18 @@ describeInBrowser('memory in the console, in Chromium', () => {
     await page.getByTestId('memory-versions').locator('li').first().waitFor();
   });
 
+  it("shows a thread's running summary on its page", async () => {
+    const memory = { maxMessages: 2, summarize: true };
+    const agent = await app.request('POST', '/v1/agents', { name: 'brief', model: 'openai-compatible/m', memory });
+    const thread = (await app.request('POST', '/v1/threads', { agentId: agent.body.id })).body.id;
+    for (const task of ['first', 'second', 'third']) {
+      await app.request('POST', `/v1/threads/${thread}/runs`, { task }, { prefer: 'wait=10' });
+    }
+    // The scripted model answers "x" to everything, the summarizer too.
+    await page.goto(`${app.url}/#/threads/${thread}`);
+    await page.getByTestId('thread-summary').getByText('x', { exact: true }).waitFor();
+  });
+
   it("lists on a run's page the memory items it was given, linked to them", async () => {
     await app.request('PUT', '/v1/memory/users%2Fbob/drink', { value: 'Bob drinks black coffee' });
     const memory = { maxMessages: 10, namespace: 'users/{{context.user}}', recall: { limit: 3 } };

@@ -59,6 +59,7 @@ describe('threads', () => {
       agentId,
       status: 'idle',
       messageCount: 0,
+      summary: null,
       metadata: { customer: 'ada' },
       createdAt: app.clock.now().toISOString(),
       updatedAt: app.clock.now().toISOString(),

@@ -98,4 +98,12 @@ export class AgentMemoryDto {
   @IsObject({ message: 'memory.working must be an object' })
   @Optional()
   working?: WorkingMemoryDto;
+
+  @ApiPropertyOptional({
+    description:
+      "On a thread: the messages that fall out of the maxMessages window are folded into a running summary (written by the agent's model) that the model sees before the window. Default: false.",
+  })
+  @IsBoolean({ message: 'memory.summarize must be true or false' })
+  @Optional()
+  summarize?: boolean;
 }

@@ -81,6 +81,7 @@ const CREATE_AGENT_BODY = {
         maxMessages: { type: 'integer', minimum: 0, maximum: MAX_MEMORY },
         namespace: { type: 'string', maxLength: 500 },
         tools: { type: 'boolean' },
+        summarize: { type: 'boolean' },
         working: { type: 'object', additionalProperties: false, properties: { schema: { type: 'object' } } },
         recall: {
           type: 'object',

@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { Actor, CommandContext } from '../../actors/actor';
 import { Agent } from '../../agents/agent';
 import { AgentRunAggregate, AgentRunState } from '../../agents/agent-run/agent-run.state';
-import { AgentRunCommand, EndAgentRun, StartAgentRun, Wait } from '../../agents/agent-run/agent-run.commands';
+import { AgentRunCommand, EndAgentRun, Wait } from '../../agents/agent-run/agent-run.commands';
 import { AgentRunEvent, agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../../agents/agent-run/agent-run';
 import { agentNow, agentOf, recordedCallsOf } from './run-agents';
@@ -29,6 +29,7 @@ import { RunGuardrails } from '../guardrails/run-guardrails';
 import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 import { AgentTurns } from './agent-turns';
 import { memoryMessages } from './memory-recall';
+import { claimOf } from './run-claim-of';
 import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import type { Clock } from '../../shared/clock';
 import { GuardrailJudge } from '../guardrails/guardrail-judge';
@@ -159,8 +160,15 @@ export class AgentRunExecution {
         run.threadId && !handedOff
           ? memoryWindow(this.deps.threads.lastMessages(run.threadId, maxMessages), maxMessages)
           : [];
-      const recalled = await memoryMessages(run, turn.agent.memory, this.deps, (recall) => this.record(recall));
-      const history = [...recalled, ...toModelMessages(remembered, modelNames)];
+      const memory = {
+        ...this.deps,
+        loop,
+        signal,
+        window: handedOff ? null : remembered.length,
+        attempts: judge.attempts,
+      };
+      const given = await memoryMessages(run, turn.agent, memory, (recall) => this.record(recall));
+      const history = [...given, ...toModelMessages(remembered, modelNames)];
       // A resumed run's task was checked when it first started.
       const queuedChecks = run.inputChecked ? run.guardrails : undefined;
       const sent = resume
@@ -321,24 +329,6 @@ export class AgentRunExecution {
       throw new DomainError('conflict', `Run ${this.runId} was not recorded`);
     return this.deps.actors.sendThrough(this.actor, command, this.context, { opens });
   }
-}
-
-/**
- * The claim of a run of this agent by this executor: the agent's tools missing now, and those whose MCP server is
- * away (offered to the model, their calls failing), are its warnings.
- */
-export function claimOf(agent: Agent | null, executorId: string, tools: RunTools): Omit<StartAgentRun, 'type'> {
-  const { tools: offered, missing } = agent ? tools.forAgent(agent) : { tools: [], missing: [] };
-  const away = offered.filter((tool) => tool.unavailableReason !== undefined);
-  return {
-    executorId,
-    warnings: [
-      ...missing.map((id) => `The tool "${id}" is not available now; the run went on without it`),
-      ...away.map((tool) => `The tool "${tool.id}" is not available now (${tool.unavailableReason}); its calls fail`),
-    ],
-    agentVersion: agent?.version,
-    ...(agent?.outputSchema && { outputSchema: agent.outputSchema }),
-  };
 }
 
 /** The models a run called, recorded with its end when it went on to a fallback (one model needs no record). */

@@ -1,5 +1,9 @@
 import type { ModelMessage } from 'ai';
-import type { AgentMemory } from '../../agents/agent';
+import type { Agent, AgentMemory } from '../../agents/agent';
+import type { ModelAttempt } from '../../domain/run';
+import { SummaryDeps, threadSummary } from './thread-summary';
+
+type AgentLoopModule = typeof import('../agent-loop/agent-loop');
 import type { RecordRecall } from '../../agents/agent-run/agent-run.commands';
 import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
 import { matchExpression } from '../../memory/queries/memory-text';
@@ -17,14 +21,22 @@ export interface RecallDeps {
 /** Where a thread's working memory is kept: a memory item of the thread's own namespace. */
 export const workingMemoryOf = (threadId: string) => ({ namespace: `threads/${threadId}`, key: 'working-memory' });
 
-/** The memory a run is given before it begins: its thread's working memory, then what it recalls (see below). */
+/**
+ * The memory a run is given before it begins, before its thread's window: the thread's working memory, the summary
+ * of the messages before the window (`window`: its length; null after a handoff, which sends no window), and what it
+ * recalls (see below).
+ */
 export async function memoryMessages(
   run: AgentRunAggregate,
-  memory: AgentMemory,
-  deps: RecallDeps,
+  agent: Agent,
+  deps: RecallDeps &
+    SummaryDeps & { loop: AgentLoopModule; signal: AbortSignal; window: number | null; attempts: ModelAttempt[] },
   record: (command: RecordRecall) => Promise<void>,
 ): Promise<ModelMessage[]> {
-  return [...workingMemory(run, memory, deps), ...(await recalledMemory(run, memory, deps, record))];
+  const { loop, signal, window, attempts } = deps;
+  const summary = window === null ? [] : await threadSummary(run, agent, window, deps, loop, signal, attempts);
+  const recalled = await recalledMemory(run, agent.memory, deps, record);
+  return [...workingMemory(run, agent.memory, deps), ...summary, ...recalled];
 }
 
 /** On a thread of an agent with `memory.working`: the document as it stands, or that there is none yet. */

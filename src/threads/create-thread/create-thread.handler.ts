@@ -36,7 +36,7 @@ export class CreateThreadHandler implements ICommandHandler<CreateThreadCommand,
       { newStream: true },
     );
     await this.readYourWrites.waitFor(created.position);
-    const { recordedRuns: _runs, ...thread } = created.state!;
-    return this.threads.get(id) ?? { ...thread, status: 'idle' };
+    const { recordedRuns: _runs, summaryThrough: _summary, ...thread } = created.state!;
+    return this.threads.get(id) ?? { ...thread, status: 'idle', summary: null };
   }
 }

@@ -11,12 +11,15 @@ export interface ThreadRow {
   archived_at: string | null;
   /** Runs of the thread not settled yet (queued, running, waiting, or succeeded with the exchange not recorded). */
   open_runs: number;
+  /** Its running summary (`memory.summarize`); null: none. */
+  summary: string | null;
 }
 
 /**
  * `threads`; `thread_messages`, each thread's messages numbered from 0 (`seq`); `thread_runs`, the runs on each
  * thread with the log position they were queued at, and whether they are still open (the executor takes a
- * thread's runs one at a time, in that order).
+ * thread's runs one at a time, in that order); `thread_summaries`, each thread's running summary of the messages
+ * that fell out of its window, and the last message it folds in.
  */
 export function createThreadTables(db: Database.Database): void {
   db.exec(`
@@ -33,5 +36,8 @@ export function createThreadTables(db: Database.Database): void {
       run_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, queued_at INTEGER NOT NULL, open INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS thread_runs_open ON thread_runs (thread_id, queued_at) WHERE open = 1;
+    CREATE TABLE IF NOT EXISTS thread_summaries (
+      thread_id TEXT PRIMARY KEY, summary TEXT NOT NULL, through_seq INTEGER NOT NULL
+    ) WITHOUT ROWID;
   `);
 }

@@ -3,7 +3,7 @@ import { AgentRunQueued, keepsTurn } from '../../agents/agent-run/agent-run.even
 import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';
-import { THREAD_EVENT_TYPES, ThreadArchived, ThreadCreated, ThreadExchangeRecorded } from '../thread';
+import { THREAD_EVENT_TYPES, ThreadArchived, ThreadCreated, ThreadExchangeRecorded, ThreadSummarized } from '../thread';
 import { ThreadsReadModel } from './threads.read-model';
 
 /**
@@ -34,6 +34,10 @@ export class ThreadsProjection extends ReadModelProjection {
       case 'ThreadExchangeRecorded': {
         const { threadId, runId, messages, recordedAt } = event.data as ThreadExchangeRecorded['data'];
         return this.readModel.addExchange(threadId, runId, messages, recordedAt);
+      }
+      case 'ThreadSummarized': {
+        const { threadId, summary, throughSeq } = event.data as ThreadSummarized['data'];
+        return this.readModel.summarized(threadId, summary, throughSeq);
       }
       case 'AgentRunQueued': {
         const { id, threadId } = event.data as AgentRunQueued['data'];

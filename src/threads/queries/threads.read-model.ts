@@ -5,10 +5,15 @@ import { READ_DATABASE } from '../../read-models/read-database';
 import { Thread, ThreadMessage } from '../thread';
 import { ThreadRow, createThreadTables } from './thread-tables';
 
-/** A thread as the API shows it: `busy` while a run of it is not settled. */
-export type ThreadView = Omit<Thread, 'archivedAt'> & { status: 'idle' | 'busy'; archivedAt: string | null };
+/** A thread as the API shows it: `busy` while a run of it is not settled; its running summary, if it has one. */
+export type ThreadView = Omit<Thread, 'archivedAt'> & {
+  status: 'idle' | 'busy';
+  summary: string | null;
+  archivedAt: string | null;
+};
 
-const THREAD_COLUMNS = `t.*, (SELECT count(*) FROM thread_runs r WHERE r.thread_id = t.id AND r.open = 1) AS open_runs`;
+const THREAD_COLUMNS = `t.*, (SELECT count(*) FROM thread_runs r WHERE r.thread_id = t.id AND r.open = 1) AS open_runs,
+  (SELECT s.summary FROM thread_summaries s WHERE s.thread_id = t.id) AS summary`;
 
 function prepareStatements(db: Database.Database) {
   createThreadTables(db);
@@ -42,6 +47,17 @@ function prepareStatements(db: Database.Database) {
     ),
     openRuns: db.prepare<[string], { run_id: string }>(
       'SELECT run_id FROM thread_runs WHERE thread_id = ? AND open = 1 ORDER BY queued_at',
+    ),
+    putSummary: db.prepare<[string, string, number]>(
+      `INSERT INTO thread_summaries (thread_id, summary, through_seq) VALUES (?, ?, ?)
+       ON CONFLICT (thread_id) DO UPDATE SET summary = excluded.summary, through_seq = excluded.through_seq
+       WHERE excluded.through_seq > thread_summaries.through_seq`,
+    ),
+    summary: db.prepare<[string], { summary: string; through_seq: number }>(
+      'SELECT summary, through_seq FROM thread_summaries WHERE thread_id = ?',
+    ),
+    between: db.prepare<[string, number, number], { doc: string }>(
+      'SELECT doc FROM thread_messages WHERE thread_id = ? AND seq > ? AND seq < ? ORDER BY seq',
     ),
     isOpen: db.prepare<[string], { open: number }>('SELECT open FROM thread_runs WHERE run_id = ? AND open = 1'),
     openBefore: db.prepare<[string, string], { run_id: string }>(
@@ -128,6 +144,28 @@ export class ThreadsReadModel {
     return this.statements.openRuns.all(threadId).map((row) => row.run_id);
   }
 
+  summarized(threadId: string, summary: string, throughSeq: number): void {
+    this.statements.putSummary.run(threadId, summary, throughSeq);
+  }
+
+  /** The thread's running summary and the last message it folds in (-1 and null: none yet). */
+  summaryOf(threadId: string): { summary: string | null; throughSeq: number } {
+    const row = this.statements.summary.get(threadId);
+    return { summary: row?.summary ?? null, throughSeq: row?.through_seq ?? -1 };
+  }
+
+  /** The messages after `afterSeq` and before `beforeSeq`, oldest first. */
+  messagesBetween(threadId: string, afterSeq: number, beforeSeq: number): ThreadMessage[] {
+    return this.statements.between
+      .all(threadId, afterSeq, beforeSeq)
+      .map((row) => JSON.parse(row.doc) as ThreadMessage);
+  }
+
+  /** The number of messages the thread holds. */
+  messageCount(threadId: string): number {
+    return this.statements.count.get(threadId)?.message_count ?? 0;
+  }
+
   /** Whether the run `runId` is on a thread and not settled yet (a run that succeeded: its exchange not added). */
   isRunOpen(runId: string): boolean {
     return this.statements.isOpen.get(runId) !== undefined;
@@ -145,6 +183,7 @@ function toView(row: ThreadRow): ThreadView {
     agentId: row.agent_id,
     status: row.open_runs > 0 ? 'busy' : 'idle',
     messageCount: row.message_count,
+    summary: row.summary,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -38,6 +38,7 @@ export interface AgentDraft {
   workingMemory: boolean;
   /** Blank: any object. */
   workingSchema: string;
+  summarize: boolean;
   maxSteps: string;
 }
 
@@ -63,6 +64,7 @@ export const AGENT_PATHS = [
   'memory.tools',
   'memory.working',
   'memory.working.schema',
+  'memory.summarize',
   'maxSteps',
 ];
 
@@ -90,6 +92,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
       memoryTools: false,
       workingMemory: false,
       workingSchema: '',
+      summarize: false,
       maxSteps: '10',
     };
   }
@@ -115,6 +118,7 @@ export function agentDraft(agent?: Agent): AgentDraft {
     recallMinScore: agent.memory.recall?.minScore === undefined ? '' : String(agent.memory.recall.minScore),
     memoryTools: agent.memory.tools ?? false,
     workingMemory: agent.memory.working !== undefined,
+    summarize: agent.memory.summarize ?? false,
     workingSchema: agent.memory.working?.schema ? JSON.stringify(agent.memory.working.schema, null, 2) : '',
     maxSteps: String(agent.maxSteps),
   };
@@ -185,7 +189,12 @@ export function agentBody(draft: AgentDraft, knownProviders?: string[]) {
     guardrails,
     handoffs,
     scorers,
-    memory: { maxMessages, ...memoryOf(draft, problems), ...workingOf(draft, problems) },
+    memory: {
+      maxMessages,
+      ...memoryOf(draft, problems),
+      ...workingOf(draft, problems),
+      ...(draft.summarize && { summarize: true }),
+    },
     maxSteps,
   };
   return { body, problems };

@@ -4,7 +4,7 @@ import type { AgentDraft } from './agent-draft';
 
 type MemoryDraft = Pick<
   AgentDraft,
-  'memoryNamespace' | 'recallLimit' | 'recallMinScore' | 'memoryTools' | 'workingMemory' | 'workingSchema'
+  'memoryNamespace' | 'recallLimit' | 'recallMinScore' | 'memoryTools' | 'workingMemory' | 'workingSchema' | 'summarize'
 >;
 type TextKey = 'memoryNamespace' | 'recallLimit' | 'recallMinScore';
 
@@ -86,6 +86,24 @@ export function MemoryFields({
               type="checkbox"
               checked={draft.workingMemory}
               onChange={(e) => set({ workingMemory: e.currentTarget.checked })}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+            />
+          )}
+        </Field>
+        <Field
+          id={id('summarize')}
+          label="Summarize"
+          path="memory.summarize"
+          error={error}
+          hint="On a thread: messages that fall out of the window are folded into a summary the model sees."
+        >
+          {(describedBy, invalid) => (
+            <input
+              id={id('summarize')}
+              type="checkbox"
+              checked={draft.summarize}
+              onChange={(e) => set({ summarize: e.currentTarget.checked })}
               aria-describedby={describedBy}
               aria-invalid={invalid}
             />

@@ -94,6 +94,14 @@ export function ThreadPage({ threadId }: { threadId: string }) {
         <dl class="facts">
           <dt>Messages</dt>
           <dd>{thread.messageCount}</dd>
+          {thread.summary && (
+            <>
+              <dt>Summary of earlier messages</dt>
+              <dd data-testid="thread-summary" class="pre">
+                {thread.summary}
+              </dd>
+            </>
+          )}
           <dt>Started</dt>
           <dd>{formatTime(thread.createdAt)}</dd>
           <dt>History</dt>
