@@ -5,6 +5,7 @@ import { MemoryQueriesController } from './queries/memory-queries.controller';
 import {
   GetMemoryHandler,
   ListMemoryHandler,
+  ListNamespacesHandler,
   MemoryHistoryHandler,
   SearchMemoryHandler,
 } from './queries/memory.queries';
@@ -20,6 +21,7 @@ import { MemoryWritesController } from './write-memory/memory-writes.controller'
     DeleteMemoryHandler,
     GetMemoryHandler,
     ListMemoryHandler,
+    ListNamespacesHandler,
     MemoryHistoryHandler,
     SearchMemoryHandler,
     MemoryReadModel,

@@ -72,3 +72,19 @@ export class MemorySearchSchema {
   @ApiProperty({ type: [MemorySearchHitSchema], maxItems: PAGE_ITEMS })
   items: MemorySearchHitSchema[];
 }
+
+export class MemoryNamespaceSchema {
+  @ApiProperty({ maxLength: 808, example: 'users/ada' })
+  namespace: string;
+
+  @ApiProperty({ description: 'The items it holds now.' })
+  items: number;
+}
+
+export class MemoryNamespaceListSchema {
+  @ApiProperty({ type: [MemoryNamespaceSchema], maxItems: PAGE_ITEMS })
+  namespaces: MemoryNamespaceSchema[];
+
+  @ApiProperty({ ...CURSOR, nullable: true })
+  nextCursor: string | null;
+}

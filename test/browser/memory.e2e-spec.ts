@@ -22,7 +22,9 @@ describeInBrowser('memory in the console, in Chromium', () => {
   afterAll(() => stopConsole({ browser, app, model }));
 
   it('puts, lists, searches, shows the versions of and deletes an item', async () => {
+    await app.request('PUT', '/v1/memory/teams%2Fops/runbook', { value: 'restart the queue' });
     await page.goto(`${app.url}/#/memory`);
+    await page.getByTestId('memory-namespaces').getByRole('link', { name: 'teams/ops' }).waitFor();
     await page.getByLabel('Namespace').fill('users/ada');
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('heading', { name: 'users/ada' }).waitFor();

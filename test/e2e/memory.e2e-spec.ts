@@ -48,6 +48,17 @@ describe.each(storeFixtures().slice(0, 2))('memory (%s)', (storeName, createFixt
     await put('city', { value: 'Lisbon' });
     await put('diary.monday', { value: 'ran 5 km' });
     await put('elsewhere', { value: 1 }, '/v1/memory/users%2Fbob');
+    expect((await app.request('GET', '/v1/memory')).body).toEqual({
+      namespaces: [
+        { namespace: 'users/ada', items: 3 },
+        { namespace: 'users/bob', items: 1 },
+      ],
+      nextCursor: null,
+    });
+    const firstPage = (await app.request('GET', '/v1/memory?limit=1')).body;
+    expect(firstPage.namespaces).toEqual([{ namespace: 'users/ada', items: 3 }]);
+    const secondPage = (await app.request('GET', `/v1/memory?limit=1&cursor=${firstPage.nextCursor}`)).body;
+    expect(secondPage.namespaces).toEqual([{ namespace: 'users/bob', items: 1 }]);
     const listed = (await app.request('GET', ada)).body;
     expect(listed.items.map((item: any) => item.key)).toEqual(['city', 'diary.monday', 'diet']);
     expect((await app.request('GET', `${ada}?prefix=di&limit=1`)).body).toMatchObject({

@@ -4,9 +4,21 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../http/openapi/problem.schema';
 import { checkAddress } from '../memory-address';
 import { ApiKey, ApiNamespace } from '../memory-params';
-import { MemoryHistorySchema, MemoryItemSchema, MemoryListSchema, MemorySearchSchema } from '../memory.schema';
+import {
+  MemoryHistorySchema,
+  MemoryItemSchema,
+  MemoryListSchema,
+  MemoryNamespaceListSchema,
+  MemorySearchSchema,
+} from '../memory.schema';
 import { MemoryItemQuery, MemoryListQuery, MemorySearchDto } from './memory-query.params';
-import { GetMemoryQuery, ListMemoryQuery, MemoryHistoryQuery, SearchMemoryQuery } from './memory.queries';
+import {
+  GetMemoryQuery,
+  ListMemoryQuery,
+  ListNamespacesQuery,
+  MemoryHistoryQuery,
+  SearchMemoryQuery,
+} from './memory.queries';
 import { ListQuery } from '../../http/paging';
 
 @ApiTags('memory')
@@ -20,6 +32,13 @@ export class MemoryQueriesController {
   @HttpCode(200)
   search(@Body() { namespace, query, limit = 10, filter = {} }: MemorySearchDto) {
     return this.queries.execute(new SearchMemoryQuery(namespace, query, limit, filter));
+  }
+
+  @ApiOperation({ summary: 'List the namespaces that hold items, by name' })
+  @ApiResponse({ status: 200, type: MemoryNamespaceListSchema })
+  @Get()
+  namespaces(@Query() { limit, cursor }: ListQuery) {
+    return this.queries.execute(new ListNamespacesQuery(limit, cursor));
   }
 
   @ApiOperation({ summary: "List a namespace's items, by key" })

@@ -10,6 +10,18 @@ import { MemoryFilter, MemoryReadModel, MemoryVersionView, MemoryView } from './
 const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
 const FILTER_FIELD = /^[A-Za-z0-9_]{1,64}$/;
 
+export class ListNamespacesQuery extends Query<{
+  namespaces: Array<{ namespace: string; items: number }>;
+  nextCursor: string | null;
+}> {
+  constructor(
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
 export class GetMemoryQuery extends Query<MemoryView> {
   constructor(
     readonly namespace: string,
@@ -65,6 +77,22 @@ export class GetMemoryHandler implements IQueryHandler<GetMemoryQuery> {
     const when = asOf ? ` at ${asOf.toISOString()}` : '';
     if (!item) throw new DomainError('not_found', `No memory item ${key} in ${namespace}${when}`);
     return item;
+  }
+}
+
+@QueryHandler(ListNamespacesQuery)
+export class ListNamespacesHandler implements IQueryHandler<ListNamespacesQuery> {
+  constructor(
+    private readonly memory: MemoryReadModel,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ limit, cursor }: ListNamespacesQuery) {
+    const after = decodeCursor(cursor, (namespace) => namespaceProblem(namespace) === undefined);
+    const rows = this.memory.namespaces(after, limit + 1, this.clock.now());
+    const namespaces = rows.slice(0, limit);
+    const more = rows.length > limit;
+    return { namespaces, nextCursor: more ? cursorOf(namespaces[namespaces.length - 1].namespace) : null };
   }
 }
 

@@ -64,6 +64,10 @@ function prepareStatements(db: Database.Database) {
     version: db.prepare<[string, string, number], MemoryVersionRow>(
       'SELECT * FROM memory_versions WHERE namespace = ? AND key = ? AND version = ?',
     ),
+    namespaces: db.prepare<{ after: string; now: string; limit: number }, { namespace: string; items: number }>(
+      `SELECT namespace, count(*) AS items FROM memory_items WHERE namespace > @after AND ${LIVE}
+       GROUP BY namespace ORDER BY namespace LIMIT @limit`,
+    ),
     expired: db.prepare<[string, number], { namespace: string; key: string; version: number }>(
       'SELECT namespace, key, version FROM memory_items WHERE expires_at <= ? ORDER BY expires_at LIMIT ?',
     ),
@@ -182,6 +186,11 @@ export class MemoryReadModel {
     });
     const rows = this.searchStatement(fields.length).all(params) as Array<MemoryRow & { score: number }>;
     return rows.map((row) => ({ ...toView(row), score: row.score }));
+  }
+
+  /** The namespaces that hold items now, by name, with how many each holds. */
+  namespaces(after: string, limit: number, now: Date): Array<{ namespace: string; items: number }> {
+    return this.statements.namespaces.all({ after, now: now.toISOString(), limit });
   }
 
   /** Items whose time to live has ended by `now`, oldest first: their removal is due. */

@@ -75,8 +75,35 @@ export function MemoryPage({ namespace }: { namespace?: string }) {
         <TextField id="memory-namespace" label="Namespace" path="namespace" value={typed} set={setTyped} error={null} />
         <button type="submit">Open</button>
       </form>
-      {namespace && <Namespace key={namespace} namespace={namespace} />}
+      {namespace ? <Namespace key={namespace} namespace={namespace} /> : <Namespaces />}
     </main>
+  );
+}
+
+/** The namespaces that hold items, each with how many. */
+function Namespaces() {
+  const [namespaces, setNamespaces] = useState<Array<{ namespace: string; items: number }> | null>(null);
+  const [error, setError] = useState<ProblemError | null>(null);
+  useEffect(() => {
+    api
+      .GET('/v1/memory', { params: { query: { limit: 200 } } })
+      .then(unwrap)
+      .then((page) => setNamespaces(page.namespaces))
+      .catch((caught) => setError(asProblem(caught)));
+  }, []);
+  return (
+    <>
+      <h2>Namespaces</h2>
+      <ProblemView error={error} />
+      {namespaces?.length === 0 && <p class="muted">Nothing is remembered yet.</p>}
+      <ul data-testid="memory-namespaces">
+        {namespaces?.map(({ namespace, items }) => (
+          <li key={namespace}>
+            <a href={href('memory', namespace)}>{namespace}</a> <span class="muted">({items} items)</span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
