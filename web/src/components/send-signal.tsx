@@ -8,14 +8,21 @@ import type { SignalData } from '../api/schema';
 
 /**
  * Sends a signal (`POST /v1/signals`): its name and key as the waiting step asks for them (either may be changed),
- * and its data as JSON. Says which runs it reached; the run's page then shows the step go on.
+ * and its data as JSON. Tells `onSent` how many waiting runs it reached; the run's page then shows the step go on.
  */
-export function SendSignal({ signal, signalKey }: { signal: string; signalKey: string | null }) {
+export function SendSignal({
+  signal,
+  signalKey,
+  onSent,
+}: {
+  signal: string;
+  signalKey: string | null;
+  onSent: (reached: number) => void;
+}) {
   const [name, setName] = useState(signal);
   const [key, setKey] = useState(signalKey ?? '');
   const [data, setData] = useState('');
   const [error, setError] = useState<ProblemError | null>(null);
-  const [reached, setReached] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function send(event: Event) {
@@ -28,7 +35,7 @@ export function SendSignal({ signal, signalKey }: { signal: string; signalKey: s
       const body = { name, ...(key && { key }), ...(parsed !== undefined && { data: parsed as SignalData }) };
       const sent = unwrap(await api.POST('/v1/signals', { body }));
       setError(null);
-      setReached(sent.delivered.length);
+      onSent(sent.delivered.length);
     } catch (caught) {
       setError(asProblem(caught));
     } finally {
@@ -62,11 +69,6 @@ export function SendSignal({ signal, signalKey }: { signal: string; signalKey: s
           mono
         />
         <ProblemView error={error} shownPaths={['name', 'key', 'data']} />
-        {reached !== null && (
-          <p role="status" data-testid="signal-reached">
-            Sent: it reached {reached} waiting {reached === 1 ? 'run' : 'runs'}.
-          </p>
-        )}
         <button type="submit" disabled={busy}>
           Send signal
         </button>

@@ -21,6 +21,8 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
   const [run, setRun] = useState<WorkflowRun | null>(null);
   const [error, setError] = useState<ProblemError | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  // Said on the page, not in the form: the form goes once the step it was sent to goes on.
+  const [reached, setReached] = useState<number | null>(null);
   const graphSteps = useMemo(() => run?.steps.map(graphStepOf) ?? [], [run]);
   const params = { params: { path: { workflowId, runId } } };
 
@@ -198,9 +200,19 @@ export function WorkflowRunPage({ workflowId, runId }: { workflowId: string; run
                 step.status === 'waiting' &&
                 step.awaiting &&
                 !step.awaiting.signalId && (
-                  <SendSignal key={step.index} signal={step.awaiting.signal} signalKey={step.awaiting.key} />
+                  <SendSignal
+                    key={step.index}
+                    signal={step.awaiting.signal}
+                    signalKey={step.awaiting.key}
+                    onSent={setReached}
+                  />
                 ),
             )}
+          {reached !== null && (
+            <p role="status" data-testid="signal-reached">
+              Sent: it reached {reached} waiting {reached === 1 ? 'run' : 'runs'}.
+            </p>
+          )}
           <h2>Steps</h2>
           <WorkflowGraph steps={graphSteps} label="The run's steps as a graph" onSelect={select} />
           <ol class="timeline" data-testid="timeline">
