@@ -411,7 +411,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search memory items by their words, best first */
+        /** Search memory items by their words, their meaning or both, best first */
         post: operations["MemoryQueriesController_search"];
         delete?: never;
         options?: never;
@@ -2649,6 +2649,11 @@ export interface components {
             filter?: {
                 [key: string]: string | number | boolean;
             };
+            /**
+             * @description `keyword`: by words, scored by BM25. `semantic`: by meaning, scored by the cosine similarity of embeddings (needs `EMBEDDING_MODEL`, else a 409). `hybrid`: both, fused by reciprocal rank (each list adds 1/(60 + rank)). Default: `hybrid` when `EMBEDDING_MODEL` is set, else `keyword`.
+             * @enum {string}
+             */
+            mode?: "keyword" | "semantic" | "hybrid";
         };
         MemorySourceSchema: {
             /** @description The run that wrote it, when a run did. */
@@ -2679,7 +2684,7 @@ export interface components {
              */
             expiresAt: string | null;
             source: components["schemas"]["MemorySourceSchema"];
-            /** @description How well it matches (BM25; higher is better). */
+            /** @description How well it matches, higher is better: BM25 for `keyword`, the cosine similarity (at most 1) for `semantic`, the sum of 1/(60 + rank) over both lists for `hybrid`. */
             score: number;
         };
         MemorySearchSchema: {
@@ -10941,7 +10946,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemSchema"];
                 };
             };
-            /** @description A conflict with the state of the resource, or an Idempotency-Key still in flight */
+            /** @description The change conflicts with the state of the resource */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11080,6 +11085,23 @@ export interface operations {
                      *       "title": "Internal Server Error",
                      *       "status": 500,
                      *       "detail": "An unexpected error occurred"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemSchema"];
+                };
+            };
+            /** @description What the request needed of a model or an agent failed (a judge gave no score) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/judge-failed",
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The judge run agentrun_01JDQ8ZK5N2B3C4D5E6F7G8H9K of scorer polite gave no score (provider_error: refused)"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemSchema"];

@@ -13,6 +13,10 @@ export interface ProviderConfig {
   retry: RetryPolicy;
   /** How long `GET /v1/providers` waits for a provider's model list. */
   modelListTimeoutMs: number;
+  /** `provider/model` of an embedding model: memory is then searched by meaning too (checked by MemoryVectors). */
+  embeddingModel?: string;
+  /** How many threads one search by meaning may use. */
+  embeddingSearchThreads: number;
 }
 
 export interface RetryPolicy {
@@ -46,6 +50,8 @@ export function loadProviderConfig(env: NodeJS.ProcessEnv = process.env): Provid
       maxDelayMs: integer(env, 'MODEL_RETRY_MAX_DELAY_MS', 30_000, 0, 600_000),
     },
     modelListTimeoutMs: integer(env, 'MODEL_LIST_TIMEOUT_MS', 2000, 100, 60_000),
+    embeddingModel: text(env, 'EMBEDDING_MODEL'),
+    embeddingSearchThreads: integer(env, 'EMBEDDING_SEARCH_THREADS', 2, 1, 64),
   };
 }
 
@@ -132,5 +138,17 @@ export const PROVIDER_SETTINGS = group(loadProviderConfig, [
     100,
     60_000,
     'How long `GET /v1/providers` waits for the model list of Ollama or the OpenAI-compatible server (kept 30 s).',
+  ),
+  {
+    name: 'EMBEDDING_MODEL',
+    meaning:
+      'An embedding model (`openai/text-embedding-3-small`, `ollama/nomic-embed-text`, `openai-compatible/<model>`), with its provider configured as above. Set: memory items are embedded when put, and memory search and recall find them by meaning too (see [Memory](memory.md)). Unset: by their words only.',
+  },
+  integerVariable(
+    'EMBEDDING_SEARCH_THREADS',
+    2,
+    1,
+    64,
+    'How many threads one search by meaning may use (off the event loop); more answer sooner over many items.',
   ),
 ]);

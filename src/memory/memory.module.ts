@@ -10,10 +10,12 @@ import {
   SearchMemoryHandler,
 } from './queries/memory.queries';
 import { MemoryReadModel } from './queries/memory.read-model';
+import { MemorySearch } from './queries/memory-search';
+import { MemoryVectors } from './semantic/memory-vectors';
 import { DeleteMemoryHandler, PutMemoryHandler } from './write-memory/memory-write.handlers';
 import { MemoryWritesController } from './write-memory/memory-writes.controller';
 
-/** Memory: JSON items by namespace and key, every version kept, searched by their words (docs/memory.md). */
+/** Memory: JSON items by namespace and key, every version kept, searched by their words and, with an embedding model, by meaning (docs/memory.md). */
 @Module({
   controllers: [MemoryQueriesController, MemoryWritesController],
   providers: [
@@ -27,7 +29,9 @@ import { MemoryWritesController } from './write-memory/memory-writes.controller'
     MemoryReadModel,
     MemoryProjection,
     MemoryExpiry,
+    MemoryVectors,
+    MemorySearch,
   ],
-  exports: [MemoryReadModel],
+  exports: [MemoryReadModel, MemorySearch],
 })
 export class MemoryModule {}

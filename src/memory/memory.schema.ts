@@ -64,7 +64,10 @@ export class MemoryHistorySchema {
 }
 
 export class MemorySearchHitSchema extends MemoryItemSchema {
-  @ApiProperty({ description: 'How well it matches (BM25; higher is better).' })
+  @ApiProperty({
+    description:
+      'How well it matches, higher is better: BM25 for `keyword`, the cosine similarity (at most 1) for `semantic`, the sum of 1/(60 + rank) over both lists for `hybrid`.',
+  })
   score: number;
 }
 

@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import { KnownProvider, parseModelId } from './model-id';
 import { ModelRunError } from './model-run-error';
 import type { ProviderConfig } from '../config/provider-config';
@@ -76,6 +76,31 @@ export class ModelProviders {
       attempts: () => attempts.count,
       close: () => this.counters.delete(key),
     };
+  }
+
+  /** The embedding model of an id (`EMBEDDING_MODEL`), through the same retrying fetch. Throws `ModelRunError`. */
+  embedding(modelId: string): EmbeddingModel {
+    const parsed = parseModelId(modelId);
+    if (typeof parsed === 'string') throw new ModelRunError('provider_not_configured', parsed);
+    const { provider, model } = parsed;
+    switch (provider) {
+      case 'openai': {
+        const { apiKey, baseUrl } = this.config.openai;
+        if (!apiKey) throw notConfigured(provider, 'OPENAI_API_KEY');
+        return sdk<typeof import('@ai-sdk/openai')>('@ai-sdk/openai')
+          .createOpenAI({ apiKey, baseURL: baseUrl, fetch: this.fetch })
+          .embedding(model);
+      }
+      case 'ollama':
+        return compatible('ollama', this.config.ollama.baseUrl, undefined, this.fetch).embeddingModel(model);
+      case 'openai-compatible': {
+        const { apiKey, baseUrl } = this.config.openaiCompatible;
+        if (!baseUrl) throw notConfigured(provider, 'OPENAI_COMPATIBLE_BASE_URL');
+        return compatible(provider, baseUrl, apiKey, this.fetch).embeddingModel(model);
+      }
+      case 'anthropic':
+        throw new ModelRunError('provider_not_configured', 'Anthropic has no embedding models');
+    }
   }
 
   /** Counts the attempt against the counter its header names, and takes the header off. */

@@ -9,7 +9,7 @@ jest.setTimeout(60_000);
 
 /**
  * The Memory page: a namespace opened by name, an item put from the form (a value that is not JSON refused beside
- * its field first), the list, a search with a filter, the item's page with its versions and the item as it was,
+ * its field first), the list, a search with a filter and one by meaning, the item's page with its versions and the item as it was,
  * and a delete after a confirmation.
  */
 describeInBrowser('memory in the console, in Chromium', () => {
@@ -18,7 +18,12 @@ describeInBrowser('memory in the console, in Chromium', () => {
   let browser: TestBrowser;
   let page: Page;
 
-  beforeAll(async () => ({ model, app, browser, page } = await startConsole(() => ({ kind: 'text', text: 'x' }))));
+  // Items are embedded by the scripted server's embeddings endpoint (a test double), so search by meaning is on.
+  const env = { EMBEDDING_MODEL: 'openai-compatible/embed' };
+  beforeAll(
+    async () =>
+      ({ model, app, browser, page } = await startConsole(() => ({ kind: 'text', text: 'x' }), undefined, env)),
+  );
   afterAll(() => stopConsole({ browser, app, model }));
 
   it('puts, lists, searches, shows the versions of and deletes an item', async () => {
@@ -48,6 +53,16 @@ describeInBrowser('memory in the console, in Chromium', () => {
     await search.getByRole('button', { name: 'Search' }).click();
     await page.getByTestId('memory-hits').getByRole('link', { name: 'users/ada / diet' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+    // By meaning alone: the query was embedded, and the hit's score is a cosine similarity.
+    await search.getByLabel('Filter (JSON object, optional)').fill('');
+    await search.getByLabel('Search by').selectOption('semantic');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page
+      .getByTestId('memory-hits')
+      .getByText(/score 0\.\d\d$/)
+      .first()
+      .waitFor();
+    expect(model.embeddingRequests.flat()).toContain('tea');
 
     await page.getByTestId('memory-items').getByRole('link', { name: 'diet' }).click();
     await page.getByRole('heading', { name: 'diet' }).waitFor();

@@ -30,6 +30,7 @@ import { RunTakenAway, RunTimedOut, outcomeOf } from './run-outcome';
 import { AgentTurns } from './agent-turns';
 import { memoryMessages } from './memory-recall';
 import { claimOf } from './run-claim-of';
+import type { MemorySearch } from '../../memory/queries/memory-search';
 import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import type { Clock } from '../../shared/clock';
 import { GuardrailJudge } from '../guardrails/guardrail-judge';
@@ -41,6 +42,7 @@ export interface ExecutionDeps {
   agents: Pick<AgentDirectory, 'activeAgentNamed'>;
   threads: ThreadsReadModel;
   memory: MemoryReadModel;
+  memorySearch: MemorySearch;
   clock: Clock;
   tools: RunTools;
   childRuns: ChildRuns;

@@ -23,6 +23,7 @@ import { RunCancelled, RunInterrupted } from './run-outcome';
 import { runAttributes } from './agent-run-span';
 import { ClaimDetails, RunClaim, RunClaims } from './run-claim';
 import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
+import { MemorySearch } from '../../memory/queries/memory-search';
 import { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import { Clock } from '../../shared/clock';
 import { contextOf, inAsyncScope, inSpan } from '../../shared/trace-context';
@@ -74,6 +75,7 @@ export class AgentRunExecutor extends ProcessManager {
     private readonly threads: ThreadsReadModel,
     private readonly queuedHere: RunsQueuedHere,
     private readonly memory: MemoryReadModel,
+    private readonly memorySearch: MemorySearch,
     private readonly clock: Clock,
   ) {
     super(deps, config.runs.executorEnabled);
@@ -259,6 +261,7 @@ export class AgentRunExecutor extends ProcessManager {
       agents: this.runs,
       threads: this.threads,
       memory: this.memory,
+      memorySearch: this.memorySearch,
       clock: this.clock,
       tools: this.tools,
       childRuns: this.childRuns,

@@ -6,14 +6,15 @@ import { SummaryDeps, threadSummary } from './thread-summary';
 type AgentLoopModule = typeof import('../agent-loop/agent-loop');
 import type { RecordRecall } from '../../agents/agent-run/agent-run.commands';
 import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
-import { matchExpression } from '../../memory/queries/memory-text';
+import type { MemoryHit, MemorySearch } from '../../memory/queries/memory-search';
 import type { MemoryReadModel, MemoryView } from '../../memory/queries/memory.read-model';
 import type { Clock } from '../../shared/clock';
 import { fillNamespace } from '../../shared/memory-namespace';
 
-/** What recall needs: the memory read model, the time (an expired item is not recalled), and who executes the run. */
+/** What recall needs: the memory read model and search, the time, and who executes the run. */
 export interface RecallDeps {
   memory: MemoryReadModel;
+  memorySearch: MemorySearch;
   clock: Clock;
   executorId: string;
 }
@@ -35,7 +36,7 @@ export async function memoryMessages(
 ): Promise<ModelMessage[]> {
   const { loop, signal, window, attempts } = deps;
   const summary = window === null ? [] : await threadSummary(run, agent, window, deps, loop, signal, attempts);
-  const recalled = await recalledMemory(run, agent.memory, deps, record);
+  const recalled = await recalledMemory(run, agent.memory, deps, record, signal);
   return [...workingMemory(run, agent.memory, deps), ...summary, ...recalled];
 }
 
@@ -62,6 +63,7 @@ async function recalledMemory(
   memory: AgentMemory,
   deps: RecallDeps,
   record: (command: RecordRecall) => Promise<void>,
+  signal: AbortSignal,
 ): Promise<ModelMessage[]> {
   if (run.recalled) {
     const again = run.recalled.map((item) => deps.memory.version(item.namespace, item.key, item.version));
@@ -71,12 +73,32 @@ async function recalledMemory(
   if (!template || !recall) return [];
   const namespace = fillNamespace(template, run.context);
   if (!namespace) return [];
-  const match = matchExpression(run.task);
-  const found = match ? deps.memory.search(namespace, match, {}, recall.limit, deps.clock.now()) : [];
+  const found = await recallSearch(namespace, run.task, recall.limit, deps, signal);
   const hits = found.filter((hit) => hit.score >= (recall.minScore ?? 0));
   const items = hits.map(({ namespace: at, key, version, score }) => ({ namespace: at, key, version, score }));
   await record({ type: 'RecordRecall', executorId: deps.executorId, namespace, items });
   return asMessage(hits);
+}
+
+/**
+ * The items that best match the task: by meaning when `EMBEDDING_MODEL` is set (scores are cosine similarities),
+ * else by words (BM25). When the embedding model fails, by words, rather than failing the run.
+ */
+async function recallSearch(
+  namespace: string,
+  task: string,
+  limit: number,
+  { memorySearch }: RecallDeps,
+  signal: AbortSignal,
+): Promise<MemoryHit[]> {
+  const request = { namespace, query: task, limit, filter: {} };
+  if (!memorySearch.semantic) return memorySearch.search({ ...request, mode: 'keyword' });
+  try {
+    return await memorySearch.search({ ...request, mode: 'semantic' }, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return memorySearch.search({ ...request, mode: 'keyword' });
+  }
 }
 
 function asMessage(items: MemoryView[]): ModelMessage[] {

@@ -3,8 +3,10 @@ import type { ActorRegistry } from '../../actors/actor-registry';
 import type { Agent } from '../../agents/agent';
 import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
 import { DomainError } from '../../domain/decider';
+import { MAX_MEMORY_VALUE_BYTES, MEMORY_KEY as KEY } from '../../memory/memory-address';
 import { memoryItemDecider, memoryStream } from '../../memory/memory-item';
 import { matchExpression } from '../../memory/queries/memory-text';
+import type { MemorySearch } from '../../memory/queries/memory-search';
 import type { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import type { Clock } from '../../shared/clock';
 import { fillNamespace } from '../../shared/memory-namespace';
@@ -12,21 +14,20 @@ import type { RunnableTool } from '../../tools/tool';
 import { schemaErrors } from '../../shared/json-schema';
 import { workingMemoryOf } from './memory-recall';
 
-/** What the memory tools need: the store to write the items, the read model to search them, and the time. */
+/** What the memory tools need: the store to write the items, the read model and search to read them, the time. */
 export interface MemoryToolsDeps {
   actors: ActorRegistry;
   memory: MemoryReadModel;
+  memorySearch: MemorySearch;
   clock: Clock;
 }
 
-const KEY = /^(?!\.+$)[A-Za-z0-9_.-]{1,200}$/;
-const MAX_VALUE_BYTES = 64 * 1024;
 const KEY_FIELD = { type: 'string', maxLength: 200, pattern: KEY.source };
 
 /**
  * The tools an agent with `memory.tools` gives its model, on the run's namespace (its `memory.namespace` filled in
  * from the run's context): `remember` puts an item (a new version; the item's source names the run), `recall`
- * searches the items by words, `forget` deletes one. None when the namespace cannot be filled in.
+ * searches the items (by words, and by meaning too when `EMBEDDING_MODEL` is set), `forget` deletes one. None when the namespace cannot be filled in.
  */
 export function memoryTools(agent: Agent, run: AgentRunAggregate, deps: MemoryToolsDeps): RunnableTool[] {
   const working = agent.memory.working && run.threadId ? [workingMemoryTool(agent, run, deps)] : [];
@@ -48,7 +49,8 @@ export function memoryTools(agent: Agent, run: AgentRunAggregate, deps: MemoryTo
       const { key = `note-${randomUUID().slice(0, 8)}`, value } = input as { key?: string; value: unknown };
       if (!KEY.test(key)) throw new Error('key must be letters, digits, "_", "." and "-" (at most 200)');
       if (value === undefined) throw new Error('value is required');
-      if (Buffer.byteLength(JSON.stringify(value)) > MAX_VALUE_BYTES) throw new Error('value must be at most 64 KB');
+      if (Buffer.byteLength(JSON.stringify(value)) > MAX_MEMORY_VALUE_BYTES)
+        throw new Error('value must be at most 64 KB');
       const put = { type: 'PutMemoryItem' as const, namespace, key, value, runId: run.id };
       const { state } = await deps.actors.send(memoryStream(namespace, key), memoryItemDecider, put, context(key));
       return { namespace, key, version: state!.version };
@@ -57,12 +59,12 @@ export function memoryTools(agent: Agent, run: AgentRunAggregate, deps: MemoryTo
   const recall: RunnableTool = {
     id: 'memory:recall',
     modelName: 'recall',
-    description: `Searches what is remembered in ${namespace} by words: the best matches, with their keys.`,
+    description: `Searches what is remembered in ${namespace}: the best matches, with their keys.`,
     inputSchema: { type: 'object', properties: { query: { type: 'string', maxLength: 1000 } }, required: ['query'] },
     async execute(input) {
-      const match = matchExpression(String((input as { query?: unknown }).query ?? ''));
-      if (!match) return [];
-      const hits = deps.memory.search(namespace, match, {}, 5, deps.clock.now());
+      const query = String((input as { query?: unknown }).query ?? '');
+      if (!matchExpression(query)) return [];
+      const hits = await deps.memorySearch.search({ namespace, query, limit: 5, filter: {} });
       return hits.map(({ key, value, score }) => ({ key, value, score }));
     },
   };
@@ -118,7 +120,7 @@ function workingMemoryTool(agent: Agent, run: AgentRunAggregate, deps: MemoryToo
         const problems = errors.map((error) => `${error.path || 'document'} ${error.message}`).join('; ');
         throw new Error(`the document does not match the working memory's schema: ${problems}`);
       }
-      if (Buffer.byteLength(JSON.stringify(document)) > MAX_VALUE_BYTES)
+      if (Buffer.byteLength(JSON.stringify(document)) > MAX_MEMORY_VALUE_BYTES)
         throw new Error('document must be at most 64 KB');
       const put = { type: 'PutMemoryItem' as const, namespace, key, value: document, runId: run.id };
       const context = { correlationId: run.id, causationId: memoryStream(namespace, key) };

@@ -26,12 +26,13 @@ import { ListQuery } from '../../http/paging';
 export class MemoryQueriesController {
   constructor(private readonly queries: QueryBus) {}
 
-  @ApiOperation({ summary: 'Search memory items by their words, best first' })
+  @ApiOperation({ summary: 'Search memory items by their words, their meaning or both, best first' })
   @ApiResponse({ status: 200, type: MemorySearchSchema })
+  @ApiProblems(409, 502)
   @Post('search')
   @HttpCode(200)
-  search(@Body() { namespace, query, limit = 10, filter = {} }: MemorySearchDto) {
-    return this.queries.execute(new SearchMemoryQuery(namespace, query, limit, filter));
+  search(@Body() { namespace, query, limit = 10, filter = {}, mode }: MemorySearchDto) {
+    return this.queries.execute(new SearchMemoryQuery(namespace, query, limit, filter, mode));
   }
 
   @ApiOperation({ summary: 'List the namespaces that hold items, by name' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsObject, IsRFC3339, IsString, Max, MaxLength, Min, IsInt } from 'class-validator';
+import { IsDefined, IsIn, IsObject, IsRFC3339, IsString, Max, MaxLength, Min, IsInt } from 'class-validator';
+import { SEARCH_MODES, SearchMode } from './memory-search';
 import { ListQuery } from '../../http/paging';
 import { Optional } from '../../http/validation';
 import { PAGE_ITEMS } from '../../http/openapi/fields';
@@ -52,4 +53,13 @@ export class MemorySearchDto {
   @IsObject({ message: 'filter must be an object' })
   @Optional()
   filter?: Record<string, string | number | boolean | null>;
+
+  @ApiPropertyOptional({
+    enum: SEARCH_MODES,
+    description:
+      '`keyword`: by words, scored by BM25. `semantic`: by meaning, scored by the cosine similarity of embeddings (needs `EMBEDDING_MODEL`, else a 409). `hybrid`: both, fused by reciprocal rank (each list adds 1/(60 + rank)). Default: `hybrid` when `EMBEDDING_MODEL` is set, else `keyword`.',
+  })
+  @IsIn(SEARCH_MODES, { message: `mode must be one of ${SEARCH_MODES.join(', ')}` })
+  @Optional()
+  mode?: SearchMode;
 }

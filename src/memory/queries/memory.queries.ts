@@ -5,6 +5,7 @@ import { Clock } from '../../shared/clock';
 import { ValidationFailed } from '../../shared/validation-failed';
 import { namespaceProblem } from '../../shared/memory-namespace';
 import { matchExpression } from './memory-text';
+import { MemoryHit, MemorySearch, SearchMode } from './memory-search';
 import { MemoryFilter, MemoryReadModel, MemoryVersionView, MemoryView } from './memory.read-model';
 
 const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
@@ -54,12 +55,13 @@ export class MemoryHistoryQuery extends Query<{ versions: MemoryVersionView[]; n
   }
 }
 
-export class SearchMemoryQuery extends Query<{ items: Array<MemoryView & { score: number }> }> {
+export class SearchMemoryQuery extends Query<{ items: MemoryHit[] }> {
   constructor(
     readonly namespace: string,
     readonly query: string,
     readonly limit: number,
     readonly filter: MemoryFilter,
+    readonly mode?: SearchMode,
   ) {
     super();
   }
@@ -129,17 +131,13 @@ export class MemoryHistoryHandler implements IQueryHandler<MemoryHistoryQuery> {
 
 @QueryHandler(SearchMemoryQuery)
 export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery> {
-  constructor(
-    private readonly memory: MemoryReadModel,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly memory: MemorySearch) {}
 
-  async execute({ namespace, query, limit, filter }: SearchMemoryQuery) {
+  async execute({ namespace, query, limit, filter, mode }: SearchMemoryQuery) {
     const errors = [];
     const problem = namespaceProblem(namespace);
     if (problem) errors.push({ path: 'namespace', message: problem });
-    const match = matchExpression(query);
-    if (!match) errors.push({ path: 'query', message: 'query must hold a word (letters or digits)' });
+    if (!matchExpression(query)) errors.push({ path: 'query', message: 'query must hold a word (letters or digits)' });
     const fields = Object.entries(filter);
     if (fields.length > 10) errors.push({ path: 'filter', message: 'filter takes at most 10 fields' });
     for (const [field, value] of fields) {
@@ -150,6 +148,6 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery> {
       }
     }
     if (errors.length) throw new ValidationFailed(errors);
-    return { items: this.memory.search(namespace, match!, filter, limit, this.clock.now()) };
+    return { items: await this.memory.search({ namespace, query, limit, filter, mode }) };
   }
 }

@@ -23,6 +23,10 @@ export type MemoryVersionView = Omit<MemoryView, 'value'> & { value: unknown; re
 /** Top-level fields of the value an item must have, each equal to the value given. */
 export type MemoryFilter = Record<string, string | number | boolean | null>;
 
+/** What changed of an item's row, for what follows the read model (the vector index). */
+export type MemoryChange =
+  { id: number; removed: false; namespace: string; text: string } | { id: number; removed: true };
+
 const LIVE = '(expires_at IS NULL OR expires_at > @now)';
 
 function prepareStatements(db: Database.Database) {
@@ -68,6 +72,10 @@ function prepareStatements(db: Database.Database) {
       `SELECT namespace, count(*) AS items FROM memory_items WHERE namespace > @after AND ${LIVE}
        GROUP BY namespace ORDER BY namespace LIMIT @limit`,
     ),
+    texts: db.prepare<[number, number], { id: number; namespace: string; text: string }>(
+      `SELECT i.id, i.namespace, s.text FROM memory_items i JOIN memory_search s ON s.rowid = i.id
+       WHERE i.id > ? ORDER BY i.id LIMIT ?`,
+    ),
     expired: db.prepare<[string, number], { namespace: string; key: string; version: number }>(
       'SELECT namespace, key, version FROM memory_items WHERE expires_at <= ? ORDER BY expires_at LIMIT ?',
     ),
@@ -79,6 +87,8 @@ function prepareStatements(db: Database.Database) {
 export class MemoryReadModel {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly searches = new Map<number, Database.Statement>();
+  private readonly byIdStatements = new Map<number, Database.Statement>();
+  private readonly listeners: Array<(change: MemoryChange) => void> = [];
 
   constructor(@Inject(READ_DATABASE) private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
@@ -86,6 +96,11 @@ export class MemoryReadModel {
 
   batch(work: () => void): void {
     work();
+  }
+
+  /** Calls `listener` with each change of an item's row, as the projection makes it. */
+  onChange(listener: (change: MemoryChange) => void): void {
+    this.listeners.push(listener);
   }
 
   put({ namespace, key, value, version, expiresAt, runId, putAt }: MemoryItemPut['data'], eventId: string): void {
@@ -106,7 +121,9 @@ export class MemoryReadModel {
       created_at: string;
     };
     if (before) this.statements.unindex.run(before.id);
-    this.statements.index.run(row.id, searchText(key, value));
+    const text = searchText(key, value);
+    this.statements.index.run(row.id, text);
+    for (const listener of this.listeners) listener({ id: row.id, removed: false, namespace, text });
     this.statements.addVersion.run({
       namespace,
       key,
@@ -126,6 +143,7 @@ export class MemoryReadModel {
     if (before) {
       this.statements.unindex.run(before.id);
       this.statements.drop.run(before.id);
+      for (const listener of this.listeners) listener({ id: before.id, removed: true });
     }
     this.statements.addVersion.run({
       namespace,
@@ -179,13 +197,34 @@ export class MemoryReadModel {
    */
   search(namespace: string, match: string, filter: MemoryFilter, limit: number, now: Date) {
     const fields = Object.entries(filter);
-    const params: Record<string, unknown> = { match, namespace, below: `${namespace}/`, now: now.toISOString(), limit };
-    fields.forEach(([field, value], i) => {
-      params[`p${i}`] = `$."${field}"`;
-      params[`v${i}`] = typeof value === 'boolean' ? Number(value) : value;
-    });
+    const params = { match, namespace, below: `${namespace}/`, now: now.toISOString(), limit, ...filterParams(fields) };
     const rows = this.searchStatement(fields.length).all(params) as Array<MemoryRow & { score: number }>;
     return rows.map((row) => ({ ...toView(row), score: row.score }));
+  }
+
+  /** The row id of an item as it stands (an item removed and put again has a new one). */
+  idOf(namespace: string, key: string): number | undefined {
+    return this.statements.idOf.get(namespace, key)?.id;
+  }
+
+  /** Every item's row id, namespace and text (as keyword search reads it), by id, after `after`. */
+  texts(after: number, limit: number) {
+    return this.statements.texts.all(after, limit);
+  }
+
+  /** The items of these row ids that are live and whose value has the `filter`'s fields, in no order. */
+  byIds(ids: number[], filter: MemoryFilter, now: Date): Array<MemoryView & { id: number }> {
+    const fields = Object.entries(filter);
+    let statement = this.byIdStatements.get(fields.length);
+    if (!statement) {
+      statement = this.db.prepare(
+        `SELECT * FROM memory_items i WHERE id IN (SELECT value FROM json_each(@ids)) AND ${LIVE}
+         ${filterConditions(fields.length)}`,
+      );
+      this.byIdStatements.set(fields.length, statement);
+    }
+    const params = { ids: JSON.stringify(ids), now: now.toISOString(), ...filterParams(fields) };
+    return (statement.all(params) as Array<MemoryRow & { id: number }>).map((row) => ({ ...toView(row), id: row.id }));
   }
 
   /** The namespaces that hold items now, by name, with how many each holds. */
@@ -201,18 +240,31 @@ export class MemoryReadModel {
   private searchStatement(filters: number): Database.Statement {
     let statement = this.searches.get(filters);
     if (!statement) {
-      const conditions = Array.from({ length: filters }, (_, i) => `AND json_extract(i.value, @p${i}) IS @v${i}`);
       statement = this.db.prepare(
         `SELECT i.*, -bm25(memory_search) AS score FROM memory_search JOIN memory_items i ON i.id = memory_search.rowid
          WHERE memory_search MATCH @match
            AND (i.namespace = @namespace OR substr(i.namespace, 1, length(@below)) = @below)
-           AND (i.expires_at IS NULL OR i.expires_at > @now) ${conditions.join(' ')}
+           AND (i.expires_at IS NULL OR i.expires_at > @now) ${filterConditions(filters)}
          ORDER BY bm25(memory_search) LIMIT @limit`,
       );
       this.searches.set(filters, statement);
     }
     return statement;
   }
+}
+
+/** The conditions of a filter of `count` fields on `i.value`, given their parameters by `filterParams`. */
+function filterConditions(count: number): string {
+  return Array.from({ length: count }, (_, i) => `AND json_extract(i.value, @p${i}) IS @v${i}`).join(' ');
+}
+
+function filterParams(fields: Array<[string, string | number | boolean | null]>): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  fields.forEach(([field, value], i) => {
+    params[`p${i}`] = `$."${field}"`;
+    params[`v${i}`] = typeof value === 'boolean' ? Number(value) : value;
+  });
+  return params;
 }
 
 function toView(row: MemoryRow): MemoryView {

@@ -5,16 +5,18 @@ import { traceOf } from '../../shared/trace-context';
 import { ValidationFailed } from '../../shared/validation-failed';
 import { memoryItemDecider, memoryStream } from '../memory-item';
 import { MemoryReadModel, MemoryView } from '../queries/memory.read-model';
+import { MemoryVectors } from '../semantic/memory-vectors';
 import { DeleteMemoryCommand, PutMemoryCommand } from './memory-write.commands';
-import { MAX_MEMORY_VALUE_BYTES } from './put-memory.dto';
+import { MAX_MEMORY_VALUE_BYTES } from '../memory-address';
 
-/** Records a new version of the item, and answers with it once the read models have it. */
+/** Records a new version of the item, and answers with it once the read models (and the vectors, if any) have it. */
 @CommandHandler(PutMemoryCommand)
 export class PutMemoryHandler implements ICommandHandler<PutMemoryCommand, MemoryView> {
   constructor(
     private readonly actors: ActorRegistry,
     private readonly readYourWrites: ReadYourWrites,
     private readonly memory: MemoryReadModel,
+    private readonly vectors: MemoryVectors,
   ) {}
 
   async execute(command: PutMemoryCommand): Promise<MemoryView> {
@@ -36,6 +38,7 @@ export class PutMemoryHandler implements ICommandHandler<PutMemoryCommand, Memor
     const context = { correlationId: stream, causationId: stream, trace: traceOf(command) };
     const { position, state } = await this.actors.send(stream, memoryItemDecider, put, context);
     await this.readYourWrites.waitFor(position);
+    if (this.vectors.enabled) await this.vectors.caughtUp(namespace, key);
     return this.memory.version(namespace, key, state!.version)!;
   }
 }

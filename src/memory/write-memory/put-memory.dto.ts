@@ -2,9 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsInt, Max, Min } from 'class-validator';
 import { JSON_VALUE } from '../../http/openapi/fields';
 import { Optional } from '../../http/validation';
+import { MAX_MEMORY_VALUE_BYTES } from '../memory-address';
 
-/** The most an item's value may be, as JSON. */
-export const MAX_MEMORY_VALUE_BYTES = 64 * 1024;
 /** The longest time to live: ten years. */
 const MAX_TTL_SECONDS = 315_360_000;
 

@@ -8,6 +8,7 @@ import { href, navigate } from '../router';
 
 export type MemoryItem = components['schemas']['MemoryItemSchema'];
 type Hit = components['schemas']['MemorySearchHitSchema'];
+type SearchMode = NonNullable<components['schemas']['MemorySearchDto']['mode']>;
 
 /** One line of a value, for a list. */
 const preview = (value: unknown) => {
@@ -217,9 +218,13 @@ export function PutForm({ namespace, fixedKey, onPut }: { namespace: string; fix
   );
 }
 
-/** Searches the namespace and those below it by words, with an optional filter on the values' fields. */
+/**
+ * Searches the namespace and those below it (by words, by meaning or both, or as the service chooses), with an
+ * optional filter on the values' fields.
+ */
 function SearchForm({ namespace }: { namespace: string }) {
   const [query, setQuery] = useState('');
+  const [mode, setMode] = useState<SearchMode | ''>('');
   const [filter, setFilter] = useState('');
   const [filterError, setFilterError] = useState<string | null>(null);
   const [hits, setHits] = useState<Hit[] | null>(null);
@@ -235,7 +240,12 @@ function SearchForm({ namespace }: { namespace: string }) {
       return setFilterError((caught as Error).message);
     }
     try {
-      const body = { namespace, query, filter: fields as Record<string, string | number | boolean> };
+      const body = {
+        namespace,
+        query,
+        filter: fields as Record<string, string | number | boolean>,
+        ...(mode && { mode }),
+      };
       setHits(unwrap(await api.POST('/v1/memory/search', { body })).items);
       setError(null);
     } catch (caught) {
@@ -258,7 +268,29 @@ function SearchForm({ namespace }: { namespace: string }) {
         localError={filterError}
         hint='Top-level fields the value must have, such as {"kind": "taste"}.'
       />
-      <ProblemView error={error} shownPaths={['query', 'filter']} />
+      <Field
+        id="memory-mode"
+        label="Search by"
+        path="mode"
+        error={error}
+        hint="By meaning needs an embedding model (EMBEDDING_MODEL); the default then searches both ways."
+      >
+        {(describedBy, invalid) => (
+          <select
+            id="memory-mode"
+            value={mode}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            onChange={(e) => setMode(e.currentTarget.value as SearchMode | '')}
+          >
+            <option value="">the default: both ways when embeddings are on, else words</option>
+            <option value="keyword">words (BM25)</option>
+            <option value="semantic">meaning (cosine similarity)</option>
+            <option value="hybrid">both, fused by rank</option>
+          </select>
+        )}
+      </Field>
+      <ProblemView error={error} shownPaths={['query', 'filter', 'mode']} />
       <button type="submit">Search</button>
       {hits && (
         <ol data-testid="memory-hits">
@@ -268,7 +300,7 @@ function SearchForm({ namespace }: { namespace: string }) {
               <a href={href('memory', hit.namespace, hit.key)}>
                 {hit.namespace} / {hit.key}
               </a>{' '}
-              <span class="muted">score {hit.score.toFixed(2)}</span>
+              <span class="muted">score {hit.score.toFixed(hit.score < 0.1 ? 4 : 2)}</span>
               <pre>{formatJson(hit.value)}</pre>
             </li>
           ))}
