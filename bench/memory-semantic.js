@@ -1,64 +1,22 @@
 'use strict';
 // Semantic memory search. One SQLite service with EMBEDDING_MODEL pointed at a scripted embeddings server in this
-// process (OpenAI's `POST /v1/embeddings`, a test double: each text gets a deterministic random unit vector of 768
-// dimensions) is given `items` memory items by PUT, 100 at a time; then `searches` semantic searches, one at a
+// process (bench/scripted-model.js's `POST /v1/embeddings`, a test double: each text gets a deterministic random
+// vector of 768 dimensions) is given `items` memory items by PUT, 100 at a time; then `searches` semantic searches, one at a
 // time, each timed from request to answer, with the longest event-loop stall in the service over them (a timer
 // probe preloaded into it, bench/stall-probe.js). In the same run, as baselines: the same searches by words, and
 // the scripted server's own time per query embedding (the provider's part of a search).
 // Goals: p99 < 50 ms over 100,000 vectors of 768 dimensions; no stall over 20 ms.
 // Usage: npm run build:bench && node bench/memory-semantic.js [items=100000] [searches=300]
 const autocannon = require('autocannon');
-const { createServer } = require('node:http');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const lib = require('./lib');
 const { readStall } = require('./hostile-input/probe');
+const { startScriptedModel } = require('./scripted-model');
 
 const [items = 100_000, searches = 300] = lib.positional().map(Number);
-const DIMS = 768;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-/** A deterministic vector of a text: mulberry32 seeded by the text's FNV-1a hash. */
-function vectorOf(text) {
-  let state = 2166136261;
-  for (let i = 0; i < text.length; i++) state = Math.imul(state ^ text.charCodeAt(i), 16777619);
-  const vector = new Array(DIMS);
-  for (let i = 0; i < DIMS; i++) {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    vector[i] = Math.round((((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5) * 1e4) / 1e4;
-  }
-  return vector;
-}
-
-/** The scripted embeddings server; `queryMs` records how long it took to answer each one-text request. */
-async function startEmbeddings() {
-  const queryMs = [];
-  let texts = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      const started = performance.now();
-      const { input, model } = JSON.parse(body);
-      const values = typeof input === 'string' ? [input] : input;
-      texts += values.length;
-      const data = values.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) }));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data, model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
-      if (values.length === 1) queryMs.push(performance.now() - started);
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
-    queryMs,
-    texts: () => texts,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 async function seed(url) {
   let n = 0;
@@ -108,7 +66,7 @@ async function timed(server, probeFile, mode) {
 }
 
 async function main() {
-  const embeddings = await startEmbeddings();
+  const embeddings = await startScriptedModel();
   const dir = lib.temporaryDir('bench-memory-semantic-');
   const probeFile = join(dir, 'stall.json');
   const server = await lib.startServer(
@@ -123,13 +81,13 @@ async function main() {
     { nodeArgs: [...lib.serviceNodeFlags(), '-r', join(__dirname, 'stall-probe.js')] },
   );
   try {
-    console.log(`service on sqlite, ${DIMS} dimensions; ${lib.loadAverage()}`);
+    console.log(`service on sqlite, 768 dimensions; ${lib.loadAverage()}`);
     await seed(server.url);
     await lib.settled(server.pid);
-    console.log(`texts embedded: ${embeddings.texts()}; service RSS ${lib.memoryOf(server.pid).rssMb.toFixed(0)} MB`);
+    console.log(`texts embedded: ${embeddings.embedded}; service RSS ${lib.memoryOf(server.pid).rssMb.toFixed(0)} MB`);
     const semantic = await timed(server, probeFile, 'semantic');
     const keyword = await timed(server, probeFile, 'keyword');
-    const provider = [...embeddings.queryMs].sort((a, b) => a - b);
+    const provider = [...embeddings.queryEmbeddingMs].sort((a, b) => a - b);
     const line = (name, f) =>
       `  ${name}: median ${f.median.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, longest stall ${f.stall.toFixed(1)} ms`;
     console.log(`${searches} searches over ${items} items, one at a time:`);

@@ -6,6 +6,8 @@
 // It records per request how long it took to answer (request received to last byte written), keyed by the
 // `bench-run-<n>` tag found in the request, how many requests were open at once at most, and how many came.
 // With `log: true` it also keeps, per request, its body, when it arrived and when its answer was written.
+// It also answers OpenAI's `POST /v1/embeddings` (for EMBEDDING_MODEL), each text a deterministic vector of 768
+// dimensions.
 // Usage: const model = await startScriptedModel({ delayMs: 0 }); ...OPENAI_COMPATIBLE_BASE_URL: model.baseUrl...
 //        model.timeOf('bench-run-1') (ms), model.maxOpen, model.requests; await model.close();
 const { createServer } = require('node:http');
@@ -13,6 +15,35 @@ const { performance } = require('node:perf_hooks');
 
 const TEXT = ['Bench ', 'answer.'];
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
+/** The dimensions of the vectors `POST /v1/embeddings` answers with. */
+const DIMS = 768;
+
+/** A deterministic vector of a text: mulberry32 seeded by the text's FNV-1a hash, rounded to 4 decimals. */
+function vectorOf(text) {
+  let state = 2166136261;
+  for (let i = 0; i < text.length; i++) state = Math.imul(state ^ text.charCodeAt(i), 16777619);
+  const vector = new Array(DIMS);
+  for (let i = 0; i < DIMS; i++) {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    vector[i] = Math.round((((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5) * 1e4) / 1e4;
+  }
+  return vector;
+}
+
+/** OpenAI's embeddings API: each text its `vectorOf`; the answer time of one-text requests (queries) is kept. */
+function embeddingsAnswer(raw, stats) {
+  const started = performance.now();
+  const { input, model } = JSON.parse(raw);
+  const values = typeof input === 'string' ? [input] : input;
+  stats.embedded += values.length;
+  const data = values.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) }));
+  const answer = JSON.stringify({ object: 'list', data, model, usage: { prompt_tokens: 1, total_tokens: 1 } });
+  if (values.length === 1) stats.queryEmbeddingMs.push(performance.now() - started);
+  return answer;
+}
 
 const sse = (data) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,9 +121,16 @@ async function startScriptedModel({
   const log = [];
   let counter = 0;
   let open = 0;
-  const stats = { requests: 0, maxOpen: 0 };
+  const stats = { requests: 0, maxOpen: 0, embedded: 0, queryEmbeddingMs: [] };
 
   const handle = async (req, res, received, openAtArrival) => {
+    if (req.method === 'POST' && req.url === '/v1/embeddings') {
+      let raw = '';
+      req.setEncoding('utf8');
+      for await (const chunk of req) raw += chunk;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(embeddingsAnswer(raw, stats));
+    }
     if (req.method !== 'POST' || req.url.split('?')[0] !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ error: { message: `scripted model: no route ${req.method} ${req.url}` } }));
@@ -176,6 +214,12 @@ async function startScriptedModel({
       return open;
     },
     resetMaxOpen: () => void (stats.maxOpen = open),
+    /** Texts `POST /v1/embeddings` has embedded. */
+    get embedded() {
+      return stats.embedded;
+    },
+    /** Per embeddings request of one text (a query), ms from its body read to its answer written. */
+    queryEmbeddingMs: stats.queryEmbeddingMs,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -117,14 +117,16 @@ describeInBrowser('memory in the console, in Chromium', () => {
     await page.getByTestId('thread-summary').getByText('x', { exact: true }).waitFor();
   });
 
-  it("lists on a run's page the memory items it was given, linked to them", async () => {
+  it("lists on a run's page the memory items it was given and those it wrote, linked to them", async () => {
     await app.request('PUT', '/v1/memory/users%2Fbob/drink', { value: 'Bob drinks black coffee' });
-    const memory = { maxMessages: 10, namespace: 'users/{{context.user}}', recall: { limit: 3 } };
+    const memory = { maxMessages: 10, namespace: 'users/{{context.user}}', recall: { limit: 3 }, tools: true };
+    const order = { key: 'last-order', value: 'a black coffee' };
+    model.enqueue({ kind: 'toolCalls', calls: [{ name: 'remember', arguments: order }] }, { kind: 'text', text: 'ok' });
     const agent = await app.request('POST', '/v1/agents', { name: 'barista', model: 'openai-compatible/m', memory });
     await page.goto(`${app.url}/#/agents/${agent.body.id}`);
     await page
       .getByTestId('agent-memory')
-      .getByText('namespace users/{{context.user}}, recalls up to 3 items')
+      .getByText('namespace users/{{context.user}}, recalls up to 3 items', { exact: false })
       .waitFor();
     const run = await app.request(
       'POST',
@@ -134,6 +136,9 @@ describeInBrowser('memory in the console, in Chromium', () => {
     );
     expect(run.body.recalled).toHaveLength(1);
     await page.goto(`${app.url}/#/agents/${agent.body.id}/runs/${run.body.id}`);
+    const remembered = page.getByTestId('run-remembered');
+    await remembered.getByRole('link', { name: 'users/bob/last-order' }).waitFor();
+    expect(await remembered.textContent()).toBe('users/bob/last-order (version 1)');
     await page.getByTestId('run-recalled').getByRole('link', { name: 'users/bob/drink' }).click();
     await page.getByRole('heading', { name: 'drink' }).waitFor();
     expect(await page.getByTestId('memory-item').textContent()).toContain('Bob drinks black coffee');

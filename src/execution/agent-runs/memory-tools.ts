@@ -125,7 +125,7 @@ function workingMemoryTool(agent: Agent, run: AgentRunAggregate, deps: MemoryToo
       const put = { type: 'PutMemoryItem' as const, namespace, key, value: document, runId: run.id };
       const context = { correlationId: run.id, causationId: memoryStream(namespace, key) };
       const { state } = await deps.actors.send(memoryStream(namespace, key), memoryItemDecider, put, context);
-      return { version: state!.version };
+      return { namespace, key, version: state!.version };
     },
   };
 }

@@ -16,6 +16,7 @@ import { hasEnded, newerRun, newerStatus } from '../api/run-state';
 import { RunHandoffFacts } from './run-handoffs';
 import { ChildRunLink, ParentRunLine, RunTree, TotalUsageFact, WaitingOnLine } from './run-tree';
 import { agentNamesByRun, useRunTree } from './use-run-tree';
+import { RunMemoryFacts } from './run-memory';
 
 interface LiveToolCall {
   id: string;
@@ -216,24 +217,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
             </>
           )}
           <TrialFacts experimentId={run.experimentId} trial={run.trial} recordedHref={(id) => href('agent-runs', id)} />
-          {run.recalled && (
-            <>
-              <dt>Recalled</dt>
-              <dd data-testid="run-recalled">
-                {run.recalled.length === 0
-                  ? 'nothing matched its task'
-                  : run.recalled.map((item, i) => (
-                      <span key={`${item.namespace}/${item.key}`}>
-                        {i > 0 && ', '}
-                        <a href={href('memory', item.namespace, item.key)}>
-                          {item.namespace}/{item.key}
-                        </a>{' '}
-                        (version {item.version})
-                      </span>
-                    ))}
-              </dd>
-            </>
-          )}
+          <RunMemoryFacts run={run} />
           <dt>History</dt>
           <dd>
             <a href={href('history', `agentrun-${runId}`)}>Event history</a>
