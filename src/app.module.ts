@@ -28,6 +28,7 @@ import { WorkflowPortsModule } from './workflows/workflow-ports.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { SignalsModule } from './signals/signals.module';
 import { MemoryModule } from './memory/memory.module';
+import { SubjectsModule } from './subjects/subjects.module';
 
 @Module({})
 export class AppModule {
@@ -47,6 +48,7 @@ export class AppModule {
         WorkflowPortsModule,
         SignalsModule,
         MemoryModule,
+        SubjectsModule,
         ThreadsModule,
         ThreadPortsModule,
         WebhooksModule,

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { withAppendSpans } from './telemetry/traced-event-store';
+import { SUBJECT_KEYS, SubjectKeys } from './event-store/sealing/subject-keys';
+import { withSealing } from './event-store/sealing/sealing-event-store';
 import {
   DynamicModule,
   Global,
@@ -52,6 +54,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(READ_DATABASE) private readonly readDatabase: Database.Database,
     private readonly projections: ProjectionRunner,
     @Inject(DATA_FOLDER_LOCK) private readonly lock: DataFolderLock,
+    @Inject(SUBJECT_KEYS) private readonly subjectKeys: SubjectKeys | null,
   ) {}
 
   static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
@@ -62,12 +65,21 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       // Taken before anything in the data folder is opened; the stores depend on it.
       { provide: DATA_FOLDER_LOCK, useFactory: () => DataFolderLock.acquire(config.dataDir) },
       {
-        provide: EVENT_STORE,
+        provide: SUBJECT_KEYS,
         useFactory: () => {
-          const store = overrides.store ?? openEventStore(config);
-          return config.telemetry.tracesEndpoint || overrides.spanExporter ? withAppendSpans(store) : store;
+          const secret = config.subjects.dataKeySecret;
+          return secret ? new SubjectKeys(join(config.dataDir, 'subject-keys.sqlite'), secret) : null;
         },
         inject: [DATA_FOLDER_LOCK],
+      },
+      {
+        provide: EVENT_STORE,
+        useFactory: (keys: SubjectKeys | null) => {
+          const store = overrides.store ?? openEventStore(config);
+          const traced = config.telemetry.tracesEndpoint || overrides.spanExporter ? withAppendSpans(store) : store;
+          return keys ? withSealing(traced, keys) : traced;
+        },
+        inject: [SUBJECT_KEYS, DATA_FOLDER_LOCK],
       },
       {
         provide: READ_DATABASE,
@@ -103,6 +115,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
 
   async onApplicationBootstrap(): Promise<void> {
     this.logger.log(`Event store: ${this.store.description}`);
+    if (!this.subjectKeys) {
+      this.logger.warn(
+        'DATA_KEY_SECRET is not set: content about subjects is stored as it is, and cannot be forgotten',
+      );
+    }
     const started = Date.now();
     await this.projections.start();
     this.logger.log(`Read models caught up at position ${this.projections.position} in ${Date.now() - started} ms`);
@@ -112,6 +129,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     await this.projections.stop();
     await this.store.close();
     this.readDatabase.close();
+    this.subjectKeys?.close();
     this.lock.release();
   }
 }

@@ -27,6 +27,11 @@ export class ActorCache {
     return this.actors.size;
   }
 
+  /** Lets go of the idle actors of these streams: their next command reads the stream again from the store. */
+  drop(streams: Iterable<string>): void {
+    for (const stream of streams) if (this.actors.get(stream)?.idle) this.actors.delete(stream);
+  }
+
   /** The new streams' states, taken by their actors (kept as their deciders say, or already there). */
   adoptNew(
     deciders: Array<Decider<any, any, any>>,

@@ -62,6 +62,11 @@ export class ActorRegistry implements BeforeApplicationShutdown {
   }
 
   /** Resolves once the snapshots started so far are written (or failed). */
+  /** Lets go of what the actors of these streams hold in memory (their subject was forgotten). */
+  drop(streams: Iterable<string>): void {
+    this.actors.drop(streams);
+  }
+
   snapshotsSettled(): Promise<void> {
     return this.deps.snapshots?.writer.settled() ?? Promise.resolve();
   }

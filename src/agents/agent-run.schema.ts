@@ -7,6 +7,7 @@ import {
   NAME_LENGTH,
   PAGE_ITEMS,
   TEXT_LENGTH,
+  FORGETTABLE_TEXT,
   TIME,
   idField,
 } from '../http/openapi/fields';
@@ -15,6 +16,8 @@ import { GuardrailVerdictSchema } from './guardrails.schema';
 import { ChildRunSchema, RunHandoffSchema, RunTreeSchema, WaitingOnSchema } from './run-tree.schema';
 import { UsageSchema } from '../http/openapi/usage.schema';
 import { ModelAttemptSchema, RecalledItemSchema, RunScoreSchema, RunTrialSchema } from './agent-run-parts.schema';
+/** Content whose subject was forgotten. */
+type Forgotten = { forgotten: true };
 import { SupersededBySchema, TurnsSupersededSchema } from './thread-turn.schema';
 
 /** The shapes the agent run routes answer with, for the OpenAPI document. */
@@ -88,17 +91,24 @@ export class AgentRunSchema {
   @ApiProperty({ type: Number, nullable: true, description: 'The version of the agent the run ran.' })
   agentVersion: number | null;
 
-  @ApiProperty({ maxLength: TEXT_LENGTH })
-  task: string;
+  @ApiProperty({
+    ...FORGETTABLE_TEXT(TEXT_LENGTH),
+    description: 'The task; `{"forgotten": true}` once its subject is.',
+  })
+  task: string | Forgotten;
 
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: '`{"forgotten": true}` once its subject is.',
+  })
   context: Record<string, unknown>;
 
   @ApiProperty({ enum: RUN_STATUSES })
   status: string;
 
-  @ApiProperty({ type: String, nullable: true })
-  output: string | null;
+  @ApiProperty({ ...FORGETTABLE_TEXT(TEXT_LENGTH), nullable: true })
+  output: string | Forgotten | null;
 
   @ApiProperty({
     type: 'object',

@@ -5,6 +5,7 @@ import type { ProtocolsConfig } from './protocols-config';
 import type { ProviderConfig } from './provider-config';
 import type { RunsConfig } from './run-settings';
 import type { SqliteSynchronous } from './service-settings';
+import type { SubjectsConfig } from './subjects-config';
 import type { TelemetryConfig } from './telemetry-config';
 import type { ToolsConfig } from './tools-config';
 import type { WebhooksConfig } from './webhooks-config';
@@ -43,6 +44,7 @@ export interface AppConfig {
   workflows: WorkflowsConfig;
   access: AccessConfig;
   webhooks: WebhooksConfig;
+  subjects: SubjectsConfig;
   /** Applied in `src/http/http-server.ts` and `src/http/json-body.ts`. */
   http: HttpLimits;
   telemetry: TelemetryConfig;

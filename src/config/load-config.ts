@@ -9,6 +9,7 @@ import { RUN_SETTINGS } from './run-settings';
 import { SERVICE_SETTINGS } from './service-settings';
 import { TELEMETRY_SETTINGS } from './telemetry-config';
 import { TOOLS_SETTINGS } from './tools-config';
+import { SUBJECTS_SETTINGS } from './subjects-config';
 import { WEBHOOKS_SETTINGS } from './webhooks-config';
 import { WORKFLOW_SETTINGS } from './workflow-settings';
 
@@ -26,6 +27,7 @@ const SETTINGS = {
   protocols: PROTOCOL_SETTINGS,
   access: ACCESS_SETTINGS,
   webhooks: WEBHOOKS_SETTINGS,
+  subjects: SUBJECTS_SETTINGS,
   runs: RUN_SETTINGS,
   workflows: WORKFLOW_SETTINGS,
   telemetry: TELEMETRY_SETTINGS,

@@ -8,6 +8,8 @@ export interface EventMetadata {
   schemaVersion: number;
   /** The W3C trace context the event was recorded in (while tracing is on): whoever acts on it continues the trace. */
   traceparent?: string;
+  /** The subject the event is about, whose data key seals its content (docs/security.md, "Forgetting a person"). */
+  subject?: string;
 }
 
 /** An event to append: the store gives it a stream, revision, position and time. */

@@ -4,7 +4,8 @@ import { SpanKind, capturesContent, failed, inSpan, tracer } from '../shared/tra
 /**
  * Spans of model and tool calls after the OpenTelemetry semantic conventions for generative AI: `chat <model>` per
  * model call (each step of the tool loop), `execute_tool <tool>` per tool call, with their `gen_ai.*` attributes.
- * Messages, answers, arguments and results only with `OTEL_CAPTURE_CONTENT=true`.
+ * Messages, answers, arguments and results only with `OTEL_CAPTURE_CONTENT=true`, and never for a run about a
+ * subject (see keepContentOut).
  */
 export function startModelCall(modelId: string, content: () => { instructions: string; messages: unknown }): Span {
   const slash = modelId.indexOf('/');
@@ -19,7 +20,7 @@ export function startModelCall(modelId: string, content: () => { instructions: s
       'gen_ai.request.model': model,
     },
   });
-  if (span.isRecording() && capturesContent()) {
+  if (span.isRecording() && capturesContent(span)) {
     const { instructions, messages } = content();
     span.setAttribute('gen_ai.system_instructions', JSON.stringify([{ type: 'text', content: instructions }]));
     span.setAttribute('gen_ai.input.messages', JSON.stringify(messages));
@@ -44,7 +45,7 @@ export function endModelCall(
     ...(step.response.id && { 'gen_ai.response.id': step.response.id }),
     ...(step.response.modelId && { 'gen_ai.response.model': step.response.modelId }),
   });
-  if (span.isRecording() && capturesContent()) {
+  if (span.isRecording() && capturesContent(span)) {
     const message = {
       role: 'assistant',
       parts: [{ type: 'text', content: step.text }],
@@ -74,7 +75,7 @@ export function inToolSpan<T extends { output: unknown } | { error: string }>(
     ...(callId && { 'gen_ai.tool.call.id': callId }),
   };
   return inSpan(`execute_tool ${tool}`, attributes, async (span) => {
-    const capture = span.isRecording() && capturesContent();
+    const capture = span.isRecording() && capturesContent(span);
     if (capture) span.setAttribute('gen_ai.tool.call.arguments', JSON.stringify(input ?? null));
     const result = await work();
     if ('error' in result) failed(span, new Error(result.error));

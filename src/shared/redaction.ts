@@ -35,13 +35,15 @@ export interface SecretsConfig {
   providers: { openai: { apiKey?: string }; anthropic: { apiKey?: string }; openaiCompatible: { apiKey?: string } };
   access: { keys: string[]; readKeys: string[]; metricsToken?: string };
   webhooks: { secretKey?: string };
+  /** Optional: configurations built before subjects (tests) leave it out. */
+  subjects?: { dataKeySecret?: string };
 }
 
 /**
  * Every secret of the configuration a text may quote: the providers' keys, the API keys, the metrics token and the
  * webhooks' key. Run records and exported spans are redacted with the same list.
  */
-export function configuredSecrets({ providers, access, webhooks }: SecretsConfig): Array<string | undefined> {
+export function configuredSecrets({ providers, access, webhooks, subjects }: SecretsConfig): Array<string | undefined> {
   const { openai, anthropic, openaiCompatible } = providers;
   return [
     openai.apiKey,
@@ -51,5 +53,6 @@ export function configuredSecrets({ providers, access, webhooks }: SecretsConfig
     ...access.readKeys,
     access.metricsToken,
     webhooks.secretKey,
+    subjects?.dataKeySecret,
   ];
 }

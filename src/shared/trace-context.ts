@@ -195,10 +195,27 @@ export function withSpanId<T>(spanId: string, start: () => T): T {
 }
 
 let capture = false;
+/** Traces whose spans carry no content (runs about a subject), the most recent ones. */
+const withoutContent = new Set<string>();
+const WITHOUT_CONTENT_KEPT = 10_000;
 
-/** Whether prompts, outputs and tool arguments and results go into spans (`OTEL_CAPTURE_CONTENT`). */
-export function capturesContent(): boolean {
-  return capture;
+/**
+ * Whether prompts, outputs and tool arguments and results go into spans (`OTEL_CAPTURE_CONTENT`): never into the
+ * spans of a trace kept without content (`keepContentOut`).
+ */
+export function capturesContent(span?: Span): boolean {
+  return capture && !(span && withoutContent.has(span.spanContext().traceId));
+}
+
+/**
+ * The active span's trace carries no content from now on, whatever OTEL_CAPTURE_CONTENT says: a run about a subject
+ * (an exported span cannot be forgotten with the subject).
+ */
+export function keepContentOut(): void {
+  const traceId = trace.getActiveSpan()?.spanContext().traceId;
+  if (!capture || !traceId) return;
+  if (withoutContent.size >= WITHOUT_CONTENT_KEPT) withoutContent.delete(withoutContent.values().next().value!);
+  withoutContent.add(traceId);
 }
 
 export function setCaptureContent(on: boolean): void {

@@ -28,6 +28,14 @@ export class ThreadSchema {
   @ApiProperty({ type: 'object', additionalProperties: true })
   metadata: Record<string, unknown>;
 
+  @ApiProperty({
+    type: String,
+    maxLength: 200,
+    nullable: true,
+    description: 'The person it is about (see `DELETE /v1/subjects/{subjectId}`); null: none.',
+  })
+  subjectId: string | null;
+
   @ApiProperty(TIME)
   createdAt: string;
 

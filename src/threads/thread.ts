@@ -19,6 +19,8 @@ export interface Thread {
   id: string;
   agentId: string;
   metadata: Record<string, unknown>;
+  /** The person it is about, whose key seals its content (docs/security.md); absent: none. */
+  subjectId?: string;
   messageCount: number;
   createdAt: string;
   updatedAt: string;
@@ -34,7 +36,13 @@ export interface ThreadAggregate extends Thread {
 
 export type ThreadState = ThreadAggregate | null;
 
-export type CreateThread = { type: 'CreateThread'; id: string; agentId: string; metadata: Record<string, unknown> };
+export type CreateThread = {
+  type: 'CreateThread';
+  id: string;
+  agentId: string;
+  metadata: Record<string, unknown>;
+  subjectId?: string;
+};
 export type ArchiveThread = { type: 'ArchiveThread'; threadId: string };
 export type RecordExchange = { type: 'RecordExchange'; threadId: string; runId: string; messages: ThreadMessage[] };
 /** The running summary, now folding in the messages through `throughSeq`, written by the run `runId`'s model. */
@@ -49,7 +57,7 @@ export type ThreadCommand = CreateThread | ArchiveThread | RecordExchange | Summ
 
 export type ThreadCreated = DomainEvent<
   'ThreadCreated',
-  { id: string; agentId: string; metadata: Record<string, unknown>; createdAt: string }
+  { id: string; agentId: string; metadata: Record<string, unknown>; subjectId?: string; createdAt: string }
 >;
 export type ThreadArchived = DomainEvent<'ThreadArchived', { threadId: string; archivedAt: string }>;
 /** The exchange of a run that succeeded on the thread: its task, tool calls and results, and answer. */
@@ -80,8 +88,10 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
     const at = now.toISOString();
     if (command.type === 'CreateThread') {
       if (state) throw new DomainError('conflict', `Thread ${command.id} already exists`);
-      const { id, agentId, metadata } = command;
-      return [{ type: 'ThreadCreated', data: { id, agentId, metadata, createdAt: at } }];
+      const { id, agentId, metadata, subjectId } = command;
+      return [
+        { type: 'ThreadCreated', data: { id, agentId, metadata, ...(subjectId && { subjectId }), createdAt: at } },
+      ];
     }
     if (!state) throw new DomainError('not_found', `Thread ${command.threadId} does not exist`);
     switch (command.type) {
@@ -107,11 +117,12 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'ThreadCreated': {
-        const { id, agentId, metadata, createdAt } = event.data;
+        const { id, agentId, metadata, subjectId, createdAt } = event.data;
         return {
           id,
           agentId,
           metadata,
+          ...(subjectId && { subjectId }),
           messageCount: 0,
           createdAt,
           updatedAt: createdAt,

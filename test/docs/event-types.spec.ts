@@ -15,6 +15,7 @@ import { SCORER_EVENT_TYPES, scorerStream } from '../../src/scorers/scorer';
 import { EXPERIMENT_EVENT_TYPES, experimentStream } from '../../src/experiments/experiment';
 import { SIGNAL_EVENT_TYPES, signalStream } from '../../src/signals/signal';
 import { MEMORY_EVENT_TYPES, memoryStream } from '../../src/memory/memory-item';
+import { SUBJECT_EVENT_TYPES, subjectStream } from '../../src/subjects/subject';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -33,6 +34,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(experimentStream('e'))]: EXPERIMENT_EVENT_TYPES,
   [category(signalStream('s'))]: SIGNAL_EVENT_TYPES,
   [category(memoryStream('n', 'k'))]: MEMORY_EVENT_TYPES,
+  [category(subjectStream('s'))]: SUBJECT_EVENT_TYPES,
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

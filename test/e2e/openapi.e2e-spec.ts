@@ -90,7 +90,7 @@ describe('the OpenAPI document', () => {
     writeFileSync(documentFile, JSON.stringify(openApiDocument(app.app)));
     const cli = join(dirname(require.resolve('openapi-typescript/package.json')), 'bin', 'cli.js');
     // openapi-typescript with its default options, as a user would run it.
-    const generated = execFileSync(process.execPath, [cli, documentFile], { encoding: 'utf8' });
+    const generated = execFileSync(process.execPath, [cli, documentFile], { encoding: 'utf8', maxBuffer: 64 << 20 });
     const header = '// Generated from /v1/openapi.json by openapi-typescript: npm run generate:client\n';
     if (process.env.UPDATE_CLIENT) writeFileSync(GENERATED, header + generated);
     expect(readFileSync(GENERATED, 'utf8')).toBe(header + generated);

@@ -9,11 +9,14 @@ import { agentRunDecider } from '../agent-run/agent-run';
 import { AgentsReadModel } from './agents.read-model';
 import { StoredAgentRun } from './agent-tables';
 
-/** Keeps `agents` and `agent_runs` in step with the log, reusing each aggregate's own `evolve`. */
+/**
+ * Keeps `agents` and `agent_runs` in step with the log, reusing each aggregate's own `evolve`; the runs of a
+ * forgotten subject keep their ids, statuses and usage, their content forgotten.
+ */
 @Injectable()
 export class AgentsProjection extends ReadModelProjection {
   readonly name = 'agents';
-  readonly eventTypes = [...AGENT_EVENT_TYPES, ...AGENT_RUN_EVENT_TYPES];
+  readonly eventTypes = [...AGENT_EVENT_TYPES, ...AGENT_RUN_EVENT_TYPES, 'SubjectForgotten'];
 
   constructor(
     private readonly readModel: AgentsReadModel,
@@ -31,6 +34,10 @@ export class AgentsProjection extends ReadModelProjection {
       // A run is queued once: a repeat of the event changes nothing.
       const run = agentRunDecider.evolve(null, event as unknown as AgentRunEvent)!;
       if (this.readModel.insertRun(run)) this.readModel.setLastRun(run.agentId, run.createdAt);
+    } else if (event.type === 'SubjectForgotten') {
+      for (const stream of (event.data as { streams: string[] }).streams) {
+        if (stream.startsWith('agentrun-')) this.readModel.forgetRun(stream.slice('agentrun-'.length));
+      }
     } else if (event.type.startsWith('AgentRun')) {
       // The read model keeps the run without its context, which only AgentRunQueued sets: evolve keeps the rest.
       const before = this.readModel.getRunAggregate(event.data.runId as string) ?? null;

@@ -12,6 +12,7 @@ import { toAgentRun } from '../agent-run/agent-run.view';
 import { AgentRow, StoredAgentRun, createAgentTables } from './agent-tables';
 import { AgentDirectory } from '../agent-directory.port';
 import { RunTree, withDescendants } from './run-tree';
+import { FORGOTTEN, replaceAt } from '../../event-store/sealing/sealed-values';
 
 /**
  * A list entry: `lastRun` is when the agent's latest run was queued, by a request or a workflow step (SPEC.md's
@@ -56,6 +57,7 @@ function prepareStatements(db: Database.Database) {
       'SELECT agent_id, doc FROM agent_runs WHERE id = ?',
     ),
     getContext: db.prepare<[string], { context: string }>('SELECT context FROM agent_runs WHERE id = ?'),
+    setContext: db.prepare<[string, string]>('UPDATE agent_runs SET context = ? WHERE id = ?'),
     waitingRuns: db.prepare<[string, number], { id: string }>(
       `SELECT id FROM agent_runs WHERE status = 'waiting' AND lease_at < ? ORDER BY lease_at LIMIT ?`,
     ),
@@ -65,6 +67,21 @@ function prepareStatements(db: Database.Database) {
     ),
   };
 }
+
+/** What of a run is the content of its subject (see forgetRun), as paths of sealed-values.ts. */
+const RUN_CONTENT = [
+  'task',
+  'output',
+  'outputObject',
+  'toolCalls[].input',
+  'toolCalls[].output',
+  'pendingApprovals[].args',
+  'decided[].requestedArgs',
+  'children[].task',
+  'children[].context',
+  'children[].output',
+  'lastHandoff.messages',
+];
 
 /** A run whose lease went stale, and where a page of them goes on. */
 export interface StaleRun {
@@ -125,6 +142,16 @@ export class AgentsReadModel implements AgentDirectory {
   /** Runs are kept as their aggregate's `evolve` left them, but for their context (see StoredAgentRun). */
   saveRun(run: StoredAgentRun): void {
     this.batchRuns.set(run.id, run);
+  }
+
+  /** The run's content reads as forgotten (its subject was): its task, context, answer, tool calls' arguments and results. */
+  forgetRun(runId: string): void {
+    const run = this.getRunAggregate(runId);
+    if (!run) return;
+    const forgotten = JSON.parse(JSON.stringify(run)) as StoredAgentRun;
+    replaceAt(forgotten as unknown as Record<string, unknown>, RUN_CONTENT, () => FORGOTTEN);
+    this.saveRun({ ...forgotten, context: null });
+    this.statements.setContext.run(JSON.stringify(FORGOTTEN), runId);
   }
 
   /** Adds a run that is not there yet; false (and nothing written) when it is. */

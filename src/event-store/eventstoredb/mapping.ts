@@ -88,6 +88,7 @@ function toMetadata(raw: unknown): EventMetadata {
   if (typeof value.correlationId === 'string') metadata.correlationId = value.correlationId;
   if (typeof value.causationId === 'string') metadata.causationId = value.causationId;
   if (typeof value.traceparent === 'string') metadata.traceparent = value.traceparent;
+  if (typeof value.subject === 'string') metadata.subject = value.subject;
   return metadata;
 }
 

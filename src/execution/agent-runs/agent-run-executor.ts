@@ -26,7 +26,7 @@ import { ThreadsReadModel } from '../../threads/queries/threads.read-model';
 import { MemorySearch } from '../../memory/queries/memory-search';
 import { MemoryReadModel } from '../../memory/queries/memory.read-model';
 import { Clock } from '../../shared/clock';
-import { contextOf, inAsyncScope, inSpan } from '../../shared/trace-context';
+import { contextOf, inAsyncScope, inSpan, keepContentOut } from '../../shared/trace-context';
 import type { Agent } from '../../agents/agent';
 import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
 
@@ -309,7 +309,10 @@ export class AgentRunExecutor extends ProcessManager {
         inSpan(
           `invoke_agent ${agent?.name ?? run.agentId}`,
           runAttributes(run, agent),
-          () => execution.execute(run, agent, modelDone),
+          () => {
+            if (this.aboutSubject(run)) keepContentOut();
+            return execution.execute(run, agent, modelDone);
+          },
           { parent },
         ),
       );
@@ -319,6 +322,12 @@ export class AgentRunExecutor extends ProcessManager {
       // Started ahead of a queueing that was not recorded: given back only now, so two never run side by side here.
       else if (claim.queueingInDoubt) this.giveBack(claim);
     }
+  }
+
+  /** Whether the run is about a subject: its context names one, or its thread is one's. */
+  private aboutSubject(run: AgentRunAggregate): boolean {
+    const named = (run.context as Record<string, unknown> | undefined)?.subjectId;
+    return typeof named === 'string' || Boolean(run.threadId && this.threads.get(run.threadId)?.subjectId);
   }
 
   /** A cancel asked for through any instance aborts the run where it executes. */

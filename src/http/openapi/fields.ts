@@ -1,3 +1,4 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURSOR_LENGTH, MAX_LIMIT } from '../paging';
 import { IdPrefix } from '../../shared/ids';
 
@@ -55,3 +56,17 @@ export const HEAD_LENGTH = 16 * 1024;
 
 /** A version as an entity tag, `"3"` (a header's schema, hence the plain type). */
 export const ETAG = { type: 'string', maxLength: 18, pattern: '^"[0-9]+"$' } as const;
+
+/** What content of a forgotten subject reads as (docs/security.md, "Forgetting a person"). */
+export const FORGOTTEN_VALUE = {
+  type: 'object',
+  properties: { forgotten: { type: 'boolean', enum: [true] } },
+  required: ['forgotten'],
+  additionalProperties: false,
+  description: 'Content whose subject was forgotten (DELETE /v1/subjects/{subjectId}): its key is destroyed.',
+};
+
+/** A text that may have been forgotten: the text, or `{"forgotten": true}`. */
+export const FORGETTABLE_TEXT = (maxLength: number): { oneOf: SchemaObject[] } => ({
+  oneOf: [{ type: 'string', maxLength }, FORGOTTEN_VALUE],
+});

@@ -36,7 +36,11 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('agents', 'Agents, and runs of an agent on a task')
     .addTag('workflows', 'Workflows of agent steps, their triggers and runs')
     .addTag('signals', 'What happened outside, sent to the workflow runs that wait for it')
-    .addTag('memory', 'JSON items by namespace and key, every version kept, searched by their words')
+    .addTag('memory', 'JSON items by namespace and key, every version kept, searched by their words or their meaning')
+    .addTag(
+      'subjects',
+      'The people data is about: what the service holds of one, and forgetting it (its key destroyed)',
+    )
     .addTag('threads', 'Conversations with an agent that continue across runs')
     .addTag('events', 'The event log, and the history of each resource')
     .addTag('webhooks', 'Events sent to your URLs as they happen (Standard Webhooks)')

@@ -25,7 +25,9 @@ export type MemoryFilter = Record<string, string | number | boolean | null>;
 
 /** What changed of an item's row, for what follows the read model (the vector index). */
 export type MemoryChange =
-  { id: number; removed: false; namespace: string; text: string } | { id: number; removed: true };
+  | { id: number; removed: false; namespace: string; text: string }
+  /** `forgottenText`: the item's subject was forgotten, and this was its text. */
+  | { id: number; removed: true; forgottenText?: string };
 
 const LIVE = '(expires_at IS NULL OR expires_at > @now)';
 
@@ -71,6 +73,15 @@ function prepareStatements(db: Database.Database) {
     namespaces: db.prepare<{ after: string; now: string; limit: number }, { namespace: string; items: number }>(
       `SELECT namespace, count(*) AS items FROM memory_items WHERE namespace > @after AND ${LIVE}
        GROUP BY namespace ORDER BY namespace LIMIT @limit`,
+    ),
+    within: db.prepare<{ namespace: string; below: string }, { id: number; namespace: string; text: string }>(
+      `SELECT i.id, i.namespace, s.text FROM memory_items i JOIN memory_search s ON s.rowid = i.id
+       WHERE i.namespace = @namespace OR substr(i.namespace, 1, length(@below)) = @below`,
+    ),
+    textOf: db.prepare<[number], { text: string }>('SELECT text FROM memory_search WHERE rowid = ?'),
+    dropVersions: db.prepare<[string, string]>('DELETE FROM memory_versions WHERE namespace = ? AND key = ?'),
+    dropVersionsWithin: db.prepare<{ namespace: string; below: string }>(
+      'DELETE FROM memory_versions WHERE namespace = @namespace OR substr(namespace, 1, length(@below)) = @below',
     ),
     texts: db.prepare<[number, number], { id: number; namespace: string; text: string }>(
       `SELECT i.id, i.namespace, s.text FROM memory_items i JOIN memory_search s ON s.rowid = i.id
@@ -157,6 +168,28 @@ export class MemoryReadModel {
       run_id: null,
       event_id: eventId,
     });
+  }
+
+  /**
+   * The items of these namespaces (and those below them) and of these item streams are gone, every version of them
+   * too: their subject was forgotten.
+   */
+  forget(namespaces: string[], items: Array<{ namespace: string; key: string }>): void {
+    const gone = (id: number, text: string) => {
+      this.statements.unindex.run(id);
+      this.statements.drop.run(id);
+      for (const listener of this.listeners) listener({ id, removed: true, forgottenText: text });
+    };
+    for (const namespace of namespaces) {
+      const scope = { namespace, below: `${namespace}/` };
+      for (const row of this.statements.within.all(scope)) gone(row.id, row.text);
+      this.statements.dropVersionsWithin.run(scope);
+    }
+    for (const { namespace, key } of items) {
+      const item = this.statements.idOf.get(namespace, key);
+      if (item) gone(item.id, this.statements.textOf.get(item.id)?.text ?? '');
+      this.statements.dropVersions.run(namespace, key);
+    }
   }
 
   get(namespace: string, key: string, now: Date): MemoryView | undefined {

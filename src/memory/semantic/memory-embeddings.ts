@@ -18,6 +18,7 @@ export class MemoryEmbeddings {
   private readonly statements: {
     get: Database.Statement<[string, Buffer], { vector: Buffer }>;
     put: Database.Statement<[string, Buffer, Buffer]>;
+    drop: Database.Statement<[Buffer]>;
   };
 
   /** Throws (naming the variable to set) when the model's provider is not configured. */
@@ -38,7 +39,9 @@ export class MemoryEmbeddings {
     this.statements = {
       get: this.cache.prepare('SELECT vector FROM embeddings WHERE model = ? AND digest = ?'),
       put: this.cache.prepare('INSERT OR REPLACE INTO embeddings (model, digest, vector) VALUES (?, ?, ?)'),
+      drop: this.cache.prepare('DELETE FROM embeddings WHERE digest = ?'),
     };
+    this.cache.pragma('secure_delete = ON');
   }
 
   /** The vectors of items' texts, in order: from the cache, or from the provider (then cached). */
@@ -68,6 +71,11 @@ export class MemoryEmbeddings {
   /** The vector of a search's query (not cached: queries are many and rarely asked twice). */
   async ofQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
     return (await this.embed([text], signal))[0];
+  }
+
+  /** The text's vectors are deleted from the cache, under every model. */
+  forget(text: string): void {
+    this.statements.drop.run(createHash('sha256').update(text).digest());
   }
 
   close(): void {

@@ -97,6 +97,8 @@ export class MemoryVectors implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private changed(change: MemoryChange): void {
+    // A forgotten item's vector leaves the cache too: it says something of what the item held.
+    if (change.removed && change.forgottenText !== undefined) this.embeddings!.forget(change.forgottenText);
     this.pending.set(change.id, change.removed ? null : { namespace: change.namespace, text: change.text });
     this.drainSoon();
   }

@@ -5,6 +5,7 @@ export class CreateThreadCommand extends Command<ThreadView> {
   constructor(
     readonly agentId: string,
     readonly metadata: Record<string, unknown>,
+    readonly subjectId?: string,
   ) {
     super();
   }

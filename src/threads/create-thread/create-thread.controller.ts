@@ -26,7 +26,9 @@ export class CreateThreadController {
     @Body() body: CreateThreadDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ThreadView> {
-    const thread = await this.commands.execute(withTrace(new CreateThreadCommand(body.agentId, body.metadata), trace));
+    const thread = await this.commands.execute(
+      withTrace(new CreateThreadCommand(body.agentId, body.metadata, body.subjectId), trace),
+    );
     void reply.header('Location', `/v1/threads/${thread.id}`);
     return thread;
   }

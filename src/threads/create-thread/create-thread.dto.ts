@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches } from 'class-validator';
+import { Optional } from '../../http/validation';
 import { FreeFormObject } from '../../http/free-form-json';
 import { idField } from '../../http/openapi/fields';
 
@@ -19,4 +20,16 @@ export class CreateThreadDto {
   })
   @FreeFormObject({ message: 'metadata must be an object' })
   metadata: Record<string, unknown> = {};
+
+  @ApiPropertyOptional({
+    maxLength: 200,
+    pattern: '^[A-Za-z0-9_.:@-]{1,200}$',
+    example: 'user-42',
+    description:
+      "The person the conversation is about: its messages, and its runs' tasks and answers, are sealed under that subject's key (with `DATA_KEY_SECRET`), and go when it is forgotten (`DELETE /v1/subjects/{subjectId}`).",
+  })
+  @Matches(/^[A-Za-z0-9_.:@-]{1,200}$/, { message: 'subjectId must be letters, digits and _ . : @ - (at most 200)' })
+  @IsString({ message: 'subjectId must be a string' })
+  @Optional()
+  subjectId?: string;
 }

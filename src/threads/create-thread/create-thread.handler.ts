@@ -19,7 +19,7 @@ export class CreateThreadHandler implements ICommandHandler<CreateThreadCommand,
   ) {}
 
   async execute(command: CreateThreadCommand): Promise<ThreadView> {
-    const { agentId, metadata } = command;
+    const { agentId, metadata, subjectId } = command;
     const agent = await this.actors.of(agentStream(agentId), agentDecider).read();
     if (!agent) {
       throw new DomainError('unprocessable', `Agent ${agentId} does not exist`, [
@@ -31,12 +31,12 @@ export class CreateThreadHandler implements ICommandHandler<CreateThreadCommand,
     const created = await this.actors.send(
       threadStream(id),
       threadDecider,
-      { type: 'CreateThread', id, agentId, metadata },
+      { type: 'CreateThread', id, agentId, metadata, ...(subjectId && { subjectId }) },
       { correlationId: id, causationId: id, trace: traceOf(command) },
       { newStream: true },
     );
     await this.readYourWrites.waitFor(created.position);
     const { recordedRuns: _runs, summaryThrough: _summary, ...thread } = created.state!;
-    return this.threads.get(id) ?? { ...thread, status: 'idle', summary: null };
+    return this.threads.get(id) ?? { ...thread, subjectId: thread.subjectId ?? null, status: 'idle', summary: null };
   }
 }

@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
+import { dropForRebuild, tableColumns } from '../../read-models/read-database';
 
 /** A row of `threads`. */
 export interface ThreadRow {
   id: string;
   agent_id: string;
   metadata: string;
+  subject_id: string | null;
   message_count: number;
   created_at: string;
   updated_at: string;
@@ -22,9 +24,14 @@ export interface ThreadRow {
  * that fell out of its window, and the last message it folds in.
  */
 export function createThreadTables(db: Database.Database): void {
+  // A read model from before threads had subjects is dropped and rebuilt from the log.
+  const columns = tableColumns(db, 'threads');
+  if (columns.length > 0 && !columns.includes('subject_id')) {
+    dropForRebuild(db, 'threads', ['threads', 'thread_messages', 'thread_runs', 'thread_summaries']);
+  }
   db.exec(`
     CREATE TABLE IF NOT EXISTS threads (
-      id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, metadata TEXT NOT NULL, message_count INTEGER NOT NULL,
+      id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, metadata TEXT NOT NULL, subject_id TEXT, message_count INTEGER NOT NULL,
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL, archived_at TEXT
     );
     CREATE INDEX IF NOT EXISTS threads_by_agent ON threads (agent_id, id);

@@ -9,12 +9,18 @@ import { ThreadsReadModel } from './threads.read-model';
 /**
  * Keeps threads, their messages and their runs in step with the log: a run on a thread is open from its queueing
  * until it fails, is cancelled, or its exchange is recorded (a run that succeeded, or was interrupted by a later
- * turn, is settled by its exchange).
+ * turn, is settled by its exchange). The threads of a forgotten subject are dropped.
  */
 @Injectable()
 export class ThreadsProjection extends ReadModelProjection {
   readonly name = 'threads';
-  readonly eventTypes = [...THREAD_EVENT_TYPES, 'AgentRunQueued', 'AgentRunFailed', 'AgentRunCancelled'];
+  readonly eventTypes = [
+    ...THREAD_EVENT_TYPES,
+    'AgentRunQueued',
+    'AgentRunFailed',
+    'AgentRunCancelled',
+    'SubjectForgotten',
+  ];
 
   constructor(
     private readonly readModel: ThreadsReadModel,
@@ -44,6 +50,12 @@ export class ThreadsProjection extends ReadModelProjection {
         if (threadId) this.readModel.runQueued(threadId, id, event.position);
         return;
       }
+      case 'SubjectForgotten':
+        // The threads about a forgotten subject are gone.
+        for (const stream of (event.data as { streams: string[] }).streams) {
+          if (stream.startsWith('thread-')) this.readModel.forget(stream.slice('thread-'.length));
+        }
+        return;
       case 'AgentRunFailed':
       case 'AgentRunCancelled':
         // An interrupted turn is settled by its exchange, as a success is.

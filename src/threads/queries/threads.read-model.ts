@@ -6,7 +6,8 @@ import { Thread, ThreadMessage } from '../thread';
 import { ThreadRow, createThreadTables } from './thread-tables';
 
 /** A thread as the API shows it: `busy` while a run of it is not settled; its running summary, if it has one. */
-export type ThreadView = Omit<Thread, 'archivedAt'> & {
+export type ThreadView = Omit<Thread, 'archivedAt' | 'subjectId'> & {
+  subjectId: string | null;
   status: 'idle' | 'busy';
   summary: string | null;
   archivedAt: string | null;
@@ -18,10 +19,16 @@ const THREAD_COLUMNS = `t.*, (SELECT count(*) FROM thread_runs r WHERE r.thread_
 function prepareStatements(db: Database.Database) {
   createThreadTables(db);
   return {
-    insertThread: db.prepare<[string, string, string, string, string]>(
-      `INSERT INTO threads (id, agent_id, metadata, message_count, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)
-       ON CONFLICT (id) DO NOTHING`,
+    insertThread: db.prepare<[string, string, string, string | null, string, string]>(
+      `INSERT INTO threads (id, agent_id, metadata, subject_id, message_count, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
+    forget: [
+      'threads WHERE id',
+      'thread_messages WHERE thread_id',
+      'thread_runs WHERE thread_id',
+      'thread_summaries WHERE thread_id',
+    ].map((from) => db.prepare<[string]>(`DELETE FROM ${from} = ?`)),
     archive: db.prepare<[string, string, string]>('UPDATE threads SET archived_at = ?, updated_at = ? WHERE id = ?'),
     count: db.prepare<[string], { message_count: number }>('SELECT message_count FROM threads WHERE id = ?'),
     addMessage: db.prepare<[string, number, string, string]>(
@@ -81,8 +88,19 @@ export class ThreadsReadModel {
     work();
   }
 
-  createThread({ id, agentId, metadata, createdAt }: Pick<Thread, 'id' | 'agentId' | 'metadata' | 'createdAt'>): void {
-    this.statements.insertThread.run(id, agentId, JSON.stringify(metadata), createdAt, createdAt);
+  createThread({
+    id,
+    agentId,
+    metadata,
+    subjectId,
+    createdAt,
+  }: Omit<Thread, 'messageCount' | 'updatedAt' | 'archivedAt'>): void {
+    this.statements.insertThread.run(id, agentId, JSON.stringify(metadata), subjectId ?? null, createdAt, createdAt);
+  }
+
+  /** The thread is gone, with its messages and summary: its subject was forgotten. */
+  forget(threadId: string): void {
+    for (const statement of this.statements.forget) statement.run(threadId);
   }
 
   archive(threadId: string, at: string): void {
@@ -181,6 +199,7 @@ function toView(row: ThreadRow): ThreadView {
   return {
     id: row.id,
     agentId: row.agent_id,
+    subjectId: row.subject_id,
     status: row.open_runs > 0 ? 'busy' : 'idle',
     messageCount: row.message_count,
     summary: row.summary,

@@ -1,0 +1,121 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ActorRegistry } from '../actors/actor-registry';
+import { DomainError } from '../domain/decider';
+import { SUBJECT_KEYS, SubjectKeys } from '../event-store/sealing/subject-keys';
+import { ReadYourWrites } from '../read-models/read-your-writes';
+import { namespaceProblem } from '../shared/memory-namespace';
+import { ValidationFailed } from '../shared/validation-failed';
+import { subjectDecider, subjectStream } from './subject';
+
+/** What the service holds about a subject, by the streams and namespaces bound to it. */
+export interface SubjectView {
+  subjectId: string;
+  namespaces: string[];
+  threads: string[];
+  runs: string[];
+  memoryItems: number;
+  forgottenAt: string | null;
+}
+
+export class LookUpSubject extends Command<SubjectView> {
+  constructor(readonly subjectId: string) {
+    super();
+  }
+}
+
+export class SetSubjectNamespaces extends Command<SubjectView> {
+  constructor(
+    readonly subjectId: string,
+    readonly namespaces: string[],
+  ) {
+    super();
+  }
+}
+
+export class ForgetSubject extends Command<SubjectView> {
+  constructor(readonly subjectId: string) {
+    super();
+  }
+}
+
+const contextOf = (subjectId: string) => ({
+  correlationId: subjectStream(subjectId),
+  causationId: subjectStream(subjectId),
+});
+
+/** The keys, or a 409 naming the variable that would give them. */
+function keysOrConflict(keys: SubjectKeys | null): SubjectKeys {
+  if (keys) return keys;
+  const message = 'Subjects cannot be forgotten here: set DATA_KEY_SECRET (see docs/security.md)';
+  throw new DomainError('conflict', message, [], 'subject-keys-not-configured');
+}
+
+/** Base of the three: the keys, the actors, and the subject as it stands. */
+abstract class SubjectHandler {
+  constructor(
+    @Inject(SUBJECT_KEYS) protected readonly keys: SubjectKeys | null,
+    protected readonly actors: ActorRegistry,
+    protected readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  protected async view(subjectId: string, keys: SubjectKeys): Promise<SubjectView> {
+    const state = await this.actors.of(subjectStream(subjectId), subjectDecider).read();
+    const streams = keys.streamsOf(subjectId);
+    const ids = (prefix: string) => streams.filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length));
+    return {
+      subjectId,
+      namespaces: keys.namespacesOf(subjectId),
+      threads: ids('thread-'),
+      runs: ids('agentrun-'),
+      memoryItems: streams.filter((s) => s.startsWith('memory-')).length,
+      forgottenAt: state.forgottenAt,
+    };
+  }
+}
+
+@CommandHandler(LookUpSubject)
+export class LookUpSubjectHandler extends SubjectHandler implements ICommandHandler<LookUpSubject> {
+  execute({ subjectId }: LookUpSubject) {
+    return this.view(subjectId, keysOrConflict(this.keys));
+  }
+}
+
+@CommandHandler(SetSubjectNamespaces)
+export class SetSubjectNamespacesHandler extends SubjectHandler implements ICommandHandler<SetSubjectNamespaces> {
+  async execute({ subjectId, namespaces }: SetSubjectNamespaces) {
+    const keys = keysOrConflict(this.keys);
+    const errors = namespaces.flatMap((namespace, i) => {
+      const problem = namespaceProblem(namespace);
+      const other = keys.subjectOfNamespace(namespace);
+      if (problem) return [{ path: `namespaces.${i}`, message: problem }];
+      if (other && other !== subjectId) return [{ path: `namespaces.${i}`, message: `is bound to another subject` }];
+      return [];
+    });
+    if (errors.length) throw new ValidationFailed(errors);
+    keys.setNamespaces(subjectId, namespaces);
+    const set = { type: 'SetSubjectNamespaces' as const, subjectId, namespaces };
+    const { position } = await this.actors.send(subjectStream(subjectId), subjectDecider, set, contextOf(subjectId));
+    await this.readYourWrites.waitFor(position);
+    return this.view(subjectId, keys);
+  }
+}
+
+/**
+ * Destroys the subject's data keys first, then records that it was forgotten (naming its streams and namespaces,
+ * for the read models to drop what they hold of them), so that no answer says "forgotten" while a key remains.
+ */
+@CommandHandler(ForgetSubject)
+export class ForgetSubjectHandler extends SubjectHandler implements ICommandHandler<ForgetSubject> {
+  async execute({ subjectId }: ForgetSubject) {
+    const keys = keysOrConflict(this.keys);
+    const streams = keys.streamsOf(subjectId);
+    const namespaces = keys.namespacesOf(subjectId);
+    keys.destroyKeys(subjectId);
+    this.actors.drop(streams);
+    const forget = { type: 'ForgetSubject' as const, subjectId, streams, namespaces };
+    const { position } = await this.actors.send(subjectStream(subjectId), subjectDecider, forget, contextOf(subjectId));
+    await this.readYourWrites.waitFor(position);
+    return this.view(subjectId, keys);
+  }
+}
