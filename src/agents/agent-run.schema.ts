@@ -107,7 +107,7 @@ export class AgentRunSchema {
   @ApiProperty({ enum: RUN_STATUSES })
   status: string;
 
-  @ApiProperty({ ...FORGETTABLE_TEXT(TEXT_LENGTH), nullable: true })
+  @ApiProperty({ ...FORGETTABLE_TEXT(16_000_000), nullable: true })
   output: string | Forgotten | null;
 
   @ApiProperty({

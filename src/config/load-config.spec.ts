@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       eventStoreUrl: undefined,
       eventStoreDeadlineMs: 5000,
       streamPrefix: '',
+      subjects: {},
       webhooks: { allowedHosts: [], retryBaseMs: 5000, timeoutMs: 10_000 },
       workflows: {
         signalRetentionMs: 86_400_000,

@@ -61,6 +61,7 @@ describe('threads', () => {
       messageCount: 0,
       summary: null,
       metadata: { customer: 'ada' },
+      subjectId: null,
       createdAt: app.clock.now().toISOString(),
       updatedAt: app.clock.now().toISOString(),
       archivedAt: null,

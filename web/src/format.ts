@@ -66,3 +66,11 @@ export function formatSource(source: {
   if (source.protocol === 'scorer') return `the judge of scorer ${source.scorerId}`;
   return source.protocol === 'mcp' ? `MCP session ${source.sessionId}` : `A2A conversation ${source.contextId}`;
 }
+
+/** A text that may have been forgotten with its subject (`{"forgotten": true}`), as the console shows it. */
+export function shownText<T extends string | null | undefined>(text: T | { forgotten: true }): T | string {
+  return typeof text === 'object' && text !== null ? '(forgotten with its subject)' : (text as T);
+}
+
+export const isForgotten = (value: unknown): value is { forgotten: true } =>
+  typeof value === 'object' && value !== null && (value as { forgotten?: unknown }).forgotten === true;

@@ -23,6 +23,7 @@ import { WebhooksPage } from './pages/webhooks-page';
 import { UsagePage } from './pages/usage-page';
 import { MemoryPage } from './pages/memory-page';
 import { MemoryItemPage } from './pages/memory-item-page';
+import { SubjectsPage } from './pages/subjects-page';
 import { WorkflowCreatePage } from './pages/workflow-create-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -40,6 +41,7 @@ const TITLES: Record<string, string> = {
   experiments: 'Experiments',
   usage: 'Usage',
   memory: 'Memory',
+  subjects: 'Subjects',
 };
 
 function Page({ path }: { path: string[] }) {
@@ -73,6 +75,7 @@ function Page({ path }: { path: string[] }) {
   if (section === 'usage') return <UsagePage />;
   if (section === 'memory' && id && sub) return <MemoryItemPage key={`${id} ${sub}`} namespace={id} itemKey={sub} />;
   if (section === 'memory') return <MemoryPage key={id ?? ''} namespace={id} />;
+  if (section === 'subjects') return <SubjectsPage key={id ?? ''} subjectId={id} />;
   return <AgentsPage />;
 }
 
@@ -133,6 +136,7 @@ function App() {
           {nav('scorers', 'Scorers', section === 'scorers')}
           {nav('experiments', 'Experiments', section === 'experiments')}
           {nav('memory', 'Memory', section === 'memory')}
+          {nav('subjects', 'Subjects', section === 'subjects')}
           {nav('webhooks', 'Webhooks', section === 'webhooks')}
           {nav('usage', 'Usage', section === 'usage')}
         </nav>

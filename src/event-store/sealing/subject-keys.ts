@@ -17,6 +17,8 @@ export class SubjectKeys {
   private readonly db: Database.Database;
   private readonly wrapping: Buffer;
   private readonly keys = new Map<string, Buffer>();
+  /** Each subject's current key, once looked up or made (dropped when its keys are destroyed). */
+  private readonly current = new Map<string, { keyId: string; key: Buffer }>();
   private readonly streams = new Map<string, string | null>();
   private namespaces: Array<{ namespace: string; subject: string }>;
   private readonly statements;
@@ -59,13 +61,19 @@ export class SubjectKeys {
 
   /** The subject's current data key, made when it has none (a forgotten subject starts again with a new one). */
   currentKey(subject: string): { keyId: string; key: Buffer } {
+    const known = this.current.get(subject);
+    if (known) return known;
     const row = this.statements.current.get(subject);
-    if (row) return { keyId: row.key_id, key: this.cached(row.key_id, row.wrapped) };
-    const keyId = randomUUID();
-    const key = randomBytes(32);
-    this.statements.addKey.run(keyId, subject, this.wrap(key, keyId));
-    this.keys.set(keyId, key);
-    return { keyId, key };
+    let current: { keyId: string; key: Buffer };
+    if (row) current = { keyId: row.key_id, key: this.cached(row.key_id, row.wrapped) };
+    else {
+      current = { keyId: randomUUID(), key: randomBytes(32) };
+      this.statements.addKey.run(current.keyId, subject, this.wrap(current.key, current.keyId));
+      this.keys.set(current.keyId, current.key);
+    }
+    if (this.current.size >= KNOWN_STREAMS) this.current.clear();
+    this.current.set(subject, current);
+    return current;
   }
 
   /** A data key by its id; undefined once its subject is forgotten. */
@@ -78,6 +86,7 @@ export class SubjectKeys {
 
   /** Destroys every data key of the subject: what they sealed reads as forgotten from now on. */
   destroyKeys(subject: string): void {
+    this.current.delete(subject);
     for (const { key_id } of this.statements.keysOf.all(subject)) this.keys.delete(key_id);
     this.statements.dropKeys.run(subject);
     // Out of the write-ahead log too: its pages are written back into the file (where secure_delete zeroed them).

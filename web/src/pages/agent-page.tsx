@@ -7,13 +7,14 @@ import { LoadMore } from '../components/load-more';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
 import { usePagedList } from '../components/use-paged-list';
-import { formatDuration, formatJson, formatTime, parseJsonObject } from '../format';
+import { formatDuration, formatJson, formatTime, parseJsonObject, shownText } from '../format';
 import { href, navigate } from '../router';
 import { agentNamedBy, subAgentNames } from '../forms/agent-tools';
 import { AgentEditForm } from './agent-edit-form';
 import { AgentProtocols } from './agent-protocols';
 import { HandoffsList } from './handoffs-list';
 import { SubAgentsList } from './sub-agents-list';
+import { NewThreadForm } from './new-thread-form';
 
 /** One agent: what it is, a form to run it on a task, and its runs. */
 export function AgentPage({ agentId }: { agentId: string }) {
@@ -43,15 +44,6 @@ export function AgentPage({ agentId }: { agentId: string }) {
       } catch (again) {
         setError(asProblem(again));
       }
-    }
-  }
-
-  async function startThread() {
-    try {
-      const thread = unwrap(await api.POST('/v1/threads', { body: { agentId } }));
-      navigate('threads', thread.id);
-    } catch (caught) {
-      setError(asProblem(caught));
     }
   }
 
@@ -139,9 +131,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
           {agent.status === 'active' && (
             <>
               <RunForm agentId={agentId} />
-              <button type="button" class="secondary" onClick={startThread}>
-                New thread
-              </button>
+              <NewThreadForm agentId={agentId} />
               <details class="edit">
                 <summary>Edit agent</summary>
                 <AgentEditForm key={agent.version} agent={agent} onSaved={setAgent} />
@@ -256,7 +246,7 @@ function AgentRuns({ agentId }: { agentId: string }) {
                   <StatusBadge status={run.status} />
                 </td>
                 <td data-label="Task" class="truncate">
-                  {run.task}
+                  {shownText(run.task)}
                 </td>
                 <td data-label="Duration">{formatDuration(run.startedAt, run.endedAt)}</td>
               </tr>

@@ -9,7 +9,7 @@ import { ReplayForm } from '../components/replay-form';
 import { AddToDataset } from '../components/add-to-dataset';
 import { ProblemView } from '../components/problem-view';
 import { StatusBadge } from '../components/status-badge';
-import { formatDuration, formatJson, formatSource, formatTime, formatUsd } from '../format';
+import { formatDuration, formatJson, formatSource, formatTime, formatUsd, isForgotten, shownText } from '../format';
 import { TrialFacts } from '../components/trial-facts';
 import { href, navigate } from '../router';
 import { hasEnded, newerRun, newerStatus } from '../api/run-state';
@@ -111,7 +111,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
 
   /** The same task and context again, as a new run of the same agent. */
   async function runAgain() {
-    if (!run) return;
+    if (!run || isForgotten(run.task)) return;
     try {
       const body = { task: run.task, context: run.context };
       const again = unwrap(await api.POST('/v1/agents/{agentId}/run', { params: { path: { agentId } }, body }));
@@ -122,7 +122,7 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
   }
 
   const toolCalls: LiveToolCall[] = ended && run ? run.toolCalls.map((c) => ({ ...c, done: true })) : calls;
-  const output = ended && run?.output != null ? run.output : text;
+  const output = ended && run?.output != null ? shownText(run.output) : text;
   return (
     <main>
       <p>
@@ -147,12 +147,12 @@ export function AgentRunPage({ agentId, runId }: { agentId: string; runId: strin
       {run && <ParentRunLine run={run} parentName={run.parentRunId ? agentNames[run.parentRunId] : undefined} />}
       {run && <WaitingOnLine run={run} status={status} />}
       <ProblemView error={error ?? family.error} />
-      {run && <ReplayForm key={run.id} agentId={agentId} runId={runId} task={run.task} />}
+      {run && !isForgotten(run.task) && <ReplayForm key={run.id} agentId={agentId} runId={runId} task={run.task} />}
       {run && ended && <AddToDataset runId={runId} target="agent" />}
       {run && (
         <dl class="facts">
           <dt>Task</dt>
-          <dd class="pre">{run.task}</dd>
+          <dd class="pre">{shownText(run.task)}</dd>
           <dt>Model</dt>
           <dd>{run.model}</dd>
           {run.modelAttempts.length > 0 && (
