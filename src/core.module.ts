@@ -55,6 +55,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly projections: ProjectionRunner,
     @Inject(DATA_FOLDER_LOCK) private readonly lock: DataFolderLock,
     @Inject(SUBJECT_KEYS) private readonly subjectKeys: SubjectKeys | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
@@ -118,6 +119,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     if (!this.subjectKeys) {
       this.logger.warn(
         'DATA_KEY_SECRET is not set: content about subjects is stored as it is, and cannot be forgotten',
+      );
+    } else if (this.config.eventStoreUrl) {
+      // The keys are in this instance's data folder: another instance on the same store could not open them.
+      this.logger.warn(
+        'Subject keys are kept in this data folder: with DATA_KEY_SECRET, run one instance per EventStoreDB store',
       );
     }
     const started = Date.now();
