@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import {
   ChatCompletionsBody,
   ScriptedServer,
@@ -135,6 +137,28 @@ describe.each(storeFixtures().slice(0, 2))('memory searched by meaning (%s)', (s
     const found = await search({ namespace: 'users/ada', query: 'feline', mode: 'semantic', limit: 1 });
     expect(keys(found)).toEqual(['pet']);
     expect(model.embeddingRequests.flat().slice(embedded)).toEqual(['feline']);
+  });
+
+  it("forgets a forgotten subject's items from the vectors and their cache too", async () => {
+    await app.close();
+    app = await startTestApp({
+      env: { ...env(), DATA_KEY_SECRET: 'a-data-key-secret-of-more-than-32-characters' },
+      ...(fixture && { fixture }),
+    });
+    await app.request('PUT', '/v1/subjects/ada/namespaces', { namespaces: ['users/ada'] });
+    await seed();
+    const cached = () => {
+      const db = new Database(join(app.dataDir, 'embeddings.sqlite'), { readonly: true });
+      const { n } = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM embeddings').get()!;
+      db.close();
+      return n;
+    };
+    expect(cached()).toBe(4);
+    expect((await app.request('DELETE', '/v1/subjects/ada')).status).toBe(200);
+    const found = await search({ namespace: 'users', query: 'a cat', mode: 'semantic', limit: 5 });
+    expect(found.body.items.map((i: any) => `${i.namespace}/${i.key}`)).toEqual(['users/bob/pet']);
+    // Bob's item keeps its vector; Ada's three leave the cache.
+    expect(cached()).toBe(1);
   });
 
   it('answers a put while the provider is down, and finds the item once it is back', async () => {

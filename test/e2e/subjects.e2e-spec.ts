@@ -113,6 +113,7 @@ describe.each(storeFixtures().slice(0, 2))('forgetting a subject (%s)', (storeNa
       expect(runNow.usage).toEqual(ada.usage);
       expectProblem(await app.request('GET', `/v1/threads/${thread.id}`), 404);
       expectProblem(await app.request('GET', '/v1/memory/users%2Fada/diet'), 404);
+      expectProblem(await app.request('GET', '/v1/memory/users%2Fada/diet/history'), 404);
       expect((await app.request('GET', '/v1/memory/users%2Fada')).body.items).toEqual([]);
       const events = (await app.request('GET', `/v1/events?stream=agentrun-${ada.id}`)).body.events;
       expect(events.find((e: any) => e.type === 'AgentRunQueued').data).toMatchObject({ task: FORGOTTEN });
