@@ -98,7 +98,7 @@ async function main() {
     console.log(`  overhead of a run that recalls 5 items ${how}: median ${a.toFixed(2)} ms`);
     console.log(`  overhead of a run without memory: median ${b.toFixed(2)} ms`);
     if (semantic)
-      console.log(`  the scripted server's answer to the task's embedding: median ${embedding.toFixed(2)} ms`);
+      console.log(`  an embedding call of the task by the AI SDK from here: median ${embedding.toFixed(2)} ms`);
     console.log(`  difference, besides the embedding: ${(a - b - embedding).toFixed(2)} ms (goal < 5 ms)`);
   } finally {
     await server.stop();

@@ -69,8 +69,17 @@ export type RecordToolResult = {
   replayed?: boolean;
 };
 /** What a guardrail check made of the task, the answer or a tool's result (`callId`). */
-/** The memory items found for the run's task in its namespace, given to the model (perhaps none). */
-export type RecordRecall = { type: 'RecordRecall'; executorId: string; namespace: string; items: RecalledItem[] };
+/**
+ * The memory items found for the run's task in its namespace, given to the model (perhaps none); with `then`, in
+ * the commit of the run's next command (one commit fewer before its answer). Recorded once: a repeat is passed over.
+ */
+export type RecordRecall = {
+  type: 'RecordRecall';
+  executorId: string;
+  namespace: string;
+  items: RecalledItem[];
+  then?: Exclude<AgentRunCommand, RecordRecall>;
+};
 export type RecordGuardrailVerdict = {
   type: 'RecordGuardrailVerdict';
   executorId: string;

@@ -35,8 +35,12 @@ export function decideAgentRun(state: AgentRunState, command: AgentRunCommand, n
     }
     case 'RecordRecall': {
       checkExecutor(state, command.executorId);
-      const { namespace, items } = command;
-      return [{ type: 'AgentRunRecalled', data: { runId, namespace, items, at } }];
+      const { namespace, items, then } = command;
+      const recalled: AgentRunEvent[] = state.recalled
+        ? []
+        : [{ type: 'AgentRunRecalled', data: { runId, namespace, items, at } }];
+      if (!then) return recalled;
+      return [...recalled, ...decideAgentRun(recalled.reduce(evolveAgentRun, state), then, now)];
     }
     case 'RecordGuardrailVerdict': {
       checkExecutor(state, command.executorId);

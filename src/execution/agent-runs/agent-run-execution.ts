@@ -3,7 +3,7 @@ import { ActorRegistry } from '../../actors/actor-registry';
 import { Actor, CommandContext } from '../../actors/actor';
 import { Agent } from '../../agents/agent';
 import { AgentRunAggregate, AgentRunState } from '../../agents/agent-run/agent-run.state';
-import { AgentRunCommand, EndAgentRun, Wait } from '../../agents/agent-run/agent-run.commands';
+import { AgentRunCommand, EndAgentRun, RecordRecall, Wait } from '../../agents/agent-run/agent-run.commands';
 import { AgentRunEvent, agentRunStream } from '../../agents/agent-run/agent-run.events';
 import { agentRunDecider } from '../../agents/agent-run/agent-run';
 import { agentNow, agentOf, recordedCallsOf } from './run-agents';
@@ -67,6 +67,8 @@ export class AgentRunExecution {
   private readonly actor: Actor<AgentRunState, AgentRunCommand, AgentRunEvent>;
   /** The commit that queues and claims the run here, while it is being made (true once in): appends wait for it. */
   private recorded?: Promise<boolean>;
+  /** What the run recalled, to record with its next command (see send). */
+  private recall?: RecordRecall;
 
   constructor(
     readonly runId: string,
@@ -169,7 +171,7 @@ export class AgentRunExecution {
         window: handedOff ? null : remembered.length,
         attempts: judge.attempts,
       };
-      const given = await memoryMessages(run, turn.agent, memory, (recall) => this.record(recall));
+      const given = await memoryMessages(run, turn.agent, memory, async (recall) => void (this.recall = recall));
       const history = [...given, ...toModelMessages(remembered, modelNames)];
       // A resumed run's task was checked when it first started.
       const queuedChecks = run.inputChecked ? run.guardrails : undefined;
@@ -326,10 +328,15 @@ export class AgentRunExecution {
   }
 
   /** A command to the run's stream, opening the streams `opens` makes from its events in the same commit. */
+  /** Sends a command to the run; what it recalled goes in the same commit, until that is recorded. */
   private async send(command: AgentRunCommand, opens?: SendOptions<AgentRunEvent>['opens']) {
     if (this.recorded && !(await this.recorded))
       throw new DomainError('conflict', `Run ${this.runId} was not recorded`);
-    return this.deps.actors.sendThrough(this.actor, command, this.context, { opens });
+    const recall = this.recall;
+    const sent = recall && command.type !== 'RecordRecall' ? { ...recall, then: command } : command;
+    const result = await this.deps.actors.sendThrough(this.actor, sent, this.context, { opens });
+    if (this.recall === recall) this.recall = undefined;
+    return result;
   }
 }
 
