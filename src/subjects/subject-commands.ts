@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, ICommandHandler, IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../actors/actor-registry';
 import { DomainError } from '../domain/decider';
 import { SUBJECT_KEYS, SubjectKeys } from '../event-store/sealing/subject-keys';
@@ -18,7 +18,7 @@ export interface SubjectView {
   forgottenAt: string | null;
 }
 
-export class LookUpSubject extends Command<SubjectView> {
+export class LookUpSubject extends Query<SubjectView> {
   constructor(readonly subjectId: string) {
     super();
   }
@@ -74,8 +74,8 @@ abstract class SubjectHandler {
   }
 }
 
-@CommandHandler(LookUpSubject)
-export class LookUpSubjectHandler extends SubjectHandler implements ICommandHandler<LookUpSubject> {
+@QueryHandler(LookUpSubject)
+export class LookUpSubjectHandler extends SubjectHandler implements IQueryHandler<LookUpSubject> {
   execute({ subjectId }: LookUpSubject) {
     return this.view(subjectId, keysOrConflict(this.keys));
   }
@@ -87,9 +87,10 @@ export class SetSubjectNamespacesHandler extends SubjectHandler implements IComm
     const keys = keysOrConflict(this.keys);
     const errors = namespaces.flatMap((namespace, i) => {
       const problem = namespaceProblem(namespace);
-      const other = keys.subjectOfNamespace(namespace);
       if (problem) return [{ path: `namespaces.${i}`, message: problem }];
-      if (other && other !== subjectId) return [{ path: `namespaces.${i}`, message: `is bound to another subject` }];
+      // Neither it, nor a namespace above or below it, may be another subject's.
+      const others = keys.subjectsAround(namespace).filter((other) => other !== subjectId);
+      if (others.length) return [{ path: `namespaces.${i}`, message: 'is, or holds, a namespace of another subject' }];
       return [];
     });
     if (errors.length) throw new ValidationFailed(errors);

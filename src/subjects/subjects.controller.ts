@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../http/openapi/problem.schema';
 import { SUBJECT_ID } from '../event-store/sealing/sealed-fields';
@@ -26,7 +26,10 @@ function checked(subjectId: string): string {
 @ApiTags('subjects')
 @Controller('v1/subjects')
 export class SubjectsController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'What the service holds about a subject: its threads, runs and memory' })
   @ApiSubject()
@@ -34,7 +37,7 @@ export class SubjectsController {
   @ApiProblems(409)
   @Get(':subjectId')
   get(@Param('subjectId') subjectId: string) {
-    return this.commands.execute(new LookUpSubject(checked(subjectId)));
+    return this.queries.execute(new LookUpSubject(checked(subjectId)));
   }
 
   @ApiOperation({ summary: 'Bind memory namespaces to a subject' })

@@ -147,6 +147,24 @@ describe.each(storeFixtures().slice(0, 2))('forgetting a subject (%s)', (storeNa
     const rebuilt = (await app.request('GET', '/v1/subjects/ada')).body;
     expect(rebuilt.forgottenAt).toBe(forgotten.body.forgottenAt);
   });
+
+  it('binds a namespace to one subject only, with those above and below it', async () => {
+    const bind = (subject: string, namespaces: string[]) =>
+      app.request('PUT', `/v1/subjects/${subject}/namespaces`, { namespaces });
+    expect((await bind('ada', ['users/ada'])).body.namespaces).toEqual(['users/ada']);
+    for (const taken of ['users', 'users/ada', 'users/ada/notes']) {
+      const refused = await bind('bob', [taken]);
+      expectProblem(refused, 400);
+      expect(refused.body.errors).toEqual([
+        { path: 'namespaces.0', message: 'is, or holds, a namespace of another subject' },
+      ]);
+    }
+    expectProblem(await bind('bob', ['users/../x']), 400);
+    expect((await bind('bob', ['users/bob'])).body.namespaces).toEqual(['users/bob']);
+    // Binding again replaces: ada's namespace is free once she lets it go.
+    expect((await bind('ada', [])).body.namespaces).toEqual([]);
+    expect((await bind('bob', ['users/bob', 'users/ada'])).body.namespaces).toEqual(['users/ada', 'users/bob']);
+  });
 });
 
 describe('subjects without DATA_KEY_SECRET', () => {

@@ -120,9 +120,19 @@ export class SubjectKeys {
       ?.subject;
   }
 
-  /** The namespaces bound to the subject. */
+  /** The subjects bound to the namespace, to one above it, or to one below it. */
+  subjectsAround(namespace: string): string[] {
+    const related = (bound: string) =>
+      bound === namespace || namespace.startsWith(`${bound}/`) || bound.startsWith(`${namespace}/`);
+    return [...new Set(this.namespaces.filter((b) => related(b.namespace)).map((b) => b.subject))];
+  }
+
+  /** The namespaces bound to the subject, by name. */
   namespacesOf(subject: string): string[] {
-    return this.namespaces.filter((bound) => bound.subject === subject).map((bound) => bound.namespace);
+    return this.namespaces
+      .filter((bound) => bound.subject === subject)
+      .map((bound) => bound.namespace)
+      .sort();
   }
 
   /** Binds exactly these namespaces to the subject. */
