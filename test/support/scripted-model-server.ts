@@ -8,10 +8,12 @@
  *   server.respondWith((body) => (hasToolResult(body) ? { kind: 'text', text: 'done' } : { kind: 'toolCalls', calls: [...] }));
  *   // ...point the provider at server.baseUrl (ends in /v1); read server.requests; finally await server.close().
  *
- * The queue is taken first; when it is empty, the `respondWith` function answers.
+ * The queue is taken first; when it is empty, the `respondWith` function answers. It also answers OpenAI's
+ * `POST /v1/embeddings` (scripted-embeddings.ts), for EMBEDDING_MODEL.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ScriptedEmbeddings } from './scripted-embeddings';
 
 export type ScriptedReply = TextReply | ToolCallsReply | ErrorReply | HangReply;
 
@@ -73,20 +75,9 @@ export interface ScriptedServer<Body> {
   respondWith(reply: ReplyFunction<Body>): void;
   /** The texts of each `POST /v1/embeddings` received, in order. */
   embeddingRequests: string[][];
-  /** How `POST /v1/embeddings` embeds a text (default: `wordHashEmbedding`); throwing answers a 503. */
+  /** How `POST /v1/embeddings` embeds a text (default: `wordHashEmbedding`; see scripted-embeddings.ts). */
   embedWith(embed: (text: string) => number[]): void;
   close(): Promise<void>;
-}
-
-/** A deterministic embedding: each word (lower-cased) adds 1 to one of 16 dimensions, by a hash of it. */
-export function wordHashEmbedding(text: string): number[] {
-  const vector = new Array<number>(16).fill(0);
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    let hash = 0;
-    for (const char of word) hash = (hash * 31 + char.charCodeAt(0)) % 16;
-    vector[hash] += 1;
-  }
-  return vector;
 }
 
 export const DEFAULT_USAGE: ScriptedUsage = { inputTokens: 10, outputTokens: 5 };
@@ -110,8 +101,7 @@ export async function startScriptedServer<Body>(
   const requestHeaders: IncomingMessage['headers'][] = [];
   const queue: ScriptedReply[] = [];
   let replyFunction: ReplyFunction<Body> | undefined = reply;
-  const embeddingRequests: string[][] = [];
-  let embed = wordHashEmbedding;
+  const embeddings = new ScriptedEmbeddings();
 
   const open = new Set<ServerResponse>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -121,18 +111,9 @@ export async function startScriptedServer<Body>(
     if (req.method === 'GET' && req.url === '/v1/models') {
       return writeJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] });
     }
-    // OpenAI's embeddings API, which the openai and openai-compatible providers of the AI SDK call alike.
     if (req.method === 'POST' && req.url === '/v1/embeddings') {
-      const { input, model } = JSON.parse(await readBody(req)) as { input: string | string[]; model: string };
-      const texts = typeof input === 'string' ? [input] : input;
-      embeddingRequests.push(texts);
-      try {
-        const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) }));
-        const usage = { prompt_tokens: texts.length, total_tokens: texts.length };
-        return writeJson(res, 200, { object: 'list', data, model, usage });
-      } catch (error) {
-        return writeJson(res, 503, { error: { message: String(error), type: 'server_error' } });
-      }
+      const { status, body } = embeddings.answer(JSON.parse(await readBody(req)));
+      return writeJson(res, status, body);
     }
     if (req.method !== 'POST' || req.url?.split('?')[0] !== format.path) {
       return writeJson(res, 404, { error: { message: `scripted server: no route ${req.method} ${req.url}` } });
@@ -173,8 +154,8 @@ export async function startScriptedServer<Body>(
     openRequests: () => open.size,
     enqueue: (...replies) => void queue.push(...replies),
     respondWith: (fn) => void (replyFunction = fn),
-    embeddingRequests,
-    embedWith: (fn) => void (embed = fn),
+    embeddingRequests: embeddings.requests,
+    embedWith: (fn) => embeddings.embedWith(fn),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
