@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../http/openapi/problem.schema';
-import { SUBJECT_ID } from '../event-store/sealing/sealed-fields';
+import { SUBJECT_ID, SUBJECT_ID_RULE } from '../event-store/sealing/sealed-fields';
 import { ValidationFailed } from '../shared/validation-failed';
 import { ForgetSubject, LookUpSubject, SetSubjectNamespaces } from './subject-commands';
 import { SubjectNamespacesDto, SubjectSchema } from './subjects.schema';
@@ -17,7 +17,7 @@ const ApiSubject = () =>
 
 function checked(subjectId: string): string {
   if (!SUBJECT_ID.test(subjectId)) {
-    throw new ValidationFailed([{ path: 'subjectId', message: 'must be letters, digits and _ . : @ - (at most 200)' }]);
+    throw new ValidationFailed([{ path: 'subjectId', message: `must be ${SUBJECT_ID_RULE}` }]);
   }
   return subjectId;
 }

@@ -3,7 +3,7 @@ import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';
 import { AGENT_EVENT_TYPES, AgentEvent, agentDecider } from '../agent';
-import { AGENT_RUN_EVENT_TYPES, AgentRunEvent } from '../agent-run/agent-run.events';
+import { AGENT_RUN_EVENT_TYPES, AgentRunEvent, agentRunStream } from '../agent-run/agent-run.events';
 import { AgentRunAggregate } from '../agent-run/agent-run.state';
 import { agentRunDecider } from '../agent-run/agent-run';
 import { AgentsReadModel } from './agents.read-model';
@@ -36,7 +36,8 @@ export class AgentsProjection extends ReadModelProjection {
       if (this.readModel.insertRun(run)) this.readModel.setLastRun(run.agentId, run.createdAt);
     } else if (event.type === 'SubjectForgotten') {
       for (const stream of (event.data as { streams: string[] }).streams) {
-        if (stream.startsWith('agentrun-')) this.readModel.forgetRun(stream.slice('agentrun-'.length));
+        const runs = agentRunStream('');
+        if (stream.startsWith(runs)) this.readModel.forgetRun(stream.slice(runs.length));
       }
     } else if (event.type.startsWith('AgentRun')) {
       // The read model keeps the run without its context, which only AgentRunQueued sets: evolve keeps the rest.

@@ -22,6 +22,9 @@ export const SEALED_FIELDS: Readonly<Record<string, readonly string[]>> = {
 /** A subject id: what `context.subjectId`, a thread's `subjectId` and the routes take. */
 export const SUBJECT_ID = /^[A-Za-z0-9_.:@-]{1,200}$/;
 
+/** SUBJECT_ID in words, for the messages that refuse one. */
+export const SUBJECT_ID_RULE = 'letters, digits and _ . : @ - (at most 200)';
+
 /**
  * The subject new events name themselves, if any: a run's `context.subjectId`, a thread's `subjectId`. Other events
  * are about the subject their stream is about (see SealingEventStore).

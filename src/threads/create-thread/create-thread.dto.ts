@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches } from 'class-validator';
 import { Optional } from '../../http/validation';
+import { SUBJECT_ID, SUBJECT_ID_RULE } from '../../event-store/sealing/sealed-fields';
 import { FreeFormObject } from '../../http/free-form-json';
 import { idField } from '../../http/openapi/fields';
 
@@ -23,12 +24,12 @@ export class CreateThreadDto {
 
   @ApiPropertyOptional({
     maxLength: 200,
-    pattern: '^[A-Za-z0-9_.:@-]{1,200}$',
+    pattern: SUBJECT_ID.source,
     example: 'user-42',
     description:
       "The person the conversation is about: its messages, and its runs' tasks and answers, are sealed under that subject's key (with `DATA_KEY_SECRET`), and go when it is forgotten (`DELETE /v1/subjects/{subjectId}`).",
   })
-  @Matches(/^[A-Za-z0-9_.:@-]{1,200}$/, { message: 'subjectId must be letters, digits and _ . : @ - (at most 200)' })
+  @Matches(SUBJECT_ID, { message: `subjectId must be ${SUBJECT_ID_RULE}` })
   @IsString({ message: 'subjectId must be a string' })
   @Optional()
   subjectId?: string;

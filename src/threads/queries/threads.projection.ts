@@ -3,7 +3,14 @@ import { AgentRunQueued, keepsTurn } from '../../agents/agent-run/agent-run.even
 import { RecordedEvent } from '../../event-store/event-store';
 import { ProjectionRunner } from '../../read-models/projection-runner';
 import { ReadModelProjection } from '../../read-models/read-model-projection';
-import { THREAD_EVENT_TYPES, ThreadArchived, ThreadCreated, ThreadExchangeRecorded, ThreadSummarized } from '../thread';
+import {
+  THREAD_EVENT_TYPES,
+  ThreadArchived,
+  ThreadCreated,
+  ThreadExchangeRecorded,
+  ThreadSummarized,
+  threadStream,
+} from '../thread';
 import { ThreadsReadModel } from './threads.read-model';
 
 /**
@@ -53,7 +60,7 @@ export class ThreadsProjection extends ReadModelProjection {
       case 'SubjectForgotten':
         // The threads about a forgotten subject are gone.
         for (const stream of (event.data as { streams: string[] }).streams) {
-          if (stream.startsWith('thread-')) this.readModel.forget(stream.slice('thread-'.length));
+          if (stream.startsWith(threadStream(''))) this.readModel.forget(stream.slice(threadStream('').length));
         }
         return;
       case 'AgentRunFailed':
