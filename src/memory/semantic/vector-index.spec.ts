@@ -80,4 +80,24 @@ describe('VectorIndex', () => {
     await expectSameAsByHand('users', 50);
     expect(lost).not.toHaveBeenCalled();
   });
+
+  it('stays exact where the 8-bit first pass cannot tell the vectors apart', async () => {
+    // 120 vectors a hair apart (a small part of the whole, so 64 candidates are passed over first) around one direction: their 8-bit copies rank them almost at random.
+    const centre = unitVector(next, dims);
+    const near = Array.from({ length: 120 }, (_, i) => ({
+      id: 2000 + i,
+      namespace: 'close',
+      vector: unitVector(() => 0, dims).map((_, d) => centre[d] + next() * 1e-3),
+    }));
+    near.forEach((item) => {
+      const norm = Math.hypot(...item.vector);
+      item.vector = item.vector.map((x) => x / norm);
+      items.set(item.id, { namespace: item.namespace, vector: item.vector });
+    });
+    index.put(near);
+    const query = unitVector(() => 0, dims).map((_, d) => centre[d] + next() * 1e-3);
+    const unit = query.map((x) => x / Math.hypot(...query));
+    const found = await index.search('close', unit, 5);
+    expect(found.map((hit) => hit.id)).toEqual(byHand('close', unit, 5).map((hit) => hit.id));
+  });
 });
