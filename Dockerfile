@@ -22,7 +22,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/dist-web ./dist-web
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data /snapshots && chown node:node /data /snapshots
 USER node
 VOLUME /data
 EXPOSE 3000

@@ -468,10 +468,16 @@ async function seedSqliteLog(SqliteEventStore, file, count, mix, cache) {
   if (cache) copyFileSync(file, cached);
 }
 
-/** Appends `count` events of the `mix` (about: whole units of it) through the store, 1,000 appends at a time. */
-async function seedLog(store, count, mix = 'queued') {
+/**
+ * Appends `count` events of the `mix` (about: whole units of it) through the store, 1,000 appends at a time. With
+ * `from`, the first `from` events of that history are left out: a log seeded to `from` grows to `count`.
+ */
+async function seedLog(store, count, mix = 'queued', from = 0) {
   let pending = [];
+  let seen = 0;
   for (const [stream, events] of HISTORIES[mix](count)) {
+    seen += events.length;
+    if (seen <= from) continue;
     pending.push(store.append(stream, events, { expected: 'any' }));
     if (pending.length === 1000) await Promise.all(pending.splice(0));
   }

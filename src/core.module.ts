@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { withAppendSpans } from './telemetry/traced-event-store';
@@ -20,9 +21,12 @@ import { CHECKPOINT_STORE } from './consumers/checkpoint-store';
 import { ProcessManagerDeps, READ_SIDE } from './consumers/process-manager';
 import { EVENT_STORE, EventStore } from './event-store/event-store';
 import { openEventStore } from './event-store/open-event-store';
+import { SqliteEventStore } from './event-store/sqlite/sqlite-event-store';
 import { ProjectionRunner } from './read-models/projection-runner';
 import { READ_DATABASE, openReadDatabase } from './read-models/read-database';
 import { SqliteCheckpointStore } from './read-models/sqlite-checkpoint-store';
+import { ReadModelSnapshots } from './read-models/snapshots/read-model-snapshots';
+import { restoreSnapshot } from './read-models/snapshots/restore-snapshot';
 import { RunFeed } from './live/run-feed';
 import { StreamWatch } from './live/stream-watch';
 import { AppliedEvents } from './read-models/applied-events';
@@ -53,12 +57,15 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_DATABASE) private readonly readDatabase: Database.Database,
     private readonly projections: ProjectionRunner,
+    private readonly snapshots: ReadModelSnapshots,
     @Inject(DATA_FOLDER_LOCK) private readonly lock: DataFolderLock,
     @Inject(SUBJECT_KEYS) private readonly subjectKeys: SubjectKeys | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
+    /** Whether the log is the embedded SQLite store, in the data folder with the subject keys. */
+    let embeddedStore = true;
     const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: config },
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
@@ -77,6 +84,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         provide: EVENT_STORE,
         useFactory: (keys: SubjectKeys | null) => {
           const store = overrides.store ?? openEventStore(config);
+          embeddedStore = store instanceof SqliteEventStore;
           const traced = config.telemetry.tracesEndpoint || overrides.spanExporter ? withAppendSpans(store) : store;
           return keys ? withSealing(traced, keys) : traced;
         },
@@ -84,8 +92,19 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       },
       {
         provide: READ_DATABASE,
-        useFactory: () => openReadDatabase(join(config.dataDir, 'read-models.sqlite')),
-        inject: [DATA_FOLDER_LOCK],
+        useFactory: async (store: EventStore) => {
+          const file = join(config.dataDir, 'read-models.sqlite');
+          // A new instance starts from the newest snapshot that fits, when there is a folder of them.
+          const snapshots = config.readModelSnapshots.dir;
+          if (snapshots && config.subjects.dataKeySecret && !embeddedStore && !existsSync(file)) {
+            // The subject keys are this data folder's own: a new one could not forget what a snapshot holds.
+            new Logger('ReadModelSnapshots').warn(
+              'Read-model snapshots are not restored with DATA_KEY_SECRET on EventStoreDB: the subject keys are kept in each data folder, and a new one has none; the read models are built from the log',
+            );
+          } else if (snapshots) await restoreSnapshot(snapshots, file, store);
+          return openReadDatabase(file);
+        },
+        inject: [EVENT_STORE, DATA_FOLDER_LOCK],
       },
       {
         provide: CHECKPOINT_STORE,
@@ -103,6 +122,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       ActorRegistry,
       AppliedEvents,
       ProjectionRunner,
+      ReadModelSnapshots,
       // The background workers wait for the read models through this port, which consumers/ declares.
       { provide: READ_SIDE, useExisting: ProjectionRunner },
       ProcessManagerDeps,
@@ -133,6 +153,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
 
   async onApplicationShutdown(): Promise<void> {
     await this.projections.stop();
+    await this.snapshots.writeAtShutdown();
     await this.store.close();
     this.readDatabase.close();
     this.subjectKeys?.close();

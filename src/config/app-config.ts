@@ -26,6 +26,8 @@ export interface AppConfig {
   readYourWritesTimeoutMs: number;
   actorCacheSize: number;
   snapshotEvery: number;
+  /** Snapshots of the read models, for new instances to start from (off without `dir`). */
+  readModelSnapshots: { dir?: string; every: number };
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** Unset: `pretty` when standard output is a terminal, else `json` (see logFormatFor). */
   logFormat?: 'json' | 'pretty';

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       readYourWritesTimeoutMs: 5000,
       actorCacheSize: 10_000,
       snapshotEvery: 1000,
+      readModelSnapshots: { dir: undefined, every: 100_000 },
       logLevel: 'log',
       logFormat: undefined, // decided by where the logs go (logFormatFor)
       schedulerEnabled: true,
@@ -92,6 +93,8 @@ describe('loadConfig', () => {
       READ_YOUR_WRITES_TIMEOUT_MS: '0',
       ACTOR_CACHE_SIZE: '1',
       SNAPSHOT_EVERY: '0',
+      READ_MODEL_SNAPSHOT_DIR: '/snapshots',
+      READ_MODEL_SNAPSHOT_EVERY: '0',
       LOG_LEVEL: 'debug',
       LOG_FORMAT: 'pretty',
       SCHEDULER_ENABLED: 'false',
@@ -124,6 +127,7 @@ describe('loadConfig', () => {
       readYourWritesTimeoutMs: 0,
       actorCacheSize: 1,
       snapshotEvery: 0,
+      readModelSnapshots: { dir: '/snapshots', every: 0 },
       logLevel: 'debug',
       logFormat: 'pretty',
       schedulerEnabled: false,
@@ -169,6 +173,7 @@ describe('loadConfig', () => {
     ['READ_YOUR_WRITES_TIMEOUT_MS', '-1', 'READ_YOUR_WRITES_TIMEOUT_MS must be an integer from 0 to 60000, not "-1"'],
     ['ACTOR_CACHE_SIZE', '0', 'ACTOR_CACHE_SIZE must be an integer from 1 to 10000000, not "0"'],
     ['SNAPSHOT_EVERY', '1.5', 'SNAPSHOT_EVERY must be an integer from 0 to 1000000000, not "1.5"'],
+    ['READ_MODEL_SNAPSHOT_EVERY', '-1', 'READ_MODEL_SNAPSHOT_EVERY must be an integer from 0 to 1000000000, not "-1"'],
     ['LOG_LEVEL', 'info', 'LOG_LEVEL must be one of error, warn, log, debug, not "info"'],
     ['SCHEDULER_ENABLED', 'yes', 'SCHEDULER_ENABLED must be one of true, false, not "yes"'],
     [

@@ -12,6 +12,9 @@ export type SqliteSynchronous = 'FULL' | 'NORMAL';
  */
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
 
+/** A snapshot of the read models every 100,000 events: a new instance then reads at most about that many (half a second). */
+export const DEFAULT_READ_MODEL_SNAPSHOT_EVERY = 100_000;
+
 /** The log formats `LOG_FORMAT` names (unset: decided by where the logs go, see operations/logging.ts). */
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 
@@ -78,6 +81,23 @@ export const SERVICE_SETTINGS = {
     1_000_000_000,
     "A workflow's state is saved as a snapshot each time it has moved this many events past the last one, so that loading it reads the snapshot and at most this many events instead of the whole stream (see [Snapshots](architecture.md#snapshots)). `0`: no snapshots, neither read nor written.",
   ),
+  readModelSnapshots: {
+    dir: custom(
+      {
+        name: 'READ_MODEL_SNAPSHOT_DIR',
+        meaning:
+          'A folder (a volume the instances share) for snapshots of the read models: each instance writes one every `READ_MODEL_SNAPSHOT_EVERY` events and at shutdown, and an instance that starts without `read-models.sqlite` restores the newest that fits and catches up from its checkpoint, instead of reading the whole log (see [Scaling out](scaling.md#new-instances-from-a-snapshot)). Unset: no snapshots.',
+      },
+      (env) => env.READ_MODEL_SNAPSHOT_DIR?.trim() || undefined,
+    ),
+    every: int(
+      'READ_MODEL_SNAPSHOT_EVERY',
+      DEFAULT_READ_MODEL_SNAPSHOT_EVERY,
+      0,
+      1_000_000_000,
+      'With `READ_MODEL_SNAPSHOT_DIR`: a snapshot of the read models each time they have applied this many events since the last one. `0`: only at shutdown.',
+    ),
+  },
   logLevel: choice(
     'LOG_LEVEL',
     ['error', 'warn', 'log', 'debug'] as const,

@@ -1,6 +1,6 @@
-import { closeSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { writeDurably } from '../shared/durable-files';
 import { SQLITE_PAGE_CACHE_SIZE } from '../shared/sqlite-page-cache';
 import { createCheckpointTable } from './sqlite-checkpoint-store';
 
@@ -87,20 +87,4 @@ export function dropForRebuild(db: Database.Database, projection: string, tables
 
 function catchUpMarker(file: string): string {
   return `${file}.catching-up`;
-}
-
-/** Creates an empty file and syncs it and its folder, so that it outlives a power cut. */
-function writeDurably(file: string): void {
-  const fd = openSync(file, 'w');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  const folder = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
-  }
 }

@@ -1,0 +1,31 @@
+import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Syncs a file's content to disk. */
+export function syncFile(file: string): void {
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Syncs a folder, so that the names made, renamed or removed in it outlive a power cut. */
+export function syncFolder(folder: string): void {
+  const fd = openSync(folder, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes a file whole or not at all: a temporary file, synced, then renamed into place, and its folder synced. */
+export function writeDurably(file: string, content: string | Buffer = ''): void {
+  const partial = `${file}.partial`;
+  writeFileSync(partial, content);
+  syncFile(partial);
+  renameSync(partial, file);
+  syncFolder(dirname(file));
+}
