@@ -4,8 +4,8 @@ import type Database from 'better-sqlite3';
 /**
  * The fingerprint of the read database's schema as this version of the service makes it: every table, index and
  * trigger the read models create. A snapshot records the fingerprint of the database it copied, and an instance
- * restores only a snapshot with its own. `read-model-schema.int-spec.ts` keeps this value equal to what the read
- * models create: changing a table's shape fails that test until the new fingerprint is written here.
+ * restores only a snapshot with its own. `test/e2e/read-model-snapshots.e2e-spec.ts` keeps this value equal to what
+ * the read models create: changing a table's shape fails that test until the new fingerprint is written here.
  */
 export const READ_MODEL_SCHEMA = 'd694748e63fde6d4f9ba3015a03be2ac';
 
