@@ -59,7 +59,10 @@ export class ReadModelSnapshots {
 
   private due(): boolean {
     if (this.stopped || !this.runner.caughtUp) return false;
-    return this.forgottenAt !== undefined || (this.every > 0 && this.sinceLast >= this.every);
+    if (this.forgottenAt === undefined && !(this.every > 0 && this.sinceLast >= this.every)) return false;
+    // The copy reads through a connection of its own, which only the write-ahead log lets go beside the writes
+    // (the catch-up at start writes without it, see startCatchUp).
+    return this.db.pragma('journal_mode', { simple: true }) === 'wal';
   }
 
   private write(atShutdown = false): Promise<void> {
