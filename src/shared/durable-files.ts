@@ -3,17 +3,16 @@ import { dirname } from 'node:path';
 
 /** Syncs a file's content to disk. */
 export function syncFile(file: string): void {
-  const fd = openSync(file, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  synced(file, 'r+');
 }
 
 /** Syncs a folder, so that the names made, renamed or removed in it outlive a power cut. */
 export function syncFolder(folder: string): void {
-  const fd = openSync(folder, 'r');
+  synced(folder, 'r');
+}
+
+function synced(path: string, flags: string): void {
+  const fd = openSync(path, flags);
   try {
     fsyncSync(fd);
   } finally {

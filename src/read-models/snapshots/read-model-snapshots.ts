@@ -27,6 +27,8 @@ export class ReadModelSnapshots {
   private forgottenAt?: bigint;
   private writing?: Promise<void>;
   private stopped = false;
+  /** The store's identity, read once: it never changes. */
+  private storeId?: string;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -92,7 +94,7 @@ export class ReadModelSnapshots {
 
   private async snapshot(forgotten: bigint | undefined): Promise<string> {
     const folder = this.folder!;
-    const store = await storeIdentity(this.store);
+    const store = (this.storeId ??= await storeIdentity(this.store));
     if (!store) throw new Error('the log is empty');
     const schema = schemaFingerprint(this.db);
     if (schema !== READ_MODEL_SCHEMA) {
