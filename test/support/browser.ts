@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { keepRendering } from './page-rendering';
 
 /** Debian's Chromium (`apt-get install -y chromium`), or the one CHROMIUM_PATH names; no browser is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -66,6 +67,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
       contexts.push(context);
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
+      keepRendering(page);
       return page;
     },
     async close() {
