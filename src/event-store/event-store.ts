@@ -43,6 +43,12 @@ export interface StreamAppend {
   expected: ExpectedRevision;
 }
 
+/** Appends a store has taken ahead of their commit (EventStore.prepareBatch); only that store can commit them. */
+export interface PreparedAppends {
+  /** How many appends it holds. */
+  readonly count: number;
+}
+
 /** How one append of a batch went: what it wrote, part by part, or why it was refused (a ConcurrencyError on a conflict). */
 export type BatchAppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
@@ -154,6 +160,19 @@ export interface EventStore {
    * is about how many appends there will be: a hint for the room the store sets aside, nothing more.
    */
   appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]>;
+  /**
+   * Optional: takes a batch's appends now, to commit them later with `appendPrepared`. What a scheduler knows it
+   * will append at a coming tick is encoded before it, so that at the tick only the commit remains. With `more`
+   * (prepared by this store, none of it committed yet), the appends are added to it, after its own: a batch
+   * prepared in steps. SQLite has it; a store without it is given the appends themselves at the tick (appendBatch).
+   */
+  prepareBatch?(appends: StreamAppend[][], more?: PreparedAppends): PreparedAppends;
+  /**
+   * Commits prepared appends as appendBatch would, all in the next commit, each with its expectations (a stream
+   * that moved on since is refused with its ConcurrencyError). Of each prepared batch only the appends `keep` marks
+   * go; outcomes for those, in order. Each prepared append commits once.
+   */
+  appendPrepared?(prepared: Array<{ appends: PreparedAppends; keep: boolean[] }>): Promise<BatchAppendOutcome[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
   /**

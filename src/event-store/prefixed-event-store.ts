@@ -51,6 +51,25 @@ export class PrefixedEventStore implements EventStore {
     return outcomes.map((outcome) => ('error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome));
   }
 
+  get prepareBatch(): EventStore['prepareBatch'] {
+    const inner = this.inner;
+    if (!inner.prepareBatch) return undefined;
+    return (appends, more) =>
+      inner.prepareBatch!(
+        appends.map((parts) => parts.map((part) => this.prefixedPart(part))),
+        more,
+      );
+  }
+
+  get appendPrepared(): EventStore['appendPrepared'] {
+    const inner = this.inner;
+    if (!inner.appendPrepared) return undefined;
+    return async (prepared) =>
+      (await inner.appendPrepared!(prepared)).map((outcome) =>
+        'error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome,
+      );
+  }
+
   async readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead> {
     const read = await this.inner.readStream(this.prefix + stream, options);
     return { exists: read.exists, events: read.events.map((event) => this.unprefixed(event)) };

@@ -11,8 +11,10 @@ export function withAppendSpans(store: EventStore): EventStore {
   const appendMultiple = store.appendMultiple?.bind(store);
   // Defined, not assigned: a member the store has as a getter (PrefixedEventStore's appendMultiple) is an accessor
   // on `traced` that writes through to the store, where an assignment would be lost.
-  const own = <K extends 'append' | 'appendMultiple' | 'appendBatch'>(key: K, value: EventStore[K]) =>
-    Object.defineProperty(traced, key, { value, writable: true, configurable: true, enumerable: true });
+  const own = <K extends 'append' | 'appendMultiple' | 'appendBatch' | 'appendPrepared'>(
+    key: K,
+    value: EventStore[K],
+  ) => Object.defineProperty(traced, key, { value, writable: true, configurable: true, enumerable: true });
   own('append', (stream, events, options) =>
     inLeafSpan(`append ${categoryOf(stream)}`, appendAttributes(stream, events), () =>
       store.append(stream, events, options),
@@ -33,7 +35,24 @@ export function withAppendSpans(store: EventStore): EventStore {
       return outcomes;
     }),
   );
+  const appendPrepared = store.appendPrepared?.bind(store);
+  own(
+    'appendPrepared',
+    appendPrepared &&
+      ((prepared) =>
+        inLeafSpan('append batch', BATCH_ATTRIBUTES, (span) => {
+          span.setAttribute('event_store.batch.appends', countKept(prepared));
+          span.setAttribute('event_store.batch.prepared', true);
+          return appendPrepared(prepared);
+        })),
+  );
   return traced;
+}
+
+function countKept(prepared: Array<{ keep: boolean[] }>): number {
+  let kept = 0;
+  for (const { keep } of prepared) for (const k of keep) if (k) kept++;
+  return kept;
 }
 
 function appendAttributes(stream: string, events: NewEvent[]) {

@@ -44,6 +44,17 @@ export function withSealing(store: EventStore, keys: SubjectKeys): EventStore {
       expected,
     ),
   );
+  // Sealed as they are prepared: never forwarded as they are, which would store a subject's content in the clear.
+  const prepareBatch = store.prepareBatch?.bind(store);
+  own(
+    'prepareBatch',
+    prepareBatch &&
+      ((appends, more) =>
+        prepareBatch(
+          appends.map((command) => command.map(sealAppend)),
+          more,
+        )),
+  );
   own('readStream', async (stream, options) => {
     const read = await store.readStream(stream, options);
     return { exists: read.exists, events: openAll(read.events) };

@@ -92,6 +92,16 @@ export class BatchEncoder {
     this.lengths.length = mark.lengths;
   }
 
+  /** Adds what `other` encoded between two of its marks, as it is (an encoding holds no offsets, only lengths). */
+  copyFrom(other: BatchEncoder, from: EncoderMark, to: EncoderMark): void {
+    const length = to.at - from.at;
+    if (this.at + length > this.bytes.length) this.growBy(length);
+    other.bytes.copy(this.bytes, this.at, from.at, to.at);
+    this.at += length;
+    for (let i = from.shape; i < to.shape; i++) this.shape.push(other.shape[i]);
+    for (let i = from.lengths; i < to.lengths; i++) this.lengths.push(other.lengths[i]);
+  }
+
   /**
    * The batch for the writer thread, stamped `recordedAt`. Its bytes are this encoder's own buffer, to transfer
    * (not copy): the encoder takes no more appends, and decodes only once `handedBack` has its buffer again.

@@ -9,6 +9,7 @@ import {
   LogPageRequest,
   LogJsonPage,
   NewEvent,
+  PreparedAppends,
   RecordedEvent,
   StreamAppend,
   StreamRead,
@@ -31,6 +32,7 @@ import { LogReads } from './log-reads';
 import { SqliteReadAhead } from './read-ahead';
 import { SqliteSynchronous, openLog } from './schema';
 import { LogSource, SqliteSubscription } from './subscription';
+import { PreparedWrites } from './prepared-writes';
 import { SqliteWriter } from './writer';
 
 export interface SqliteEventStoreOptions {
@@ -99,6 +101,7 @@ export class SqliteEventStore implements EventStore {
     this.append = this.append.bind(this);
     this.appendMultiple = this.appendMultiple.bind(this);
     this.appendBatch = this.appendBatch.bind(this);
+    this.appendPrepared = this.appendPrepared.bind(this);
     this.writeSnapshot = this.writeSnapshot.bind(this);
     this.description = `sqlite (${options.file}, synchronous=${settings.synchronous})`;
   }
@@ -118,6 +121,18 @@ export class SqliteEventStore implements EventStore {
   /** Independent appends in one commit, each all or nothing, each with its own outcome. */
   appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
     return this.writer.appendBatch(appends, expected);
+  }
+
+  /** The appends encoded now, for `appendPrepared` to commit later (a tick prepared before it is due). */
+  prepareBatch(appends: StreamAppend[][], more?: PreparedAppends): PreparedAppends {
+    if (more !== undefined && !(more instanceof PreparedWrites)) throw new Error('Not prepared by this store');
+    const writes = more ?? new PreparedWrites();
+    writes.add(appends);
+    return writes;
+  }
+
+  appendPrepared(prepared: Array<{ appends: PreparedAppends; keep: boolean[] }>): Promise<BatchAppendOutcome[]> {
+    return this.writer.appendPrepared(prepared);
   }
 
   async readSnapshot(stream: string): Promise<StreamSnapshot | undefined> {

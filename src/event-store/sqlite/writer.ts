@@ -1,12 +1,20 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SQLITE_PAGE_CACHE_SIZE } from '../../shared/sqlite-page-cache';
-import { AppendResult, BatchAppendOutcome, StoreUnavailableError, StreamAppend, StreamSnapshot } from '../event-store';
+import {
+  AppendResult,
+  BatchAppendOutcome,
+  PreparedAppends,
+  StoreUnavailableError,
+  StreamAppend,
+  StreamSnapshot,
+} from '../event-store';
 import { Answer, PendingAppend, answerAppends, asStoreFailure, writerError } from './append-answers';
 import { CommitReport } from './live-commits';
 import { ConnectionSettings } from './schema';
 import { SqliteSnapshotWrites } from './snapshot-writes';
 import { BatchEncoder } from './batch-encoder';
+import { PreparedWrites } from './prepared-writes';
 import { WriterFailure, WriterReply } from './writer-protocol';
 
 const WRITER_SCRIPT = join(__dirname, 'writer.worker.js');
@@ -131,6 +139,62 @@ export class SqliteWriter {
       this.taking = false;
     }
     taken = true;
+    if (left === 0) resolve(outcomes);
+    if (queued && !this.inFlight) this.flush();
+    return answered;
+  }
+
+  /**
+   * Prepared appends (PreparedWrites), those kept, in the next commit, as appendBatch would put them: their bytes
+   * are copied into it, nothing is encoded now. Outcomes for the kept appends, in order.
+   */
+  appendPrepared(prepared: Array<{ appends: PreparedAppends; keep: boolean[] }>): Promise<BatchAppendOutcome[]> {
+    if (this.gone) return Promise.reject(closed());
+    if (this.taking) return Promise.reject(whileTaking());
+    if (prepared.some(({ appends }) => !(appends instanceof PreparedWrites)))
+      return Promise.reject(new Error('Not prepared by this store'));
+    const batches = prepared as Array<{ appends: PreparedWrites; keep: boolean[] }>;
+    try {
+      for (const { appends, keep } of batches) appends.commit(keep);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const outcomes: BatchAppendOutcome[] = [];
+    let left = 0;
+    let resolve!: (outcomes: BatchAppendOutcome[]) => void;
+    const answered = new Promise<BatchAppendOutcome[]>((settle) => (resolve = settle));
+    const answer = {
+      settle(i: number, outcome: BatchAppendOutcome) {
+        outcomes[i] = outcome;
+        if (--left === 0) resolve(outcomes);
+      },
+    };
+    let next = 0;
+    let queued = false;
+    const queue = (writes: PreparedWrites, places: Int32Array) => (i: number) => {
+      queued = true;
+      this.pending.push({ parts: writes.parts[i], answer, index: places[i] });
+    };
+    for (const { appends: writes, keep } of batches) {
+      // Each kept append's place among the outcomes.
+      const places = new Int32Array(writes.count);
+      for (let i = 0; i < writes.count; i++) {
+        if (!keep[i]) continue;
+        places[i] = next++;
+        const failure = writes.failures.get(i);
+        if (failure === undefined) left++;
+        else outcomes[places[i]] = { error: failure };
+      }
+      // Alone in the next commit and taken whole (a tick whose workflows are all as prepared): its encoding goes as it is.
+      const push = queue(writes, places);
+      if (batches.length === 1 && this.pending.length === 0 && writes.whole(keep)) {
+        this.encoder = writes.takeEncoder();
+        for (let i = 0; i < writes.count; i++) push(i);
+        continue;
+      }
+      this.encoder.reserve(writes.size);
+      writes.copyKept(this.encoder, keep, push);
+    }
     if (left === 0) resolve(outcomes);
     if (queued && !this.inFlight) this.flush();
     return answered;
