@@ -8,6 +8,7 @@ import { runIn } from '../shared/trace-context';
 import { Actor, ActorDeps, CommandContext, CommandResult, metadataOf, toNewEvents } from './actor';
 import { ActorCache } from './actor-cache';
 import { BatchCommand, BatchOutcome, BatchSender } from './batch-sender';
+import { PreparedBatch, PreparedBatches } from './prepared-batch';
 import { SnapshotWriter } from './snapshot-writer';
 import { stateAtVersion } from './state-at-version';
 import type { Versioned } from '../domain/definition';
@@ -35,6 +36,7 @@ export interface ActorOptions {
 export class ActorRegistry implements BeforeApplicationShutdown {
   private readonly actors: ActorCache;
   private readonly batches: BatchSender;
+  private readonly prepared: PreparedBatches;
   private readonly deps: ActorDeps;
 
   constructor(
@@ -54,6 +56,7 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     this.actors = new ActorCache(options.cacheSize, this.deps);
     // A command a batch cannot take in its pass goes through `send`, as if it had been sent alone.
     this.batches = new BatchSender(store, clock, ids, this.actors, options.cacheSize, (...args) => this.send(...args));
+    this.prepared = new PreparedBatches(store, ids, this.actors, this.batches);
   }
 
   /** Snapshots being written finish before the store closes. */
@@ -175,6 +178,31 @@ export class ActorRegistry implements BeforeApplicationShutdown {
     { opens }: Pick<SendOptions<E>, 'opens'> = {},
   ): Promise<Array<BatchOutcome<S, E>>> {
     return this.batches.send(decider, commands, { opens });
+  }
+
+  /**
+   * Decides commands of `sendBatch` ahead of the moment they are due, as of `now` (that moment), on their actors'
+   * states now, and has the store encode their appends (PreparedBatches): a tick's triggers, prepared in the idle
+   * time before it. Nothing is written or held until `sendPrepared`.
+   */
+  prepareBatch<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    commands: Array<BatchCommand<C>>,
+    { opens }: Pick<SendOptions<E>, 'opens'>,
+    now: Date,
+  ): Promise<PreparedBatch<S, C, E>> {
+    return this.prepared.prepare(decider, commands, opens, now);
+  }
+
+  /**
+   * Sends prepared commands (those at each batch's `wanted`, indexes into its commands) as `sendBatch` would, in
+   * the same commits: with what was decided ahead for each one whose stream has not moved on since; the others are
+   * decided now. Outcomes per batch, in `wanted` order.
+   */
+  sendPrepared<S, C, E extends DomainEvent>(
+    sends: Array<{ batch: PreparedBatch<S, C, E>; wanted: number[] }>,
+  ): Promise<Array<Array<BatchOutcome<S, E>>>> {
+    return this.prepared.send(sends);
   }
 
   get size(): number {

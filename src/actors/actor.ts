@@ -107,26 +107,29 @@ export class Actor<State, Command, Event extends DomainEvent> {
     return this.queued === 0;
   }
 
-  /** The state in memory, unread (it may be behind the stream); undefined while the actor is busy or not loaded. */
-  get stateInMemory(): State | undefined {
-    return this.loaded && this.idle ? this.state : undefined;
-  }
-
   /** The stream's state is in memory (it may still have to catch up with what another instance wrote). */
   get inMemory(): boolean {
     return this.loaded;
   }
 
   /**
-   * For a pass that decides many streams' commands at once, outside their actors (ActorRegistry.sendBatch): the
-   * state to decide on, if the actor is idle and in memory. The actor is then held: commands sent to it wait
-   * until `release`, then until `released` settles. Undefined: busy or not loaded; the caller sends instead.
+   * For a pass deciding many streams' commands outside their actors (ActorRegistry.sendBatch): the state to decide
+   * on, and the actor held, so that commands sent to it wait until `release`, then `released`. Undefined: busy or
+   * not loaded; the caller sends instead.
    */
   hold(released: Promise<void>): { state: State; revision: ExpectedRevision } | undefined {
     if (!this.idle || !this.loaded) return undefined;
     this.queued++;
     this.mailbox = released;
     return { state: this.state, revision: this.revision };
+  }
+
+  /**
+   * What `hold` would give now, without holding (the state may be behind the stream): for a command decided ahead
+   * (a tick prepared before it), or a read that need not wait. Undefined while busy or not loaded.
+   */
+  peek(): { state: State; revision: ExpectedRevision } | undefined {
+    return this.idle && this.loaded ? { state: this.state, revision: this.revision } : undefined;
   }
 
   /**

@@ -1,5 +1,11 @@
 import { Decider, DomainEvent } from '../domain/decider';
-import { BatchAppendOutcome, ConcurrencyError, EventStore, StreamAppend } from '../event-store/event-store';
+import {
+  BatchAppendOutcome,
+  ConcurrencyError,
+  EventStore,
+  ExpectedRevision,
+  StreamAppend,
+} from '../event-store/event-store';
 import { Clock } from '../shared/clock';
 import { IdGenerator } from '../shared/ids';
 import { Actor, CommandContext, NewStreamEvents, metadataOf, toNewEvents } from './actor';
@@ -26,7 +32,7 @@ export interface BatchCommand<C> {
 export type BatchOutcome<S, E> = { ok: SendResult<S, E> } | { error: unknown };
 
 /** A command the pass decided: what its actor and the streams it opened take once it is written. */
-interface Decided<E> {
+export interface Decided<E> {
   index: number;
   actor: Actor<unknown, unknown, DomainEvent>;
   events: E[];
@@ -71,15 +77,22 @@ export class BatchSender {
     private readonly sendOne: SendOne,
   ) {}
 
+  /**
+   * The most commands one pass holds: half the cache at most (its actors must stay the registry's own while it
+   * runs, or a command sent meanwhile would find a fresh actor that does not wait for it), and MAX_PASS, which
+   * bounds its memory and time.
+   */
+  get passSize(): number {
+    return Math.max(1, Math.min(MAX_PASS, Math.floor(this.cacheSize / 2)));
+  }
+
   /** See ActorRegistry.sendBatch. */
   async send<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
     commands: Array<BatchCommand<C>>,
     { opens }: Pick<SendOptions<E>, 'opens'> = {},
   ): Promise<Array<BatchOutcome<S, E>>> {
-    // A pass holds at most half the cache (its actors must stay the registry's own while it runs, or a command sent
-    // meanwhile would find a fresh actor that does not wait for it), and MAX_PASS, which bounds its memory and time.
-    const most = Math.max(1, Math.min(MAX_PASS, Math.floor(this.cacheSize / 2)));
+    const most = this.passSize;
     if (commands.length > most) {
       const outcomes: Array<BatchOutcome<S, E>> = [];
       for (let from = 0; from < commands.length; from += most)
@@ -120,27 +133,9 @@ export class BatchSender {
       written = decided.map((): BatchAppendOutcome => ({ error }));
       for (let index = pass.reached; index < commands.length; index++) outcomes[index] = { error };
     }
-    let released = 0;
     try {
-      for (; released < decided.length;) {
-        const { index, actor, events, openers, opened } = decided[released];
-        const outcome = written[released];
-        if ('error' in outcome) {
-          actor.release(undefined, true);
-          released++;
-          if (outcome.error instanceof ConcurrencyError) oneByOne.push(index);
-          else outcomes[index] = { error: outcome.error };
-          continue;
-        }
-        const [{ nextRevision, position }, ...theirs] = outcome.ok;
-        const state = actor.release({ events, revision: nextRevision }) as S;
-        released++;
-        const newStreams = openers ? this.actors.adoptNew(openers, withResults(opened!, theirs)) : undefined;
-        outcomes[index] = { ok: { state, events, position, opened: newStreams } };
-      }
+      settleWritten(decided, written, outcomes, oneByOne, this.actors);
     } finally {
-      // Never an actor left held: should anything above throw, the rest read their streams again.
-      for (const { actor } of decided.slice(released)) actor.release(undefined, true);
       endHolds();
     }
     await Promise.all(
@@ -176,38 +171,84 @@ export class BatchSender {
       }
       const { stream, command, context } = commands[index];
       let events: E[];
-      let openers: Array<Decider<any, any, any>> | undefined;
-      let opened: NewStreamEvents[] | undefined;
-      let append: StreamAppend[];
+      let made: CommandAppend;
       try {
         events = decider.decide(held.state, command, now);
         if (!events.length) {
           outcomes[index] = { ok: { state: actor.release(), events } };
           continue;
         }
-        const metadata = metadataOf(context);
-        append = [{ stream, events: toNewEvents(events, metadata, this.ids), expected: held.revision }];
-        if (multiStream && opens) {
-          const opening = opens(events);
-          openers = opening.map((command) => command.decider);
-          if (sameItems(openers, sharedOpeners)) openers = sharedOpeners;
-          else sharedOpeners = openers;
-          opened = decideNew(opening, now);
-          for (const part of opened)
-            append.push({
-              stream: part.stream,
-              events: toNewEvents(part.events, metadata, this.ids),
-              expected: 'no_stream',
-            });
-        }
+        made = commandAppend({ stream, context, events, revision: held.revision }, multiStream && opens, now, this.ids);
+        if (made.openers && sameItems(made.openers, sharedOpeners)) made.openers = sharedOpeners;
+        else if (made.openers) sharedOpeners = made.openers;
       } catch (error) {
         actor.release();
         outcomes[index] = { error };
         continue;
       }
+      const { append, openers, opened } = made;
       decided.push({ index, actor: actor as Actor<unknown, unknown, DomainEvent>, events, openers, opened });
       yield append;
     }
+  }
+}
+
+/** What one decided command appends: its events, and with `opens` the streams they open, in the same commit. */
+export interface CommandAppend {
+  append: StreamAppend[];
+  openers?: Array<Decider<any, any, any>>;
+  opened?: NewStreamEvents[];
+}
+
+export function commandAppend<E extends DomainEvent>(
+  decided: { stream: string; context: CommandContext; events: E[]; revision: ExpectedRevision },
+  opens: SendOptions<E>['opens'] | false | undefined,
+  now: Date,
+  ids: IdGenerator,
+): CommandAppend {
+  const { stream, context, events, revision } = decided;
+  const metadata = metadataOf(context);
+  const append: StreamAppend[] = [{ stream, events: toNewEvents(events, metadata, ids), expected: revision }];
+  if (!opens) return { append };
+  const opening = opens(events);
+  const opened = decideNew(opening, now);
+  for (const part of opened)
+    append.push({ stream: part.stream, events: toNewEvents(part.events, metadata, ids), expected: 'no_stream' });
+  return { append, openers: opening.map((command) => command.decider), opened };
+}
+
+/**
+ * Hands each decided command's actor what its append wrote (or, should it have failed, has it read its stream
+ * again), fills in its outcome, and lists in `oneByOne` those whose append conflicted. Never an actor left held.
+ */
+export function settleWritten<E extends DomainEvent>(
+  decided: Array<Decided<E>>,
+  written: BatchAppendOutcome[],
+  outcomes: Array<BatchOutcome<any, E>>,
+  oneByOne: number[],
+  actors: ActorCache,
+): void {
+  let released = 0;
+  try {
+    for (; released < decided.length;) {
+      const { index, actor, events, openers, opened } = decided[released];
+      const outcome = written[released];
+      if ('error' in outcome) {
+        actor.release(undefined, true);
+        released++;
+        if (outcome.error instanceof ConcurrencyError) oneByOne.push(index);
+        else outcomes[index] = { error: outcome.error };
+        continue;
+      }
+      const [{ nextRevision, position }, ...theirs] = outcome.ok;
+      const state = actor.release({ events, revision: nextRevision }) as unknown;
+      released++;
+      const newStreams = openers ? actors.adoptNew(openers, withResults(opened!, theirs)) : undefined;
+      outcomes[index] = { ok: { state, events, position, opened: newStreams } };
+    }
+  } finally {
+    // Should anything above throw, the rest read their streams again.
+    for (const { actor } of decided.slice(released)) actor.release(undefined, true);
   }
 }
 

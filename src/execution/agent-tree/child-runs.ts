@@ -235,7 +235,7 @@ export class ChildRuns {
     // The parent's actor as its wait left it, when that was here: it decides without reading the stream first
     // (should the stream have moved on, the append conflicts and it reads and decides again).
     const actor = this.parents.get(parentRunId) ?? this.actors.of(agentRunStream(parentRunId), agentRunDecider);
-    const parent = actor.stateInMemory ?? (await actor.read());
+    const parent = actor.peek()?.state ?? (await actor.read());
     // The last child to end resumes its parent: with a free slot here, it is claimed in the same commit.
     const resuming = parent && resumesWhenEnded(parent, childRunId) ? await this.resumingSlot(parent) : undefined;
     const slot = resuming?.slot;
