@@ -4,7 +4,10 @@
 // commit, taken as the writer starts it), to that commit being durable (seen by a reader polling the file every
 // POLL_MS: SQLite shows a commit only once it is synced), and to its own stream being opened (WorkflowRunQueued),
 // runs missed or doubled, and resident memory.
-// Usage: npm run build && node bench/scheduler.js [workflows=10000] [ticks=3]
+// Ticks are prepared ahead by default (SCHEDULE_PREPARE_AHEAD_MS); each run is a new service on an empty folder, and
+// the first tick after its workflows are created is measured too.
+// Usage: npm run build && node bench/scheduler.js [workflows=10000] [ticks=3] [runs=1] [--baseline]
+// --baseline adds a run (in the middle) with every tick decided when it comes: SCHEDULE_PREPARE_AHEAD_MS=0.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service; BENCH_SERVICE_MAIN=path/to/main.js
 // measures another build (e.g. a copy of dist from before a change, see docs/benchmarks.md).
 const autocannon = require('autocannon');
@@ -13,11 +16,14 @@ const { loadavg } = require('node:os');
 const { join } = require('node:path');
 const { startServer, temporaryDir, memoryOf } = require('./lib');
 
-const workflows = Number(process.argv[2] ?? 10_000);
-const ticks = Number(process.argv[3] ?? 3);
+const args = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const workflows = Number(args[0] ?? 10_000);
+const ticks = Number(args[1] ?? 3);
+const runs = Number(args[2] ?? 1);
+const baseline = process.argv.includes('--baseline');
 const MINUTE = 60_000;
 const POLL_MS = 5;
-const GOAL_P99_MS = 250;
+const GOAL_P99_MS = 100;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The machine's load average: on a shared machine, figures mean something only beside it. */
 const load = () =>
@@ -96,15 +102,13 @@ function analyse(eventsFile, tickTimes, heads) {
   });
 }
 
-async function main() {
+/** One service from an empty folder: the workflows created, then `ticks` ticks measured. */
+async function runOnce(extraEnv) {
   const dataDir = temporaryDir('bench-scheduler-');
   // Every scheduled workflow's actor must stay cached, or each tick reloads every workflow's stream.
   const actorCacheSize = process.env.ACTOR_CACHE_SIZE ?? String(2 * workflows);
   const serviceMain = process.env.BENCH_SERVICE_MAIN ?? join(__dirname, '..', 'dist', 'main.js');
-  const server = await startServer(serviceMain, {
-    DATA_DIR: dataDir,
-    ACTOR_CACHE_SIZE: actorCacheSize,
-  });
+  const server = await startServer(serviceMain, { DATA_DIR: dataDir, ACTOR_CACHE_SIZE: actorCacheSize, ...extraEnv });
   let peakRssMb = 0;
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, memoryOf(server.pid).rssMb)), 200);
   let tickTimes;
@@ -117,6 +121,7 @@ async function main() {
     console.log(
       `created ${workflows} workflows (cron "* * * * *", UTC) in ${((created - started) / 1000).toFixed(1)} s; ACTOR_CACHE_SIZE=${actorCacheSize}`,
     );
+    // The first tick after the workflows are created is measured too, however close it is.
     const first = Math.ceil((created + 1000) / MINUTE) * MINUTE;
     tickTimes = Array.from({ length: ticks }, (_, i) => first + i * MINUTE);
     console.log(`measuring ${ticks} ticks from ${new Date(first).toISOString()} (${load()})`);
@@ -128,19 +133,48 @@ async function main() {
   }
   const results = analyse(join(dataDir, 'events.sqlite'), tickTimes, heads);
   for (const result of results) console.log(JSON.stringify(result));
-  const worstP99 = Math.max(...results.map((r) => r.lagP99Ms));
-  const worstOpenP99 = Math.max(...results.map((r) => r.openLagP99Ms));
-  const worstDurableP99 = Math.max(...results.map((r) => r.durableP99Ms));
-  const missed = results.reduce((sum, r) => sum + r.missed, 0);
-  const doubled = results.reduce((sum, r) => sum + r.doubled, 0);
+  const summary = {
+    worstP99: Math.max(...results.map((r) => r.lagP99Ms)),
+    worstOpenP99: Math.max(...results.map((r) => r.openLagP99Ms)),
+    worstDurableP99: Math.max(...results.map((r) => r.durableP99Ms)),
+    missed: results.reduce((sum, r) => sum + r.missed, 0),
+    doubled: results.reduce((sum, r) => sum + r.doubled, 0),
+  };
   console.log(
-    `lag p99 (worst tick): ${worstP99} ms to the run recorded (goal < ${GOAL_P99_MS} ms), ` +
-      `${worstDurableP99} ms to its commit durable, ${worstOpenP99} ms to its stream opened`,
+    `lag p99 (worst tick): ${summary.worstP99} ms to the run recorded (goal < ${GOAL_P99_MS} ms), ` +
+      `${summary.worstDurableP99} ms to its commit durable, ${summary.worstOpenP99} ms to its stream opened`,
   );
-  console.log(`missed: ${missed}, doubled: ${doubled} (goal 0 and 0); ${load()}`);
+  console.log(`missed: ${summary.missed}, doubled: ${summary.doubled} (goal 0 and 0); ${load()}`);
   console.log(
     `RSS: ${end.rssMb.toFixed(0)} MB at the end, peak ${Math.max(peakRssMb, end.peakRssMb).toFixed(0)} MB (goal < 400 MB)`,
   );
+  return summary;
+}
+
+async function main() {
+  // With --baseline, one run more, in the middle, with every tick decided when it comes (SCHEDULE_PREPARE_AHEAD_MS=0).
+  const plan = Array.from({ length: runs }, () => 'prepared ahead');
+  if (baseline) plan.splice(Math.floor(runs / 2), 0, 'decided at the tick');
+  const summaries = { 'prepared ahead': [], 'decided at the tick': [] };
+  for (const [i, kind] of plan.entries()) {
+    console.log(`\nrun ${i + 1} of ${plan.length}: ${kind}`);
+    const env = kind === 'decided at the tick' ? { SCHEDULE_PREPARE_AHEAD_MS: '0' } : {};
+    summaries[kind].push(await runOnce(env));
+  }
+  if (plan.length === 1) return;
+  console.log('');
+  for (const [kind, list] of Object.entries(summaries)) {
+    if (!list.length) continue;
+    const p99s = list.map((s) => s.worstP99);
+    const missed = list.reduce((sum, s) => sum + s.missed, 0);
+    const doubled = list.reduce((sum, s) => sum + s.doubled, 0);
+    const met = p99s.filter((p99) => p99 < GOAL_P99_MS).length;
+    console.log(
+      `${kind}: worst tick's lag p99 in each run ${p99s.join(', ')} ms; under ${GOAL_P99_MS} ms in ${met} of ` +
+        `${list.length} runs; missed ${missed}, doubled ${doubled}`,
+    );
+  }
+  console.log(load());
 }
 
 /** [time, head position] every POLL_MS from just before each tick to 15 s after it, until `until`. */

@@ -33,6 +33,7 @@ export interface AppConfig {
   logFormat?: 'json' | 'pretty';
   schedulerEnabled: boolean;
   scheduleCatchUpWindowMs: number;
+  schedulePrepareAheadMs: number;
   sseHeartbeatMs: number;
   /** The event log served to clients (`GET /v1/events`): pages and catch-ups bounded by bytes, and how many at once. */
   eventLog: { pageMaxBytes: number; maxCatchingUp: number };

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       logFormat: undefined, // decided by where the logs go (logFormatFor)
       schedulerEnabled: true,
       scheduleCatchUpWindowMs: 300_000,
+      schedulePrepareAheadMs: 10_000,
       sseHeartbeatMs: 15_000,
       eventLog: { pageMaxBytes: 4 * 1024 * 1024, maxCatchingUp: 16 },
       http: {

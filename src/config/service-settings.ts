@@ -127,6 +127,14 @@ export const SERVICE_SETTINGS = {
     'After downtime, the latest missed tick still runs if it is at most this old; `0` runs none. See [Schedules](api.md#schedules).',
     '5 min',
   ),
+  schedulePrepareAheadMs: int(
+    'SCHEDULE_PREPARE_AHEAD_MS',
+    10_000,
+    0,
+    HOUR,
+    "A tick's runs are decided and encoded this long before it, so that at the tick only their commit is left; `0` decides them at the tick. See [Schedules](api.md#schedules).",
+    '10 s',
+  ),
 } satisfies Settings;
 
 function eventStoreUrl(raw: string | undefined): string | undefined {

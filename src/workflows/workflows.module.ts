@@ -27,6 +27,7 @@ import { ResumeWorkflowController } from './resume-workflow/resume-workflow.cont
 import { ResumeWorkflowHandler } from './resume-workflow/resume-workflow.handler';
 import { SkipScheduledRunsHandler } from './scheduling/skip-scheduled-runs.handler';
 import { TriggerScheduledRunsHandler } from './scheduling/trigger-scheduled-runs.handler';
+import { PreparedTicks } from './scheduling/prepared-ticks';
 import { WorkflowScheduler } from './scheduling/workflow-scheduler';
 import { WorkflowSchedules } from './scheduling/workflow-schedules';
 import { ReplayWorkflowRunController } from './replay-workflow-run/replay-workflow-run.controller';
@@ -75,6 +76,7 @@ import { WorkflowTrials } from './workflow-trials.port';
     ResumeWorkflowHandler,
     SkipScheduledRunsHandler,
     TriggerScheduledRunsHandler,
+    PreparedTicks,
     WorkflowScheduler,
     WorkflowSchedules,
     ListWorkflowsHandler,

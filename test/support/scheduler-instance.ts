@@ -36,7 +36,8 @@ let agents = 0;
 export async function startSchedulerInstance(
   dataDir: string,
   eventsFile: string,
-  options: { catchUpWindowMs?: number; pollIntervalMs?: number } = {},
+  // prepareAheadMs: SCHEDULE_PREPARE_AHEAD_MS (0: every tick decided when it comes).
+  options: { catchUpWindowMs?: number; pollIntervalMs?: number; prepareAheadMs?: number } = {},
 ): Promise<SchedulerInstance> {
   // In-process commits wake the subscription at once; polling only finds the other instance's commits.
   const store = new SqliteEventStore({
@@ -46,6 +47,7 @@ export async function startSchedulerInstance(
   });
   const config = { ...loadConfig({}), dataDir, logLevel: 'error' as const };
   if (options.catchUpWindowMs !== undefined) config.scheduleCatchUpWindowMs = options.catchUpWindowMs;
+  if (options.prepareAheadMs !== undefined) config.schedulePrepareAheadMs = options.prepareAheadMs;
   const app = await createApp(config, { store });
   const commands = app.get(CommandBus);
   const readYourWrites = app.get(ReadYourWrites);

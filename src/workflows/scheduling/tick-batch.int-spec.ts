@@ -32,7 +32,7 @@ function typesOf(eventsFile: string, workflowId: string): string[] {
 }
 
 /**
- * A tick decided as a batch, through the real cron jobs under fake timers and the real SQLite store: one pass over
+ * A tick decided as a batch at the tick (SCHEDULE_PREPARE_AHEAD_MS=0), through the real cron jobs under fake timers and the real SQLite store: one pass over
  * the due workflows' states in memory, one commit, and commands sent to those workflows during the pass waiting
  * for it.
  */
@@ -42,8 +42,10 @@ describe('a tick decided in one pass (fake timers, real SQLite store)', () => {
   let instances: SchedulerInstance[];
 
   async function start(name: string) {
+    // Decided at the tick: ticks prepared ahead are in prepared-ticks.int-spec.ts.
     const instance = await startSchedulerInstance(mkdtempSync(join(folder, `${name}-`)), eventsFile, {
       pollIntervalMs: 1000,
+      prepareAheadMs: 0,
     });
     instances.push(instance);
     return instance;

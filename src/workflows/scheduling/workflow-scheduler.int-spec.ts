@@ -73,8 +73,8 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
     await advance(5 * MINUTE);
     expect(scheduledRuns(eventsFile, id)).toEqual(minutes('2026-03-02T09:01:00.000Z', 5));
     const workflow = await a.queries.execute(new GetWorkflowQuery(id));
-    // Triggered once the jobs firing with it are gathered: GATHER_MS after the tick.
-    expect(workflow.lastRun).toBe(new Date(Date.parse('2026-03-02T09:05:00.000Z') + GATHER_MS).toISOString());
+    // Prepared before its tick (SCHEDULE_PREPARE_AHEAD_MS), the trigger was decided as of the tick itself.
+    expect(workflow.lastRun).toBe('2026-03-02T09:05:00.000Z');
     expect(workflow.nextRunAt).toBe('2026-03-02T09:06:00.000Z');
   });
 
@@ -128,7 +128,7 @@ describe('workflow scheduler (fake timers, real SQLite store)', () => {
   });
 
   it('still records the other runs of a tick when one fails', async () => {
-    const a = await start();
+    const a = await start('a', { prepareAheadMs: 0 });
     const ids = [await a.createScheduledWorkflow('* * * * *'), await a.createScheduledWorkflow('* * * * *')];
     const store = a.app.get<EventStore>(EVENT_STORE);
     const appendBatch = store.appendBatch;

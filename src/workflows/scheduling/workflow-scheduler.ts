@@ -13,6 +13,7 @@ import { WorkflowRunOpener } from '../trigger-workflow/workflow-run-opener';
 import { workflowStream } from '../workflow/workflow.events';
 import { CronSchedule, cronSchedule } from './cron-schedule';
 import { DueTicks, DueTicksAt, LATE_TICK_GRACE_MS, dueTicks } from './due-ticks';
+import { PreparedTicks } from './prepared-ticks';
 import { SkipScheduledRunsCommand } from './skip-scheduled-runs.command';
 import { ScheduledWorkflow, WorkflowSchedules } from './workflow-schedules';
 import { ScheduledTick, TriggerScheduledRunsCommand } from './trigger-scheduled-runs.command';
@@ -32,6 +33,10 @@ const TICK_EVENTS = new Set(['WorkflowTriggered', 'ScheduledRunsSkipped']);
  * decided and committed together rather than in waves, each waiting behind the previous wave's commit.
  */
 export const GATHER_MS = 5;
+/** Closer to its tick than this, no round of preparation starts: it might not be ready, and would be in the way. */
+const PREPARE_AT_LEAST_MS = 500;
+/** A round for workflows that changed within the time ahead of their tick waits this long for more changes. */
+const PREPARE_SETTLE_MS = 200;
 
 /** The name of a schedule's job in the SchedulerRegistry. */
 export function scheduleJobName(cron: string, timezone: string): string {
@@ -54,6 +59,7 @@ export class WorkflowScheduler extends ProcessManager {
   /** Schedules whose job has fired and whose workflows' ticks are about to be handled. */
   private fired = new Set<CronSchedule>();
   private gathering?: NodeJS.Timeout;
+  private preparation?: { timer: NodeJS.Timeout; at: number };
 
   constructor(
     deps: ProcessManagerDeps,
@@ -62,8 +68,10 @@ export class WorkflowScheduler extends ProcessManager {
     private readonly schedules: WorkflowSchedules,
     private readonly applied: AppliedEvents,
     private readonly runs: WorkflowRunOpener,
+    private readonly preparedTicks: PreparedTicks,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs'>,
+    @Inject(APP_CONFIG)
+    private readonly config: Pick<AppConfig, 'schedulerEnabled' | 'scheduleCatchUpWindowMs' | 'schedulePrepareAheadMs'>,
   ) {
     super(deps, config.schedulerEnabled);
   }
@@ -80,10 +88,12 @@ export class WorkflowScheduler extends ProcessManager {
     }
     this.sendRuns(due);
     this.logger.log(`Scheduling ${this.jobs.size} workflows on ${this.workflowsOf.size} schedules`);
+    this.planPreparation();
   }
 
   protected override stopTakingWork(): void {
     clearTimeout(this.gathering);
+    clearTimeout(this.preparation?.timer);
     for (const workflowId of [...this.jobs.keys()]) this.remove(workflowId);
   }
 
@@ -117,7 +127,11 @@ export class WorkflowScheduler extends ProcessManager {
     for (const { stream, type } of events) {
       if (stream.startsWith(STREAM_PREFIX) && !TICK_EVENTS.has(type)) touched.add(stream.slice(STREAM_PREFIX.length));
     }
-    for (const workflowId of touched) this.guarded(workflowId, () => this.reconcile(workflowId));
+    for (const workflowId of touched) {
+      this.preparedTicks.forget(workflowId);
+      this.guarded(workflowId, () => this.reconcile(workflowId));
+    }
+    if (touched.size) this.planPreparation(PREPARE_SETTLE_MS);
   }
 
   /** One workflow's schedule failing must stop neither the others nor the projections that call us. */
@@ -166,6 +180,9 @@ export class WorkflowScheduler extends ProcessManager {
     workflows.add(id);
     this.jobs.set(id, job);
     this.handleDue(id, job, windowMs, due);
+    // Scheduled within the time a round of its next tick would have been prepared: another round, soon.
+    const now = +this.clock.now();
+    if (+schedule.nextAfter(now) - now <= this.config.schedulePrepareAheadMs) this.planPreparation(PREPARE_SETTLE_MS);
   }
 
   /** Unschedules the workflow; its schedule's job stops with the last workflow on it. */
@@ -205,6 +222,57 @@ export class WorkflowScheduler extends ProcessManager {
       }
     }
     this.sendRuns(due);
+    this.planPreparation();
+  }
+
+  /**
+   * Plans the next round of preparing ticks: SCHEDULE_PREPARE_AHEAD_MS before the next instant a job fires, or
+   * `soonMs` from now when that is later (workflows changed within it). A round planned no later is kept.
+   */
+  private planPreparation(soonMs = 0): void {
+    const now = +this.clock.now();
+    const ahead = this.config.schedulePrepareAheadMs;
+    if (this.stopping || !ahead || !this.workflowsOf.size) return;
+    if (this.preparation && this.preparation.at <= now + soonMs) return;
+    const at = now + Math.max(this.nextInstant(now) - ahead - now, soonMs);
+    if (this.preparation && this.preparation.at <= at) return;
+    clearTimeout(this.preparation?.timer);
+    const timer = setTimeout(() => {
+      this.preparation = undefined;
+      void this.prepareNext();
+    }, at - now);
+    this.preparation = { timer, at };
+  }
+
+  /** The earliest instant after `now` at which a job fires. */
+  private nextInstant(now: number): number {
+    let next = Infinity;
+    for (const schedule of this.workflowsOf.keys()) next = Math.min(next, +schedule.nextAfter(now));
+    return next;
+  }
+
+  /**
+   * A round: the ticks due at the next instant that are not prepared yet, decided and encoded now (PreparedTicks).
+   * Only a workflow whose one tick then is on time is prepared; one that would skip ticks is decided at the tick.
+   */
+  private async prepareNext(): Promise<void> {
+    const now = this.clock.now();
+    const at = new Date(this.nextInstant(+now));
+    if (this.stopping || +at - +now < PREPARE_AT_LEAST_MS) return;
+    const dueAt = new DueTicksAt(at, this.runningWindowMs);
+    const due: ScheduledTick[] = [];
+    for (const [schedule, workflows] of this.workflowsOf) {
+      if (+schedule.nextAfter(now) !== +at) continue;
+      for (const workflowId of workflows) {
+        if (this.preparedTicks.has(workflowId, at)) continue;
+        const ticks = dueAt.of(schedule, this.jobs.get(workflowId)!.handledUntil);
+        if (!ticks.skip && ticks.run && +ticks.run === +at) due.push({ workflowId, scheduledFor: at });
+      }
+    }
+    if (!due.length) return;
+    await this.preparedTicks.prepare(due, at).catch((error: unknown) => {
+      this.logger.warn(`Cannot prepare the ticks of ${at.toISOString()}: ${String(error)}`);
+    });
   }
 
   /**
