@@ -61,6 +61,7 @@ describe('loadConfig', () => {
         approvalTimeoutMs: 86_400_000,
         maxDepth: 4,
         maxHandoffs: 8,
+        streaming: 'always',
       },
     });
     expect(providers.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });
@@ -284,6 +285,7 @@ describe('telemetry settings', () => {
     [{ OTEL_TRACES_SAMPLER: 'sometimes' }, /OTEL_TRACES_SAMPLER must be one of/],
     [{ OTEL_TRACES_SAMPLER_ARG: '2' }, /OTEL_TRACES_SAMPLER_ARG must be a ratio/],
     [{ OTEL_CAPTURE_CONTENT: 'yes' }, /OTEL_CAPTURE_CONTENT must be one of true, false/],
+    [{ RUN_STREAMING: 'sometimes' }, /RUN_STREAMING must be one of always, watched/],
     [{ OTEL_EXPORTER_OTLP_HEADERS: 'no pair' }, /OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,4 +1,4 @@
-import { Settings, flag, int } from '../shared/settings';
+import { Settings, choice, flag, int } from '../shared/settings';
 import { HOUR } from './units';
 
 /** How this instance executes runs. */
@@ -11,7 +11,11 @@ export interface RunsConfig {
   approvalTimeoutMs: number;
   maxDepth: number;
   maxHandoffs: number;
+  streaming: RunStreaming;
 }
+
+/** When a run's model calls stream their answer: always, or only while someone can see the text as it comes. */
+export type RunStreaming = 'always' | 'watched';
 
 /** The settings of `RunsConfig`, each from its variable. */
 export const RUN_SETTINGS = {
@@ -64,5 +68,11 @@ export const RUN_SETTINGS = {
     0,
     100,
     'Handoffs one run may make (`transfer_to_<name>` calls); past it a transfer is the tool error `handoffs_exceeded`.',
+  ),
+  streaming: choice(
+    'RUN_STREAMING',
+    ['always', 'watched'] as const satisfies readonly RunStreaming[],
+    'always',
+    "`always`: every model call streams its answer, so a run's `/stream` shows the text as it is written. `watched`: a model call streams only when someone follows the run as it starts (its `/stream`, an A2A or MCP stream) or the run is a thread's turn; any other is one request and one answer, which costs the service about a quarter less CPU per run, and a stream opened meanwhile gets each step's text whole when it ends. See [Agent runs](api.md#agent-runs).",
   ),
 } satisfies Settings;

@@ -7,6 +7,11 @@ export class KeyedListeners<Value> {
     return this.listeners.size === 0;
   }
 
+  /** Whether anyone listens for `key`. */
+  has(key: string): boolean {
+    return this.listeners.has(key);
+  }
+
   publish(key: string, value: Value): void {
     this.listeners.get(key)?.forEach((listener) => listener(value));
   }

@@ -6,34 +6,11 @@ import {
   startScriptedOpenAIServer,
   toolResults,
 } from '../../../test/support/scripted-model-server';
-import type { RunnableTool } from '../../tools/tool';
-import { AgentLoopObserver, AgentLoopRequest, runAgentLoop } from './agent-loop';
+import { clockTool, recordingObserver } from '../../../test/support/loop-recording';
+import { AgentLoopRequest, runAgentLoop } from './agent-loop';
 import { ATTEMPTS_HEADER, ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
 import { loadProviderConfig } from '../../config/provider-config';
-
-/** Records what the loop reports, in order. */
-function recordingObserver() {
-  const events: string[] = [];
-  const deltas: string[] = [];
-  const observer: AgentLoopObserver = {
-    delta: (text) => void deltas.push(text),
-    toolCalled: async (call) => void events.push(`called ${call.tool} ${call.id} ${JSON.stringify(call.input)}`),
-    toolReturned: async (result) =>
-      void events.push(
-        `returned ${result.tool} ${result.id} ${result.error !== undefined ? `error: ${result.error}` : JSON.stringify(result.output)}`,
-      ),
-  };
-  return { observer, events, deltas };
-}
-
-const clockTool = (execute: RunnableTool['execute']): RunnableTool => ({
-  id: 'current_time',
-  modelName: 'current_time',
-  description: 'The current time in a time zone.',
-  inputSchema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
-  execute,
-});
 
 describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
   let server: ScriptedServer<ChatCompletionsBody>;

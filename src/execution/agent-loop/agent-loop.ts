@@ -1,5 +1,6 @@
 import {
   Output,
+  generateText,
   jsonSchema,
   stepCountIs,
   streamText,
@@ -49,6 +50,12 @@ export interface AgentLoopRequest extends ToolSetOptions {
   history?: ModelMessage[];
   /** A run resumed after a decision: its conversation so far (the task, calls and results), instead of the task. */
   resume?: ModelMessage[];
+  /**
+   * Whether the text must be told as the model writes it (someone follows the run, or a cancel keeps what it had
+   * written), asked at each model call. When not, the call is made without streaming, which costs less, and each
+   * step's text is told whole at its end. Absent: always streamed.
+   */
+  streams?: () => boolean;
 }
 
 export interface AgentLoopObserver extends ToolObserver {
@@ -167,55 +174,89 @@ async function loop(
       instructions: request.instructions,
       messages,
     }));
+    // What the call reports, read from its stream or, when it is not streamed, from each step as it ends.
+    const stepStarted = () => {
+      stepText = '';
+      modelCall ??= startModelCall(modelId, () => ({ instructions: request.instructions, messages }));
+    };
+    const written = (text: string) => {
+      stepText += text;
+      return observe(async () => observer.delta(text));
+    };
+    const stepEnded = (step: Omit<Parameters<typeof endModelCall>[1], 'text'> & { usage: LanguageModelUsage }) => {
+      output = stepText;
+      progress.usage = sum(progress.usage, totals(step.usage));
+      if (modelCall) endModelCall(modelCall, { ...step, text: stepText });
+      modelCall = undefined;
+    };
+    // A call the SDK refused (unknown tool, unparsable input): the model gets the error; record it too.
+    const refused = async (part: { toolCallId: string; toolName: string; input: unknown; error: unknown }) => {
+      if (executed.has(part.toolCallId)) return;
+      const call = { id: part.toolCallId, tool: toolsById.get(part.toolName) ?? part.toolName };
+      await observe(() => observer.toolCalled({ ...call, input: part.input }));
+      await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
+    };
+    const settings = {
+      model: opened.model,
+      headers: opened.headers,
+      system: request.instructions,
+      messages,
+      // The only system messages among them are the service's own (the memory a run recalled, see memory-recall.ts):
+      // a thread's messages are the user's, the model's and the tools'.
+      allowSystemInMessages: true,
+      tools,
+      ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
+      stopWhen: [stepCountIs(maxSteps), pausing],
+      abortSignal: signal,
+      maxRetries: 0,
+    };
     try {
-      const result = streamText({
-        model: opened.model,
-        headers: opened.headers,
-        system: request.instructions,
-        messages,
-        // The only system messages among them are the service's own (the memory a run recalled, see memory-recall.ts):
-        // a thread's messages are the user's, the model's and the tools'.
-        allowSystemInMessages: true,
-        tools,
-        ...(schema && { output: Output.object({ schema: jsonSchema(schema as JSONSchema7) }) }),
-        stopWhen: [stepCountIs(maxSteps), pausing],
-        abortSignal: signal,
-        maxRetries: 0,
-        onError: () => undefined, // errors are read from the stream below (the default logs them)
-        // The messages of the steps done so far (the SDK gives them all, each time), for a fallback to go on from.
-        onStepFinish: (step) => {
-          progress.messages = [...step.response.messages];
-          progress.steps++;
-        },
-      });
-      for await (const part of result.fullStream) {
-        const later = yieldIfTurnIsLong(orderSince(callStarted));
-        if (later) await later;
-        if (part.type === 'start-step') {
-          stepText = '';
-          modelCall ??= startModelCall(modelId, () => ({ instructions: request.instructions, messages }));
-        } else if (part.type === 'text-delta') {
-          stepText += part.text;
-          await observe(async () => observer.delta(part.text));
-        } else if (part.type === 'finish-step') {
-          output = stepText;
-          progress.usage = sum(progress.usage, totals(part.usage));
-          if (modelCall) endModelCall(modelCall, { ...part, text: stepText });
-          modelCall = undefined;
-        } else if (part.type === 'finish') {
-          usage = totals(part.totalUsage);
-          finished = true;
-        } else if (part.type === 'error') {
-          streamError = { error: part.error };
-          break;
-        } else if (part.type === 'tool-error' && !executed.has(part.toolCallId)) {
-          // A call the SDK refused (unknown tool, unparsable input): the model gets the error; record it too.
-          const call = { id: part.toolCallId, tool: toolsById.get(part.toolName) ?? part.toolName };
-          await observe(() => observer.toolCalled({ ...call, input: part.input }));
-          await observe(() => observer.toolReturned({ ...call, error: redact(errorMessage(part.error)) }));
+      if (request.streams && !request.streams()) {
+        // No one reads the text as it is written: one answer per step, without the streams' cost.
+        const result = await generateText({
+          ...settings,
+          // The answer is checked below (checkAnswer, with one repair turn), not by the SDK, which would throw.
+          ...(settings.output && { output: { ...settings.output, parseCompleteOutput: async () => undefined } }),
+          prepareStep: () => void stepStarted(),
+          onStepFinish: async (step) => {
+            progress.messages = [...step.response.messages];
+            progress.steps++;
+            const later = yieldIfTurnIsLong(orderSince(callStarted));
+            if (later) await later;
+            for (const part of step.content) if (part.type === 'tool-error') await refused(part);
+            if (step.text) await written(step.text);
+            stepEnded(step);
+          },
+        });
+        usage = totals(result.totalUsage);
+        finished = true;
+        if (keepResponse) responseMessages = result.response.messages;
+      } else {
+        const result = streamText({
+          ...settings,
+          onError: () => undefined, // errors are read from the stream below (the default logs them)
+          // The messages of the steps done so far (the SDK gives them all, each time), for a fallback to go on from.
+          onStepFinish: (step) => {
+            progress.messages = [...step.response.messages];
+            progress.steps++;
+          },
+        });
+        for await (const part of result.fullStream) {
+          const later = yieldIfTurnIsLong(orderSince(callStarted));
+          if (later) await later;
+          if (part.type === 'start-step') stepStarted();
+          else if (part.type === 'text-delta') await written(part.text);
+          else if (part.type === 'finish-step') stepEnded(part);
+          else if (part.type === 'finish') {
+            usage = totals(part.totalUsage);
+            finished = true;
+          } else if (part.type === 'error') {
+            streamError = { error: part.error };
+            break;
+          } else if (part.type === 'tool-error') await refused(part);
         }
+        if (keepResponse && finished && !streamError) responseMessages = (await result.response).messages;
       }
-      if (keepResponse && finished && !streamError) responseMessages = (await result.response).messages;
     } catch (error) {
       streamError = { error };
     }

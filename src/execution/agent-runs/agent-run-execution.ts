@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { RunStreaming } from '../../config/run-settings';
 import { ActorRegistry } from '../../actors/actor-registry';
 import { Actor, CommandContext } from '../../actors/actor';
 import { Agent } from '../../agents/agent';
@@ -47,6 +48,8 @@ export interface ExecutionDeps {
   tools: RunTools;
   childRuns: ChildRuns;
   maxHandoffs: number;
+  /** RUN_STREAMING. */
+  streaming: RunStreaming;
   providers: ModelProviders;
   prices: ModelPrices;
   feed: RunFeed;

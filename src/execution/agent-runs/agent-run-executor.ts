@@ -266,6 +266,7 @@ export class AgentRunExecutor extends ProcessManager {
       tools: this.tools,
       childRuns: this.childRuns,
       maxHandoffs: this.config.runs.maxHandoffs,
+      streaming: this.config.runs.streaming,
       providers: this.providers,
       prices: this.prices,
       feed: this.feed,

@@ -4,6 +4,7 @@ import { Agent, agentDecider, agentStream, needsApproval } from '../../agents/ag
 import type { AgentRunCommand } from '../../agents/agent-run/agent-run.commands';
 import type { AgentRunAggregate } from '../../agents/agent-run/agent-run.state';
 import type { ModelAttempt } from '../../domain/run';
+import type { RunStreaming } from '../../config/run-settings';
 import type { RunFeed } from '../../live/run-feed';
 import type { ModelProviders } from '../../models/model-providers';
 import type { RunnableTool } from '../../tools/tool';
@@ -27,6 +28,8 @@ export interface AgentTurnsDeps extends MemoryToolsDeps {
   feed: RunFeed;
   executorId: string;
   maxHandoffs: number;
+  /** RUN_STREAMING: when the model calls stream their answers. */
+  streaming: RunStreaming;
   /** Asks the judges of the agents' `{type: "agent"}` guardrail checks. */
   judge: Judge;
   /** A trial's recorded run, whose tool results its calls get back. */
@@ -140,7 +143,17 @@ export class AgentTurns {
       }),
       recorded: this.deps.recorded,
       signal: this.signal,
+      streams: () => this.streams(guard),
     };
+  }
+
+  /**
+   * With RUN_STREAMING=watched, a model call streams only while someone follows the run, or when a cancel would keep
+   * what it had written (a thread's turn, for `interrupt`); an answer the guardrails hold is shown once checked.
+   */
+  private streams(guard: AgentTurn['guard']): boolean {
+    if (this.deps.streaming === 'always') return true;
+    return !guard.holdsOutput && (!!this.agentRun.threadId || this.deps.feed.has(this.agentRun.id));
   }
 
   private observer({ guard }: AgentTurn) {

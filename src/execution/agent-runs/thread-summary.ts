@@ -62,7 +62,7 @@ export async function threadSummary(
     try {
       const request = { model: agent.model, fallbackModels: agent.fallbackModels, instructions: SUMMARIZER, task };
       const done = await loop.runAgentLoop(
-        { ...request, context: {}, tools: [], maxSteps: 1, signal },
+        { ...request, context: {}, tools: [], maxSteps: 1, signal, streams: () => false },
         NO_OBSERVER,
         deps.providers,
       );

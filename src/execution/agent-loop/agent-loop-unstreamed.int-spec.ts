@@ -1,0 +1,169 @@
+import {
+  ChatCompletionsBody,
+  ScriptedServer,
+  hasToolResult,
+  startScriptedOpenAIServer,
+  toolResults,
+} from '../../../test/support/scripted-model-server';
+import { clockTool, recordingObserver } from '../../../test/support/loop-recording';
+import { AgentLoopRequest, runAgentLoop } from './agent-loop';
+import { ModelProviders } from '../../models/model-providers';
+import { ModelRunError } from '../../models/model-run-error';
+import { loadProviderConfig } from '../../config/provider-config';
+
+/**
+ * The loop's model calls made without streaming (`streams` says no one reads the text as it comes), against a
+ * scripted OpenAI-compatible server (a test double for a paid provider) answering them with one JSON body.
+ */
+describe('runAgentLoop without streaming', () => {
+  let server: ScriptedServer<ChatCompletionsBody>;
+  let providers: ModelProviders;
+
+  beforeEach(async () => {
+    server = await startScriptedOpenAIServer();
+    providers = new ModelProviders(
+      loadProviderConfig({
+        OPENAI_COMPATIBLE_BASE_URL: server.baseUrl,
+        MODEL_MAX_RETRIES: '1',
+        MODEL_RETRY_BASE_DELAY_MS: '1',
+        MODEL_RETRY_MAX_DELAY_MS: '5',
+      }),
+    );
+  });
+
+  afterEach(() => server.close());
+
+  const request = (overrides: Partial<AgentLoopRequest> = {}): AgentLoopRequest => ({
+    model: 'openai-compatible/test-model',
+    instructions: 'Be brief.',
+    task: 'What time is it in Paris?',
+    context: {},
+    tools: [],
+    maxSteps: 5,
+    signal: new AbortController().signal,
+    streams: () => false,
+    ...overrides,
+  });
+
+  const clockThenAnswer = (body: ChatCompletionsBody) =>
+    hasToolResult(body)
+      ? { kind: 'text' as const, text: ['It is ', '12:00 ', 'in Paris.'], usage: { inputTokens: 30, outputTokens: 7 } }
+      : {
+          kind: 'toolCalls' as const,
+          calls: [{ id: 'call_1', name: 'current_time', arguments: { zone: 'Europe/Paris' } }],
+          usage: { inputTokens: 20, outputTokens: 4 },
+        };
+
+  it('runs the tool loop with one answer per step, and tells each step its text whole', async () => {
+    server.respondWith(clockThenAnswer);
+    const { observer, events, deltas } = recordingObserver();
+    const tool = clockTool(async () => ({ time: '12:00' }));
+
+    const result = await runAgentLoop(request({ tools: [tool] }), observer, providers);
+
+    expect(result).toEqual({
+      output: 'It is 12:00 in Paris.',
+      usage: { inputTokens: 50, outputTokens: 11 },
+      attempts: 2,
+      modelAttempts: [{ model: 'openai-compatible/test-model', usage: { inputTokens: 50, outputTokens: 11 } }],
+      answeredModel: 'openai-compatible/test-model',
+    });
+    expect(deltas).toEqual(['It is 12:00 in Paris.']);
+    expect(events).toEqual([
+      'called current_time call_1 {"zone":"Europe/Paris"}',
+      'returned current_time call_1 {"time":"12:00"}',
+    ]);
+    expect(server.requests.map((body) => body.stream ?? false)).toEqual([false, false]);
+    expect(toolResults(server.requests[1])).toEqual([{ toolCallId: 'call_1', content: '{"time":"12:00"}' }]);
+  });
+
+  it('asks at each model call: a repair turn made once someone follows the run streams', async () => {
+    server.enqueue({ kind: 'text', text: 'about noon' }, { kind: 'text', text: ['{"time":', '"12:00"}'] });
+    const { observer, deltas } = recordingObserver();
+    const streams = jest.fn().mockReturnValueOnce(false).mockReturnValue(true);
+    const schema = { type: 'object', properties: { time: { type: 'string' } }, required: ['time'] };
+
+    const result = await runAgentLoop(request({ outputSchema: schema, streams }), observer, providers);
+
+    expect(result).toMatchObject({ outputObject: { time: '12:00' } });
+    expect(server.requests.map((body) => body.stream ?? false)).toEqual([false, true]);
+    expect(deltas).toEqual(['about noon', '{"time":', '"12:00"}']);
+  });
+
+  it('records a call to a tool the agent does not have as an error, and goes on', async () => {
+    server.respondWith((body) =>
+      hasToolResult(body)
+        ? { kind: 'text', text: 'Sorry.' }
+        : { kind: 'toolCalls', calls: [{ id: 'call_x', name: 'launch_rockets', arguments: {} }] },
+    );
+    const { observer, events } = recordingObserver();
+
+    const result = await runAgentLoop(request({ tools: [clockTool(async () => 'now')] }), observer, providers);
+
+    expect(result.output).toBe('Sorry.');
+    expect(events[0]).toBe('called launch_rockets call_x {}');
+    expect(events[1]).toMatch(/^returned launch_rockets call_x error: .*launch_rockets/);
+  });
+
+  it('repairs an answer that does not match the output schema, once', async () => {
+    server.enqueue({ kind: 'text', text: 'about noon' }, { kind: 'text', text: '{"time":"12:00"}' });
+    const schema = { type: 'object', properties: { time: { type: 'string' } }, required: ['time'] };
+
+    const result = await runAgentLoop(request({ outputSchema: schema }), recordingObserver().observer, providers);
+
+    expect(result).toMatchObject({ output: '{"time":"12:00"}', outputObject: { time: '12:00' }, attempts: 2 });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.map((body) => body.stream ?? false)).toEqual([false, false]);
+  });
+
+  it('goes on with the fallback model when the first fails by the provider', async () => {
+    server.respondWith((body) =>
+      body.model === 'test-model'
+        ? { kind: 'error', status: 503, message: 'overloaded' }
+        : { kind: 'text', text: `answered by ${body.model}` },
+    );
+
+    const result = await runAgentLoop(
+      request({ fallbackModels: ['openai-compatible/backup'] }),
+      recordingObserver().observer,
+      providers,
+    );
+
+    expect(result.output).toBe('answered by backup');
+    expect(result.answeredModel).toBe('openai-compatible/backup');
+    expect(result.modelAttempts.map((attempt) => attempt.model)).toEqual([
+      'openai-compatible/test-model',
+      'openai-compatible/backup',
+    ]);
+  });
+
+  it('stops at once when the signal fires while the provider has not answered', async () => {
+    server.enqueue({ kind: 'hang' });
+    const started = Date.now();
+
+    const error = await runAgentLoop(
+      request({ signal: AbortSignal.timeout(30) }),
+      recordingObserver().observer,
+      providers,
+    ).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ code: 'aborted' });
+    expect((error as ModelRunError).reason).toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('rethrows an observer failure as it is and makes no further call', async () => {
+    server.respondWith(() => ({ kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { zone: 'UTC' } }] }));
+    const { observer } = recordingObserver();
+    observer.toolCalled = async () => {
+      throw new Error('event store is down');
+    };
+    const execute = jest.fn(async () => 'now');
+
+    await expect(runAgentLoop(request({ tools: [clockTool(execute)] }), observer, providers)).rejects.toThrow(
+      'event store is down',
+    );
+    expect(execute).not.toHaveBeenCalled();
+    expect(server.requests).toHaveLength(1);
+  });
+});
