@@ -73,6 +73,6 @@ export const RUN_SETTINGS = {
     'RUN_STREAMING',
     ['always', 'watched'] as const satisfies readonly RunStreaming[],
     'always',
-    "`always`: every model call streams its answer, so a run's `/stream` shows the text as it is written. `watched`: a model call streams only when someone follows the run as it starts (its `/stream`, an A2A or MCP stream) or the run is a thread's turn; any other is one request and one answer, which costs the service about a quarter less CPU per run, and a stream opened meanwhile gets each step's text whole when it ends. See [Agent runs](api.md#agent-runs).",
+    "`always`: every model call streams its answer, so a run's `/stream` shows the text as it is written. `watched`: a model call streams only when someone follows the run as it starts (its `/stream`, an A2A or MCP stream) or the run is a thread's turn; any other is one request and one answer, which costs the service about 30 % less CPU per run, and a stream opened meanwhile gets each step's text whole when it ends. See [Agent runs](api.md#agent-runs).",
   ),
 } satisfies Settings;
