@@ -8,12 +8,12 @@ import {
 import { clockTool, recordingObserver } from '../../../test/support/loop-recording';
 import { AgentLoopRequest, runAgentLoop } from './agent-loop';
 import { ModelProviders } from '../../models/model-providers';
-import { ModelRunError } from '../../models/model-run-error';
 import { loadProviderConfig } from '../../config/provider-config';
 
 /**
  * The loop's model calls made without streaming (`streams` says no one reads the text as it comes), against a
- * scripted OpenAI-compatible server (a test double for a paid provider) answering them with one JSON body.
+ * scripted OpenAI-compatible server (a test double for a paid provider) answering them with one JSON body. What
+ * both ways share (refused calls, aborts, observer failures) is tested both ways in agent-loop.int-spec.ts.
  */
 describe('runAgentLoop without streaming', () => {
   let server: ScriptedServer<ChatCompletionsBody>;
@@ -90,21 +90,6 @@ describe('runAgentLoop without streaming', () => {
     expect(deltas).toEqual(['about noon', '{"time":', '"12:00"}']);
   });
 
-  it('records a call to a tool the agent does not have as an error, and goes on', async () => {
-    server.respondWith((body) =>
-      hasToolResult(body)
-        ? { kind: 'text', text: 'Sorry.' }
-        : { kind: 'toolCalls', calls: [{ id: 'call_x', name: 'launch_rockets', arguments: {} }] },
-    );
-    const { observer, events } = recordingObserver();
-
-    const result = await runAgentLoop(request({ tools: [clockTool(async () => 'now')] }), observer, providers);
-
-    expect(result.output).toBe('Sorry.');
-    expect(events[0]).toBe('called launch_rockets call_x {}');
-    expect(events[1]).toMatch(/^returned launch_rockets call_x error: .*launch_rockets/);
-  });
-
   it('repairs an answer that does not match the output schema, once', async () => {
     server.enqueue({ kind: 'text', text: 'about noon' }, { kind: 'text', text: '{"time":"12:00"}' });
     const schema = { type: 'object', properties: { time: { type: 'string' } }, required: ['time'] };
@@ -135,35 +120,5 @@ describe('runAgentLoop without streaming', () => {
       'openai-compatible/test-model',
       'openai-compatible/backup',
     ]);
-  });
-
-  it('stops at once when the signal fires while the provider has not answered', async () => {
-    server.enqueue({ kind: 'hang' });
-    const started = Date.now();
-
-    const error = await runAgentLoop(
-      request({ signal: AbortSignal.timeout(30) }),
-      recordingObserver().observer,
-      providers,
-    ).catch((e: unknown) => e);
-
-    expect(error).toMatchObject({ code: 'aborted' });
-    expect((error as ModelRunError).reason).toMatchObject({ name: 'TimeoutError' });
-    expect(Date.now() - started).toBeLessThan(2_000);
-  });
-
-  it('rethrows an observer failure as it is and makes no further call', async () => {
-    server.respondWith(() => ({ kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { zone: 'UTC' } }] }));
-    const { observer } = recordingObserver();
-    observer.toolCalled = async () => {
-      throw new Error('event store is down');
-    };
-    const execute = jest.fn(async () => 'now');
-
-    await expect(runAgentLoop(request({ tools: [clockTool(execute)] }), observer, providers)).rejects.toThrow(
-      'event store is down',
-    );
-    expect(execute).not.toHaveBeenCalled();
-    expect(server.requests).toHaveLength(1);
   });
 });

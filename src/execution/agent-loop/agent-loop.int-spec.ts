@@ -42,6 +42,12 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
     ...overrides,
   });
 
+  /** Both ways of making a model call: streamed, and (no one follows the run) one request and one answer. */
+  const bothWays = [
+    ['streamed', () => true],
+    ['not streamed', () => false],
+  ] as const;
+
   it('calls a tool, gives the model its result, and returns the answer with usage summed over steps', async () => {
     server.respondWith((body) =>
       hasToolResult(body)
@@ -109,20 +115,27 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
     ]);
   });
 
-  it('reports a call to a tool the agent does not have as an error and goes on', async () => {
-    server.respondWith((body) =>
-      hasToolResult(body)
-        ? { kind: 'text', text: 'Sorry.' }
-        : { kind: 'toolCalls', calls: [{ id: 'call_x', name: 'launch_rockets', arguments: {} }] },
-    );
-    const { observer, events } = recordingObserver();
+  it.each(bothWays)(
+    'reports a call to a tool the agent does not have as an error and goes on (%s)',
+    async (_, streams) => {
+      server.respondWith((body) =>
+        hasToolResult(body)
+          ? { kind: 'text', text: 'Sorry.' }
+          : { kind: 'toolCalls', calls: [{ id: 'call_x', name: 'launch_rockets', arguments: {} }] },
+      );
+      const { observer, events } = recordingObserver();
 
-    const result = await runAgentLoop(request({ tools: [clockTool(async () => 'now')] }), observer, providers);
+      const result = await runAgentLoop(
+        request({ tools: [clockTool(async () => 'now')], streams }),
+        observer,
+        providers,
+      );
 
-    expect(result.output).toBe('Sorry.');
-    expect(events[0]).toBe('called launch_rockets call_x {}');
-    expect(events[1]).toMatch(/^returned launch_rockets call_x error: .*launch_rockets/);
-  });
+      expect(result.output).toBe('Sorry.');
+      expect(events[0]).toBe('called launch_rockets call_x {}');
+      expect(events[1]).toMatch(/^returned launch_rockets call_x error: .*launch_rockets/);
+    },
+  );
 
   it('retries a 429 and succeeds on the second attempt', async () => {
     server.enqueue(
@@ -198,20 +211,23 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
     expect(Date.now() - abortedAt).toBeLessThan(1_000); // the next chunk would come 2 s later
   });
 
-  it('stops at once when the signal fires while the provider has not answered', async () => {
-    server.enqueue({ kind: 'hang' });
-    const started = Date.now();
+  it.each(bothWays)(
+    'stops at once when the signal fires while the provider has not answered (%s)',
+    async (_, streams) => {
+      server.enqueue({ kind: 'hang' });
+      const started = Date.now();
 
-    const error = await runAgentLoop(
-      request({ signal: AbortSignal.timeout(30) }),
-      recordingObserver().observer,
-      providers,
-    ).catch((e: unknown) => e);
+      const error = await runAgentLoop(
+        request({ signal: AbortSignal.timeout(30), streams }),
+        recordingObserver().observer,
+        providers,
+      ).catch((e: unknown) => e);
 
-    expect(error).toMatchObject({ code: 'aborted' });
-    expect((error as ModelRunError).reason).toMatchObject({ name: 'TimeoutError' });
-    expect(Date.now() - started).toBeLessThan(2_000);
-  });
+      expect(error).toMatchObject({ code: 'aborted' });
+      expect((error as ModelRunError).reason).toMatchObject({ name: 'TimeoutError' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    },
+  );
 
   it('stops waiting between retries when the signal fires', async () => {
     const controller = new AbortController();
@@ -269,7 +285,7 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
     });
   });
 
-  it('rethrows an observer failure as it is and stops the run', async () => {
+  it.each(bothWays)('rethrows an observer failure as it is and stops the run (%s)', async (_, streams) => {
     server.respondWith(() => ({ kind: 'toolCalls', calls: [{ name: 'current_time', arguments: { zone: 'UTC' } }] }));
     const { observer } = recordingObserver();
     observer.toolCalled = async () => {
@@ -277,7 +293,7 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
     };
     const execute = jest.fn(async () => 'now');
 
-    await expect(runAgentLoop(request({ tools: [clockTool(execute)] }), observer, providers)).rejects.toThrow(
+    await expect(runAgentLoop(request({ tools: [clockTool(execute)], streams }), observer, providers)).rejects.toThrow(
       'event store is down',
     );
     expect(execute).not.toHaveBeenCalled();
