@@ -146,7 +146,8 @@ export class SqliteWriter {
 
   /**
    * Prepared appends (PreparedWrites), those kept, in the next commit, as appendBatch would put them: their bytes
-   * are copied into it, nothing is encoded now. Outcomes for the kept appends, in order.
+   * are copied into it (or, for one batch alone and kept whole, taken as they are), nothing is encoded now.
+   * Outcomes for the kept appends, in order.
    */
   appendPrepared(prepared: Array<{ appends: PreparedAppends; keep: boolean[] }>): Promise<BatchAppendOutcome[]> {
     if (this.gone) return Promise.reject(closed());
