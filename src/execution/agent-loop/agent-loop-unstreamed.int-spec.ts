@@ -5,10 +5,9 @@ import {
   startScriptedOpenAIServer,
   toolResults,
 } from '../../../test/support/scripted-model-server';
-import { clockTool, recordingObserver } from '../../../test/support/loop-recording';
+import { clockTool, loopRequest, recordingObserver, scriptedProviders } from '../../../test/support/loop-recording';
 import { AgentLoopRequest, runAgentLoop } from './agent-loop';
 import { ModelProviders } from '../../models/model-providers';
-import { loadProviderConfig } from '../../config/provider-config';
 
 /**
  * The loop's model calls made without streaming (`streams` says no one reads the text as it comes), against a
@@ -21,29 +20,12 @@ describe('runAgentLoop without streaming', () => {
 
   beforeEach(async () => {
     server = await startScriptedOpenAIServer();
-    providers = new ModelProviders(
-      loadProviderConfig({
-        OPENAI_COMPATIBLE_BASE_URL: server.baseUrl,
-        MODEL_MAX_RETRIES: '1',
-        MODEL_RETRY_BASE_DELAY_MS: '1',
-        MODEL_RETRY_MAX_DELAY_MS: '5',
-      }),
-    );
+    providers = scriptedProviders(server.baseUrl);
   });
 
   afterEach(() => server.close());
 
-  const request = (overrides: Partial<AgentLoopRequest> = {}): AgentLoopRequest => ({
-    model: 'openai-compatible/test-model',
-    instructions: 'Be brief.',
-    task: 'What time is it in Paris?',
-    context: {},
-    tools: [],
-    maxSteps: 5,
-    signal: new AbortController().signal,
-    streams: () => false,
-    ...overrides,
-  });
+  const request = (overrides: Partial<AgentLoopRequest> = {}) => loopRequest({ streams: () => false, ...overrides });
 
   const clockThenAnswer = (body: ChatCompletionsBody) =>
     hasToolResult(body)

@@ -6,8 +6,8 @@ import {
   startScriptedOpenAIServer,
   toolResults,
 } from '../../../test/support/scripted-model-server';
-import { clockTool, recordingObserver } from '../../../test/support/loop-recording';
-import { AgentLoopRequest, runAgentLoop } from './agent-loop';
+import { clockTool, loopRequest, recordingObserver, scriptedProviders } from '../../../test/support/loop-recording';
+import { runAgentLoop } from './agent-loop';
 import { ATTEMPTS_HEADER, ModelProviders } from '../../models/model-providers';
 import { ModelRunError } from '../../models/model-run-error';
 import { loadProviderConfig } from '../../config/provider-config';
@@ -18,29 +18,12 @@ describe('runAgentLoop against a scripted OpenAI-compatible server', () => {
 
   beforeEach(async () => {
     server = await startScriptedOpenAIServer();
-    providers = new ModelProviders(
-      loadProviderConfig({
-        OPENAI_COMPATIBLE_BASE_URL: server.baseUrl,
-        OPENAI_COMPATIBLE_API_KEY: 'test-key',
-        MODEL_MAX_RETRIES: '2',
-        MODEL_RETRY_BASE_DELAY_MS: '1',
-        MODEL_RETRY_MAX_DELAY_MS: '20',
-      }),
-    );
+    providers = scriptedProviders(server.baseUrl, { OPENAI_COMPATIBLE_API_KEY: 'test-key' });
   });
 
   afterEach(() => server.close());
 
-  const request = (overrides: Partial<AgentLoopRequest> = {}): AgentLoopRequest => ({
-    model: 'openai-compatible/test-model',
-    instructions: 'Be brief.',
-    task: 'What time is it in Paris?',
-    context: {},
-    tools: [],
-    maxSteps: 5,
-    signal: new AbortController().signal,
-    ...overrides,
-  });
+  const request = loopRequest;
 
   /** Both ways of making a model call: streamed, and (no one follows the run) one request and one answer. */
   const bothWays = [
