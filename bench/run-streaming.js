@@ -7,12 +7,11 @@
 // and the peak RSS, with the load average.
 // Usage: npm run build:bench && node bench/run-streaming.js [rounds=3] [runs=500] [concurrency=100] [modelDelayMs=1000]
 const { execFileSync } = require('node:child_process');
-const { loadavg } = require('node:os');
 const { join } = require('node:path');
+const { loadAverage: load } = require('./lib');
 
 const [rounds = 3, ...rest] = process.argv.slice(2).map(Number);
 const settings = ['always', 'watched'];
-const load = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}`;
 
 /** The figures of one runs-in-flight output. */
 function figures(output) {

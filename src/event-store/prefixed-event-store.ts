@@ -47,8 +47,7 @@ export class PrefixedEventStore implements EventStore {
   }
 
   async appendBatch(appends: Iterable<StreamAppend[]>, expected?: number): Promise<BatchAppendOutcome[]> {
-    const outcomes = await this.inner.appendBatch(this.prefixedAppends(appends), expected);
-    return outcomes.map((outcome) => ('error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome));
+    return this.unprefixedOutcomes(await this.inner.appendBatch(this.prefixedAppends(appends), expected));
   }
 
   get prepareBatch(): EventStore['prepareBatch'] {
@@ -64,10 +63,12 @@ export class PrefixedEventStore implements EventStore {
   get appendPrepared(): EventStore['appendPrepared'] {
     const inner = this.inner;
     if (!inner.appendPrepared) return undefined;
-    return async (prepared) =>
-      (await inner.appendPrepared!(prepared)).map((outcome) =>
-        'error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome,
-      );
+    return async (prepared) => this.unprefixedOutcomes(await inner.appendPrepared!(prepared));
+  }
+
+  /** A batch's outcomes, their conflicts naming the streams without the prefix. */
+  private unprefixedOutcomes(outcomes: BatchAppendOutcome[]): BatchAppendOutcome[] {
+    return outcomes.map((outcome) => ('error' in outcome ? { error: this.unprefixedError(outcome.error) } : outcome));
   }
 
   async readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/support/eventually';
 import { ConcurrencyError, RecordedEvent, StreamAppend } from '../event-store';
+import { PrefixedEventStore } from '../prefixed-event-store';
 import { withSealing } from '../sealing/sealing-event-store';
 import { SubjectKeys } from '../sealing/subject-keys';
 import { SqliteEventStore } from './sqlite-event-store';
@@ -82,6 +83,18 @@ describe('sqlite event store: prepared appends', () => {
     keys.destroyKeys('ada');
     expect((await sealing.readAll())[0].data.task).toEqual({ forgotten: true });
     keys.close();
+  });
+
+  it('prefixes the streams it prepares behind STREAM_PREFIX, and names a conflict without the prefix', async () => {
+    const prefixed = new PrefixedEventStore(store, 'staging');
+    await prefixed.append('taken', [event({})], { expected: 'no_stream' });
+    const prepared = prefixed.prepareBatch!([append('fresh'), append('taken')]);
+
+    const outcomes = await prefixed.appendPrepared!([{ appends: prepared, keep: [true, true] }]);
+
+    expect('ok' in outcomes[0]).toBe(true);
+    expect('error' in outcomes[1] && outcomes[1].error).toMatchObject({ stream: 'taken' });
+    expect((await store.readAll()).map((e) => e.stream)).toEqual(['staging-taken', 'staging-fresh']);
   });
 
   it('goes into the commit after the one in flight, beside the appends waiting for it', async () => {
