@@ -4104,7 +4104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4828,7 +4828,7 @@ export interface operations {
             header?: {
                 /** @description The ETag last read: refused with 412 if the resource has changed since. */
                 "If-Match"?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5172,7 +5172,7 @@ export interface operations {
             header?: {
                 /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
                 Prefer?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5506,7 +5506,7 @@ export interface operations {
             header?: {
                 /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
                 Prefer?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5839,7 +5839,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6108,7 +6108,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7151,7 +7151,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7852,7 +7852,7 @@ export interface operations {
             header?: {
                 /** @description The ETag last read: refused with 412 if the resource has changed since. */
                 "If-Match"?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8196,7 +8196,7 @@ export interface operations {
             header?: {
                 /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
                 Prefer?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8528,7 +8528,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8848,7 +8848,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9104,7 +9104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9425,7 +9425,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9745,7 +9745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10000,7 +10000,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10635,7 +10635,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -10912,7 +10912,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -13188,7 +13188,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -13859,7 +13859,7 @@ export interface operations {
             header?: {
                 /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
                 Prefer?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14549,7 +14549,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -15237,7 +15237,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15556,7 +15556,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15811,7 +15811,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -16427,7 +16427,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -16704,7 +16704,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -17151,7 +17151,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -18222,7 +18222,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -18499,7 +18499,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -18754,7 +18754,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -19616,7 +19616,7 @@ export interface operations {
             header?: {
                 /** @description `wait=<seconds>`: answer once the run has ended (200), or with the run as it stands when the time is up (202). */
                 Prefer?: string;
-                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body). */
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body). */
                 "Idempotency-Key"?: string;
             };
             path?: never;

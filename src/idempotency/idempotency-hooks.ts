@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, digestOf } from '../access/api-keys';
 import { ActorRegistry } from '../actors/actor-registry';
 import { persistently } from '../actors/persistently';
+import { DomainError } from '../domain/decider';
+import { isForgotten } from '../event-store/sealing/sealed-values';
 import { Clock } from '../shared/clock';
 import { ValidationFailed } from '../shared/validation-failed';
 import { traceOf } from '../shared/trace-context';
@@ -84,6 +86,7 @@ export class IdempotencyHooks {
     const send = (command: IdempotencyCommand) => this.actors.send(stream, idempotencyDecider, command, context);
     const { events, state } = await send({ type: 'ClaimIdempotencyKey', fingerprint });
     if (events.length === 0 && state?.state === 'completed') {
+      if (isForgotten(state.response.body)) throw answerForgotten();
       replay(reply, state.response);
       return true;
     }
@@ -114,6 +117,16 @@ export class IdempotencyHooks {
       () => this.clock.now().getTime() > completeBy,
     );
   }
+}
+
+/**
+ * The kept answer was about a subject since forgotten (its content sealed under a key now destroyed): it cannot be
+ * given back, and the request is not run again either, which would do twice what the key was there to do once.
+ */
+function answerForgotten(): DomainError {
+  const message =
+    'The answer kept for this Idempotency-Key was about a subject who has since been forgotten: it cannot be given back, and the request is not run again';
+  return new DomainError('conflict', message, [], 'idempotent-answer-forgotten');
 }
 
 function replay(reply: FastifyReply, response: RecordedResponse): void {

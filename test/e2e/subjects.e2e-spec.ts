@@ -12,6 +12,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 const SECRET = 'a-data-key-secret-of-more-than-32-characters';
 const FORGOTTEN = { forgotten: true };
+const ADA_KEY = { 'idempotency-key': 'ada-run-1' };
 
 /**
  * Forgetting a person: with DATA_KEY_SECRET, the content of events about a subject (a run's context.subjectId, a
@@ -47,8 +48,8 @@ describe.each(storeFixtures().slice(0, 2))('forgetting a subject (%s)', (storeNa
     await model.close();
   });
 
-  const run = (agentId: string, task: string, context: object) =>
-    app.request('POST', `/v1/agents/${agentId}/run`, { task, context }, { prefer: 'wait=10' });
+  const run = (agentId: string, task: string, context: object, headers: Record<string, string> = {}) =>
+    app.request('POST', `/v1/agents/${agentId}/run`, { task, context }, { prefer: 'wait=10', ...headers });
 
   async function seed() {
     const agent = (await app.request('POST', '/v1/agents', { name: 'clerk', model: 'openai-compatible/m' })).body;
@@ -67,7 +68,8 @@ describe.each(storeFixtures().slice(0, 2))('forgetting a subject (%s)', (storeNa
       { prefer: 'wait=10' },
     );
     expect(onThread.body.status).toBe('succeeded');
-    const ada = await run(agent.id, 'Ada lives at 12 Rua Augusta', { subjectId: 'ada' });
+    // Its answer is kept for repeats of the Idempotency-Key: sealed too.
+    const ada = await run(agent.id, 'Ada lives at 12 Rua Augusta', { subjectId: 'ada' }, ADA_KEY);
     const bob = await run(agent.id, 'Bob lives at 3 Baker Street', { subjectId: 'bob' });
     const plain = await run(agent.id, 'The weather in Lisbon', {});
     expect(ada.body.output).toMatch(/^Answer to Ada lives at 12 Rua Augusta/);
@@ -126,6 +128,11 @@ describe.each(storeFixtures().slice(0, 2))('forgetting a subject (%s)', (storeNa
         'Bob lives at 3 Baker Street',
       );
       expect((await app.request('GET', '/v1/memory/users%2Fbob/diet')).body.value).toBe('Bob eats fish');
+      // A repeat of the run's request cannot get its kept answer back, and does not run again.
+      const repeat = await run(agent.id, 'Ada lives at 12 Rua Augusta', { subjectId: 'ada' }, ADA_KEY);
+      expectProblem(repeat, 409, 'idempotent-answer-forgotten');
+      const { runs } = (await app.request('GET', `/v1/agents/${agent.id}/runs?limit=100`)).body;
+      expect(runs.filter((r: any) => r.task?.forgotten)).toHaveLength(2);
     };
     await expectForgotten();
 

@@ -17,6 +17,7 @@ export const SEALED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ThreadExchangeRecorded: ['messages[].content', 'messages[].toolCalls[].input'],
   ThreadSummarized: ['summary'],
   MemoryItemPut: ['value'],
+  IdempotentRequestCompleted: ['response.body'],
 };
 
 /** A subject id: what `context.subjectId`, a thread's `subjectId` and the routes take. */

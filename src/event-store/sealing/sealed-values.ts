@@ -3,6 +3,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 /** What a sealed value reads as once its subject's key is destroyed. */
 export const FORGOTTEN = Object.freeze({ forgotten: true as const });
 
+/** Whether a value read is FORGOTTEN: sealed content whose subject is forgotten. */
+export const isForgotten = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { forgotten?: unknown }).forgotten === true &&
+  Object.keys(value).length === 1;
+
 /** A value sealed in place: `v1.<keyId>.<iv>.<tag>.<ciphertext>`, the value's JSON under the subject's data key. */
 export interface Sealed {
   $sealed: string;

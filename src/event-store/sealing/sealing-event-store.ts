@@ -8,8 +8,9 @@ import {
   SubscriptionHandler,
 } from '../event-store';
 import { forwardingTo } from '../forwarding-to';
+import { subjectOfNamespace, subjectsOfAnswer } from './answer-subjects';
 import { SEALED_FIELDS, subjectNamed } from './sealed-fields';
-import { FORGOTTEN, Sealed, isSealed, keyIdOf, open, replaceAt, seal } from './sealed-values';
+import { FORGOTTEN, isSealed, keyIdOf, open, replaceAt, seal } from './sealed-values';
 import { SubjectKeys } from './subject-keys';
 
 const SEALED_MARK = Buffer.from('"$sealed"');
@@ -20,7 +21,8 @@ const SEALED_MARK = Buffer.from('"$sealed"');
  * subject's keys are destroyed, that content reads as `{"forgotten": true}` wherever it is read from; nothing else of
  * the log changes. An event is about a subject when it names one (a run's `context.subjectId`, a thread's
  * `subjectId`), when its stream is (its first such event bound it), when it is a run on a subject's thread or a
- * child of a subject's run, or when it puts a memory item in a namespace bound to a subject.
+ * child of a subject's run, when it puts a memory item in a namespace bound to a subject, or when it keeps an answer
+ * for `Idempotency-Key` repeats that is about one.
  */
 export function withSealing(store: EventStore, keys: SubjectKeys): EventStore {
   const sealing = forwardingTo(store);
@@ -95,13 +97,18 @@ function sealed(stream: string, events: NewEvent[], keys: SubjectKeys): NewEvent
   const subject = subjectOf(stream, events, keys);
   if (!subject) return events;
   keys.bindStream(stream, subject);
-  const { keyId, key } = keys.currentKey(subject);
   return events.map((event) => {
     const paths = SEALED_FIELDS[event.type];
     const metadata = { ...event.metadata, subject };
     if (!paths) return { ...event, metadata };
+    // Content about several subjects (a kept answer can be) is sealed under each key in turn: any one forgets it.
+    const layers = [subject, ...alsoAbout(event, keys).filter((other) => other !== subject)].map((s) =>
+      keys.currentKey(s),
+    );
     const data = JSON.parse(JSON.stringify(event.data)) as Record<string, unknown>;
-    replaceAt(data, paths, (value, place) => seal(value, keyId, key, `${event.id} ${place}`));
+    replaceAt(data, paths, (value, place) =>
+      layers.reduce<unknown>((inner, { keyId, key }) => seal(inner, keyId, key, `${event.id} ${place}`), value),
+    );
     return { ...event, data, metadata };
   });
 }
@@ -113,7 +120,8 @@ function subjectOf(stream: string, events: NewEvent[], keys: SubjectKeys): strin
   }
   const known = keys.subjectOfStream(stream);
   if (known) return known;
-  for (const { type, data } of events) {
+  for (const event of events) {
+    const { type, data } = event;
     if (type === 'AgentRunQueued') {
       // A run on a subject's thread, or a child (or handoff) of a subject's run.
       const via = data.threadId
@@ -125,23 +133,33 @@ function subjectOf(stream: string, events: NewEvent[], keys: SubjectKeys): strin
       if (inherited) return inherited;
     }
     if (type === 'MemoryItemPut' && typeof data.namespace === 'string') {
-      // A namespace bound to a subject, or a subject's thread's own (its working memory).
-      const thread = /^threads\/([^/]+)$/.exec(data.namespace);
-      const bound =
-        keys.subjectOfNamespace(data.namespace) ?? (thread ? keys.subjectOfStream(`thread-${thread[1]}`) : null);
+      const bound = subjectOfNamespace(data.namespace, keys);
       if (bound) return bound;
     }
+    const [answered] = alsoAbout(event, keys);
+    if (answered) return answered;
   }
   return undefined;
+}
+
+/** The subjects an answer kept for `Idempotency-Key` repeats is about (see answer-subjects.ts). */
+function alsoAbout({ type, data }: NewEvent, keys: SubjectKeys): string[] {
+  if (type !== 'IdempotentRequestCompleted') return [];
+  return subjectsOfAnswer((data.response as { body?: unknown } | undefined)?.body, keys);
+}
+
+/** A sealed value opened, each layer in turn; FORGOTTEN once any of its keys is gone. */
+function openedValue(value: unknown, keys: SubjectKeys, place: string): unknown {
+  let inner = value;
+  while (isSealed(inner)) inner = open(inner, keys.key(keyIdOf(inner)), place);
+  return inner;
 }
 
 /** The event with its sealed content opened (in place: the store made the object for this read). */
 function opened(event: RecordedEvent, keys: SubjectKeys): RecordedEvent {
   const paths = event.metadata.subject ? SEALED_FIELDS[event.type] : undefined;
   if (!paths) return event;
-  replaceAt(event.data, paths, (value, place) =>
-    isSealed(value) ? open(value, keys.key(keyIdOf(value)), `${event.id} ${place}`) : value,
-  );
+  replaceAt(event.data, paths, (value, place) => openedValue(value, keys, `${event.id} ${place}`));
   return event;
 }
 
@@ -150,8 +168,6 @@ function openedJson(event: LogJsonPage['events'][number], keys: SubjectKeys): Lo
   const paths = SEALED_FIELDS[event.type];
   if (!paths || !event.dataJson.includes(SEALED_MARK)) return event;
   const data = JSON.parse(event.dataJson.toString('utf8')) as Record<string, unknown>;
-  replaceAt(data, paths, (value, place) =>
-    isSealed(value) ? open(value as Sealed, keys.key(keyIdOf(value)), `${event.id} ${place}`) : value,
-  );
+  replaceAt(data, paths, (value, place) => openedValue(value, keys, `${event.id} ${place}`));
   return { ...event, dataJson: Buffer.from(JSON.stringify(data)) };
 }

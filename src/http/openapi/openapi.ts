@@ -148,7 +148,7 @@ const IDEMPOTENCY_KEY = {
   in: 'header' as const,
   required: false,
   description:
-    'Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight, 422 for another body).',
+    'Makes a retry safe: a repeat with the same key and body within 24 hours gets the first response back and writes nothing (409 while the first is in flight or when its answer was about a subject since forgotten, 422 for another body).',
   schema: { type: 'string' as const, maxLength: 255 },
 };
 
