@@ -4,6 +4,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { withAppendSpans } from './telemetry/traced-event-store';
 import { SUBJECT_KEYS, SubjectKeys } from './event-store/sealing/subject-keys';
 import { withSealing } from './event-store/sealing/sealing-event-store';
+import { KeyStreams } from './event-store/sealing/key-streams';
 import {
   DynamicModule,
   Global,
@@ -60,7 +61,6 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly snapshots: ReadModelSnapshots,
     @Inject(DATA_FOLDER_LOCK) private readonly lock: DataFolderLock,
     @Inject(SUBJECT_KEYS) private readonly subjectKeys: SubjectKeys | null,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   static forRoot(config: AppConfig, overrides: CoreOverrides = {}): DynamicModule {
@@ -86,7 +86,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
           const store = overrides.store ?? openEventStore(config);
           embeddedStore = store instanceof SqliteEventStore;
           const traced = config.telemetry.tracesEndpoint || overrides.spanExporter ? withAppendSpans(store) : store;
-          return keys ? withSealing(traced, keys) : traced;
+          if (!keys) return traced;
+          // On EventStoreDB several instances may share the store: the keys are shared through it.
+          const shared = embeddedStore ? undefined : new KeyStreams(traced, keys);
+          if (shared) keys.shareThrough(shared);
+          return withSealing(traced, keys, shared);
         },
         inject: [SUBJECT_KEYS, DATA_FOLDER_LOCK],
       },
@@ -97,9 +101,10 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
           // A new instance starts from the newest snapshot that fits, when there is a folder of them.
           const snapshots = config.readModelSnapshots.dir;
           if (snapshots && config.subjects.dataKeySecret && !embeddedStore && !existsSync(file)) {
-            // The subject keys are this data folder's own: a new one could not forget what a snapshot holds.
+            // Which streams and namespaces are about which subject is learnt from the log as it is read: a new
+            // data folder learns it all only by reading the log from its start.
             new Logger('ReadModelSnapshots').warn(
-              'Read-model snapshots are not restored with DATA_KEY_SECRET on EventStoreDB: the subject keys are kept in each data folder, and a new one has none; the read models are built from the log',
+              'Read-model snapshots are not restored with DATA_KEY_SECRET on EventStoreDB: which streams and namespaces are about which subject is learnt from the whole log, so the read models are built from it',
             );
           } else if (snapshots) await restoreSnapshot(snapshots, file, store);
           return openReadDatabase(file);
@@ -139,11 +144,6 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     if (!this.subjectKeys) {
       this.logger.warn(
         'DATA_KEY_SECRET is not set: content about subjects is stored as it is, and cannot be forgotten',
-      );
-    } else if (this.config.eventStoreUrl) {
-      // The keys are in this instance's data folder: another instance on the same store could not open them.
-      this.logger.warn(
-        'Subject keys are kept in this data folder: with DATA_KEY_SECRET, run one instance per EventStoreDB store',
       );
     }
     const started = Date.now();

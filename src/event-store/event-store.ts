@@ -174,6 +174,12 @@ export interface EventStore {
    */
   appendPrepared?(prepared: Array<{ appends: PreparedAppends; keep: boolean[] }>): Promise<BatchAppendOutcome[]>;
   readStream(stream: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<StreamRead>;
+  /**
+   * Optional: removes a stream, for what must not outlive a request to forget (a subject's data keys). EventStoreDB
+   * has it (a soft delete: the stream reads as absent at once, and its events leave the disk at the next scavenge);
+   * SQLite keeps its log for good, and keeps such things in files of their own instead.
+   */
+  deleteStream?(stream: string): Promise<void>;
   readAll(options?: { after?: bigint; maxCount?: number; filter?: EventFilter }): Promise<RecordedEvent[]>;
   /**
    * A page of the global log that costs a bounded amount of work whatever the filter (no request may hold the

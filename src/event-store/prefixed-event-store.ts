@@ -76,6 +76,11 @@ export class PrefixedEventStore implements EventStore {
     return { exists: read.exists, events: read.events.map((event) => this.unprefixed(event)) };
   }
 
+  get deleteStream(): EventStore['deleteStream'] {
+    const remove = this.inner.deleteStream?.bind(this.inner);
+    return remove && ((stream) => remove(this.prefix + stream));
+  }
+
   async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
     const events = await this.inner.readAll({ ...options, filter: this.prefixed(options.filter) });
     return events.map((event) => this.unprefixed(event));

@@ -112,7 +112,7 @@ export class ForgetSubjectHandler extends SubjectHandler implements ICommandHand
     const keys = keysOrConflict(this.keys);
     const streams = keys.streamsOf(subjectId);
     const namespaces = keys.namespacesOf(subjectId);
-    keys.destroyKeys(subjectId);
+    await keys.forget(subjectId);
     this.actors.drop(streams);
     const forget = { type: 'ForgetSubject' as const, subjectId, streams, namespaces };
     const { position } = await this.actors.send(subjectStream(subjectId), subjectDecider, forget, contextOf(subjectId));

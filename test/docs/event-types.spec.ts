@@ -16,6 +16,7 @@ import { EXPERIMENT_EVENT_TYPES, experimentStream } from '../../src/experiments/
 import { SIGNAL_EVENT_TYPES, signalStream } from '../../src/signals/signal';
 import { MEMORY_EVENT_TYPES, memoryStream } from '../../src/memory/memory-item';
 import { SUBJECT_EVENT_TYPES, subjectStream } from '../../src/subjects/subject';
+import { DATA_KEY_MADE, keyStream } from '../../src/event-store/sealing/key-streams';
 
 const category = (stream: string) => stream.slice(0, stream.indexOf('-'));
 
@@ -35,6 +36,7 @@ const WRITTEN: Record<string, string[]> = {
   [category(signalStream('s'))]: SIGNAL_EVENT_TYPES,
   [category(memoryStream('n', 'k'))]: MEMORY_EVENT_TYPES,
   [category(subjectStream('s'))]: SUBJECT_EVENT_TYPES,
+  [category(keyStream('s'))]: [DATA_KEY_MADE],
   [category(idempotencyStream('caller', 'k'))]: eventTypes<IdempotencyEvent>({
     IdempotencyKeyClaimed: true,
     IdempotentRequestCompleted: true,

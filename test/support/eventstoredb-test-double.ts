@@ -5,7 +5,7 @@
  * definitions, keeping streams in memory, so the EventStoreDB adapter runs its tests over real gRPC on
  * machines where no EventStoreDB server can be installed. It answers only what the adapter uses:
  * Streams.Append, Streams.BatchAppend, Streams.Read (a stream forwards or backwards, `$all` forwards,
- * subscriptions to either) and ServerFeatures.GetSupportedMethods. Anything else answers UNIMPLEMENTED.
+ * subscriptions to either), Streams.Delete and ServerFeatures.GetSupportedMethods. Anything else answers UNIMPLEMENTED.
  * Stream metadata is an event on `$$<stream>`, as on the server; of it, only `$maxCount` is honoured (by reads
  * of the stream: the older events are no longer there).
  */
@@ -14,13 +14,14 @@ import * as grpc from '@grpc/grpc-js';
 import { Empty as ProtoEmpty } from 'google-protobuf/google/protobuf/empty_pb';
 import { IServerFeaturesServer, ServerFeaturesService } from '@eventstore/db-client/generated/serverfeatures_grpc_pb';
 import { SupportedMethod, SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
-import { AllStreamPosition, UUID } from '@eventstore/db-client/generated/shared_pb';
+import { AllStreamPosition, Empty as SharedEmpty, UUID } from '@eventstore/db-client/generated/shared_pb';
 import { IStreamsServer, StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb';
 import {
   AppendReq,
   AppendResp,
   BatchAppendReq,
   BatchAppendResp,
+  DeleteResp,
   ReadReq,
   ReadResp,
 } from '@eventstore/db-client/generated/streams_pb';
@@ -108,6 +109,11 @@ export class EventStoreDbTestDouble {
     return [...(this.streams.get(stream) ?? [])];
   }
 
+  /** Every event as stored, in the order of `$all` (a deleted stream's events too, as until a scavenge). */
+  allEvents(): StoredEvent[] {
+    return [...this.log];
+  }
+
   /** Writes straight into the store, bypassing gRPC and expectations: e.g. the `$`-system events a real server holds. */
   inject(stream: string, type: string, data: unknown = {}): StoredEvent {
     const proposed = {
@@ -125,7 +131,12 @@ export class EventStoreDbTestDouble {
       read: (call) => this.read(call),
       append: (call, callback) => this.append(call, callback),
       batchAppend: (call) => this.batchAppend(call),
-      delete: (_call, callback) => callback(rpcError(grpc.status.UNIMPLEMENTED, 'Delete is not in the test double')),
+      // A soft delete: the stream reads as absent; its events stay in `$all`, as a real server keeps them until a
+      // scavenge. Expectations are not checked (the service deletes with "any").
+      delete: (call, callback) => {
+        this.streams.delete(streamName(call.request.getOptions()?.getStreamIdentifier()));
+        callback(null, new DeleteResp().setNoPosition(new SharedEmpty()));
+      },
       tombstone: (_call, callback) =>
         callback(rpcError(grpc.status.UNIMPLEMENTED, 'Tombstone is not in the test double')),
     };

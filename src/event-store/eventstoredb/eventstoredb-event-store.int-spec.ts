@@ -71,6 +71,18 @@ describe('eventstoredb adapter', () => {
     expect(seen.map((e) => [e.stream, e.type])).toEqual([['user-1', 'UserRegistered']]);
   });
 
+  it('deletes a stream: it reads as absent at once, and can be written again', async () => {
+    await store.append('keys-1', [event('KeyMade')], { expected: 'no_stream' });
+    await store.append('other-1', [event('Kept')], { expected: 'no_stream' });
+
+    await store.deleteStream!('keys-1');
+
+    expect(await store.readStream('keys-1')).toEqual({ exists: false, events: [] });
+    expect((await store.readStream('other-1')).events).toHaveLength(1);
+    await store.append('keys-1', [event('KeyMadeAgain')], { expected: 'any' });
+    expect((await store.readStream('keys-1')).events.map((e) => e.type)).toEqual(['KeyMadeAgain']);
+  });
+
   it('filters by event type on the server and in readAll', async () => {
     await store.append('a-1', [event('Kept'), event('Dropped'), event('Kept')], { expected: 'no_stream' });
     await store.append('b-1', [event('Kept')], { expected: 'no_stream' });

@@ -120,6 +120,11 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  deleteStream(stream: string): Promise<void> {
+    const failed = (error: unknown) => Promise.reject(toStoreError(error, 'deleteStream'));
+    return this.client.deleteStream(stream).then(() => this.storeAnswered(), failed);
+  }
+
   /** The client's readAll takes no filter, so pages of `$all` are filtered here. */
   async readAll(options: { after?: bigint; maxCount?: number; filter?: EventFilter } = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? 1000;

@@ -11,6 +11,8 @@ import { forwardingTo } from '../forwarding-to';
 import { subjectOfNamespace, subjectsOfAnswer } from './answer-subjects';
 import { SEALED_FIELDS, subjectNamed } from './sealed-fields';
 import { FORGOTTEN, isSealed, keyIdOf, open, replaceAt, seal } from './sealed-values';
+import { KeyStreams } from './key-streams';
+import { loadKeysFor, learnFrom } from './shared-sealing';
 import { SubjectKeys } from './subject-keys';
 
 const SEALED_MARK = Buffer.from('"$sealed"');
@@ -24,7 +26,7 @@ const SEALED_MARK = Buffer.from('"$sealed"');
  * child of a subject's run, when it puts a memory item in a namespace bound to a subject, or when it keeps an answer
  * for `Idempotency-Key` repeats that is about one.
  */
-export function withSealing(store: EventStore, keys: SubjectKeys): EventStore {
+export function withSealing(store: EventStore, keys: SubjectKeys, shared?: KeyStreams): EventStore {
   const sealing = forwardingTo(store);
   const own = <K extends keyof EventStore>(key: K, value: EventStore[K]) =>
     Object.defineProperty(sealing, key, { value, writable: true, configurable: true, enumerable: true });
@@ -33,21 +35,56 @@ export function withSealing(store: EventStore, keys: SubjectKeys): EventStore {
     events: sealed(stream, events, keys),
     expected,
   });
+  /** With shared keys, the subjects' keys are made or fetched first; with one instance's own, nothing waits. */
+  const whenReady = <T>(appends: StreamAppend[], then: () => Promise<T>): Promise<T> =>
+    shared
+      ? shared.ready(appends.flatMap(({ stream, events }) => subjectsAbout(stream, events, keys))).then(then)
+      : then();
   const openAll = (events: RecordedEvent[]) => events.map((event) => opened(event, keys));
+  /** The events opened: with shared keys, after learning from them and fetching the keys they need. */
+  const opening = async (events: RecordedEvent[], fromLog = false): Promise<RecordedEvent[]> => {
+    if (!shared) return openAll(events);
+    learnFrom(events, keys, fromLog);
+    await loadKeysFor(
+      events.filter((event) => event.metadata.subject),
+      keys,
+      shared,
+    );
+    return openAll(events);
+  };
 
-  own('append', (stream, events, options) => store.append(stream, sealed(stream, events, keys), options));
-  const appendMultiple = store.appendMultiple?.bind(store);
-  own('appendMultiple', appendMultiple && ((appends) => appendMultiple(appends.map(sealAppend))));
-  own('appendBatch', (appends, expected) =>
-    store.appendBatch(
-      (function* () {
-        for (const command of appends) yield command.map(sealAppend);
-      })(),
-      expected,
+  own('append', (stream, events, options) =>
+    whenReady([{ stream, events, expected: options.expected }], () =>
+      store.append(stream, sealed(stream, events, keys), options),
     ),
   );
+  const appendMultiple = store.appendMultiple?.bind(store);
+  own(
+    'appendMultiple',
+    appendMultiple && ((appends) => whenReady(appends, () => appendMultiple(appends.map(sealAppend)))),
+  );
+  own('appendBatch', (appends, expected) => {
+    if (!shared) {
+      const each = (function* () {
+        for (const command of appends) yield command.map(sealAppend);
+      })();
+      return store.appendBatch(each, expected);
+    }
+    // The keys are made or fetched for the whole batch before any of it is sealed.
+    return Promise.resolve()
+      .then(() => [...appends])
+      .then((commands) =>
+        whenReady(commands.flat(), () =>
+          store.appendBatch(
+            commands.map((command) => command.map(sealAppend)),
+            expected,
+          ),
+        ),
+      );
+  });
   // Sealed as they are prepared: never forwarded as they are, which would store a subject's content in the clear.
-  const prepareBatch = store.prepareBatch?.bind(store);
+  // Only the embedded store prepares, and its keys are never shared.
+  const prepareBatch = shared ? undefined : store.prepareBatch?.bind(store);
   own(
     'prepareBatch',
     prepareBatch &&
@@ -59,23 +96,34 @@ export function withSealing(store: EventStore, keys: SubjectKeys): EventStore {
   );
   own('readStream', async (stream, options) => {
     const read = await store.readStream(stream, options);
-    return { exists: read.exists, events: openAll(read.events) };
+    return { exists: read.exists, events: await opening(read.events) };
   });
-  own('readAll', async (options) => openAll(await store.readAll(options)));
+  own('readAll', async (options) => opening(await store.readAll(options)));
   own('readLogPage', async (request) => {
     const page = await store.readLogPage(request);
-    return { ...page, events: openAll(page.events) };
+    return { ...page, events: await opening(page.events) };
   });
   own('readLogJson', async (request): Promise<LogJsonPage> => {
     const page = await store.readLogJson(request);
-    return { ...page, events: page.events.map((event) => openedJson(event, keys)) };
+    const parsed = page.events.map((event) => ({ event, data: sealedData(event) }));
+    if (shared) {
+      const sealedOnes = parsed.flatMap(({ event, data }) => (data ? [{ id: event.id, type: event.type, data }] : []));
+      await loadKeysFor(sealedOnes, keys, shared);
+    }
+    return { ...page, events: parsed.map(({ event, data }) => (data ? openedJson(event, data, keys) : event)) };
   });
   own('subscribe', (options, handler: SubscriptionHandler) =>
-    store.subscribe(options, { ...handler, onEvents: (events) => handler.onEvents(openAll(events)) }),
+    store.subscribe(options, {
+      ...handler,
+      onEvents: shared
+        ? async (events) => handler.onEvents(await opening(events, true))
+        : (events) => handler.onEvents(openAll(events)),
+    }),
   );
-  own('writeSnapshot', (stream, snapshot) => {
+  own('writeSnapshot', async (stream, snapshot) => {
     const subject = keys.subjectOfStream(stream);
     if (!subject) return store.writeSnapshot(stream, snapshot);
+    await shared?.ready([subject]);
     const { keyId, key } = keys.currentKey(subject);
     const state = seal(snapshot.state, keyId, key, snapshotPlace(stream, snapshot));
     return store.writeSnapshot(stream, { ...snapshot, state });
@@ -83,6 +131,7 @@ export function withSealing(store: EventStore, keys: SubjectKeys): EventStore {
   own('readSnapshot', async (stream) => {
     const snapshot = await store.readSnapshot(stream);
     if (!snapshot || !isSealed(snapshot.state)) return snapshot;
+    await shared?.load([keyIdOf(snapshot.state)]);
     const state = open(snapshot.state, keys.key(keyIdOf(snapshot.state)), snapshotPlace(stream, snapshot));
     // The subject is forgotten: the stream's events are read instead, their content forgotten too.
     return state === FORGOTTEN ? undefined : { ...snapshot, state };
@@ -142,6 +191,12 @@ function subjectOf(stream: string, events: NewEvent[], keys: SubjectKeys): strin
   return undefined;
 }
 
+/** Every subject whose key sealing these events takes: the one they are about, and those of a kept answer. */
+function subjectsAbout(stream: string, events: NewEvent[], keys: SubjectKeys): string[] {
+  const subject = subjectOf(stream, events, keys);
+  return subject ? [subject, ...events.flatMap((event) => alsoAbout(event, keys))] : [];
+}
+
 /** The subjects an answer kept for `Idempotency-Key` repeats is about (see answer-subjects.ts). */
 function alsoAbout({ type, data }: NewEvent, keys: SubjectKeys): string[] {
   if (type !== 'IdempotentRequestCompleted') return [];
@@ -163,11 +218,18 @@ function opened(event: RecordedEvent, keys: SubjectKeys): RecordedEvent {
   return event;
 }
 
-/** The same for an event as JSON: only one with a sealed value in it is parsed and written again. */
-function openedJson(event: LogJsonPage['events'][number], keys: SubjectKeys): LogJsonPage['events'][number] {
-  const paths = SEALED_FIELDS[event.type];
-  if (!paths || !event.dataJson.includes(SEALED_MARK)) return event;
-  const data = JSON.parse(event.dataJson.toString('utf8')) as Record<string, unknown>;
-  replaceAt(data, paths, (value, place) => openedValue(value, keys, `${event.id} ${place}`));
+/** The data of an event as JSON, parsed when a sealed value is in it; undefined when there is nothing to open. */
+function sealedData(event: LogJsonPage['events'][number]): Record<string, unknown> | undefined {
+  if (!SEALED_FIELDS[event.type] || !event.dataJson.includes(SEALED_MARK)) return undefined;
+  return JSON.parse(event.dataJson.toString('utf8')) as Record<string, unknown>;
+}
+
+/** The same as `opened` for an event as JSON: only one with a sealed value in it is parsed and written again. */
+function openedJson(
+  event: LogJsonPage['events'][number],
+  data: Record<string, unknown>,
+  keys: SubjectKeys,
+): LogJsonPage['events'][number] {
+  replaceAt(data, SEALED_FIELDS[event.type], (value, place) => openedValue(value, keys, `${event.id} ${place}`));
   return { ...event, dataJson: Buffer.from(JSON.stringify(data)) };
 }

@@ -11,7 +11,9 @@ const KNOWN_STREAMS = 100_000;
  * The subjects' data keys, and which streams and memory namespaces are about which subject, in a SQLite file of its
  * own (`subject-keys.sqlite` in the data folder), outside the append-only log so that a key can truly be destroyed:
  * the file deletes with `secure_delete`, which overwrites what it deletes. Each data key is 32 random bytes, kept
- * encrypted (AES-256-GCM) under a key derived from `DATA_KEY_SECRET`; the file alone opens nothing.
+ * encrypted (AES-256-GCM) under a key derived from `DATA_KEY_SECRET`; the file alone opens nothing. On EventStoreDB,
+ * where several instances may share the store, the keys are in the store too (key-streams.ts), and this file keeps
+ * the ones this instance has used.
  */
 export class SubjectKeys {
   private readonly db: Database.Database;
@@ -22,6 +24,7 @@ export class SubjectKeys {
   private readonly streams = new Map<string, string | null>();
   private namespaces: Array<{ namespace: string; subject: string }>;
   private readonly statements;
+  private remote?: { destroy(subject: string): Promise<void> };
 
   constructor(file: string, secret: string) {
     this.wrapping = Buffer.from(hkdfSync('sha256', secret, 'workflows', 'subject data keys', 32));
@@ -42,7 +45,9 @@ export class SubjectKeys {
         'SELECT key_id, wrapped FROM subject_keys WHERE subject = ? AND current = 1',
       ),
       key: this.db.prepare<[string], { wrapped: Buffer }>('SELECT wrapped FROM subject_keys WHERE key_id = ?'),
-      addKey: this.db.prepare('INSERT INTO subject_keys (key_id, subject, wrapped, current) VALUES (?, ?, ?, 1)'),
+      addKey: this.db.prepare(
+        'INSERT OR IGNORE INTO subject_keys (key_id, subject, wrapped, current) VALUES (?, ?, ?, 1)',
+      ),
       keysOf: this.db.prepare<[string], { key_id: string }>('SELECT key_id FROM subject_keys WHERE subject = ?'),
       dropKeys: this.db.prepare<[string]>('DELETE FROM subject_keys WHERE subject = ?'),
       stream: this.db.prepare<[string], { subject: string }>('SELECT subject FROM subject_streams WHERE stream = ?'),
@@ -61,19 +66,35 @@ export class SubjectKeys {
 
   /** The subject's current data key, made when it has none (a forgotten subject starts again with a new one). */
   currentKey(subject: string): { keyId: string; key: Buffer } {
-    const known = this.current.get(subject);
+    const known = this.stored(subject);
     if (known) return known;
-    const row = this.statements.current.get(subject);
-    let current: { keyId: string; key: Buffer };
-    if (row) current = { keyId: row.key_id, key: this.cached(row.key_id, row.wrapped) };
-    else {
-      current = { keyId: randomUUID(), key: randomBytes(32) };
-      this.statements.addKey.run(current.keyId, subject, this.wrap(current.key, current.keyId));
-      this.keys.set(current.keyId, current.key);
-    }
-    if (this.current.size >= KNOWN_STREAMS) this.current.clear();
-    this.current.set(subject, current);
-    return current;
+    const made = this.makeKey(randomUUID());
+    this.adopt(made.keyId, subject, made.wrapped);
+    return this.stored(subject)!;
+  }
+
+  /** Whether the subject has a current data key here. */
+  hasCurrent(subject: string): boolean {
+    return this.stored(subject) !== undefined;
+  }
+
+  /** A new data key, and the same wrapped under the secret: kept nowhere yet (see `adopt`). */
+  makeKey(keyId: string): { keyId: string; key: Buffer; wrapped: Buffer } {
+    const key = randomBytes(32);
+    return { keyId, key, wrapped: this.wrap(key, keyId) };
+  }
+
+  /** Keeps a wrapped data key of the subject's in the file (made here, or read from the store); once is enough. */
+  adopt(keyId: string, subject: string, wrapped: Buffer): void {
+    if (this.keys.has(keyId)) return;
+    const key = this.unwrap(wrapped, keyId);
+    this.statements.addKey.run(keyId, subject, wrapped);
+    this.keys.set(keyId, key);
+  }
+
+  /** Whether the data key is here, in memory or in the file. */
+  has(keyId: string): boolean {
+    return this.key(keyId) !== undefined;
   }
 
   /** A data key by its id; undefined once its subject is forgotten. */
@@ -84,7 +105,18 @@ export class SubjectKeys {
     return row && this.cached(keyId, row.wrapped);
   }
 
-  /** Destroys every data key of the subject: what they sealed reads as forgotten from now on. */
+  /** Shares the keys with the other instances on the store, through `remote` (see key-streams.ts). */
+  shareThrough(remote: { destroy(subject: string): Promise<void> }): void {
+    this.remote = remote;
+  }
+
+  /** Destroys the subject's keys: in the store when they are shared (and so on every instance), and here. */
+  async forget(subject: string): Promise<void> {
+    if (this.remote) await this.remote.destroy(subject);
+    else this.destroyKeys(subject);
+  }
+
+  /** Destroys every data key of the subject here: what they sealed reads as forgotten from now on. */
   destroyKeys(subject: string): void {
     this.current.delete(subject);
     for (const { key_id } of this.statements.keysOf.all(subject)) this.keys.delete(key_id);
@@ -146,6 +178,17 @@ export class SubjectKeys {
 
   close(): void {
     this.db.close();
+  }
+
+  private stored(subject: string): { keyId: string; key: Buffer } | undefined {
+    const known = this.current.get(subject);
+    if (known) return known;
+    const row = this.statements.current.get(subject);
+    if (!row) return undefined;
+    const current = { keyId: row.key_id, key: this.cached(row.key_id, row.wrapped) };
+    if (this.current.size >= KNOWN_STREAMS) this.current.clear();
+    this.current.set(subject, current);
+    return current;
   }
 
   private remember(stream: string, subject: string | null): void {
