@@ -24,7 +24,8 @@ const SEALED_MARK = Buffer.from('"$sealed"');
  * the log changes. An event is about a subject when it names one (a run's `context.subjectId`, a thread's
  * `subjectId`), when its stream is (its first such event bound it), when it is a run on a subject's thread or a
  * child of a subject's run, when it puts a memory item in a namespace bound to a subject, or when it keeps an answer
- * for `Idempotency-Key` repeats that is about one.
+ * for `Idempotency-Key` repeats that is about one. With `shared` (EventStoreDB, where instances share the store),
+ * the keys an append or a read needs are made or fetched through the store first (see key-streams.ts).
  */
 export function withSealing(store: EventStore, keys: SubjectKeys, shared?: KeyStreams): EventStore {
   const sealing = forwardingTo(store);
