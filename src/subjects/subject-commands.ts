@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler, IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ActorRegistry } from '../actors/actor-registry';
 import { DomainError } from '../domain/decider';
+import { EVENT_STORE, EventStore } from '../event-store/event-store';
 import { SUBJECT_KEYS, SubjectKeys } from '../event-store/sealing/subject-keys';
 import { ReadYourWrites } from '../read-models/read-your-writes';
 import { namespaceProblem } from '../shared/memory-namespace';
@@ -105,11 +106,23 @@ export class SetSubjectNamespacesHandler extends SubjectHandler implements IComm
 /**
  * Destroys the subject's data keys first, then records that it was forgotten (naming its streams and namespaces,
  * for the read models to drop what they hold of them), so that no answer says "forgotten" while a key remains.
+ * The streams are listed once this instance has followed the log to its head: with several instances, it learns
+ * there of the streams the others wrote about the subject.
  */
 @CommandHandler(ForgetSubject)
 export class ForgetSubjectHandler extends SubjectHandler implements ICommandHandler<ForgetSubject> {
+  constructor(
+    @Inject(SUBJECT_KEYS) keys: SubjectKeys | null,
+    actors: ActorRegistry,
+    readYourWrites: ReadYourWrites,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {
+    super(keys, actors, readYourWrites);
+  }
+
   async execute({ subjectId }: ForgetSubject) {
     const keys = keysOrConflict(this.keys);
+    await this.readYourWrites.waitFor(await this.store.head());
     const streams = keys.streamsOf(subjectId);
     const namespaces = keys.namespacesOf(subjectId);
     await keys.forget(subjectId);
