@@ -51,10 +51,13 @@ function wantedKeys(events: Opened[], keys: SubjectKeys): string[] {
  * forgotten (by another instance, say), whose keys it drops at once.
  */
 export function learnFrom(events: RecordedEvent[], keys: SubjectKeys, fromLog: boolean): void {
+  const bindings = new Map<string, string>();
   for (const event of events) {
-    const subject = event.metadata.subject;
-    if (typeof subject === 'string') keys.bindStream(event.stream, subject);
-    if (!fromLog) continue;
+    if (typeof event.metadata.subject === 'string') bindings.set(event.stream, event.metadata.subject);
+  }
+  keys.bindStreams(bindings);
+  if (!fromLog) return;
+  for (const event of events) {
     const { subjectId, namespaces } = event.data as { subjectId?: string; namespaces?: string[] };
     if (typeof subjectId !== 'string') continue;
     if (event.type === 'SubjectNamespacesSet' && Array.isArray(namespaces)) keys.setNamespaces(subjectId, namespaces);

@@ -141,6 +141,16 @@ export class SubjectKeys {
     this.remember(stream, subject);
   }
 
+  /** Binds each stream to its subject, those not bound yet in one commit (what a page of the log taught). */
+  bindStreams(bindings: Map<string, string>): void {
+    const fresh = [...bindings].filter(([stream, subject]) => this.streams.get(stream) !== subject);
+    if (fresh.length === 0) return;
+    this.db.transaction(() => {
+      for (const [stream, subject] of fresh) this.statements.addStream.run(stream, subject);
+    })();
+    for (const [stream, subject] of fresh) this.remember(stream, subject);
+  }
+
   /** The streams about the subject, by name. */
   streamsOf(subject: string): string[] {
     return this.statements.streamsOf.all(subject).map((row) => row.stream);
