@@ -26,9 +26,18 @@ import {
   Subscription,
   SubscriptionHandler,
 } from '../event-store';
-import { describeConnection, isVisible, toEventData, toExpectedRevision, toRecorded, toStoreError } from './mapping';
+import {
+  deletedAlready,
+  describeConnection,
+  isVisible,
+  toEventData,
+  toExpectedRevision,
+  toRecorded,
+  toStoreError,
+} from './mapping';
 import { fromSnapshotEvent, snapshotStream, toSnapshotEvent } from './snapshots';
 import { EventStoreDbSubscription } from './subscription';
+import { collectWithin, within } from './deadlines';
 
 export interface EventStoreDbEventStoreOptions {
   /** An `esdb://` connection string; credentials in it are never printed. */
@@ -121,7 +130,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   deleteStream(stream: string): Promise<void> {
-    const failed = (error: unknown) => Promise.reject(toStoreError(error, 'deleteStream'));
+    const failed = (error: unknown) =>
+      deletedAlready(error) ? undefined : Promise.reject(toStoreError(error, 'delete'));
     return this.client.deleteStream(stream).then(() => this.storeAnswered(), failed);
   }
 
@@ -321,30 +331,11 @@ export class EventStoreDbEventStore implements EventStore {
     return event.position;
   }
 
-  /** Reads are streamed without a client deadline, so a read that outlives ours is torn down. */
-  private async collect<T>(what: string, read: StreamingRead<T>): Promise<T[]> {
-    const timer = setTimeout(() => {
-      read.cancel().catch(() => undefined);
-      read.destroy(new StoreUnavailableError(`EventStoreDB ${what} took longer than ${this.deadlineMs} ms`));
-    }, this.deadlineMs);
-    try {
-      const items: T[] = [];
-      for await (const item of read) items.push(item);
-      return items;
-    } finally {
-      clearTimeout(timer);
-    }
+  private collect<T>(what: string, read: StreamingRead<T>): Promise<T[]> {
+    return collectWithin(read, what, this.deadlineMs);
   }
 
-  /** Batch appends and the server-features lookup carry no client deadline; this bounds them all. */
   private withDeadline<T>(what: string, call: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError(`EventStoreDB ${what} took longer than ${this.deadlineMs} ms`)),
-        this.deadlineMs,
-      );
-    });
-    return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+    return within(call, what, this.deadlineMs);
   }
 }

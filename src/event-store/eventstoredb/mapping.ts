@@ -6,6 +6,8 @@ import {
   NO_STREAM,
   ResolvedEvent,
   STREAM_EXISTS,
+  StreamDeletedError,
+  StreamNotFoundError,
   WrongExpectedVersionError,
   jsonEvent,
 } from '@eventstore/db-client';
@@ -59,6 +61,11 @@ export function toRecorded(resolved: ResolvedEvent): RecordedEvent | undefined {
 /** What readAll and subscribe hand out: never `$`-typed events nor events of `$`-streams. */
 export function isVisible(event: RecordedEvent, filter?: EventFilter): boolean {
   return !event.stream.startsWith('$') && matchesFilter(event, filter);
+}
+
+/** A delete that found its stream gone, or never written: it is deleted all the same (a retry after a failure). */
+export function deletedAlready(error: unknown): boolean {
+  return error instanceof StreamNotFoundError || error instanceof StreamDeletedError;
 }
 
 export function toStoreError(
