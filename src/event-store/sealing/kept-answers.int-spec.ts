@@ -90,6 +90,19 @@ describe('sealing store: answers kept for Idempotency-Key repeats', () => {
     ]);
   });
 
+  it('peels layers off kept answers only: other content that looks sealed is given back as it was', async () => {
+    const looksSealed = { $sealed: 'v1.not-a-key.a.b.c' };
+    const queued = { task: 'A note', context: { subjectId: 'ada' } };
+    await sealing.append('agentrun-agentrun_2', [event('AgentRunQueued', queued)], { expected: 'no_stream' });
+    const tool = event('AgentRunToolReturned', { runId: 'agentrun_2', output: looksSealed });
+    await sealing.append('agentrun-agentrun_2', [tool], { expected: 0n });
+
+    const [, returned] = (await sealing.readStream('agentrun-agentrun_2')).events;
+
+    expect(returned.metadata.subject).toBe('ada');
+    expect(returned.data.output).toEqual(looksSealed);
+  });
+
   it("seals a thread's answer by its subjectId, and leaves an answer about no one plain", async () => {
     const thread = { id: 'thread_1', subjectId: 'ada', metadata: { note: 'private' } };
     const plain = { id: 'agent_1', name: 'clerk', instructions: 'Be brief' };

@@ -204,10 +204,16 @@ function alsoAbout({ type, data }: NewEvent, keys: SubjectKeys): string[] {
   return subjectsOfAnswer((data.response as { body?: unknown } | undefined)?.body, keys);
 }
 
-/** A sealed value opened, each layer in turn; FORGOTTEN once any of its keys is gone. */
-function openedValue(value: unknown, keys: SubjectKeys, place: string): unknown {
+/**
+ * A sealed value opened; FORGOTTEN once its key is gone. A kept answer's may be sealed under several keys, opened in
+ * turn; any other is opened once, so that content that merely looks sealed is given back as it was.
+ */
+function openedValue(value: unknown, keys: SubjectKeys, type: string, place: string): unknown {
   let inner = value;
-  while (isSealed(inner)) inner = open(inner, keys.key(keyIdOf(inner)), place);
+  do {
+    if (!isSealed(inner)) return inner;
+    inner = open(inner, keys.key(keyIdOf(inner)), place);
+  } while (type === 'IdempotentRequestCompleted');
   return inner;
 }
 
@@ -215,7 +221,7 @@ function openedValue(value: unknown, keys: SubjectKeys, place: string): unknown 
 function opened(event: RecordedEvent, keys: SubjectKeys): RecordedEvent {
   const paths = event.metadata.subject ? SEALED_FIELDS[event.type] : undefined;
   if (!paths) return event;
-  replaceAt(event.data, paths, (value, place) => openedValue(value, keys, `${event.id} ${place}`));
+  replaceAt(event.data, paths, (value, place) => openedValue(value, keys, event.type, `${event.id} ${place}`));
   return event;
 }
 
@@ -231,6 +237,8 @@ function openedJson(
   data: Record<string, unknown>,
   keys: SubjectKeys,
 ): LogJsonPage['events'][number] {
-  replaceAt(data, SEALED_FIELDS[event.type], (value, place) => openedValue(value, keys, `${event.id} ${place}`));
+  replaceAt(data, SEALED_FIELDS[event.type], (value, place) =>
+    openedValue(value, keys, event.type, `${event.id} ${place}`),
+  );
   return { ...event, dataJson: Buffer.from(JSON.stringify(data)) };
 }
