@@ -11,10 +11,10 @@ import { READ_DATABASE, startCatchUp } from './read-database';
 const BATCH_SIZE = 1000;
 
 /**
- * Feeds the log to every projection, each from its own checkpoint and only the event types it names (the others
- * would each cost it a look at the event, per projection, on every event of the live log). A batch of events and the projections'
+ * Feeds the log to every projection, each from its own checkpoint and with only the event types it names (any
+ * other would cost each projection a look at every event of the live log). A batch of events and the projections'
  * checkpoints commit in one transaction, so a crash never half-applies a batch and replay is idempotent; then the
- * batch goes to the after-commit bus (AppliedEvents).
+ * batch goes to the after-commit bus (AppliedEvents), whole.
  */
 @Injectable()
 export class ProjectionRunner extends CheckpointedConsumer {

@@ -4,8 +4,9 @@ import { RecordedEvent } from '../event-store/event-store';
 export interface Projection {
   readonly name: string;
   /**
-   * The event types `apply` acts on, if it names them: when every projection does, the catch-up at start asks
-   * the store for these types only, rather than reading and decoding events that no projection uses.
+   * The event types `apply` acts on, if it names them: it is handed only those, and when every projection names
+   * its own, the catch-up at start asks the store for these types only, rather than reading and decoding events
+   * that no projection uses.
    */
   readonly eventTypes?: readonly string[];
   apply(event: RecordedEvent): void;
