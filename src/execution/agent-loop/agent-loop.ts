@@ -189,6 +189,11 @@ async function loop(
       if (modelCall) endModelCall(modelCall, { ...step, text: stepText });
       modelCall = undefined;
     };
+    // The messages of the steps done so far (the SDK gives them all, each time), for a fallback to go on from.
+    const stepDone = (step: { response: { messages: ModelMessage[] } }) => {
+      progress.messages = [...step.response.messages];
+      progress.steps++;
+    };
     // A call the SDK refused (unknown tool, unparsable input): the model gets the error; record it too.
     const refused = async (part: { toolCallId: string; toolName: string; input: unknown; error: unknown }) => {
       if (executed.has(part.toolCallId)) return;
@@ -219,8 +224,7 @@ async function loop(
           ...(settings.output && { output: { ...settings.output, parseCompleteOutput: async () => undefined } }),
           prepareStep: () => void stepStarted(),
           onStepFinish: async (step) => {
-            progress.messages = [...step.response.messages];
-            progress.steps++;
+            stepDone(step);
             const later = yieldIfTurnIsLong(orderSince(callStarted));
             if (later) await later;
             for (const part of step.content) if (part.type === 'tool-error') await refused(part);
@@ -235,11 +239,7 @@ async function loop(
         const result = streamText({
           ...settings,
           onError: () => undefined, // errors are read from the stream below (the default logs them)
-          // The messages of the steps done so far (the SDK gives them all, each time), for a fallback to go on from.
-          onStepFinish: (step) => {
-            progress.messages = [...step.response.messages];
-            progress.steps++;
-          },
+          onStepFinish: stepDone,
         });
         for await (const part of result.fullStream) {
           const later = yieldIfTurnIsLong(orderSince(callStarted));
