@@ -26,14 +26,15 @@ function temporaryDir(prefix) {
 
 /**
  * Spawns `node [nodeArgs] script` with PORT set; does not wait for it. The service (dist/main.js) runs with the
- * flags `npm start` gives it, unless `nodeArgs` name some. BENCH_NODE_ARGS adds options to that node (e.g.
+ * flags `npm start` gives it, unless `nodeArgs` name some. BENCH_NODE_ARGS adds options to that node, after those (e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
  */
 async function spawnServer(script, env = {}, nodeArgs = []) {
   const port = await freePort();
   const flags = nodeArgs.length === 0 && script.endsWith(join('dist', 'main.js')) ? serviceNodeFlags() : nodeArgs;
   const benchArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...benchArgs, ...flags, script], {
+  // After the service's own flags: of a flag given twice the last counts, so BENCH_NODE_ARGS wins.
+  const child = spawn(process.execPath, [...flags, ...benchArgs, script], {
     // No rate limit: a benchmark sends far more than RATE_LIMIT's default per minute from one address.
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
