@@ -22,6 +22,12 @@ describeInBrowser('datasets in the console, in Chromium', () => {
   afterAll(() => stopConsole({ browser, app, model }));
 
   const itemRows = () => page.getByTestId('dataset-items').locator('tbody tr');
+  // The dataset and its items are fetched apart: the list may show a new version's items a moment after it.
+  const rowsShown = (count: number) =>
+    page.waitForFunction(
+      (rows) => document.querySelectorAll('[data-testid="dataset-items"] tbody tr').length === rows,
+      count,
+    );
 
   it('creates a dataset, adds an item by hand and one from a run page, reads an earlier version, archives it', async () => {
     await page.goto(`${app.url}/#/datasets`);
@@ -69,19 +75,21 @@ describeInBrowser('datasets in the console, in Chromium', () => {
 
     await page.goto(`${app.url}/${datasetHash}`);
     await page.getByTestId('dataset-version').getByText('3').waitFor();
+    await rowsShown(2);
     expect(await itemRows().count()).toBe(2);
     await itemRows().nth(1).getByRole('link', { name: run.body.id }).waitFor();
     await itemRows().nth(1).getByText('Answer to What is cron?', { exact: false }).waitFor();
 
     // Version 2 held the first item alone; removing it now leaves the run's item, and version 2 keeps both views.
     await page.getByLabel('Version').selectOption('2');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="dataset-items"] tbody tr').length === 1);
+    await rowsShown(1);
     await page.getByLabel('Version').selectOption('');
     await page
       .getByRole('button', { name: /^Remove item dsitem_/ })
       .first()
       .click();
     await page.getByTestId('dataset-version').getByText('4').waitFor();
+    await rowsShown(1);
     expect(await itemRows().count()).toBe(1);
 
     await page.getByRole('button', { name: 'Archive dataset' }).click();
