@@ -17,7 +17,7 @@ export class StreamWatch {
   private readonly waits = new Set<(ended: boolean) => void>();
   private released = false;
 
-  constructor(applied: AppliedEvents) {
+  constructor(private readonly applied: AppliedEvents) {
     applied.onApplied((events) => {
       if (!this.listeners.empty) for (const event of events) this.listeners.publish(event.stream, event);
       if (!this.typeListeners.empty) for (const event of events) this.typeListeners.publish(event.type, event);
@@ -27,6 +27,11 @@ export class StreamWatch {
   /** Calls `listener` with each event of `stream` applied from now on; returns the function that stops it. */
   watch(stream: string, listener: (event: RecordedEvent) => void): () => void {
     return this.listeners.subscribe(stream, listener);
+  }
+
+  /** Whether the read models show the event at `position` (its listeners have heard of it, or will not). */
+  shows(position: bigint): boolean {
+    return position <= this.applied.position;
   }
 
   /** How many waits are in progress. */

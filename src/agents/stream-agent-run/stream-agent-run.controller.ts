@@ -67,7 +67,12 @@ export class StreamAgentRunController {
     };
     try {
       const { events } = await this.store.readStream(stream);
-      for (const event of events) forward(event);
+      // The log can be ahead of the read models. What they do not show yet comes from the watch once they do, so
+      // that whatever the stream tells is there for the client's next read of the run.
+      for (const event of events) {
+        if (!this.watch.shows(event.position)) break;
+        forward(event);
+      }
     } catch {
       // Without what the run recorded so far the live events cannot be told in context: end the stream, and
       // let the client reconnect (EventSource does so by itself).
