@@ -46,6 +46,9 @@ export async function startSchedulerInstance(
     pollIntervalMs: options.pollIntervalMs ?? 3_600_000,
   });
   const config = { ...loadConfig({}), dataDir, logLevel: 'error' as const };
+  // No test here waits on a step's timer or a memory's expiry: their polls (each second by default) come once a
+  // minute, so that a test that moves the fake clock by days fires thousands of them, not hundreds of thousands.
+  config.workflows = { ...config.workflows, timerPollMs: 60_000 };
   if (options.catchUpWindowMs !== undefined) config.scheduleCatchUpWindowMs = options.catchUpWindowMs;
   if (options.prepareAheadMs !== undefined) config.schedulePrepareAheadMs = options.prepareAheadMs;
   const app = await createApp(config, { store });
