@@ -6,6 +6,7 @@ import { LogPageRequest } from '../event-store/event-store';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { Slots } from '../shared/slots';
 import { EventFeed, FeedSink } from './event-feed';
+import { FlushPacing } from './flush-pacing';
 
 /** A sink that keeps what it is written; while `full` it takes nothing more until `drain()`. */
 class TestSink implements FeedSink {
@@ -120,3 +121,56 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describe('EventFeed live flushes', () => {
+  let folder: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'event-feed-live-'));
+    store = new SqliteEventStore({ file: join(folder, 'events.sqlite') });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const append = (i: number) =>
+    store.append(`live-${i}`, [{ id: randomUUID(), type: 'Live', data: { i }, metadata: { schemaVersion: 1 } }], {
+      expected: 'no_stream',
+    });
+
+  it('writes the commits that come within the pacing interval together, in one write per subscriber', async () => {
+    const pacing = { intervalMs: () => 200, flushed: jest.fn() };
+    const feed = new EventFeed(
+      store,
+      { live: (e) => `id: ${e.position}\ndata: live\n\n`, stored: () => '' },
+      { slots: new Slots(1), sliceBytes: 25_000, slowReaderMs: 10_000 },
+      () => undefined,
+      pacing as unknown as FlushPacing,
+    );
+    const sink = new TestSink();
+    const written: number[] = [];
+    const write = sink.write.bind(sink);
+    sink.write = (chunk) => (written.push(performance.now()), write(chunk));
+    await feed.subscribe({ key: 'all', filter: {} }, sink, await feed.head());
+
+    await append(1);
+    await waitFor(() => sink.positions.length === 1);
+    await append(2);
+    await append(3);
+    await waitFor(() => sink.positions.length === 3);
+
+    expect(sink.chunks).toHaveLength(2);
+    expect(sink.positions).toEqual([1, 2, 3]);
+    expect(written[1] - written[0]).toBeGreaterThanOrEqual(190);
+    expect(pacing.flushed).toHaveBeenCalledTimes(2);
+    expect(pacing.flushed.mock.calls).toEqual([[1], [2]]);
+    // Stopping writes what waits for a paced flush.
+    await append(4);
+    while ((await feed.head()) < 4n) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(sink.positions).toEqual([1, 2, 3]);
+    await feed.stop();
+    expect(sink.positions).toEqual([1, 2, 3, 4]);
+  });
+});

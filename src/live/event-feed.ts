@@ -6,8 +6,9 @@ import {
   Subscription,
   matchesFilter,
 } from '../event-store/event-store';
-import { CHUNK_BYTES, CatchUpLimits, SharedChunk, joined, sharedChunks } from './feed-writes';
+import { CHUNK_BYTES, CatchUpLimits, LiveQueue, SharedChunk, joined, sharedChunks } from './feed-writes';
 import { yieldIfTurnIsLong } from '../shared/turn-budget';
+import { FlushPacing } from './flush-pacing';
 
 /** Where a subscriber's messages go (an SSE response): `write` says false once it holds enough for now. */
 export interface FeedSink {
@@ -29,8 +30,6 @@ export interface FeedSelection {
 
 /** Events a catch-up read asks the store for at once (and no more than `sliceBytes` of them). */
 const CATCH_UP_PAGE = 100;
-/** Under load, the live subscribers are written at most this often (each write costs a system call per socket). */
-const FLUSH_INTERVAL_MS = 50;
 
 /** One subscriber of the feed: where it is in the log, and whether it takes the live commits. */
 export class FeedSubscriber {
@@ -70,9 +69,12 @@ export class EventFeed {
   private readonly shapes = new Map<string, ShapeGroup>();
   private readonly subscribers = new Set<FeedSubscriber>();
   /** Events handed over and not yet written (see `distribute`). */
-  private queue: RecordedEvent[] = [];
+  private readonly queue = new LiveQueue();
   private flushing = false;
+  private flushTimer?: NodeJS.Timeout;
+  private flushAt = 0;
   private lastFlush = 0;
+  private readonly pacing: FlushPacing;
 
   constructor(
     private readonly store: EventStore,
@@ -84,7 +86,10 @@ export class EventFeed {
     },
     private readonly catchUps: CatchUpLimits,
     private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
+    pacing?: FlushPacing,
+  ) {
+    this.pacing = pacing ?? new FlushPacing();
+  }
 
   /** The position of the last event the feed handed out (the log's head once it runs): where `from=end` starts. */
   async head(): Promise<bigint> {
@@ -113,6 +118,8 @@ export class EventFeed {
   }
 
   async stop(): Promise<void> {
+    // What waits for a paced flush goes now.
+    if (this.flushTimer) this.flush();
     const subscription = this.subscription;
     this.subscription = undefined;
     this.starting = undefined;
@@ -146,28 +153,40 @@ export class EventFeed {
 
   /**
    * A commit (or a batch of them): queued, and written to the live subscribers once this turn of the event loop is
-   * over, or FLUSH_INTERVAL_MS after the last write when commits come faster, with whatever else came meanwhile:
-   * under load each subscriber gets at most one write per interval, whatever the commit rate. Never waits for a
-   * subscriber.
+   * over, or when the pacing's interval (flush-pacing.ts) since the last write is over, with whatever else came
+   * meanwhile, or once CHUNK_BYTES of messages wait: each subscriber gets one write per flush, whatever the commit
+   * rate. Never waits for a subscriber.
    */
   private distribute(events: RecordedEvent[]): void {
     if (events.length === 0) return;
-    for (const event of events) this.queue.push(event);
+    const encode = this.shapes.size > 0;
+    for (const event of events) this.queue.push(event, encode ? this.encoding.live(event) : undefined);
     this.position = events[events.length - 1].position;
-    if (this.flushing) return;
+    const now = performance.now();
+    const due = this.queue.full ? now : this.lastFlush + this.pacing.intervalMs(this.queue.events.length);
+    // A flush is coming by then (one this turn, or a timer due sooner) and takes these too.
+    if (this.flushing && (this.flushTimer === undefined || due >= this.flushAt)) return;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     this.flushing = true;
-    const wait = this.lastFlush + FLUSH_INTERVAL_MS - performance.now();
-    if (wait <= 0) setImmediate(() => this.flush());
-    else setTimeout(() => this.flush(), wait);
+    this.flushAt = due;
+    if (due <= now) setImmediate(() => this.flush());
+    else this.flushTimer = setTimeout(() => this.flush(), due - now);
   }
 
   private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     this.flushing = false;
     this.lastFlush = performance.now();
-    const events = this.queue;
-    this.queue = [];
+    const { events, messages } = this.queue.take();
     if (events.length === 0) return;
-    const messages = new Array<string | undefined>(events.length);
+    this.pacing.flushed(events.length);
+    this.writeLive(events, messages);
+  }
+
+  /** The events, to each live subscriber whose filter they match. */
+  private writeLive(events: RecordedEvent[], messages: Array<string | undefined>): void {
     const message = (i: number) => (messages[i] ??= this.encoding.live(events[i]));
     for (const group of this.shapes.values()) {
       const matching: number[] = [];

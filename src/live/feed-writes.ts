@@ -1,4 +1,5 @@
 // What the event feed writes to its sinks, and what bounds its catch-ups.
+import { RecordedEvent } from '../event-store/event-store';
 import { Slots } from '../shared/slots';
 
 /** Bytes written to a sink in one write: several messages in one, but never much more than a socket buffers. */
@@ -42,4 +43,35 @@ export function sharedChunks(messages: Array<[bigint, string]>): SharedChunk[] {
     length = 0;
   });
   return chunks;
+}
+
+/** Events waiting for the next flush, past which it comes at once (however the flushes are paced). */
+const MAX_QUEUED_EVENTS = 10_000;
+
+/** The events handed to the live feed and not yet written, with their messages where they were made. */
+export class LiveQueue {
+  events: RecordedEvent[] = [];
+  /** Each event's message, made as it came while anyone was live (undefined: made at the flush, if needed). */
+  messages: Array<string | undefined> = [];
+  private bytes = 0;
+
+  push(event: RecordedEvent, message: string | undefined): void {
+    this.events.push(event);
+    this.messages.push(message);
+    this.bytes += message?.length ?? 0;
+  }
+
+  /** A subscriber's write for one flush is not to be much over CHUNK_BYTES: once that much waits, it goes. */
+  get full(): boolean {
+    return this.bytes >= CHUNK_BYTES || this.events.length >= MAX_QUEUED_EVENTS;
+  }
+
+  /** What waits, taken out. */
+  take(): { events: RecordedEvent[]; messages: Array<string | undefined> } {
+    const { events, messages } = this;
+    this.events = [];
+    this.messages = [];
+    this.bytes = 0;
+    return { events, messages };
+  }
 }
