@@ -6,8 +6,9 @@
 // then with them all connected (half filtered by type AgentCreated, all from the head), and reads the service's
 // CPU time (user + system, all its threads) from /proc/<pid>/stat around each: CPU per POST with them ÷ without.
 // Most subscribers only drain their socket and count the messages by their `id:` lines; 50 of them parse every
-// message and note when each AgentCreated came. A last phase at a lower rate (50 POST/s), a second later, times each POST from its
-// answer to the moment the last of those 50 had it. Every subscriber's count is checked against the log.
+// message and note when each AgentCreated came. A last phase at a lower rate (50 POST/s), a second later, times
+// each POST from its answer to the moment the last of those 50 had it. Every subscriber's count is checked against
+// the log.
 // Goals: CPU ratio <= 1.1 (moonshot 1.05); p99 answer-to-receipt at 50 POST/s < 100 ms; no message missed.
 // Usage: npm run build:bench && node bench/fanout.js [subscribers=1000] [rate=300] [seconds=10] [rounds=3]
 // BENCH_SERVICE_MAIN=path/to/main.js measures another build.

@@ -1,4 +1,4 @@
-/** The live subscribers are written at most this often while the log is quiet: each write is a system call per socket. */
+/** While the log is quiet, the live subscribers are written at most this often (each write: a syscall per socket). */
 export const FLUSH_INTERVAL_MS = 50;
 /** However busy the log, a subscriber waits at most this long for a commit. */
 export const MAX_FLUSH_INTERVAL_MS = 250;
