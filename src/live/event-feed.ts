@@ -159,8 +159,8 @@ export class EventFeed {
    */
   private distribute(events: RecordedEvent[]): void {
     if (events.length === 0) return;
-    const encode = this.shapes.size > 0;
-    for (const event of events) this.queue.push(event, encode ? this.encoding.live(event) : undefined);
+    // Only an event some live subscriber takes is encoded now (and counts toward the bytes that bring a flush on).
+    for (const event of events) this.queue.push(event, this.isWanted(event) ? this.encoding.live(event) : undefined);
     this.position = events[events.length - 1].position;
     const now = performance.now();
     const due = this.queue.full ? now : this.lastFlush + this.pacing.intervalMs(this.queue.events.length);
@@ -172,6 +172,11 @@ export class EventFeed {
     this.flushAt = due;
     if (due <= now) setImmediate(() => this.flush());
     else this.flushTimer = setTimeout(() => this.flush(), due - now);
+  }
+
+  private isWanted(event: RecordedEvent): boolean {
+    for (const group of this.shapes.values()) if (matchesFilter(event, group.filter)) return true;
+    return false;
   }
 
   private flush(): void {
