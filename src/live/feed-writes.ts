@@ -51,7 +51,7 @@ const MAX_QUEUED_EVENTS = 10_000;
 /** The events handed to the live feed and not yet written, with their messages where they were made. */
 export class LiveQueue {
   events: RecordedEvent[] = [];
-  /** Each event's message, made as it came while anyone was live (undefined: made at the flush, if needed). */
+  /** Each event's message, made as it came if a live subscriber takes it (undefined: made at the flush, if needed). */
   messages: Array<string | undefined> = [];
   private bytes = 0;
 
